@@ -1,0 +1,2 @@
+//! Arbiter: a referee for chess-variant forum games.
+pub mod engine;
