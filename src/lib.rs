@@ -1,2 +1,6 @@
 //! Arbiter: a referee for chess-variant forum games.
+//!
+//! The [`engine`] is pure rules; front ends (the command line, the console, the Discord bot)
+//! are thin adapters around it.
+pub mod cli;
 pub mod engine;

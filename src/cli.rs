@@ -1,0 +1,101 @@
+//! Command-line tools over the engine: `moves`, `perft`, `bench`.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::engine::{fen, notation, Position, Rules};
+
+/// Errors of the command-line tools.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The variant name is wrong.
+    #[error(transparent)]
+    Variant(#[from] crate::engine::VariantError),
+    /// The FEN is wrong.
+    #[error("bad --fen: {0}")]
+    Fen(#[from] fen::FenError),
+}
+
+/// Builds a position from a variant name and an optional FEN (the variant's start position
+/// if none).
+///
+/// # Errors
+/// A bad variant name or FEN.
+pub fn position(variant: &str, fen_text: Option<&str>) -> Result<Position, CliError> {
+    let rules = Arc::new(Rules::from_name(variant)?);
+    let text = match fen_text {
+        Some(t) => t.to_string(),
+        None => rules.start_fen(),
+    };
+    Ok(fen::parse(rules, &text)?)
+}
+
+/// Every legal move, formatted and sorted.
+pub fn moves(pos: &mut Position) -> Vec<String> {
+    let mut v: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| notation::format(pos, m))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Perft, optionally divided; the last line is the node count.
+pub fn perft(pos: &mut Position, depth: u32, divide: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    if divide {
+        let mut rows: Vec<(String, u64)> = pos
+            .perft_divide(depth)
+            .into_iter()
+            .map(|(m, n)| (notation::format(pos, m), n))
+            .collect();
+        rows.sort();
+        let total: u64 = rows.iter().map(|r| r.1).sum();
+        for (m, n) in rows {
+            out.push(format!("{m} {n}"));
+        }
+        out.push(total.to_string());
+    } else {
+        out.push(pos.perft(depth).to_string());
+    }
+    out
+}
+
+/// One benchmark row: variant, depth, nodes, seconds, nodes per second.
+pub struct BenchRow {
+    /// Variant name.
+    pub variant: String,
+    /// Depth.
+    pub depth: u32,
+    /// Leaf nodes.
+    pub nodes: u64,
+    /// Median seconds over the runs.
+    pub seconds: f64,
+}
+
+/// Times perft on the start positions of the given variants (median of `runs`).
+///
+/// # Errors
+/// A bad variant name.
+pub fn bench(variants: &[String], depth: u32, runs: usize) -> Result<Vec<BenchRow>, CliError> {
+    let mut rows = Vec::new();
+    for v in variants {
+        let mut pos = position(v, None)?;
+        let mut times = Vec::new();
+        let mut nodes = 0;
+        for _ in 0..runs.max(1) {
+            let t = Instant::now();
+            nodes = pos.perft(depth);
+            times.push(t.elapsed().as_secs_f64());
+        }
+        times.sort_by(f64::total_cmp);
+        rows.push(BenchRow {
+            variant: v.clone(),
+            depth,
+            nodes,
+            seconds: times[times.len() / 2],
+        });
+    }
+    Ok(rows)
+}
