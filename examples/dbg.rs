@@ -9,7 +9,12 @@ fn main() {
         let mut v = Vec::new();
         pos.pseudo_moves(&mut v);
         let slow = v.iter().filter(|&&x| pos.is_legal_pseudo(x)).count();
-        if fast != slow { println!("{s}: fast {fast} slow {slow} fen {}", arbiter::engine::fen::write(&pos)); }
+        if fast != slow {
+            println!(
+                "{s}: fast {fast} slow {slow} fen {}",
+                arbiter::engine::fen::write(&pos)
+            );
+        }
         pos.unmake(m, &u);
     }
 }

@@ -3,4 +3,8 @@
 //! The [`engine`] is pure rules; front ends (the command line, the console, the Discord bot)
 //! are thin adapters around it.
 pub mod cli;
+pub mod commands;
+pub mod console;
 pub mod engine;
+pub mod games;
+pub mod time;

@@ -12,6 +12,16 @@ struct Args {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play from the terminal: each line is `<user> /<command> …` as typed in Discord, a chat
+    /// line `<user> <text>`, or a `!` control line (see the README).
+    Console {
+        /// Database URL (storage comes with the storage issue; accepted and ignored for now).
+        #[arg(long)]
+        db: Option<String>,
+        /// Seed for games created without `seed:` (default: from the system clock).
+        #[arg(long)]
+        entropy: Option<u64>,
+    },
     /// Print every legal move of a position, one per line, sorted.
     Moves {
         /// Variant: chess, cwda:W-B, kcwda:W-B, cwdazh:W-B, kcwdazh:W-B, kfb-board:W-B
@@ -53,6 +63,14 @@ enum Command {
 
 fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     match args.command {
+        Command::Console { db: _, entropy } => {
+            let entropy = entropy.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64)
+            });
+            arbiter::console::run(entropy)?;
+        }
         Command::Moves { variant, fen } => {
             let mut pos = arbiter::cli::position(&variant, fen.as_deref())?;
             for m in arbiter::cli::moves(&mut pos) {

@@ -30,13 +30,15 @@ fn table(name: &str) -> Vec<std::collections::HashMap<String, String>> {
 
 /// The project's variant name for an oracle variant family.
 fn variant_name(oracle: &str) -> String {
-    let army = |c: &str| match c {
-        "clob" => "clobberers",
-        "rook" => "rookies",
-        "fwd" => "forward",
-        other => other,
-    }
-    .to_string();
+    let army = |c: &str| {
+        match c {
+            "clob" => "clobberers",
+            "rook" => "rookies",
+            "fwd" => "forward",
+            other => other,
+        }
+        .to_string()
+    };
     let parts: Vec<&str> = oracle.split('-').collect();
     match parts[0] {
         "chess" => "chess".into(),
@@ -101,7 +103,9 @@ fn uci(pos: &Position, m: Move) -> String {
         Move::Castle {
             king_from, king_to, ..
         } => format!("{}{}", g.name(king_from), g.name(king_to)),
-        Move::Drop { piece, to } => format!("{}@{}", fsf_letter(cat.def(piece.kind).abbr), g.name(to)),
+        Move::Drop { piece, to } => {
+            format!("{}@{}", fsf_letter(cat.def(piece.kind).abbr), g.name(to))
+        }
         other => panic!("unexpected move {other:?}"),
     }
 }
@@ -117,13 +121,24 @@ fn check_perft_table(name: &str, fen_col: &str, quick: bool) {
         let again = fen::parse(pos.rules().clone(), &fen::write(&pos)).expect("own FEN parses");
         assert_eq!(again, pos, "FEN round trip of {}", row[fen_col]);
         for d in 1..=5u32 {
-            let Some(expected) = row.get(&format!("d{d}")) else { continue };
-            let Ok(expected) = expected.parse::<u64>() else { continue };
+            let Some(expected) = row.get(&format!("d{d}")) else {
+                continue;
+            };
+            let Ok(expected) = expected.parse::<u64>() else {
+                continue;
+            };
             if quick != (expected <= QUICK_LIMIT) {
                 continue;
             }
             let got = pos.perft(d);
-            assert_eq!(got, expected, "{name} {} {variant} depth {d}", row.get("name").or(row.get("white")).map_or("", |s| s.as_str()));
+            assert_eq!(
+                got,
+                expected,
+                "{name} {} {variant} depth {d}",
+                row.get("name")
+                    .or(row.get("white"))
+                    .map_or("", |s| s.as_str())
+            );
             checked += 1;
         }
     }
@@ -169,16 +184,31 @@ fn positions_cwda_move_lists() {
     assert_eq!(rows.len(), 700);
     for row in rows {
         let mut pos = position(&row["variant"], &row["fen_rulings"]);
-        let ours: BTreeSet<String> = pos.legal_moves().into_iter().map(|m| uci(&pos, m)).collect();
-        let theirs: BTreeSet<String> = row["moves"].split(' ').filter(|s| !s.is_empty()).map(String::from).collect();
+        let ours: BTreeSet<String> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| uci(&pos, m))
+            .collect();
+        let theirs: BTreeSet<String> = row["moves"]
+            .split(' ')
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect();
         assert_eq!(
-            ours, theirs,
+            ours,
+            theirs,
             "row {} {}: extra {:?}, missing {:?}",
-            row["id"], row["variant"],
+            row["id"],
+            row["variant"],
             ours.difference(&theirs).collect::<Vec<_>>(),
             theirs.difference(&ours).collect::<Vec<_>>()
         );
         assert_eq!(ours.len(), row["n_moves"].parse::<usize>().unwrap());
-        assert_eq!(pos.perft(2), row["perft2"].parse::<u64>().unwrap(), "row {} perft2", row["id"]);
+        assert_eq!(
+            pos.perft(2),
+            row["perft2"].parse::<u64>().unwrap(),
+            "row {} perft2",
+            row["id"]
+        );
     }
 }

@@ -205,9 +205,7 @@ fn tokenize(dirs: &[char], sh: Shape) -> Vec<Spec> {
                 specs.push(Spec::Narrow(c));
                 i += 2;
             }
-            Some(n)
-                if sh == Shape::Oblique && ((fbl(c) && n == 's') || (lr(c) && n == 'v')) =>
-            {
+            Some(n) if sh == Shape::Oblique && ((fbl(c) && n == 's') || (lr(c) && n == 'v')) => {
                 specs.push(Spec::Wide(c));
                 i += 2;
             }

@@ -294,7 +294,11 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
                 ))
             }
         };
-        let rank = if side == Side::WHITE { 0 } else { g.ranks() - 1 };
+        let rank = if side == Side::WHITE {
+            0
+        } else {
+            g.ranks() - 1
+        };
         let king = (0..g.files()).find_map(|f| {
             let sq = g.square(Coord::new(f, rank))?;
             let p = pos.piece_at(sq)?;
@@ -308,7 +312,9 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         };
         let corner_file = if kingside { g.files() - 1 } else { 0 };
         let corner = g.square(Coord::new(corner_file, rank));
-        let ok = corner.and_then(|c| pos.piece_at(c)).is_some_and(|p| p.side == side);
+        let ok = corner
+            .and_then(|c| pos.piece_at(c))
+            .is_some_and(|p| p.side == side);
         match corner {
             Some(corner) if ok => pos.add_castle_right(CastleRight { side, king, corner }),
             _ => {
@@ -401,7 +407,11 @@ pub fn write(pos: &Position) -> String {
     if rules.drops.enabled || any_hand {
         let _ = write!(out, "[{}]", write_hands(pos));
     }
-    out.push_str(if pos.turn() == Side::WHITE { " w " } else { " b " });
+    out.push_str(if pos.turn() == Side::WHITE {
+        " w "
+    } else {
+        " b "
+    });
     let mut castle = String::new();
     let g = &rules.geometry;
     for side in [Side::WHITE, Side::BLACK] {

@@ -82,7 +82,13 @@ pub struct Geometry {
 
 impl fmt::Debug for Geometry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Geometry({}x{}, {} playable)", self.files, self.ranks, self.squares.len())
+        write!(
+            f,
+            "Geometry({}x{}, {} playable)",
+            self.files,
+            self.ranks,
+            self.squares.len()
+        )
     }
 }
 
@@ -238,7 +244,8 @@ impl Geometry {
 
     /// Parses a square name as players see it.
     pub fn parse_square(&self, text: &str) -> Result<Square, GeometryError> {
-        let (file, rank) = split_square(text).ok_or_else(|| GeometryError::BadSquare(text.into()))?;
+        let (file, rank) =
+            split_square(text).ok_or_else(|| GeometryError::BadSquare(text.into()))?;
         let f = file as i32 + self.label_origin.file as i32;
         let r = rank as i32 - 1 + self.label_origin.rank as i32;
         let off = || GeometryError::OffBoard(text.to_string());

@@ -14,8 +14,7 @@ impl Position {
         let byb = by.0 as u8;
         for l in &rules.attack_leaps[s] {
             let c = board[(sq.0 as i32 - l.off) as usize];
-            if c != EMPTY && c != OFF && cell_side(c) == byb && l.kinds & (1 << cell_kind(c)) != 0
-            {
+            if c != EMPTY && c != OFF && cell_side(c) == byb && l.kinds & (1 << cell_kind(c)) != 0 {
                 return true;
             }
         }
@@ -239,9 +238,8 @@ impl Position {
             let corner_to = r.king.offset(dir);
             if orthodox {
                 let opp = |o: u8| o != side.0;
-                let attacked = |sq: Square| {
-                    (0..rules.sides).any(|o| opp(o) && self.is_attacked(sq, Side(o)))
-                };
+                let attacked =
+                    |sq: Square| (0..rules.sides).any(|o| opp(o) && self.is_attacked(sq, Side(o)));
                 if attacked(r.king) || attacked(corner_to) {
                     continue;
                 }
@@ -371,7 +369,16 @@ impl Position {
         }
         let k = kings[0];
         let in_check = self.attacked_by_others(k, side);
-        let cells = self.rules.geometry.cells() as i32;
+        let mut pinned = [Square(0); 16];
+        let (np, all_suspect) = if in_check {
+            (0, true)
+        } else {
+            match self.pin_candidates(k, side, &mut pinned) {
+                Some(n) => (n, false),
+                None => (0, true),
+            }
+        };
+        let pinned = &pinned[..np];
         let mut i = 0;
         while i < out.len() {
             let mv = out[i];
@@ -380,8 +387,7 @@ impl Position {
                     if from == k {
                         (true, to)
                     } else {
-                        let d = k.0 as i32 - from.0 as i32 + cells;
-                        (in_check || self.rules.pin_line[side.index()][d as usize], k)
+                        (all_suspect || pinned.contains(&from), k)
                     }
                 }
                 Move::Drop { .. } => (in_check, k),
@@ -402,6 +408,62 @@ impl Position {
         }
     }
 
+    /// Own pieces that stand between the king on `k` and an enemy rider able to reach it
+    /// along that line: moving them may expose the king. Returns how many were written.
+    fn pin_candidates(&self, k: Square, side: Side, buf: &mut [Square; 16]) -> Option<usize> {
+        let rules = &*self.rules;
+        let board = &self.board;
+        let mut n = 0;
+        for o in 0..rules.sides {
+            if o == side.0 {
+                continue;
+            }
+            for r in &rules.attack_rays[o as usize] {
+                let mut t = k.0 as i32 - r.step;
+                let mut d = 1u8;
+                let mut candidate: Option<Square> = None;
+                loop {
+                    let c = board[t as usize];
+                    if c == EMPTY {
+                        t -= r.step;
+                        d = d.saturating_add(1);
+                        continue;
+                    }
+                    if c == OFF {
+                        break;
+                    }
+                    if candidate.is_none() {
+                        if cell_side(c) == side.0 {
+                            candidate = Some(Square(t as u16));
+                            t -= r.step;
+                            d = d.saturating_add(1);
+                            continue;
+                        }
+                        break;
+                    }
+                    if cell_side(c) == o {
+                        let bit = 1u64 << cell_kind(c);
+                        let reaches = r.any & bit != 0
+                            && r.masks
+                                .iter()
+                                .any(|&(m, range)| m & bit != 0 && (range == 0 || d <= range));
+                        if reaches {
+                            if let Some(sq) = candidate {
+                                if n == buf.len() {
+                                    return None;
+                                }
+                                buf[n] = sq;
+                                n += 1;
+                            }
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        Some(n)
+    }
+
     /// The legal moves of the side to move.
     pub fn legal_moves(&mut self) -> Vec<Move> {
         let mut v = Vec::with_capacity(64);
@@ -411,18 +473,14 @@ impl Position {
 
     /// Counts leaf nodes `depth` plies deep (the last ply counted in bulk).
     pub fn perft(&mut self, depth: u32) -> u64 {
-        let mut bufs: Vec<Vec<Move>> = (0..depth.max(1))
-            .map(|_| Vec::with_capacity(256))
-            .collect();
+        let mut bufs: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
         perft_rec(self, depth, &mut bufs)
     }
 
     /// Perft split by first move: each legal move with its count.
     pub fn perft_divide(&mut self, depth: u32) -> Vec<(Move, u64)> {
         let moves = self.legal_moves();
-        let mut bufs: Vec<Vec<Move>> = (0..depth.max(1))
-            .map(|_| Vec::with_capacity(256))
-            .collect();
+        let mut bufs: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
         moves
             .into_iter()
             .map(|m| {

@@ -180,7 +180,10 @@ pub fn parse_text(text: &str) -> Result<MoveText, NotationError> {
             // UCI-style promotion letters right after the destination (e7e8q).
             let letters = t.len() - t.trim_end_matches(|c: char| c.is_ascii_alphabetic()).len();
             if letters > 0 && letters < t.len() {
-                (&t[..t.len() - letters], Some(t[t.len() - letters..].to_string()))
+                (
+                    &t[..t.len() - letters],
+                    Some(t[t.len() - letters..].to_string()),
+                )
             } else {
                 (t, None)
             }
@@ -290,7 +293,11 @@ fn parse_sq(pos: &Position, s: &str) -> Result<Square, NotationError> {
 ///
 /// # Errors
 /// A [`NotationError`] saying what was expected and, for an illegal move, what would work.
-pub fn resolve(pos: &mut Position, text: &str, army: Option<ArmyId>) -> Result<Move, NotationError> {
+pub fn resolve(
+    pos: &mut Position,
+    text: &str,
+    army: Option<ArmyId>,
+) -> Result<Move, NotationError> {
     let parsed = parse_text(text)?;
     let legal = pos.legal_moves();
     resolve_in(pos, text, &parsed, &legal, army)
@@ -487,7 +494,15 @@ pub fn resolve_in(
             let promos: Vec<Move> = found
                 .iter()
                 .copied()
-                .filter(|m| matches!(m, Move::Normal { promotion: Some(_), .. }))
+                .filter(|m| {
+                    matches!(
+                        m,
+                        Move::Normal {
+                            promotion: Some(_),
+                            ..
+                        }
+                    )
+                })
                 .collect();
             if !promos.is_empty() {
                 let choices: Vec<String> = promos.iter().map(|m| describe(pos, *m)).collect();
@@ -571,11 +586,22 @@ mod tests {
                 promotion: None
             }
         );
-        assert!(matches!(parse_text("e7-e8=Q+").unwrap(), MoveText::Move { promotion: Some(p), .. } if p == "Q"));
-        assert!(matches!(parse_text("Bee4xe5").unwrap(), MoveText::Move { piece, .. } if piece == "Be"));
-        assert!(matches!(parse_text("Ca@d4").unwrap(), MoveText::Drop { piece, .. } if piece == "Ca"));
-        assert_eq!(parse_text("O-O-O").unwrap(), MoveText::Castle { long: true });
-        assert!(matches!(parse_text("j10-t20").unwrap(), MoveText::Move { from, to, .. } if from == "j10" && to == "t20"));
+        assert!(
+            matches!(parse_text("e7-e8=Q+").unwrap(), MoveText::Move { promotion: Some(p), .. } if p == "Q")
+        );
+        assert!(
+            matches!(parse_text("Bee4xe5").unwrap(), MoveText::Move { piece, .. } if piece == "Be")
+        );
+        assert!(
+            matches!(parse_text("Ca@d4").unwrap(), MoveText::Drop { piece, .. } if piece == "Ca")
+        );
+        assert_eq!(
+            parse_text("O-O-O").unwrap(),
+            MoveText::Castle { long: true }
+        );
+        assert!(
+            matches!(parse_text("j10-t20").unwrap(), MoveText::Move { from, to, .. } if from == "j10" && to == "t20")
+        );
         assert!(parse_text("").is_err());
         assert!(parse_text("Nb1-").is_err());
         assert!(parse_text("@").is_err());

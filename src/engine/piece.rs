@@ -181,8 +181,10 @@ impl Catalog {
     fn build(pieces: &[PieceRow], armies: &[ArmyRow]) -> Result<Catalog, CatalogError> {
         let mut defs = Vec::with_capacity(pieces.len());
         for &(name, abbr, value, betza, royal, pawn) in pieces {
-            let movement =
-                betza::parse(betza).map_err(|source| CatalogError::Betza { piece: name, source })?;
+            let movement = betza::parse(betza).map_err(|source| CatalogError::Betza {
+                piece: name,
+                source,
+            })?;
             defs.push(PieceDef {
                 name,
                 abbr,
@@ -203,8 +205,14 @@ impl Catalog {
                 cat.kind_by_abbr(abbr)
                     .ok_or(CatalogError::UnknownPiece { army: code, abbr })
             };
-            let home = home.iter().map(|a| find(a)).collect::<Result<Vec<_>, _>>()?;
-            let promotions = promos.iter().map(|a| find(a)).collect::<Result<Vec<_>, _>>()?;
+            let home = home
+                .iter()
+                .map(|a| find(a))
+                .collect::<Result<Vec<_>, _>>()?;
+            let promotions = promos
+                .iter()
+                .map(|a| find(a))
+                .collect::<Result<Vec<_>, _>>()?;
             cat.armies.push(Army {
                 code,
                 name,
@@ -315,6 +323,9 @@ mod tests {
             assert_eq!(a.promotions.len(), 4);
         }
         assert_eq!(c.kinds_matching("ca"), vec![c.kind_by_abbr("Ca").unwrap()]);
-        assert_eq!(c.kinds_matching("Fad"), vec![c.kind_by_abbr("FAD").unwrap()]);
+        assert_eq!(
+            c.kinds_matching("Fad"),
+            vec![c.kind_by_abbr("FAD").unwrap()]
+        );
     }
 }

@@ -651,7 +651,8 @@ impl Position {
                 self.ids[from.index()] = self.ids[to.index()];
                 self.board[to.index()] = undo.captured;
                 self.ids[to.index()] = undo.captured_id;
-                if undo.captured != EMPTY && self.rules.catalog.pieces[cell_kind(undo.captured)].royal
+                if undo.captured != EMPTY
+                    && self.rules.catalog.pieces[cell_kind(undo.captured)].royal
                 {
                     self.royals[cell_side(undo.captured) as usize] += 1;
                 }

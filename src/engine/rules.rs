@@ -146,15 +146,16 @@ impl KindMoves {
         for l in self.leaps {
             let plain = !l.initial && l.lame_n == 0 && !l.ep;
             let covered = plain
-                && rides.iter().any(|r| {
-                    r.step == l.off && (r.quiet || !l.quiet) && (r.capture || !l.capture)
-                });
+                && rides
+                    .iter()
+                    .any(|r| r.step == l.off && (r.quiet || !l.quiet) && (r.capture || !l.capture));
             if covered {
                 continue;
             }
-            match leaps.iter_mut().find(|q| {
-                plain && q.off == l.off && !q.initial && q.lame_n == 0 && !q.ep
-            }) {
+            match leaps
+                .iter_mut()
+                .find(|q| plain && q.off == l.off && !q.initial && q.lame_n == 0 && !q.ep)
+            {
                 Some(q) => {
                     q.quiet |= l.quiet;
                     q.capture |= l.capture;
@@ -208,9 +209,6 @@ pub struct Rules {
     pub(crate) moves: Vec<Vec<KindMoves>>,
     pub(crate) attack_leaps: Vec<Vec<AttackLeap>>,
     pub(crate) attack_rays: Vec<Vec<AttackRay>>,
-    /// `pin_line[side][delta + cells]`: whether a piece of `side`'s king could be attacked
-    /// along a line through a square `delta` cells away.
-    pub(crate) pin_line: Vec<Vec<bool>>,
     /// Relative rank of each cell per side (255 off the board).
     pub(crate) rel_rank: Vec<Vec<u8>>,
     pub(crate) king: Option<Kind>,
@@ -253,7 +251,6 @@ impl Rules {
         let mut attack_leaps = Vec::new();
         let mut attack_rays = Vec::new();
         let cells = geometry.cells();
-        let mut pin_line = Vec::new();
         for s in 0..sides {
             let side = Side(s);
             let mut per_kind = Vec::new();
@@ -322,28 +319,6 @@ impl Rules {
             attack_leaps.push(leaps);
             attack_rays.push(rays);
         }
-        // Pin lines: for the king of side s, deltas along which some other side's rider
-        // could attack through an intervening square.
-        for s in 0..sides {
-            let mut table = vec![false; 2 * cells + 1];
-            for (o, rays) in attack_rays.iter().enumerate() {
-                if o == s as usize {
-                    continue;
-                }
-                for r in rays {
-                    let mut d = r.step;
-                    for _ in 0..super::geometry::MAX_SIDE {
-                        let idx = d + cells as i32;
-                        if idx < 0 || idx as usize >= table.len() {
-                            break;
-                        }
-                        table[idx as usize] = true;
-                        d += r.step;
-                    }
-                }
-            }
-            pin_line.push(table);
-        }
         let mut rel_rank = Vec::new();
         for s in 0..sides {
             let mut t = vec![u8::MAX; cells];
@@ -374,7 +349,6 @@ impl Rules {
             moves,
             attack_leaps,
             attack_rays,
-            pin_line,
             rel_rank,
             king,
             pawn,
@@ -407,11 +381,31 @@ impl Rules {
         let armies = vec![army(white)?, army(black)?];
         let (rule_set, drops, fate) = match family {
             "chess" | "cwda" => (RuleSet::Orthodox, DropRules::NONE, CaptureFate::LeaveBoard),
-            "kcwda" => (RuleSet::KingCapture, DropRules::NONE, CaptureFate::LeaveBoard),
-            "cwdazh" => (RuleSet::Orthodox, DropRules::CRAZYHOUSE, CaptureFate::CapturerHand),
-            "kcwdazh" => (RuleSet::KingCapture, DropRules::KFB, CaptureFate::CapturerHand),
-            "kfb-board" => (RuleSet::KingCapture, DropRules::KFB, CaptureFate::LeaveBoard),
-            "bughouse" => (RuleSet::Orthodox, DropRules::CRAZYHOUSE, CaptureFate::LeaveBoard),
+            "kcwda" => (
+                RuleSet::KingCapture,
+                DropRules::NONE,
+                CaptureFate::LeaveBoard,
+            ),
+            "cwdazh" => (
+                RuleSet::Orthodox,
+                DropRules::CRAZYHOUSE,
+                CaptureFate::CapturerHand,
+            ),
+            "kcwdazh" => (
+                RuleSet::KingCapture,
+                DropRules::KFB,
+                CaptureFate::CapturerHand,
+            ),
+            "kfb-board" => (
+                RuleSet::KingCapture,
+                DropRules::KFB,
+                CaptureFate::LeaveBoard,
+            ),
+            "bughouse" => (
+                RuleSet::Orthodox,
+                DropRules::CRAZYHOUSE,
+                CaptureFate::LeaveBoard,
+            ),
             "chessgi" => (
                 RuleSet::Orthodox,
                 DropRules {

@@ -1,0 +1,193 @@
+//! The console front end: reads commands as typed in Discord from standard input, one line at
+//! a time, and prints the replies (README: "Trying the bot without Discord").
+
+use std::collections::HashSet;
+use std::io::{BufRead, Write};
+
+use crate::commands::{self, parse_command, Hub, Reply, Roles};
+use crate::time::{parse_duration, Timestamp};
+
+/// Where the console's virtual clock starts (2026-01-01T00:00:00Z).
+pub const START_TIME: Timestamp = 1_767_225_600;
+
+/// Console state: the hub, the virtual clock, roles, the current thread, shown buttons.
+pub struct Console {
+    hub: Hub,
+    now: Timestamp,
+    thread: String,
+    organisers: HashSet<String>,
+    moderators: HashSet<String>,
+    buttons: std::collections::HashMap<String, String>,
+    entropy: u64,
+}
+
+impl Default for Console {
+    fn default() -> Self {
+        Console::new(START_TIME, 0)
+    }
+}
+
+fn print_reply(out: &mut Vec<String>, r: &Reply) {
+    let mut lines = r.text.lines();
+    let first = lines.next().unwrap_or("");
+    match r.ok {
+        Some(true) => out.push(format!("ok: {first}")),
+        Some(false) => out.push(format!("refused: {first}")),
+        None => out.push(first.to_string()),
+    }
+    for l in lines {
+        // No other line may start like a status line.
+        if l.starts_with("ok:") || l.starts_with("refused:") {
+            out.push(format!("  {l}"));
+        } else {
+            out.push(l.to_string());
+        }
+    }
+    for b in &r.buttons {
+        out.push(format!("[button:{b}]"));
+    }
+}
+
+impl Console {
+    /// A console whose clock starts at `now`; `entropy` seeds games created without `seed:`.
+    pub fn new(now: Timestamp, entropy: u64) -> Console {
+        Console {
+            hub: Hub::new(),
+            now,
+            thread: "main".into(),
+            organisers: HashSet::new(),
+            moderators: HashSet::new(),
+            buttons: std::collections::HashMap::new(),
+            entropy,
+        }
+    }
+
+    /// The hub (for tests).
+    pub fn hub(&self) -> &Hub {
+        &self.hub
+    }
+
+    /// Handles one input line and returns the output lines.
+    pub fn line(&mut self, line: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return out;
+        }
+        if let Some(rest) = line.strip_prefix('!') {
+            self.bang(rest, &mut out);
+            return out;
+        }
+        let (user, rest) = match line.split_once(char::is_whitespace) {
+            Some((u, r)) => (u.trim_start_matches('@'), r.trim()),
+            None => {
+                out.push(
+                    "error: write `<user> /<command> …`, `<user> <chat text>` or a `!` line".into(),
+                );
+                return out;
+            }
+        };
+        if rest.starts_with('/') {
+            match parse_command(rest) {
+                Some(cmd) => {
+                    let roles = Roles {
+                        organiser: self.organisers.contains(user),
+                        moderator: self.moderators.contains(user),
+                    };
+                    self.entropy = crate::games::kfb::splitmix(self.entropy);
+                    let r = self.hub.handle(
+                        user,
+                        roles,
+                        &self.thread,
+                        self.now,
+                        self.entropy,
+                        &cmd,
+                        rest,
+                    );
+                    for b in &r.buttons {
+                        self.buttons.insert(b.clone(), user.to_string());
+                    }
+                    print_reply(&mut out, &r);
+                }
+                None => out.push("refused: empty command; try /help".into()),
+            }
+        } else {
+            self.hub.chat(user, &self.thread, self.now);
+        }
+        out
+    }
+
+    fn bang(&mut self, rest: &str, out: &mut Vec<String>) {
+        let mut words = rest.split_whitespace();
+        match words.next() {
+            Some("clock") => {
+                let arg = words.next().unwrap_or("");
+                match parse_duration(arg) {
+                    Ok(d) if arg.starts_with('+') => {
+                        let before = self.now;
+                        self.now += d;
+                        for (thread, msg) in self.hub.due_messages(before, self.now) {
+                            out.push(format!("[{thread}] {msg}"));
+                        }
+                    }
+                    _ => out.push(
+                        "error: write !clock +<duration>, like !clock +6h or !clock +90s".into(),
+                    ),
+                }
+            }
+            Some("press") => {
+                let id = words.next().unwrap_or("");
+                let user = self.buttons.get(id).cloned().unwrap_or_default();
+                let r = self.hub.press(&user, id, self.now);
+                print_reply(out, &r);
+            }
+            Some("as") => {
+                let (role, user) = (words.next(), words.next());
+                match (role, user) {
+                    (Some("organiser" | "organizer"), Some(u)) => {
+                        self.organisers
+                            .insert(u.trim_start_matches('@').to_string());
+                    }
+                    (Some("moderator"), Some(u)) => {
+                        self.moderators
+                            .insert(u.trim_start_matches('@').to_string());
+                    }
+                    _ => {
+                        out.push("error: write !as organiser <user> or !as moderator <user>".into())
+                    }
+                }
+            }
+            Some("thread") => match words.next() {
+                Some(t) => self.thread = t.to_string(),
+                None => out.push("error: write !thread <name>".into()),
+            },
+            Some("state") => match self.hub.game(&self.thread) {
+                Some(g) => out.extend(commands::state_lines(g, self.now)),
+                None => out.push("no game in this thread".into()),
+            },
+            Some("time") => out.push(format!("time {}", self.now)),
+            Some("render") => out.push("error: pictures are not available yet".into()),
+            _ => out.push(
+                "error: unknown ! command (clock, press, as, thread, state, time, render)".into(),
+            ),
+        }
+    }
+}
+
+/// Runs the console over standard input and output until the end of input.
+///
+/// # Errors
+/// Standard input or output failing.
+pub fn run(entropy: u64) -> std::io::Result<()> {
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout();
+    let mut console = Console::new(START_TIME, entropy);
+    for line in stdin.lock().lines() {
+        let line = line?;
+        for l in console.line(&line) {
+            writeln!(stdout, "{l}")?;
+        }
+        stdout.flush()?;
+    }
+    Ok(())
+}

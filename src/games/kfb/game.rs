@@ -1,0 +1,1437 @@
+//! The Kung Fu Bughouse game: six seats on three linked boards, an append-only log of
+//! actions, and the state that replaying it gives (RULINGS §1).
+
+use std::sync::Arc;
+
+use crate::engine::{
+    fen, notation, ArmyId, CaptureFate, Catalog, Colour, DropRules, Geometry, HandPiece, Move,
+    Position, RuleSet, Rules, Side,
+};
+use crate::time::{format_duration, Timestamp};
+
+use super::draft::{Choice, Draft, DraftOutcome, Order, Seating};
+
+/// Colour names, indexed by colour number.
+pub const COLOUR_NAMES: [&str; 3] = ["red", "lightgreen", "blue"];
+
+/// Per-game settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Kung Fu move limit in seconds (RULINGS §1.6).
+    pub move_limit: u64,
+    /// Posts before inactivity may be claimed (§1.7).
+    pub inactivity_posts: u32,
+    /// Seed of the draft's random start.
+    pub seed: u64,
+    /// A captured promoted piece returns to hand as a pawn (§1.2).
+    pub promoted_to_pawn: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            move_limit: 6 * 3600,
+            inactivity_posts: 18,
+            seed: 0,
+            promoted_to_pawn: true,
+        }
+    }
+}
+
+/// A logged action. Replaying the non-reverted actions in order gives the state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A draft pick or a hand-over of a refused choice.
+    Pick(DraftOutcome),
+    /// A move or drop by `player` (possibly made by a proxy) in normalised notation.
+    Move {
+        /// Seat.
+        player: usize,
+        /// The move as the engine formats it.
+        notation: String,
+        /// Army chosen for a pawn drop.
+        army: Option<String>,
+    },
+    /// A held king passed to a teammate.
+    Give {
+        /// Giver.
+        from: usize,
+        /// Receiver.
+        to: usize,
+        /// The king's colour.
+        colour: u8,
+    },
+    /// An inactivity claim.
+    Claim {
+        /// Claimant.
+        claimant: usize,
+        /// The inactive player.
+        inactive: usize,
+    },
+    /// A chat line by a seated player (a post; not numbered).
+    Chat {
+        /// Seat.
+        player: usize,
+    },
+    /// A team resigns.
+    Resign {
+        /// Seat of the player who resigned.
+        player: usize,
+    },
+    /// A player took back their last action.
+    Takeback {
+        /// Seat.
+        player: usize,
+        /// Number of the action undone.
+        undone: u32,
+    },
+    /// A moderator reverted the game to before an action.
+    Revert {
+        /// First action undone.
+        to: u32,
+        /// Why.
+        reason: String,
+    },
+    /// A proxy grant or revocation.
+    Proxy {
+        /// Grant (true) or revoke.
+        grant: bool,
+        /// Who may act.
+        proxy: usize,
+        /// For whom.
+        for_player: usize,
+    },
+}
+
+impl Action {
+    /// Whether the action changes the position (what replay folds).
+    fn is_numbered(&self) -> bool {
+        !matches!(self, Action::Chat { .. })
+    }
+}
+
+/// One entry of the log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Action number (chat lines have none).
+    pub number: Option<u32>,
+    /// The user who issued it.
+    pub actor: String,
+    /// When.
+    pub time: Timestamp,
+    /// The command as given.
+    pub command: String,
+    /// What it did.
+    pub action: Action,
+    /// If undone: by whom and why.
+    pub reverted: Option<(String, String)>,
+}
+
+/// The state of one board.
+#[derive(Clone, Debug)]
+pub struct BoardState {
+    /// The position (side 0 = the first player, at the bottom).
+    pub pos: Position,
+    /// Seat playing first (bottom).
+    pub first: usize,
+    /// Seat playing second (top).
+    pub second: usize,
+    /// Whether the first player has made the board's first move.
+    pub first_moved: bool,
+    /// Identities of pieces that moved since the other side last moved, per side.
+    pub locked_pieces: [Vec<u32>; 2],
+    /// Squares of the last action on this board (from, to).
+    pub last: Option<(Option<crate::engine::Square>, crate::engine::Square)>,
+}
+
+/// The state of one seat.
+#[derive(Clone, Debug, Default)]
+pub struct PlayerState {
+    /// The user in the seat.
+    pub user: String,
+    /// Colour number once drafted.
+    pub colour: Option<u8>,
+    /// Army once drafted.
+    pub army: Option<ArmyId>,
+    /// First or second once drafted.
+    pub order: Option<Order>,
+    /// Board index (0..3) once seated.
+    pub board: usize,
+    /// Side on that board.
+    pub side: Side,
+    /// Time of the player's last move.
+    pub last_move: Option<Timestamp>,
+    /// Whether the board opponent moved since.
+    pub opponent_moved: bool,
+    /// Inactivity counter.
+    pub counter: u32,
+}
+
+impl Default for Side {
+    fn default() -> Self {
+        Side(0)
+    }
+}
+
+/// Why a game action is refused. Messages are shown to the user as they are.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// Any refusal, with its user-facing explanation.
+    #[error("{0}")]
+    Rule(String),
+    /// A move that does not read or is not legal.
+    #[error("{0}")]
+    Notation(#[from] notation::NotationError),
+}
+
+fn refuse<T>(msg: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal::Rule(msg.into()))
+}
+
+/// The state replay gives.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// The draft.
+    pub draft: Draft,
+    /// The boards, once the draft is complete.
+    pub boards: Option<Vec<BoardState>>,
+    /// The six seats.
+    pub players: Vec<PlayerState>,
+    /// Winning team, once decided, and how.
+    pub winner: Option<(usize, String)>,
+    /// Proxy grants (proxy, for whom).
+    pub proxies: Vec<(usize, usize)>,
+}
+
+/// A Kung Fu Bughouse game: settings, seats, and the log.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// Settings.
+    pub settings: Settings,
+    /// Users in seats 0..6 (team 1 = seats 0–2, team 2 = seats 3–5).
+    pub users: Vec<String>,
+    /// The log.
+    pub log: Vec<Entry>,
+    state: State,
+    catalog: Arc<Catalog>,
+}
+
+/// What an accepted action reports back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accepted {
+    /// Action number.
+    pub number: Option<u32>,
+    /// A description of what happened.
+    pub text: String,
+    /// Users to mention.
+    pub mentions: Vec<String>,
+}
+
+/// A simple deterministic generator (splitmix64) for seeded choices.
+pub fn splitmix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Team of a seat.
+pub fn team_of(seat: usize) -> usize {
+    seat / 3
+}
+
+fn team_name(t: usize) -> &'static str {
+    if t == 0 {
+        "team 1"
+    } else {
+        "team 2"
+    }
+}
+
+impl Game {
+    /// A new game in its draft. `users` are the six players, team 1 first.
+    ///
+    /// # Errors
+    /// Fewer or more than six distinct players.
+    pub fn new(users: Vec<String>, settings: Settings) -> Result<Game, Refusal> {
+        if users.len() != 6 {
+            return refuse(format!(
+                "a game needs exactly three players per team (got {})",
+                users.len()
+            ));
+        }
+        let mut sorted = users.clone();
+        sorted.sort();
+        sorted.dedup();
+        if sorted.len() != 6 {
+            return refuse("the six players must all be different users");
+        }
+        let catalog = Arc::new(Catalog::cwda().map_err(|e| Refusal::Rule(e.to_string()))?);
+        let state = Self::initial_state(&users, &settings);
+        Ok(Game {
+            settings,
+            users,
+            log: Vec::new(),
+            state,
+            catalog,
+        })
+    }
+
+    /// The seat that starts the draft (seeded).
+    pub fn first_picker(settings: &Settings) -> usize {
+        (splitmix(settings.seed) % 6) as usize
+    }
+
+    fn initial_state(users: &[String], settings: &Settings) -> State {
+        let first = Self::first_picker(settings);
+        State {
+            draft: Draft::new(team_of(first)),
+            boards: None,
+            players: users
+                .iter()
+                .map(|u| PlayerState {
+                    user: u.clone(),
+                    ..PlayerState::default()
+                })
+                .collect(),
+            winner: None,
+            proxies: Vec::new(),
+        }
+    }
+
+    /// The current state.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The seat of a user.
+    pub fn seat_of(&self, user: &str) -> Option<usize> {
+        self.users.iter().position(|u| u == user)
+    }
+
+    /// Whether the game is over.
+    pub fn finished(&self) -> bool {
+        self.state.winner.is_some()
+    }
+
+    /// The next action number.
+    pub fn next_number(&self) -> u32 {
+        self.log.iter().filter(|e| e.number.is_some()).count() as u32 + 1
+    }
+
+    /// Rebuilds the state from the log.
+    ///
+    /// # Errors
+    /// A logged action that no longer applies (a corrupted log).
+    pub fn replay(&mut self) -> Result<(), Refusal> {
+        let mut state = Self::initial_state(&self.users, &self.settings);
+        for e in &self.log {
+            if e.reverted.is_some() {
+                continue;
+            }
+            Self::apply_to(&mut state, &self.settings, &self.catalog, &e.action, e.time)?;
+        }
+        self.state = state;
+        Ok(())
+    }
+
+    fn push(&mut self, actor: &str, time: Timestamp, command: &str, action: Action) -> Option<u32> {
+        let number = action.is_numbered().then(|| self.next_number());
+        self.log.push(Entry {
+            number,
+            actor: actor.to_string(),
+            time,
+            command: command.to_string(),
+            action,
+            reverted: None,
+        });
+        number
+    }
+
+    /// Appends an already validated action and applies it.
+    fn commit(
+        &mut self,
+        actor: &str,
+        time: Timestamp,
+        command: &str,
+        action: Action,
+    ) -> Result<Option<u32>, Refusal> {
+        Self::apply_to(
+            &mut self.state,
+            &self.settings,
+            &self.catalog,
+            &action,
+            time,
+        )?;
+        Ok(self.push(actor, time, command, action))
+    }
+
+    // ----- queries -------------------------------------------------------------------
+
+    /// Whether a seat is locked by Kung Fu timing at `now`.
+    pub fn locked_until(&self, seat: usize, now: Timestamp) -> Option<Timestamp> {
+        locked_until(&self.state, &self.settings, seat, now)
+    }
+
+    /// Whether a seat is free to move at `now` (for inactivity counting).
+    pub fn is_free(&self, seat: usize, now: Timestamp) -> bool {
+        is_free(&self.state, &self.settings, seat, now)
+    }
+
+    /// The legal moves of a seat at `now`, honouring locks (empty when it may not move).
+    pub fn legal_moves(&self, seat: usize, now: Timestamp) -> Vec<(Move, String)> {
+        let Some(boards) = &self.state.boards else {
+            return Vec::new();
+        };
+        if self.check_may_move(seat, now).is_err() {
+            return Vec::new();
+        }
+        let p = &self.state.players[seat];
+        let b = &boards[p.board];
+        let mut pos = b.pos.clone();
+        pos.set_turn(p.side);
+        let moves = allowed_moves(&mut pos, b, p.side);
+        let mut out: Vec<(Move, String)> = moves
+            .into_iter()
+            .map(|m| (m, notation::format(&pos, m)))
+            .collect();
+        out.sort_by(|a, b| a.1.cmp(&b.1));
+        out
+    }
+
+    fn check_may_move(&self, seat: usize, now: Timestamp) -> Result<(), Refusal> {
+        let st = &self.state;
+        if let Some((t, how)) = &st.winner {
+            return refuse(format!("the game is over: {} won ({how})", team_name(*t)));
+        }
+        let Some(boards) = &st.boards else {
+            return refuse("the game has not started: the draft is still running (use /pick)");
+        };
+        let p = &st.players[seat];
+        let b = &boards[p.board];
+        if seat == b.second && !b.first_moved {
+            return refuse(format!(
+                "{} moves first on board {}; your first move waits for theirs",
+                st.players[b.first].user,
+                p.board + 1
+            ));
+        }
+        if let Some(until) = locked_until(st, &self.settings, seat, now) {
+            return refuse(format!(
+                "you are locked: you moved last on board {}; you may move again when {} moves or in {} (at {})",
+                p.board + 1,
+                st.players[opponent(b, seat)].user,
+                format_duration(until - now),
+                until
+            ));
+        }
+        Ok(())
+    }
+
+    // ----- commands --------------------------------------------------------------
+
+    /// A draft pick (`for_player` for a replacement after a hand-over).
+    ///
+    /// # Errors
+    /// A plain refusal (malformed, out of turn, already picked).
+    pub fn pick(
+        &mut self,
+        seat: usize,
+        for_player: Option<usize>,
+        choice: Choice,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, Refusal> {
+        if self.state.boards.is_some() {
+            return refuse("the draft is over; the game has started");
+        }
+        let outcome = self
+            .state
+            .draft
+            .pick(seat, for_player, choice)
+            .map_err(|e| Refusal::Rule(e.to_string()))?;
+        let actor = self.users[seat].clone();
+        let number = self.commit(&actor, now, command, Action::Pick(outcome.clone()))?;
+        let mut text = match &outcome {
+            DraftOutcome::Picked { player, choice, .. } => format!(
+                "{} picks {} {} {}",
+                self.users[*player],
+                choice.order.as_str(),
+                choice.colour.as_str(),
+                choice.army.as_str()
+            ),
+            DraftOutcome::HandedOver { player, reason, .. } => format!(
+                "{}'s choice is refused: {reason}. {} picks the replacement with /pick for:@{} …",
+                self.users[*player],
+                team_name(1 - team_of(*player)),
+                self.users[*player]
+            ),
+        };
+        let mut mentions = Vec::new();
+        if self.state.boards.is_some() {
+            text.push_str(". The draft is complete; the game starts.\n");
+            text.push_str(&self.seating_text());
+        } else {
+            let t = self.draft_turn_team();
+            text.push_str(&format!(". {} to pick.", team_name(t)));
+            mentions = (0..3).map(|i| self.users[t * 3 + i].clone()).collect();
+        }
+        Ok(Accepted {
+            number,
+            text,
+            mentions,
+        })
+    }
+
+    /// The team whose turn it is in the draft.
+    pub fn draft_turn_team(&self) -> usize {
+        let d = &self.state.draft;
+        match d.pending_handover() {
+            Some(p) => 1 - team_of(p),
+            None => d.turn(),
+        }
+    }
+
+    /// A line per board: who plays first and second, colours and armies.
+    pub fn seating_text(&self) -> String {
+        let Some(boards) = &self.state.boards else {
+            return String::new();
+        };
+        let mut s = String::new();
+        for (i, b) in boards.iter().enumerate() {
+            let d = |seat: usize| {
+                let p = &self.state.players[seat];
+                format!(
+                    "{} ({}, {})",
+                    p.user,
+                    p.colour.map_or("?", |c| COLOUR_NAMES[c as usize]),
+                    p.army.map_or("?", |a| self.catalog.army(a).code)
+                )
+            };
+            s.push_str(&format!(
+                "board {}: {} first (bottom) vs {} second (top)\n",
+                i + 1,
+                d(b.first),
+                d(b.second)
+            ));
+        }
+        s
+    }
+
+    /// Resolves which seat a user acts for, given an optional board (proxy play, §1.9).
+    ///
+    /// # Errors
+    /// Not seated, no grant, or a bad board number.
+    pub fn acting_seat(&self, user: &str, board: Option<usize>) -> Result<usize, Refusal> {
+        let own = self.seat_of(user);
+        let Some(board) = board else {
+            return own.ok_or_else(|| Refusal::Rule("you are not seated in this game".into()));
+        };
+        if !(1..=3).contains(&board) {
+            return refuse("board must be 1, 2 or 3");
+        }
+        let Some(boards) = &self.state.boards else {
+            return refuse("the game has not started yet");
+        };
+        let b = &boards[board - 1];
+        if let Some(s) = own {
+            if b.first == s || b.second == s {
+                return Ok(s);
+            }
+        }
+        for &seat in &[b.first, b.second] {
+            let granted = self
+                .state
+                .proxies
+                .iter()
+                .any(|&(proxy, for_p)| for_p == seat && self.users[proxy] == user);
+            if granted {
+                return Ok(seat);
+            }
+        }
+        refuse(format!(
+            "you may act on board {board} only with a proxy grant from an organiser (/proxy grant)"
+        ))
+    }
+
+    /// A move or drop.
+    ///
+    /// # Errors
+    /// Locked, frozen, out of turn, or not a legal move (with what would work).
+    pub fn play(
+        &mut self,
+        actor: &str,
+        seat: usize,
+        text: &str,
+        army: Option<&str>,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, Refusal> {
+        self.check_may_move(seat, now)?;
+        let army_id = match army {
+            Some(a) => Some(self.catalog.army_by_code(a).ok_or_else(|| {
+                Refusal::Rule(format!(
+                    "unknown army `{a}` (fide, clobberers, nutty, rookies, forward)"
+                ))
+            })?),
+            None => None,
+        };
+        let boards = self
+            .state
+            .boards
+            .as_ref()
+            .ok_or_else(|| Refusal::Rule("not started".into()))?;
+        let p = &self.state.players[seat];
+        let b = &boards[p.board];
+        let mut pos = b.pos.clone();
+        pos.set_turn(p.side);
+        let parsed = notation::parse_text(text)?;
+        let all = pos.legal_moves();
+        let allowed = allowed_moves(&mut pos, b, p.side);
+        if all.is_empty() {
+            let frozen = pos.royal_count(Side(0)) == 0 || pos.royal_count(Side(1)) == 0;
+            if frozen {
+                return refuse(format!(
+                    "board {} is frozen: a side has no king there; only the kingless player may drop a king of their own colour",
+                    p.board + 1
+                ));
+            }
+            return refuse("you have no legal move");
+        }
+        let mv = match notation::resolve_in(&pos, text, &parsed, &allowed, army_id) {
+            Ok(m) => m,
+            Err(e) => {
+                // Say so when the move would be legal but for the same-piece rule.
+                if let Ok(m) = notation::resolve_in(&pos, text, &parsed, &all, army_id) {
+                    return refuse(format!(
+                        "{} moved since your opponent's last move; no piece moves twice before the opponent answers",
+                        notation::format(&pos, m)
+                    ));
+                }
+                return Err(e.into());
+            }
+        };
+        let formatted = notation::format_with_check(&mut pos, mv);
+        let army_code = match mv {
+            Move::Drop { piece, .. } if self.catalog.def(piece.kind).pawn => {
+                Some(self.catalog.army(piece.army).code.to_string())
+            }
+            _ => None,
+        };
+        let action = Action::Move {
+            player: seat,
+            notation: formatted.clone(),
+            army: army_code,
+        };
+        let board_no = p.board + 1;
+        let opp = opponent(b, seat);
+        let before_kings = self.kings_summary();
+        let number = self.commit(actor, now, command, action)?;
+        let mut text = format!("{} on board {board_no}: {formatted}", self.users[seat]);
+        let mut mentions = Vec::new();
+        let after = self.kings_summary();
+        if after != before_kings {
+            text.push_str(&format!("\nkings: {after}"));
+        }
+        if let Some((t, how)) = &self.state.winner {
+            text.push_str(&format!("\n{} wins: {how}", team_name(*t)));
+        }
+        mentions.push(self.users[opp].clone());
+        Ok(Accepted {
+            number,
+            text,
+            mentions,
+        })
+    }
+
+    /// Gives a held king to a teammate (§1.5).
+    ///
+    /// # Errors
+    /// No such king held, not a teammate, or the game is over.
+    pub fn give(
+        &mut self,
+        seat: usize,
+        to_user: &str,
+        colour: Option<&str>,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, Refusal> {
+        if let Some((t, _)) = &self.state.winner {
+            return refuse(format!("the game is over: {} won", team_name(*t)));
+        }
+        if self.state.boards.is_none() {
+            return refuse("the game has not started yet");
+        }
+        let Some(to) = self.seat_of(to_user) else {
+            return refuse(format!("{to_user} is not seated in this game"));
+        };
+        if to == seat || team_of(to) != team_of(seat) {
+            return refuse("kings are given to a teammate (another player of your team)");
+        }
+        let held: Vec<u8> = held_kings(&self.state, &self.catalog, seat);
+        if held.is_empty() {
+            return refuse("you hold no king to give");
+        }
+        let c = match colour {
+            Some(name) => {
+                let Some(c) = COLOUR_NAMES
+                    .iter()
+                    .position(|n| n.eq_ignore_ascii_case(name))
+                else {
+                    return refuse("colour must be red, lightgreen or blue");
+                };
+                let c = c as u8;
+                if !held.contains(&c) {
+                    return refuse(format!("you hold no {name} king"));
+                }
+                c
+            }
+            None => {
+                let mut d = held.clone();
+                d.sort_unstable();
+                d.dedup();
+                if d.len() > 1 {
+                    let names: Vec<&str> = d.iter().map(|&c| COLOUR_NAMES[c as usize]).collect();
+                    return refuse(format!(
+                        "you hold kings of several colours ({}); say which with color:",
+                        names.join(", ")
+                    ));
+                }
+                d[0]
+            }
+        };
+        let actor = self.users[seat].clone();
+        let number = self.commit(
+            &actor,
+            now,
+            command,
+            Action::Give {
+                from: seat,
+                to,
+                colour: c,
+            },
+        )?;
+        let mut text = format!(
+            "{} gives the {} king to {}",
+            self.users[seat], COLOUR_NAMES[c as usize], self.users[to]
+        );
+        if let Some((t, how)) = &self.state.winner {
+            text.push_str(&format!("\n{} wins: {how}", team_name(*t)));
+        }
+        Ok(Accepted {
+            number,
+            text,
+            mentions: vec![self.users[to].clone()],
+        })
+    }
+
+    /// Claims inactivity against the board opponent (§1.7).
+    ///
+    /// # Errors
+    /// The counter is below the limit, or there is no king to capture.
+    pub fn claim(
+        &mut self,
+        seat: usize,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, Refusal> {
+        if self.finished() {
+            return refuse("the game is over");
+        }
+        let Some(boards) = &self.state.boards else {
+            return refuse("the game has not started yet");
+        };
+        let p = &self.state.players[seat];
+        let b = &boards[p.board];
+        let inactive = opponent(b, seat);
+        let q = &self.state.players[inactive];
+        if q.counter < self.settings.inactivity_posts {
+            return refuse(format!(
+                "{} has {} of {} posts without moving; you may claim at {}",
+                q.user, q.counter, self.settings.inactivity_posts, self.settings.inactivity_posts
+            ));
+        }
+        if b.pos.royal_count(q.side) == 0 {
+            return refuse(format!(
+                "{} has no king on board {} to capture",
+                q.user,
+                p.board + 1
+            ));
+        }
+        let actor = self.users[seat].clone();
+        let number = self.commit(
+            &actor,
+            now,
+            command,
+            Action::Claim {
+                claimant: seat,
+                inactive,
+            },
+        )?;
+        let mut text = format!(
+            "{} claims inactivity: {}'s king on board {} is captured",
+            self.users[seat],
+            self.users[inactive],
+            self.state.players[seat].board + 1
+        );
+        if let Some((t, how)) = &self.state.winner {
+            text.push_str(&format!("\n{} wins: {how}", team_name(*t)));
+        }
+        Ok(Accepted {
+            number,
+            text,
+            mentions: vec![self.users[inactive].clone()],
+        })
+    }
+
+    /// A chat line by a seated player (a post for inactivity).
+    pub fn chat(&mut self, seat: usize, now: Timestamp) {
+        if self.state.boards.is_none() || self.finished() {
+            return;
+        }
+        let actor = self.users[seat].clone();
+        // Chat cannot fail to apply.
+        let _ = self.commit(&actor, now, "", Action::Chat { player: seat });
+    }
+
+    /// Resigns for the player's team.
+    ///
+    /// # Errors
+    /// The game is over or not started.
+    pub fn resign(
+        &mut self,
+        seat: usize,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, Refusal> {
+        if self.finished() {
+            return refuse("the game is over");
+        }
+        if self.state.boards.is_none() {
+            return refuse("the game has not started yet");
+        }
+        let actor = self.users[seat].clone();
+        let number = self.commit(&actor, now, command, Action::Resign { player: seat })?;
+        Ok(Accepted {
+            number,
+            text: format!(
+                "{} resigns for {}; {} wins",
+                self.users[seat],
+                team_name(team_of(seat)),
+                team_name(1 - team_of(seat))
+            ),
+            mentions: Vec::new(),
+        })
+    }
+
+    /// Grants or revokes a proxy (organiser).
+    ///
+    /// # Errors
+    /// Users not seated, or not teammates.
+    pub fn proxy(
+        &mut self,
+        actor: &str,
+        grant: bool,
+        proxy_user: &str,
+        for_user: &str,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, Refusal> {
+        let (Some(proxy), Some(for_player)) = (self.seat_of(proxy_user), self.seat_of(for_user))
+        else {
+            return refuse("both players must be seated in this game");
+        };
+        if proxy == for_player || team_of(proxy) != team_of(for_player) {
+            return refuse("a proxy acts for a teammate");
+        }
+        let exists = self.state.proxies.contains(&(proxy, for_player));
+        if grant == exists {
+            return refuse(if grant {
+                "that grant already exists"
+            } else {
+                "there is no such grant to revoke"
+            });
+        }
+        let number = self.commit(
+            actor,
+            now,
+            command,
+            Action::Proxy {
+                grant,
+                proxy,
+                for_player,
+            },
+        )?;
+        Ok(Accepted {
+            number,
+            text: if grant {
+                format!("{proxy_user} may now act for {for_user} (add board:<n> to /move)")
+            } else {
+                format!("{proxy_user} may no longer act for {for_user}")
+            },
+            mentions: vec![proxy_user.to_string()],
+        })
+    }
+
+    /// The number of the last non-reverted numbered action, and its entry index.
+    fn last_action(&self) -> Option<(usize, &Entry)> {
+        self.log.iter().enumerate().rev().find(|(_, e)| {
+            e.reverted.is_none()
+                && e.number.is_some()
+                && !matches!(e.action, Action::Takeback { .. } | Action::Revert { .. })
+        })
+    }
+
+    /// Takes back the player's own last action if it is the last in the game (§7).
+    ///
+    /// # Errors
+    /// Someone else acted since, nothing to take back, or it won the game.
+    pub fn takeback(
+        &mut self,
+        user: &str,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, Refusal> {
+        let Some((idx, e)) = self.last_action() else {
+            return refuse("there is nothing to take back");
+        };
+        if e.actor != user {
+            return refuse(format!(
+                "only the last action of the game can be taken back, and it is #{} by {}",
+                e.number.unwrap_or(0),
+                e.actor
+            ));
+        }
+        if matches!(e.action, Action::Proxy { .. }) {
+            return refuse("a proxy grant is undone with /proxy revoke");
+        }
+        if self.finished() {
+            return refuse("the winning action cannot be taken back (a moderator can revert it)");
+        }
+        let undone = e.number.unwrap_or(0);
+        let seat = self.seat_of(user).unwrap_or(0);
+        self.log[idx].reverted = Some((user.to_string(), "takeback".into()));
+        self.push(
+            user,
+            now,
+            command,
+            Action::Takeback {
+                player: seat,
+                undone,
+            },
+        );
+        self.replay()?;
+        Ok(Accepted {
+            number: Some(self.next_number() - 1),
+            text: format!("{user} takes back #{undone}"),
+            mentions: Vec::new(),
+        })
+    }
+
+    /// What a revert to before action `to` would undo.
+    ///
+    /// # Errors
+    /// No such action, or nothing to undo.
+    pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, Refusal> {
+        let undone: Vec<String> = self
+            .log
+            .iter()
+            .filter(|e| e.reverted.is_none() && e.number.is_some_and(|n| n >= to))
+            .filter(|e| !matches!(e.action, Action::Takeback { .. } | Action::Revert { .. }))
+            .map(|e| {
+                format!(
+                    "#{} {}: {}",
+                    e.number.unwrap_or(0),
+                    e.actor,
+                    describe(&e.action, &self.users)
+                )
+            })
+            .collect();
+        if to == 0 || to >= self.next_number() {
+            return refuse(format!(
+                "there is no action #{to}; actions run from #1 to #{}",
+                self.next_number() - 1
+            ));
+        }
+        if undone.is_empty() {
+            return refuse(format!("nothing from #{to} on is left to revert"));
+        }
+        Ok(undone)
+    }
+
+    /// Reverts the game to before action `to` (moderator, after confirmation).
+    ///
+    /// # Errors
+    /// As [`Game::revert_preview`].
+    pub fn revert(
+        &mut self,
+        moderator: &str,
+        to: u32,
+        reason: &str,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, Refusal> {
+        let undone = self.revert_preview(to)?;
+        for e in &mut self.log {
+            if e.reverted.is_none() && e.number.is_some_and(|n| n >= to) {
+                e.reverted = Some((moderator.to_string(), reason.to_string()));
+            }
+        }
+        let number = self.push(
+            moderator,
+            now,
+            command,
+            Action::Revert {
+                to,
+                reason: reason.to_string(),
+            },
+        );
+        self.replay()?;
+        Ok(Accepted {
+            number,
+            text: format!(
+                "{moderator} reverted the game to before #{to} ({reason}); undone: {}",
+                undone.join("; ")
+            ),
+            mentions: Vec::new(),
+        })
+    }
+
+    /// Players whose lock expires in `(after, until]` and who can then move.
+    pub fn lock_expiries(&self, after: Timestamp, until: Timestamp) -> Vec<(usize, Timestamp)> {
+        let st = &self.state;
+        if st.boards.is_none() || st.winner.is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for (seat, p) in st.players.iter().enumerate() {
+            let Some(last) = p.last_move else { continue };
+            if p.opponent_moved {
+                continue;
+            }
+            let e = last + self.settings.move_limit;
+            if e > after && e <= until && !frozen_for(st, &self.catalog, seat) {
+                out.push((seat, e));
+            }
+        }
+        out.sort_by_key(|&(s, e)| (e, s));
+        out
+    }
+
+    /// A text summary of held kings per team.
+    pub fn kings_summary(&self) -> String {
+        let mut parts = Vec::new();
+        for (seat, p) in self.state.players.iter().enumerate() {
+            let held = held_kings(&self.state, &self.catalog, seat);
+            if !held.is_empty() {
+                let names: Vec<&str> = held.iter().map(|&c| COLOUR_NAMES[c as usize]).collect();
+                parts.push(format!("{} holds {}", p.user, names.join(", ")));
+            }
+        }
+        if parts.is_empty() {
+            "none held".into()
+        } else {
+            parts.join("; ")
+        }
+    }
+
+    /// The catalogue of pieces.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    // ----- the fold ------------------------------------------------------------------
+
+    fn apply_to(
+        st: &mut State,
+        settings: &Settings,
+        catalog: &Arc<Catalog>,
+        action: &Action,
+        now: Timestamp,
+    ) -> Result<(), Refusal> {
+        match action {
+            Action::Pick(outcome) => {
+                st.draft.apply(outcome);
+                if let Some(seating) = st.draft.seating() {
+                    seat_boards(st, catalog, &seating)?;
+                }
+            }
+            Action::Move {
+                player,
+                notation: text,
+                army,
+            } => {
+                let seat = *player;
+                count_posts(st, settings, catalog, seat, now);
+                let army_id = army.as_deref().and_then(|a| catalog.army_by_code(a));
+                let (board, side) = (st.players[seat].board, st.players[seat].side);
+                let boards = st
+                    .boards
+                    .as_mut()
+                    .ok_or_else(|| Refusal::Rule("not started".into()))?;
+                let b = &mut boards[board];
+                b.pos.set_turn(side);
+                let mv = notation::resolve(&mut b.pos, text, army_id)?;
+                let rec = b.pos.play_recorded(mv);
+                b.locked_pieces[side.index()].push(rec.piece_id);
+                if let Some((_, id)) = rec.corner {
+                    b.locked_pieces[side.index()].push(id);
+                }
+                b.locked_pieces[1 - side.index()].clear();
+                if seat == b.first {
+                    b.first_moved = true;
+                }
+                b.last = mv.to().map(|t| (mv.from(), t));
+                let opp = opponent(b, seat);
+                let mut routed = Vec::new();
+                for (_, piece, _) in &rec.captures {
+                    let def = catalog.def(piece.kind);
+                    let owner = if piece.side == side { seat } else { opp };
+                    let colour = st.players[owner].colour.unwrap_or(0);
+                    let (kind, promoted_back) = if piece.promoted && settings.promoted_to_pawn {
+                        (catalog.pawn().unwrap_or(piece.kind), true)
+                    } else {
+                        (piece.kind, false)
+                    };
+                    let hp = HandPiece {
+                        kind,
+                        colour: Colour(colour),
+                        army: piece.army,
+                        promoted: piece.promoted && !promoted_back,
+                    };
+                    let to = if def.royal {
+                        seat
+                    } else {
+                        (0..6)
+                            .find(|&s| {
+                                team_of(s) == team_of(seat) && st.players[s].colour == Some(colour)
+                            })
+                            .unwrap_or(seat)
+                    };
+                    routed.push((to, hp));
+                }
+                for (to, hp) in routed {
+                    add_to_hand(st, to, hp);
+                }
+                let p = &mut st.players[seat];
+                p.last_move = Some(now);
+                p.opponent_moved = false;
+                p.counter = 0;
+                st.players[opp].opponent_moved = true;
+                check_victory(st, catalog);
+            }
+            Action::Give { from, to, colour } => {
+                count_posts(st, settings, catalog, *from, now);
+                let king = catalog
+                    .king()
+                    .ok_or_else(|| Refusal::Rule("no king type".into()))?;
+                let hp = held_king_piece(st, *from, king, *colour)
+                    .ok_or_else(|| Refusal::Rule("the king is no longer held".into()))?;
+                remove_from_hand(st, *from, hp);
+                add_to_hand(st, *to, hp);
+                check_victory(st, catalog);
+            }
+            Action::Claim { claimant, inactive } => {
+                let king = catalog
+                    .king()
+                    .ok_or_else(|| Refusal::Rule("no king type".into()))?;
+                let (board, side) = (st.players[*inactive].board, st.players[*inactive].side);
+                let colour = st.players[*inactive].colour.unwrap_or(0);
+                let boards = st
+                    .boards
+                    .as_mut()
+                    .ok_or_else(|| Refusal::Rule("not started".into()))?;
+                let pos = &mut boards[board].pos;
+                let squares: Vec<_> = pos.royal_squares(side);
+                let mut taken = Vec::new();
+                for sq in squares {
+                    if let Some(p) = pos.piece_at(sq) {
+                        pos.put(sq, None);
+                        taken.push(HandPiece {
+                            kind: king,
+                            colour: Colour(colour),
+                            army: p.army,
+                            promoted: false,
+                        });
+                    }
+                }
+                for hp in taken {
+                    add_to_hand(st, *claimant, hp);
+                }
+                check_victory(st, catalog);
+            }
+            Action::Chat { player } => count_posts(st, settings, catalog, *player, now),
+            Action::Resign { player } => {
+                st.winner = Some((
+                    1 - team_of(*player),
+                    format!("{} resigned", st.players[*player].user),
+                ));
+            }
+            Action::Proxy {
+                grant,
+                proxy,
+                for_player,
+            } => {
+                if *grant {
+                    st.proxies.push((*proxy, *for_player));
+                } else {
+                    st.proxies.retain(|g| *g != (*proxy, *for_player));
+                }
+            }
+            Action::Takeback { .. } | Action::Revert { .. } => {}
+        }
+        Ok(())
+    }
+}
+
+fn opponent(b: &BoardState, seat: usize) -> usize {
+    if b.first == seat {
+        b.second
+    } else {
+        b.first
+    }
+}
+
+/// The legal moves of `side` on a board minus those of pieces locked by the same-piece rule.
+fn allowed_moves(pos: &mut Position, b: &BoardState, side: Side) -> Vec<Move> {
+    let locked = &b.locked_pieces[side.index()];
+    pos.legal_moves()
+        .into_iter()
+        .filter(|m| match *m {
+            Move::Castle {
+                king_from,
+                corner_from,
+                ..
+            } => {
+                !locked.contains(&pos.piece_id(king_from))
+                    && !locked.contains(&pos.piece_id(corner_from))
+            }
+            _ => m.from().is_none_or(|f| !locked.contains(&pos.piece_id(f))),
+        })
+        .collect()
+}
+
+fn locked_until(st: &State, settings: &Settings, seat: usize, now: Timestamp) -> Option<Timestamp> {
+    let p = st.players.get(seat)?;
+    let last = p.last_move?;
+    if p.opponent_moved {
+        return None;
+    }
+    let until = last + settings.move_limit;
+    (now < until).then_some(until)
+}
+
+fn frozen_for(st: &State, catalog: &Catalog, seat: usize) -> bool {
+    let Some(boards) = &st.boards else {
+        return true;
+    };
+    let p = &st.players[seat];
+    let pos = &boards[p.board].pos;
+    let opp = Side(1 - p.side.0);
+    if pos.royal_count(opp) == 0 {
+        return true;
+    }
+    if pos.royal_count(p.side) == 0 {
+        let colour = p.colour.unwrap_or(0);
+        return !held_kings(st, catalog, seat).contains(&colour);
+    }
+    false
+}
+
+fn is_free(st: &State, settings: &Settings, seat: usize, now: Timestamp) -> bool {
+    let Some(boards) = &st.boards else {
+        return false;
+    };
+    if st.winner.is_some() {
+        return false;
+    }
+    let p = &st.players[seat];
+    let b = &boards[p.board];
+    if seat == b.second && !b.first_moved {
+        return false;
+    }
+    let catalog = b.pos.rules().catalog.clone();
+    locked_until(st, settings, seat, now).is_none() && !frozen_for(st, &catalog, seat)
+}
+
+fn count_posts(
+    st: &mut State,
+    settings: &Settings,
+    _catalog: &Catalog,
+    poster: usize,
+    now: Timestamp,
+) {
+    let free: Vec<usize> = (0..6)
+        .filter(|&s| s != poster && is_free(st, settings, s, now))
+        .collect();
+    for s in free {
+        st.players[s].counter += 1;
+    }
+}
+
+fn hand_of(st: &State, seat: usize) -> Option<&crate::engine::Hand> {
+    let p = &st.players[seat];
+    st.boards.as_ref().map(|b| b[p.board].pos.hand(p.side))
+}
+
+fn held_kings(st: &State, catalog: &Catalog, seat: usize) -> Vec<u8> {
+    let Some(h) = hand_of(st, seat) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (hp, n) in h.entries() {
+        if catalog.def(hp.kind).royal {
+            for _ in 0..*n {
+                out.push(hp.colour.0);
+            }
+        }
+    }
+    out
+}
+
+fn held_king_piece(
+    st: &State,
+    seat: usize,
+    king: crate::engine::Kind,
+    colour: u8,
+) -> Option<HandPiece> {
+    hand_of(st, seat)?
+        .entries()
+        .iter()
+        .find(|(hp, _)| hp.kind == king && hp.colour.0 == colour)
+        .map(|(hp, _)| *hp)
+}
+
+fn add_to_hand(st: &mut State, seat: usize, hp: HandPiece) {
+    let (board, side) = (st.players[seat].board, st.players[seat].side);
+    if let Some(boards) = st.boards.as_mut() {
+        boards[board].pos.hand_mut(side).add(hp);
+    }
+}
+
+fn remove_from_hand(st: &mut State, seat: usize, hp: HandPiece) {
+    let (board, side) = (st.players[seat].board, st.players[seat].side);
+    if let Some(boards) = st.boards.as_mut() {
+        boards[board].pos.hand_mut(side).remove(hp);
+    }
+}
+
+fn check_victory(st: &mut State, catalog: &Catalog) {
+    if st.winner.is_some() {
+        return;
+    }
+    let Some(boards) = &st.boards else { return };
+    let mut kings = [0usize; 2];
+    for b in boards {
+        for (_, p) in b.pos.pieces() {
+            if catalog.def(p.kind).royal {
+                let seat = if p.side == Side(0) { b.first } else { b.second };
+                kings[team_of(seat)] += 1;
+            }
+        }
+    }
+    for seat in 0..6 {
+        kings[team_of(seat)] += held_kings(st, catalog, seat).len();
+    }
+    for t in 0..2 {
+        if kings[t] == 6 {
+            st.winner = Some((t, "all six kings are on its side".into()));
+        }
+    }
+}
+
+fn seat_boards(st: &mut State, catalog: &Arc<Catalog>, seating: &Seating) -> Result<(), Refusal> {
+    let mut boards = Vec::new();
+    for (i, seat) in seating.boards.iter().enumerate() {
+        let (first, second) = (seat.first, seat.second);
+        let choice = |s: usize| {
+            st.draft
+                .choice(s)
+                .ok_or_else(|| Refusal::Rule("draft incomplete".into()))
+        };
+        let (c1, c2) = (choice(first)?, choice(second)?);
+        let army = |c: &Choice| {
+            catalog
+                .army_by_code(c.army.as_str())
+                .ok_or_else(|| Refusal::Rule("unknown army".into()))
+        };
+        let (a1, a2) = (army(&c1)?, army(&c2)?);
+        let rules = Rules::new(
+            format!("kfb-board:{}-{}", c1.army.as_str(), c2.army.as_str()),
+            (**catalog).clone(),
+            Geometry::chess(),
+            vec![a1, a2],
+            RuleSet::KingCapture,
+            true,
+            DropRules::KFB,
+            CaptureFate::LeaveBoard,
+        )
+        .map_err(|e| Refusal::Rule(e.to_string()))?;
+        let rules = Arc::new(rules);
+        let mut pos = fen::parse(rules.clone(), &rules.start_fen())
+            .map_err(|e| Refusal::Rule(e.to_string()))?;
+        pos.set_colour(Side(0), Colour(c1.colour.index() as u8));
+        pos.set_colour(Side(1), Colour(c2.colour.index() as u8));
+        for (seat, c, a, side) in [(first, c1, a1, Side(0)), (second, c2, a2, Side(1))] {
+            let p = &mut st.players[seat];
+            p.colour = Some(c.colour.index() as u8);
+            p.army = Some(a);
+            p.order = Some(c.order);
+            p.board = i;
+            p.side = side;
+        }
+        boards.push(BoardState {
+            pos,
+            first,
+            second,
+            first_moved: false,
+            locked_pieces: [Vec::new(), Vec::new()],
+            last: None,
+        });
+    }
+    st.boards = Some(boards);
+    Ok(())
+}
+
+/// A one-line description of an action.
+pub fn describe(a: &Action, users: &[String]) -> String {
+    let u = |s: usize| users.get(s).cloned().unwrap_or_default();
+    match a {
+        Action::Pick(DraftOutcome::Picked { player, choice, .. }) => format!(
+            "pick for {}: {} {} {}",
+            u(*player),
+            choice.order.as_str(),
+            choice.colour.as_str(),
+            choice.army.as_str()
+        ),
+        Action::Pick(DraftOutcome::HandedOver { player, reason, .. }) => {
+            format!("hand-over of {}'s pick ({reason})", u(*player))
+        }
+        Action::Move {
+            player, notation, ..
+        } => format!("{} {notation}", u(*player)),
+        Action::Give { from, to, colour } => format!(
+            "{} gives the {} king to {}",
+            u(*from),
+            COLOUR_NAMES[*colour as usize % 3],
+            u(*to)
+        ),
+        Action::Claim { claimant, inactive } => {
+            format!("{} claims inactivity of {}", u(*claimant), u(*inactive))
+        }
+        Action::Chat { player } => format!("chat by {}", u(*player)),
+        Action::Resign { player } => format!("{} resigns", u(*player)),
+        Action::Takeback { player, undone } => format!("{} takes back #{undone}", u(*player)),
+        Action::Revert { to, reason } => format!("revert to before #{to} ({reason})"),
+        Action::Proxy {
+            grant,
+            proxy,
+            for_player,
+        } => format!(
+            "proxy {} {} for {}",
+            if *grant { "grant" } else { "revoke" },
+            u(*proxy),
+            u(*for_player)
+        ),
+    }
+}
