@@ -774,6 +774,7 @@ impl Game {
             self.users[inactive],
             self.state.players[seat].board + 1
         );
+        text.push_str(&format!("\nkings: {}", self.kings_summary()));
         if let Some((t, how)) = &self.state.winner {
             text.push_str(&format!("\n{} wins: {how}", team_name(*t)));
         }
