@@ -95,15 +95,13 @@ impl Console {
                         moderator: self.moderators.contains(user),
                     };
                     self.entropy = crate::games::kfb::splitmix(self.entropy);
-                    let r = self.hub.handle(
+                    let caller = commands::Caller {
                         user,
                         roles,
-                        &self.thread,
-                        self.now,
-                        self.entropy,
-                        &cmd,
-                        rest,
-                    );
+                        thread: &self.thread,
+                        now: self.now,
+                    };
+                    let r = self.hub.handle(&caller, self.entropy, &cmd, rest);
                     for b in &r.buttons {
                         self.buttons.insert(b.clone(), user.to_string());
                     }

@@ -108,6 +108,19 @@ impl Reply {
     }
 }
 
+/// Who sends a command, where and when.
+#[derive(Clone, Copy, Debug)]
+pub struct Caller<'a> {
+    /// The user.
+    pub user: &'a str,
+    /// Their roles.
+    pub roles: Roles,
+    /// The thread (one game per thread).
+    pub thread: &'a str,
+    /// The time.
+    pub now: Timestamp,
+}
+
 /// Who the user is in the server.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Roles {
@@ -157,17 +170,15 @@ impl Hub {
         self.games.get(thread)
     }
 
-    /// Handles a command.
-    pub fn handle(
-        &mut self,
-        user: &str,
-        roles: Roles,
-        thread: &str,
-        now: Timestamp,
-        entropy: u64,
-        cmd: &Command,
-        raw: &str,
-    ) -> Reply {
+    /// Handles a command. `entropy` seeds a game created without `seed:`; `raw` is the
+    /// command as typed (kept in the log).
+    pub fn handle(&mut self, caller: &Caller<'_>, entropy: u64, cmd: &Command, raw: &str) -> Reply {
+        let Caller {
+            user,
+            roles,
+            thread,
+            now,
+        } = *caller;
         let name = cmd.name.as_str();
         match name {
             "help" => return Reply::ok(HELP),

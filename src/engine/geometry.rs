@@ -49,6 +49,9 @@ impl Coord {
     }
 }
 
+/// Pairs of squares mapping one board's squares onto another's.
+pub type SquareMap = Vec<(Square, Square)>;
+
 /// Errors about board shapes and square names.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GeometryError {
@@ -260,7 +263,7 @@ impl Geometry {
     pub fn join_vertically(
         bottom: &Geometry,
         top: &Geometry,
-    ) -> Result<(Geometry, Vec<(Square, Square)>, Vec<(Square, Square)>), GeometryError> {
+    ) -> Result<(Geometry, SquareMap, SquareMap), GeometryError> {
         if bottom.files != top.files {
             return Err(GeometryError::BadJoin(format!(
                 "widths differ ({} and {} files)",

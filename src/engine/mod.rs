@@ -13,7 +13,9 @@ mod piece;
 mod position;
 mod rules;
 
-pub use geometry::{split_square, Coord, Geometry, GeometryError, Square, MAX_SIDE, PAD};
+pub use geometry::{
+    split_square, Coord, Geometry, GeometryError, Square, SquareMap, MAX_SIDE, PAD,
+};
 pub use piece::{Army, ArmyId, Catalog, CatalogError, Hook, Kind, PieceDef};
 pub use position::{
     CastleRight, Colour, EnPassant, Hand, HandPiece, Move, MoveRecord, Piece, Position,

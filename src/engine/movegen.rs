@@ -11,7 +11,7 @@ impl Position {
         let rules = &*self.rules;
         let board = &self.board;
         let s = by.index();
-        let byb = by.0 as u8;
+        let byb = by.0;
         for l in &rules.attack_leaps[s] {
             let c = board[(sq.0 as i32 - l.off) as usize];
             if c != EMPTY && c != OFF && cell_side(c) == byb && l.kinds & (1 << cell_kind(c)) != 0 {

@@ -11,7 +11,7 @@ pub const MAX_SIDES: usize = 16;
 
 /// A side on the board: 0 moves up the board (white), 1 moves down (black); more sides for
 /// many-player games.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct Side(pub u8);
 
 impl Side {

@@ -167,12 +167,6 @@ pub struct PlayerState {
     pub counter: u32,
 }
 
-impl Default for Side {
-    fn default() -> Self {
-        Side(0)
-    }
-}
-
 /// Why a game action is refused. Messages are shown to the user as they are.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
@@ -1334,10 +1328,8 @@ fn check_victory(st: &mut State, catalog: &Catalog) {
     for seat in 0..6 {
         kings[team_of(seat)] += held_kings(st, catalog, seat).len();
     }
-    for t in 0..2 {
-        if kings[t] == 6 {
-            st.winner = Some((t, "all six kings are on its side".into()));
-        }
+    if let Some(t) = kings.iter().position(|&k| k == 6) {
+        st.winner = Some((t, "all six kings are on its side".into()));
     }
 }
 
