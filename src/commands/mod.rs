@@ -361,12 +361,17 @@ impl Hub {
                 };
             }
             "export" => {
+                let mut text = kfb::export::bpgn(game);
+                for pgn in kfb::export::board_pgns(game) {
+                    text.push('\n');
+                    text.push_str(&pgn);
+                }
                 return Reply {
                     ok: Some(true),
-                    text: kfb::export::bpgn(game),
+                    text,
                     ephemeral: true,
                     ..Reply::default()
-                }
+                };
             }
             other => return Reply::refused(format!("unknown command /{other}; try /help")),
         };

@@ -62,3 +62,57 @@ pub fn bpgn(game: &Game) -> String {
     }
     s
 }
+
+/// One PGN per board: the moves made there in order. Kung Fu timing lets a player move twice
+/// in a row, so moves are listed with the mover's name in a comment rather than numbered in
+/// pairs; drops and multi-letter pieces are in the project's notation.
+pub fn board_pgns(game: &Game) -> Vec<String> {
+    let st = game.state();
+    let Some(boards) = &st.boards else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, b) in boards.iter().enumerate() {
+        let first = &st.players[b.first];
+        let second = &st.players[b.second];
+        let army =
+            |a: Option<crate::engine::ArmyId>| a.map_or("?", |a| game.catalog().army(a).code);
+        let mut s = String::new();
+        s.push_str(&format!("[Event \"Kung Fu Bughouse board {}\"]\n", i + 1));
+        s.push_str(&format!(
+            "[White \"{}\"]\n[Black \"{}\"]\n",
+            first.user, second.user
+        ));
+        s.push_str(&format!(
+            "[WhiteArmy \"{}\"]\n[BlackArmy \"{}\"]\n",
+            army(first.army),
+            army(second.army)
+        ));
+        s.push_str(&format!(
+            "[Variant \"kfb-board:{}-{}\"]\n\n",
+            army(first.army),
+            army(second.army)
+        ));
+        let mut n = 0;
+        for e in &game.log {
+            if e.reverted.is_some() {
+                continue;
+            }
+            if let Action::Move {
+                player, notation, ..
+            } = &e.action
+            {
+                if st.players[*player].board == i {
+                    n += 1;
+                    s.push_str(&format!(
+                        "{n}. {{{}}} {notation} ",
+                        st.players[*player].user
+                    ));
+                }
+            }
+        }
+        s.push_str("*\n");
+        out.push(s);
+    }
+    out
+}
