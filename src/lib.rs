@@ -7,4 +7,5 @@ pub mod commands;
 pub mod console;
 pub mod engine;
 pub mod games;
+pub mod store;
 pub mod time;

@@ -60,6 +60,7 @@ macro_rules! scripts {
 
 scripts! {
     routing_and_drops => "routing.txt",
+    draft_and_handover => "draft.txt",
     kings_frozen_boards_and_gives => "kings.txt",
     full_game_to_six_king_victory => "victory.txt",
     kung_fu_timing => "timing.txt",

@@ -198,7 +198,7 @@ impl Hub {
             "pick" => (|| {
                 let seat = game
                     .seat_of(user)
-                    .ok_or("you are not seated in this game")?;
+                    .ok_or_else(|| "you are not seated in this game".to_string())?;
                 let order = cmd.opt("order").ok_or("missing order:first|second")?;
                 let colour = cmd
                     .opt("color")
@@ -208,11 +208,9 @@ impl Hub {
                     .opt("army")
                     .ok_or("missing army:fide|clobberers|nutty|rookies|forward")?;
                 let choice = draft::Choice {
-                    order: draft::Order::parse(order).ok_or("order must be first or second")?,
-                    colour: draft::Colour::parse(colour)
-                        .ok_or("color must be red, lightgreen or blue")?,
-                    army: draft::Army::parse(army)
-                        .ok_or("army must be fide, clobberers, nutty, rookies or forward")?,
+                    order: draft::Order::parse(order).map_err(|e| e.to_string())?,
+                    colour: draft::Colour::parse(colour).map_err(|e| e.to_string())?,
+                    army: draft::Army::parse(army).map_err(|e| e.to_string())?,
                 };
                 let for_player = match cmd.opt("for") {
                     Some(f) => Some(
