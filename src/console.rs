@@ -164,7 +164,22 @@ impl Console {
                 None => out.push("no game in this thread".into()),
             },
             Some("time") => out.push(format!("time {}", self.now)),
-            Some("render") => out.push("error: pictures are not available yet".into()),
+            Some("render") => {
+                let Some(file) = words.next() else {
+                    out.push("error: write !render <file.png>".into());
+                    return;
+                };
+                match self.hub.game(&self.thread) {
+                    None => out.push("error: no game in this thread".into()),
+                    Some(g) => match commands::kfb_picture(g, self.now) {
+                        Ok(png) => match std::fs::write(file, &png) {
+                            Ok(()) => out.push(format!("wrote {file} ({} bytes)", png.len())),
+                            Err(e) => out.push(format!("error: cannot write {file}: {e}")),
+                        },
+                        Err(e) => out.push(format!("error: {e}")),
+                    },
+                }
+            }
             _ => out.push(
                 "error: unknown ! command (clock, press, as, thread, state, time, render)".into(),
             ),

@@ -7,5 +7,6 @@ pub mod commands;
 pub mod console;
 pub mod engine;
 pub mod games;
+pub mod render;
 pub mod store;
 pub mod time;

@@ -47,6 +47,28 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Draw a board as a PNG picture.
+    Render {
+        /// Variant (as for `moves`).
+        #[arg(long)]
+        variant: String,
+        /// Position; the start position if omitted.
+        #[arg(long)]
+        fen: Option<String>,
+        /// A move to highlight, in the project's notation (e2-e4, N@f3).
+        #[arg(long)]
+        last: Option<String>,
+        /// Output file.
+        #[arg(short = 'o', long = "output")]
+        output: std::path::PathBuf,
+    },
+    /// Measure picture speed: median time to render and encode an 8×8 board and the KFB
+    /// three-board picture, and their sizes.
+    RenderBench {
+        /// Runs.
+        #[arg(long, default_value_t = 21)]
+        runs: usize,
+    },
     /// Measure perft speed on start positions (median of several runs).
     Bench {
         /// Variants to time; the CwDA start positions under both rule sets by default.
@@ -87,6 +109,23 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             for line in arbiter::cli::perft(&mut pos, depth, divide) {
                 println!("{line}");
             }
+        }
+        Command::Render {
+            variant,
+            fen,
+            last,
+            output,
+        } => {
+            let fen = match fen {
+                Some(f) => f,
+                None => arbiter::cli::position(&variant, None)
+                    .map(|p| arbiter::engine::fen::write(&p))?,
+            };
+            arbiter::render::render_cli(&variant, &fen, last.as_deref(), &output)?;
+            println!("wrote {}", output.display());
+        }
+        Command::RenderBench { runs } => {
+            println!("{}", arbiter::render::bench(runs)?);
         }
         Command::Bench {
             variant,

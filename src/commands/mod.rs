@@ -1,7 +1,11 @@
 //! The command layer: one place that turns what a user typed (slash options or console text)
 //! into game actions and replies. Every front end (console, Discord) goes through it.
 
+mod picture;
+
 use std::collections::{HashMap, HashSet};
+
+pub use picture::{clock_text, kfb_picture};
 
 use crate::engine::{fen, Side};
 use crate::games::kfb::{self, draft, Game, Settings};
