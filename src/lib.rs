@@ -8,5 +8,6 @@ pub mod console;
 pub mod engine;
 pub mod games;
 pub mod render;
+pub mod service;
 pub mod store;
 pub mod time;

@@ -15,7 +15,8 @@ enum Command {
     /// Play from the terminal: each line is `<user> /<command> …` as typed in Discord, a chat
     /// line `<user> <text>`, or a `!` control line (see the README).
     Console {
-        /// Database URL (storage comes with the storage issue; accepted and ignored for now).
+        /// Database URL: `sqlite://FILE`, `postgres://…`, or `sqlite::memory:` for nothing
+        /// kept. Default: `DATABASE_URL`, else the SQLite file `arbiter.db` here.
         #[arg(long)]
         db: Option<String>,
         /// Seed for games created without `seed:` (default: from the system clock).
@@ -85,13 +86,14 @@ enum Command {
 
 fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     match args.command {
-        Command::Console { db: _, entropy } => {
+        Command::Console { db, entropy } => {
             let entropy = entropy.unwrap_or_else(|| {
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_nanos() as u64)
             });
-            arbiter::console::run(entropy)?;
+            let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
+            arbiter::console::run(db.as_deref(), entropy)?;
         }
         Command::Moves { variant, fen } => {
             let mut pos = arbiter::cli::position(&variant, fen.as_deref())?;
