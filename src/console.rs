@@ -118,6 +118,15 @@ impl Console {
             self.bang(rest, &mut out);
             return out;
         }
+        // `@@<id> ` before a command: an interaction id, so a command delivered twice (a
+        // client retrying after a crash) is applied once.
+        let (interaction, line) = match line.strip_prefix("@@") {
+            Some(r) => match r.split_once(char::is_whitespace) {
+                Some((id, rest)) => (Some(id.to_string()), rest.trim_start()),
+                None => (None, line),
+            },
+            None => (None, line),
+        };
         let (user, rest) = match line.split_once(char::is_whitespace) {
             Some((u, r)) => (u.trim_start_matches('@'), r.trim()),
             None => {
@@ -141,9 +150,13 @@ impl Console {
                         thread: &self.thread,
                         now: self.now,
                     };
-                    let r =
-                        self.rt
-                            .block_on(self.svc.handle(&caller, self.entropy, &cmd, rest, None));
+                    let r = self.rt.block_on(self.svc.handle(
+                        &caller,
+                        self.entropy,
+                        &cmd,
+                        rest,
+                        interaction.as_deref(),
+                    ));
                     for b in &r.buttons {
                         self.buttons.insert(b.clone(), user.to_string());
                     }
