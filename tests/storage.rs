@@ -330,7 +330,7 @@ fn run_with_crashes(url: &str, seed: u64) -> (Vec<String>, HashSet<String>) {
                 break;
             }
             rng = splitmix(rng);
-            if rng % 4 == 0 {
+            if rng.is_multiple_of(4) {
                 // Kill while the command may be half-way: it is sent again after the restart.
                 p.write(&script[i]);
                 std::thread::sleep(std::time::Duration::from_millis(rng % 15));
