@@ -48,6 +48,30 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Write a stored game as text: every action with its board, player and time (the format
+    /// the README describes), then one PGN per board.
+    Export {
+        /// The game: the name (Discord id) of its thread.
+        #[arg(long)]
+        game: String,
+        /// Database URL (default: `DATABASE_URL`, else `arbiter.db` here).
+        #[arg(long)]
+        db: Option<String>,
+        /// Output file (default: standard output).
+        #[arg(short = 'o', long = "output")]
+        output: Option<std::path::PathBuf>,
+    },
+    /// Read a game written by `export` into a database.
+    Import {
+        /// The export file.
+        file: std::path::PathBuf,
+        /// The thread to store it under.
+        #[arg(long)]
+        thread: String,
+        /// Database URL (default: `DATABASE_URL`, else `arbiter.db` here).
+        #[arg(long)]
+        db: Option<String>,
+    },
     /// Draw a board as a PNG picture.
     Render {
         /// Variant (as for `moves`).
@@ -112,6 +136,45 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                 println!("{line}");
             }
         }
+        Command::Export { game, db, output } => {
+            let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
+            let text = runtime()?.block_on(async {
+                let store = arbiter::store::Store::connect(db.as_deref()).await?;
+                let stored = store.load(&game).await?;
+                Ok::<_, arbiter::store::StoreError>(stored.map(|s| {
+                    let mut t = arbiter::games::kfb::export::bpgn(&s.game);
+                    for pgn in arbiter::games::kfb::export::board_pgns(&s.game) {
+                        t.push('\n');
+                        t.push_str(&pgn);
+                    }
+                    t
+                }))
+            })?;
+            let Some(text) = text else {
+                return Err(format!("no game in thread `{game}`").into());
+            };
+            match output {
+                Some(path) => std::fs::write(&path, text)?,
+                None => print!("{text}"),
+            }
+        }
+        Command::Import { file, thread, db } => {
+            let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
+            let text = std::fs::read_to_string(&file)?;
+            let game = arbiter::games::kfb::export::import(&text)?;
+            let actions = game.log.len();
+            runtime()?.block_on(async {
+                let store = arbiter::store::Store::connect(db.as_deref()).await?;
+                if !store.create_game(&thread, &game, 0).await? {
+                    return Err::<(), Box<dyn std::error::Error>>(
+                        format!("thread `{thread}` already has a game").into(),
+                    );
+                }
+                store.commit(&thread, 0, &game, 0, &[], None, "").await?;
+                Ok(())
+            })?;
+            println!("imported {actions} log entries into thread `{thread}`");
+        }
         Command::Render {
             variant,
             fen,
@@ -160,6 +223,12 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     Ok(())
+}
+
+fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
 }
 
 fn main() -> ExitCode {

@@ -410,3 +410,77 @@ fn killed_at_random_points_the_console_loses_nothing_and_applies_nothing_twice()
         });
     }
 }
+
+#[test]
+fn a_game_moves_between_databases_through_export_and_import() {
+    let from = common::fresh_db("export_from");
+    let to = common::fresh_db("export_to");
+    let mut p = Proc1::start(&from);
+    for l in crash_script() {
+        p.ack(&l);
+    }
+    let original = p.ack("!state");
+    p.kill();
+    let file = std::env::temp_dir().join(format!("{}.txt", common::unique("export")));
+    let run = |args: &[&str]| {
+        let out = Proc::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .output()
+            .expect("run arbiter");
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    run(&[
+        "export",
+        "--game",
+        "main",
+        "--db",
+        &from,
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("[Board1 \"a red fide - d lightgreen clobberers\"]"),
+        "{text}"
+    );
+    assert!(text.contains("{reverted by e: takeback}"), "{text}");
+    let said = run(&[
+        "import",
+        file.to_str().unwrap(),
+        "--thread",
+        "main",
+        "--db",
+        &to,
+    ]);
+    assert!(said.contains("imported"), "{said}");
+    // Importing twice into the same thread is refused, changing nothing.
+    let again = Proc::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args([
+            "import",
+            file.to_str().unwrap(),
+            "--thread",
+            "main",
+            "--db",
+            &to,
+        ])
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    let mut q = Proc1::start(&to);
+    // The console clock is not part of the game; move it to where the original stood.
+    let state = q.ack("!state");
+    q.kill();
+    let strip = |v: &[String]| -> Vec<String> {
+        v.iter()
+            .filter(|l| !l.starts_with("lock "))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(strip(&state), strip(&original));
+    let _ = std::fs::remove_file(file);
+}

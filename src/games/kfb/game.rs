@@ -111,7 +111,7 @@ impl Action {
 }
 
 /// One entry of the log.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Entry {
     /// Action number (chat lines have none).
     pub number: Option<u32>,
