@@ -72,6 +72,22 @@ enum Command {
         #[arg(long)]
         db: Option<String>,
     },
+    /// Measure storage: actions committed per second and the time from command to committed
+    /// action, playing random moves in new games.
+    StoreBench {
+        /// Database URL (default: `DATABASE_URL`, else `arbiter.db` here).
+        #[arg(long)]
+        db: Option<String>,
+        /// Games played at once.
+        #[arg(long, default_value_t = 8)]
+        games: usize,
+        /// Actions to commit.
+        #[arg(long, default_value_t = 400)]
+        actions: usize,
+        /// Concurrent tasks sending commands.
+        #[arg(long, default_value_t = 1)]
+        tasks: usize,
+    },
     /// Draw a board as a PNG picture.
     Render {
         /// Variant (as for `moves`).
@@ -135,6 +151,22 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             for line in arbiter::cli::perft(&mut pos, depth, divide) {
                 println!("{line}");
             }
+        }
+        Command::StoreBench {
+            db,
+            games,
+            actions,
+            tasks,
+        } => {
+            let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?;
+            let report = rt.block_on(async {
+                let store = arbiter::store::Store::connect(db.as_deref()).await?;
+                arbiter::service::bench(store, games, actions, tasks).await
+            })?;
+            println!("{report}");
         }
         Command::Export { game, db, output } => {
             let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
