@@ -264,6 +264,14 @@ fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
 }
 
 fn main() -> ExitCode {
+    // Logs go to standard error; RUST_LOG sets the level (default: warnings and errors).
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
     let args = Args::parse();
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,
