@@ -10,4 +10,5 @@ pub mod games;
 pub mod render;
 pub mod service;
 pub mod store;
+pub mod swiss;
 pub mod time;

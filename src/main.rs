@@ -11,6 +11,26 @@ struct Args {
 }
 
 #[derive(Subcommand)]
+enum SwissCommand {
+    /// Print the next round's pairing for a tournament in FIDE TRF: the number of pairs, then
+    /// `white black` per line, a bye as `id 0`.
+    Pair {
+        /// The TRF file.
+        #[arg(long)]
+        trf: std::path::PathBuf,
+    },
+    /// Time the pairing of a TRF file's next round (median of several runs).
+    Bench {
+        /// The TRF file.
+        #[arg(long)]
+        trf: std::path::PathBuf,
+        /// Runs.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+    },
+}
+
+#[derive(Subcommand)]
 enum Command {
     /// Play from the terminal: each line is `<user> /<command> …` as typed in Discord, a chat
     /// line `<user> <text>`, or a `!` control line (see the README).
@@ -88,6 +108,11 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         tasks: usize,
     },
+    /// Swiss pairing (FIDE Dutch system) for tournaments.
+    Swiss {
+        #[command(subcommand)]
+        command: SwissCommand,
+    },
     /// Draw a board as a PNG picture.
     Render {
         /// Variant (as for `moves`).
@@ -152,6 +177,29 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                 println!("{line}");
             }
         }
+        Command::Swiss { command } => match command {
+            SwissCommand::Pair { trf } => {
+                let text = std::fs::read_to_string(&trf)?;
+                print!("{}", arbiter::swiss::pair_trf(&text)?);
+            }
+            SwissCommand::Bench { trf, runs } => {
+                let text = std::fs::read_to_string(&trf)?;
+                let t = arbiter::swiss::parse_trf(&text)?;
+                let mut times = Vec::new();
+                for _ in 0..runs.max(1) {
+                    let start = std::time::Instant::now();
+                    arbiter::swiss::pair_next_round(&t)?;
+                    times.push(start.elapsed().as_secs_f64());
+                }
+                times.sort_by(f64::total_cmp);
+                println!(
+                    "{} entrants: median {:.3} s over {} runs",
+                    t.entrants.len(),
+                    times[times.len() / 2],
+                    times.len()
+                );
+            }
+        },
         Command::StoreBench {
             db,
             games,
