@@ -22,6 +22,9 @@ enum Command {
         #[arg(long)]
         entropy: Option<u64>,
     },
+    /// Run the Discord bot. Settings come from the environment or `.env`: DISCORD_TOKEN
+    /// (required), DATABASE_URL, GUILD_ID, SHARDS, DISCORD_API_BASE (see .env.example).
+    Bot,
     /// Print every legal move of a position, one per line, sorted.
     Moves {
         /// Variant: chess, cwda:W-B, kcwda:W-B, cwdazh:W-B, kcwdazh:W-B, kfb-board:W-B
@@ -70,6 +73,19 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                     .map_or(0, |d| d.as_nanos() as u64)
             });
             arbiter::console::run(entropy)?;
+        }
+        Command::Bot => {
+            let config = arbiter::discord::Config::from_env()?;
+            tracing_subscriber::fmt()
+                .with_writer(std::io::stderr)
+                .with_env_filter(
+                    tracing_subscriber::EnvFilter::try_from_default_env()
+                        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+                )
+                .init();
+            tracing::info!(config = ?config, "starting the Discord bot");
+            let runtime = tokio::runtime::Runtime::new()?;
+            runtime.block_on(arbiter::discord::run(config))?;
         }
         Command::Moves { variant, fen } => {
             let mut pos = arbiter::cli::position(&variant, fen.as_deref())?;
