@@ -263,6 +263,7 @@ impl Fake {
         let api = Router::new()
             .route("/gateway", get(gateway_url))
             .route("/gateway/bot", get(gateway_bot))
+            .route("/oauth2/applications/@me", get(application))
             .route("/applications/{app}/guilds/{guild}/commands", put(register))
             .route("/applications/{app}/commands", put(register))
             .route("/interactions/{id}/{token}/callback", post(callback))
@@ -507,6 +508,19 @@ async fn gateway_url(State(fake): State<Fake>) -> Json<Value> {
     Json(json!({"url": format!("ws://127.0.0.1:{}/gateway-ws", fake.port)}))
 }
 
+/// serenity asks for its application (id and owners) when the client is built.
+async fn application(State(fake): State<Fake>) -> Response {
+    let v = json!({
+        "id": APP.to_string(), "name": "arbiter", "icon": null, "description": "",
+        "bot_public": true, "bot_require_code_grant": false, "verify_key": "00",
+        "owner": user_json(100_000_000_000_000_099, "owner", false), "team": null, "flags": 0
+    });
+    if let Err(e) = check::<s::CurrentApplicationInfo>("application", &v) {
+        fake.lock().error(e);
+    }
+    Json(v).into_response()
+}
+
 async fn gateway_bot(State(fake): State<Fake>) -> Json<Value> {
     Json(json!({
         "url": format!("ws://127.0.0.1:{}/gateway-ws", fake.port), "shards": 1,
@@ -609,14 +623,15 @@ async fn callback(
         inner.error(format!("callback for an unknown interaction {id}"));
         return discord_error(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
     };
-    if i.id.to_string() != id {
+    let (own_id, elapsed, answered, channel) = (i.id, i.sent.elapsed(), i.response.is_some(), i.channel);
+    if own_id.to_string() != id {
         inner.error(format!("callback with a token of another interaction {id}"));
     }
-    if i.sent.elapsed() > Duration::from_secs(3) {
+    if elapsed > Duration::from_secs(3) {
         inner.error(format!("interaction {id} acknowledged after 3 s"));
         return discord_error(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
     }
-    if i.response.is_some() {
+    if answered {
         inner.error(format!("interaction {id} acknowledged twice"));
         return discord_error(
             StatusCode::BAD_REQUEST,
@@ -624,7 +639,6 @@ async fn callback(
             "Interaction has already been acknowledged.",
         );
     }
-    let channel = i.channel;
     let kind = body.json.get("type").and_then(Value::as_u64).unwrap_or(0);
     let d = body.json.get("data").cloned().unwrap_or(Value::Null);
     let ephemeral = d.get("flags").and_then(Value::as_u64).unwrap_or(0) & 64 != 0;
