@@ -78,6 +78,7 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             let config = arbiter::discord::Config::from_env()?;
             tracing_subscriber::fmt()
                 .with_writer(std::io::stderr)
+                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
                 .with_env_filter(
                     tracing_subscriber::EnvFilter::try_from_default_env()
                         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),

@@ -153,7 +153,9 @@ mod tests {
         );
         let c = config(&[("DISCORD_TOKEN", "secret-token")]).unwrap();
         assert!(!format!("{c:?}").contains("secret-token"));
-        assert!(ConfigError::MissingToken.to_string().contains("DISCORD_TOKEN"));
+        assert!(ConfigError::MissingToken
+            .to_string()
+            .contains("DISCORD_TOKEN"));
     }
 
     #[test]

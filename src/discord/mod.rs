@@ -117,7 +117,9 @@ const TICK: Duration = Duration::from_secs(2);
 /// disallowed intents).
 pub async fn run(config: Config) -> Result<(), BotError> {
     if config.database_url.is_some() {
-        tracing::warn!("DATABASE_URL is set but storage is not wired yet; games are kept in memory");
+        tracing::warn!(
+            "DATABASE_URL is set but storage is not wired yet; games are kept in memory"
+        );
     }
     let mut http = serenity::HttpBuilder::new(&config.token)
         .default_allowed_mentions(serenity::CreateAllowedMentions::new());

@@ -3,8 +3,8 @@
 
 use poise::serenity_prelude as serenity;
 use serenity::{
-    ButtonStyle, ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment,
-    CreateButton, CreateInteractionResponseMessage, CreateMessage, EditMessage, Http, UserId,
+    ButtonStyle, ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
+    CreateInteractionResponseMessage, CreateMessage, EditMessage, Http, UserId,
 };
 
 use super::text::{fit, mentionize, with_mentions};
@@ -46,7 +46,12 @@ fn ids(users: &[String]) -> Vec<UserId> {
 
 impl Outgoing {
     /// A reply from the command layer, posted in `thread` on behalf of `caller`.
-    pub(super) fn from_reply(state: &State, thread: ChannelId, caller: &str, reply: &Reply) -> Outgoing {
+    pub(super) fn from_reply(
+        state: &State,
+        thread: ChannelId,
+        caller: &str,
+        reply: &Reply,
+    ) -> Outgoing {
         let mut extra = reply.mentions.clone();
         extra.push(caller.to_string());
         let users = known_users(state, thread, &extra);
@@ -156,7 +161,9 @@ pub(super) fn status_message(state: &State, thread: ChannelId) -> Option<String>
         let text = status_text(game, now());
         mentionize(&text, &game.users)
     };
-    Some(format!("**Game status** (updated as the game goes)\n{text}"))
+    Some(format!(
+        "**Game status** (updated as the game goes)\n{text}"
+    ))
 }
 
 /// Edits the pinned status message of a thread's game, if it has one. Failures are logged.

@@ -149,7 +149,8 @@ async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     } else {
         None
     };
-    ctx.send(out.with_picture(picture).into_reply(false)).await?;
+    ctx.send(out.with_picture(picture).into_reply(false))
+        .await?;
     if reply.ok == Some(true) {
         refresh_status(ctx.http(), state, thread).await;
     }
@@ -244,11 +245,17 @@ pub async fn kfb_new(
                 (t + 1, g.users[t * 3..t * 3 + 3].to_vec())
             })
         };
-        thread.id.send_message(ctx.http(), out.into_message()).await?;
+        thread
+            .id
+            .send_message(ctx.http(), out.into_message())
+            .await?;
         if let Some((n, users)) = team {
             let text = format!("The draft begins: team {n} to pick (/pick order color army).");
             let draft = Outgoing::text(super::with_mentions(&text, &users)).pinging(&users);
-            thread.id.send_message(ctx.http(), draft.into_message()).await?;
+            thread
+                .id
+                .send_message(ctx.http(), draft.into_message())
+                .await?;
         }
         if let Some(text) = status_message(state, thread.id) {
             let msg = thread
@@ -513,7 +520,11 @@ pub async fn settings(
         *entry
     };
     tracing::info!(guild = %guild, user = %interaction.user.id, settings = ?now_set, "settings changed");
-    let show = |r: Option<RoleId>| r.map_or("none (permissions only)".to_string(), |r| format!("<@&{r}>"));
+    let show = |r: Option<RoleId>| {
+        r.map_or("none (permissions only)".to_string(), |r| {
+            format!("<@&{r}>")
+        })
+    };
     let text = format!(
         "ok: organisers: {} or Manage Threads; moderators: {} or Manage Messages (kept until the bot restarts)",
         show(now_set.organiser),

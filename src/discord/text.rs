@@ -22,7 +22,7 @@ pub fn mentionize(text: &str, users: &[String]) -> String {
             let word: String = chars[start..end].iter().collect();
             let followed = end < chars.len() && chars[end].is_ascii_alphanumeric();
             let wrapped = start >= 2 && chars[start - 2] == '<' && chars[start - 1] == '@';
-            if !followed && !wrapped && users.iter().any(|u| *u == word) {
+            if !followed && !wrapped && users.contains(&word) {
                 if out.ends_with('@') {
                     out.pop();
                 }
@@ -59,7 +59,10 @@ pub fn fit(content: String) -> (String, Option<String>) {
     let head: String = content.chars().take(MAX_CONTENT - 200).collect();
     let cut = head.rfind('\n').unwrap_or(head.len());
     (
-        format!("{}\n… (the full text is in the attached file)", &head[..cut]),
+        format!(
+            "{}\n… (the full text is in the attached file)",
+            &head[..cut]
+        ),
         Some(content),
     )
 }

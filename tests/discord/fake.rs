@@ -31,6 +31,7 @@ const TS: &str = "2026-11-21T00:00:00.000000+00:00";
 pub const MEMBER: u64 = (1 << 10) | (1 << 11) | (1 << 38) | (1 << 31);
 pub const MANAGE_MESSAGES: u64 = 1 << 13;
 pub const MANAGE_THREADS: u64 = 1 << 34;
+pub const MANAGE_GUILD: u64 = 1 << 5;
 
 /// A user the test acts as.
 #[derive(Clone, Debug)]
@@ -38,6 +39,8 @@ pub struct User {
     pub id: u64,
     pub name: &'static str,
     pub permissions: u64,
+    /// Role ids the member has.
+    pub roles: &'static [u64],
 }
 
 /// A message as Discord would show it.
@@ -268,16 +271,25 @@ impl Fake {
             .route("/applications/{app}/commands", put(register))
             .route("/interactions/{id}/{token}/callback", post(callback))
             .route("/webhooks/{app}/{token}", post(followup))
-            .route("/webhooks/{app}/{token}/messages/{message}", patch(edit_webhook))
+            .route(
+                "/webhooks/{app}/{token}/messages/{message}",
+                patch(edit_webhook),
+            )
             .route("/channels/{channel}/threads", post(create_thread))
             .route("/channels/{channel}/messages", post(create_message))
-            .route("/channels/{channel}/messages/{message}", patch(edit_message))
+            .route(
+                "/channels/{channel}/messages/{message}",
+                patch(edit_message),
+            )
             .route("/channels/{channel}/pins/{message}", put(pin));
         let app = Router::new()
             .nest("/api/v10", api)
             .route("/gateway-ws", get(gateway_ws))
             .fallback(unknown)
-            .layer(axum::middleware::from_fn_with_state(fake.clone(), log_request))
+            .layer(axum::middleware::from_fn_with_state(
+                fake.clone(),
+                log_request,
+            ))
             .with_state(fake.clone());
         tokio::spawn(async move {
             axum::serve(listener, app).await.unwrap();
@@ -330,17 +342,28 @@ impl Fake {
         }
     }
 
-    fn interaction_json(&self, kind: u64, user: &User, channel: u64, data: Value) -> (String, Value) {
+    fn interaction_json(
+        &self,
+        kind: u64,
+        user: &User,
+        channel: u64,
+        data: Value,
+    ) -> (String, Value) {
         let mut inner = self.lock();
         let id = inner.id();
         let token = format!("itoken-{id}");
-        let channel_type = if inner.threads.iter().any(|t| t.0 == channel) { 11 } else { 0 };
+        let channel_type = if inner.threads.iter().any(|t| t.0 == channel) {
+            11
+        } else {
+            0
+        };
         let v = json!({
             "id": id.to_string(), "application_id": APP.to_string(), "type": kind, "data": data,
             "guild_id": GUILD.to_string(), "channel_id": channel.to_string(),
             "channel": {"id": channel.to_string(), "type": channel_type, "name": "games",
                         "permissions": user.permissions.to_string()},
-            "member": {"user": user_json(user.id, user.name, false), "roles": [], "deaf": false,
+            "member": {"user": user_json(user.id, user.name, false),
+                       "roles": user.roles.iter().map(u64::to_string).collect::<Vec<_>>(), "deaf": false,
                        "mute": false, "flags": 0, "joined_at": TS,
                        "permissions": user.permissions.to_string()},
             "token": token, "version": 1, "locale": "en-US", "guild_locale": "en-US",
@@ -372,7 +395,13 @@ impl Fake {
         self.dispatch("INTERACTION_CREATE", v);
     }
 
-    fn command_data(&self, name: &str, options: Value, users: &[&User]) -> Value {
+    fn command_data(
+        &self,
+        name: &str,
+        options: Value,
+        users: &[&User],
+        roles: &[(u64, &str)],
+    ) -> Value {
         let inner = self.lock();
         let root = name.split(' ').next().unwrap_or(name);
         let id = inner.command_ids.get(root).copied().unwrap_or(1);
@@ -384,13 +413,47 @@ impl Fake {
             .iter()
             .map(|u| (u.id.to_string(), user_json(u.id, u.name, false)))
             .collect();
+        let roles: serde_json::Map<String, Value> = roles
+            .iter()
+            .map(|(id, name)| {
+                let role = json!({
+                    "id": id.to_string(), "name": name, "color": 0,
+                    "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
+                    "hoist": false, "icon": null, "unicode_emoji": null, "position": 1,
+                    "permissions": "0", "managed": false, "mentionable": true, "flags": 0
+                });
+                (id.to_string(), role)
+            })
+            .collect();
         json!({"id": id.to_string(), "name": root, "type": 1, "options": options,
-               "guild_id": GUILD.to_string(), "resolved": {"users": resolved}})
+               "guild_id": GUILD.to_string(), "resolved": {"users": resolved, "roles": roles}})
     }
 
     /// A user runs a slash command (`name` may be `kfb new`); `users` are resolved user options.
-    pub fn slash(&self, user: &User, channel: u64, name: &str, options: Value, users: &[&User]) -> String {
-        let data = self.command_data(name, options, users);
+    pub fn slash(
+        &self,
+        user: &User,
+        channel: u64,
+        name: &str,
+        options: Value,
+        users: &[&User],
+    ) -> String {
+        let data = self.command_data(name, options, users, &[]);
+        let (token, v) = self.interaction_json(2, user, channel, data);
+        self.send_interaction(&token, v);
+        token
+    }
+
+    /// A user runs a slash command with role options (`roles` are resolved: id, name).
+    pub fn slash_roles(
+        &self,
+        user: &User,
+        channel: u64,
+        name: &str,
+        options: Value,
+        roles: &[(u64, &str)],
+    ) -> String {
+        let data = self.command_data(name, options, &[], roles);
         let (token, v) = self.interaction_json(2, user, channel, data);
         self.send_interaction(&token, v);
         token
@@ -398,7 +461,7 @@ impl Fake {
 
     /// A user types in an autocompleted option.
     pub fn autocomplete(&self, user: &User, channel: u64, name: &str, options: Value) -> String {
-        let data = self.command_data(name, options, &[]);
+        let data = self.command_data(name, options, &[], &[]);
         let (token, v) = self.interaction_json(4, user, channel, data);
         self.send_interaction(&token, v);
         token
@@ -487,8 +550,8 @@ async fn log_request(
         let mut inner = fake.lock();
         inner.requests.push(line.clone());
         let is_ws = req.uri().path() == "/gateway-ws";
-        let is_interaction = req.uri().path().contains("/interactions/")
-            || req.uri().path().contains("/webhooks/");
+        let is_interaction =
+            req.uri().path().contains("/interactions/") || req.uri().path().contains("/webhooks/");
         if !auth_ok && !is_ws && !is_interaction {
             inner.error(format!("{line} without the bot token"));
         }
@@ -532,26 +595,50 @@ fn check_option(inner: &mut Inner, command: &str, o: &Value) {
     let name = o.get("name").and_then(Value::as_str).unwrap_or("");
     let desc = o.get("description").and_then(Value::as_str).unwrap_or("");
     if desc.is_empty() || desc.chars().count() > 100 || desc.contains("A slash command") {
-        inner.error(format!("/{command} option {name}: bad description {desc:?}"));
+        inner.error(format!(
+            "/{command} option {name}: bad description {desc:?}"
+        ));
     }
     if name.is_empty() || name != name.to_lowercase() || name.len() > 32 {
         inner.error(format!("/{command}: bad option name {name:?}"));
     }
-    let choices = o.get("choices").and_then(Value::as_array).map_or(0, Vec::len);
+    let choices = o
+        .get("choices")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
     let autocomplete = o.get("autocomplete").and_then(Value::as_bool) == Some(true);
     if choices > 25 || (choices > 0 && autocomplete) {
-        inner.error(format!("/{command} option {name}: {choices} choices, autocomplete {autocomplete}"));
+        inner.error(format!(
+            "/{command} option {name}: {choices} choices, autocomplete {autocomplete}"
+        ));
     }
-    for sub in o.get("options").and_then(Value::as_array).into_iter().flatten() {
+    for sub in o
+        .get("options")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         check_option(inner, command, sub);
     }
 }
 
-async fn register(State(fake): State<Fake>, Path(params): Path<Vec<(String, String)>>, body: Payload) -> Response {
+async fn register(
+    State(fake): State<Fake>,
+    Path(params): Path<Vec<(String, String)>>,
+    body: Payload,
+) -> Response {
     let mut inner = fake.lock();
-    let guild = params.iter().find(|(k, _)| k == "guild").map(|(_, v)| v.clone());
-    if params.iter().any(|(k, v)| k == "app" && *v != APP.to_string()) {
-        inner.error(format!("commands registered for another application: {params:?}"));
+    let guild = params
+        .iter()
+        .find(|(k, _)| k == "guild")
+        .map(|(_, v)| v.clone());
+    if params
+        .iter()
+        .any(|(k, v)| k == "app" && *v != APP.to_string())
+    {
+        inner.error(format!(
+            "commands registered for another application: {params:?}"
+        ));
     }
     let Some(list) = body.json.as_array().cloned() else {
         inner.error(format!("command registration is not a list: {}", body.json));
@@ -559,12 +646,21 @@ async fn register(State(fake): State<Fake>, Path(params): Path<Vec<(String, Stri
     };
     let mut out = Vec::new();
     for mut c in list {
-        let name = c.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+        let name = c
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
         let desc = c.get("description").and_then(Value::as_str).unwrap_or("");
         if desc.is_empty() || desc.chars().count() > 100 {
             inner.error(format!("/{name}: bad description {desc:?}"));
         }
-        for o in c.get("options").and_then(Value::as_array).cloned().unwrap_or_default() {
+        for o in c
+            .get("options")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+        {
             check_option(&mut inner, &name, &o);
         }
         let id = inner.id();
@@ -593,8 +689,10 @@ fn message_json(m: &Msg) -> Value {
         .files
         .iter()
         .enumerate()
-        .map(|(i, f)| json!({"id": (700 + i).to_string(), "filename": f, "size": 1,
-                             "url": "http://127.0.0.1/a", "proxy_url": "http://127.0.0.1/a"}))
+        .map(|(i, f)| {
+            json!({"id": (700 + i).to_string(), "filename": f, "size": 1,
+                             "url": "http://127.0.0.1/a", "proxy_url": "http://127.0.0.1/a"})
+        })
         .collect();
     json!({
         "id": m.id.to_string(), "channel_id": m.channel.to_string(),
@@ -623,7 +721,8 @@ async fn callback(
         inner.error(format!("callback for an unknown interaction {id}"));
         return discord_error(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
     };
-    let (own_id, elapsed, answered, channel) = (i.id, i.sent.elapsed(), i.response.is_some(), i.channel);
+    let (own_id, elapsed, answered, channel) =
+        (i.id, i.sent.elapsed(), i.response.is_some(), i.channel);
     if own_id.to_string() != id {
         inner.error(format!("callback with a token of another interaction {id}"));
     }
@@ -653,7 +752,11 @@ async fn callback(
             inner.messages.push(Msg {
                 id: mid,
                 channel,
-                content: d.get("content").and_then(Value::as_str).unwrap_or("").to_string(),
+                content: d
+                    .get("content")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
                 ephemeral,
                 buttons: buttons_of(&d),
                 pings: pings_of(&d),
@@ -676,9 +779,16 @@ async fn callback(
             original = Some(mid);
         }
         8 => {
-            let list = d.get("choices").and_then(Value::as_array).cloned().unwrap_or_default();
+            let list = d
+                .get("choices")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
             if list.len() > 25 {
-                inner.error(format!("interaction {id}: {} autocomplete choices", list.len()));
+                inner.error(format!(
+                    "interaction {id}: {} autocomplete choices",
+                    list.len()
+                ));
             }
             choices = Some(
                 list.iter()
@@ -686,7 +796,9 @@ async fn callback(
                     .collect(),
             );
         }
-        other => inner.error(format!("interaction {id}: unexpected callback type {other}")),
+        other => inner.error(format!(
+            "interaction {id}: unexpected callback type {other}"
+        )),
     }
     if let Some(i) = inner.interactions.get_mut(&token) {
         i.response = Some(kind);
@@ -719,11 +831,19 @@ async fn followup(
     if let Some(p) = check_outgoing_message(&d) {
         inner.error(format!("follow-up: {p}"));
     }
-    let content = d.get("content").and_then(Value::as_str).unwrap_or("").to_string();
+    let content = d
+        .get("content")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
     // Discord (deprecated compatibility): the first follow-up after a deferral edits the
     // "thinking" message, whose visibility was fixed at the deferral.
     if first == 5 {
-        if let Some(m) = inner.messages.iter_mut().find(|m| Some(m.id) == original && m.edits == 0) {
+        if let Some(m) = inner
+            .messages
+            .iter_mut()
+            .find(|m| Some(m.id) == original && m.edits == 0)
+        {
             m.content = content;
             m.edits += 1;
             m.buttons = buttons_of(&d);
@@ -757,7 +877,11 @@ async fn edit_webhook(
 ) -> Response {
     let mut inner = fake.lock();
     let original = inner.interactions.get(&token).and_then(|i| i.original);
-    let target = if message == "@original" { original } else { message.parse().ok() };
+    let target = if message == "@original" {
+        original
+    } else {
+        message.parse().ok()
+    };
     let d = body.json;
     let Some(m) = inner.messages.iter_mut().find(|m| Some(m.id) == target) else {
         inner.error(format!("edit of an unknown interaction message {message}"));
@@ -779,14 +903,21 @@ async fn create_thread(
 ) -> Response {
     let mut inner = fake.lock();
     let d = body.json;
-    let name = d.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+    let name = d
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
     if name.is_empty() || name.chars().count() > 100 {
         inner.error(format!("thread name {name:?}"));
     }
     if d.get("type").and_then(Value::as_u64) != Some(11) {
         inner.error(format!("thread is not public (type 11): {d}"));
     }
-    let archive = d.get("auto_archive_duration").and_then(Value::as_u64).unwrap_or(0);
+    let archive = d
+        .get("auto_archive_duration")
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
     if ![60, 1440, 4320, 10080].contains(&archive) {
         inner.error(format!("bad auto_archive_duration {archive}"));
     }
@@ -818,7 +949,11 @@ async fn create_message(
     let m = Msg {
         id: inner.id(),
         channel,
-        content: d.get("content").and_then(Value::as_str).unwrap_or("").to_string(),
+        content: d
+            .get("content")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
         buttons: buttons_of(&d),
         pings: pings_of(&d),
         files: body.files,
@@ -853,7 +988,11 @@ async fn edit_message(
 
 async fn pin(State(fake): State<Fake>, Path((channel, message)): Path<(u64, u64)>) -> Response {
     let mut inner = fake.lock();
-    match inner.messages.iter_mut().find(|m| m.id == message && m.channel == channel) {
+    match inner
+        .messages
+        .iter_mut()
+        .find(|m| m.id == message && m.channel == channel)
+    {
         Some(m) => {
             m.pinned = true;
             StatusCode::NO_CONTENT.into_response()
@@ -873,7 +1012,11 @@ async fn gateway(mut socket: WebSocket, fake: Fake) {
     let (tx, mut rx) = mpsc::unbounded_channel();
     fake.lock().gateway = Some(tx.clone());
     let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}});
-    if socket.send(WsMessage::Text(hello.to_string().into())).await.is_err() {
+    if socket
+        .send(WsMessage::Text(hello.to_string().into()))
+        .await
+        .is_err()
+    {
         return;
     }
     loop {

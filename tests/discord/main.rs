@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fake::{Answer, Fake, User, APP, GUILD, MANAGE_MESSAGES, MANAGE_THREADS, MEMBER, TOKEN};
+use fake::{
+    Answer, Fake, User, APP, GUILD, MANAGE_GUILD, MANAGE_MESSAGES, MANAGE_THREADS, MEMBER, TOKEN,
+};
 use serde_json::{json, Value};
 
 const CHANNEL: u64 = 300_000_000_000_000_001;
@@ -18,6 +20,7 @@ fn player(n: u64, name: &'static str) -> User {
         id: 100_000_000_000_000_000 + n,
         name,
         permissions: MEMBER,
+        roles: &[],
     }
 }
 
@@ -99,8 +102,14 @@ fn accepted(a: &Answer, what: &str) -> String {
 /// A refusal: the first response, ephemeral, before any deferral.
 fn refused(a: &Answer, what: &str) -> String {
     let m = message(a);
-    assert_eq!(a.first, 4, "{what}: a refusal must be the first response, not deferred");
-    assert!(m.ephemeral, "{what}: a refusal must be ephemeral, got {m:?}");
+    assert_eq!(
+        a.first, 4,
+        "{what}: a refusal must be the first response, not deferred"
+    );
+    assert!(
+        m.ephemeral,
+        "{what}: a refusal must be ephemeral, got {m:?}"
+    );
     m.content.clone()
 }
 
@@ -115,11 +124,13 @@ async fn a_game_through_discord() {
         id: 100_000_000_000_000_010,
         name: "org",
         permissions: MEMBER | MANAGE_THREADS,
+        roles: &[],
     };
     let modr = User {
         id: 100_000_000_000_000_011,
         name: "mod",
         permissions: MEMBER | MANAGE_MESSAGES,
+        roles: &[],
     };
     let mention = |u: &User| format!("<@{}>", u.id);
 
@@ -131,7 +142,11 @@ async fn a_game_through_discord() {
     assert_eq!(intents & 1, 1, "GUILDS");
     assert_ne!(intents & (1 << 9), 0, "GUILD_MESSAGES");
     for privileged in [1 << 1, 1 << 8, 1 << 15] {
-        assert_eq!(intents & privileged, 0, "privileged intent {privileged} requested");
+        assert_eq!(
+            intents & privileged,
+            0,
+            "privileged intent {privileged} requested"
+        );
     }
     let commands = fake
         .wait("command registration", 30, |i| {
@@ -140,8 +155,8 @@ async fn a_game_through_discord() {
         .await;
     let names: Vec<&str> = commands.iter().filter_map(|c| c["name"].as_str()).collect();
     for want in [
-        "kfb", "pick", "move", "give", "takeback", "claim", "status", "moves", "export",
-        "resign", "proxy", "revert", "help", "settings",
+        "kfb", "pick", "move", "give", "takeback", "claim", "status", "moves", "export", "resign",
+        "proxy", "revert", "help", "settings",
     ] {
         assert!(names.contains(&want), "/{want} not registered: {names:?}");
     }
@@ -149,7 +164,10 @@ async fn a_game_through_discord() {
     assert_eq!(by_name("kfb")["options"][0]["name"], "new");
     assert_eq!(by_name("kfb")["options"][0]["type"], 1);
     assert_eq!(by_name("move")["options"][0]["autocomplete"], true);
-    let army_choices = by_name("pick")["options"][2]["choices"].as_array().unwrap().len();
+    let army_choices = by_name("pick")["options"][2]["choices"]
+        .as_array()
+        .unwrap()
+        .len();
     assert_eq!(army_choices, 5);
     let requests_at_start = fake.lock().requests.clone();
     assert!(
@@ -161,8 +179,14 @@ async fn a_game_through_discord() {
 
     // Only organisers start games.
     let teams = json!([
-        text("team1", &format!("{} {} {}", mention(&a), mention(&b), mention(&c))),
-        text("team2", &format!("{} {} {}", mention(&d), mention(&e), mention(&f))),
+        text(
+            "team1",
+            &format!("{} {} {}", mention(&a), mention(&b), mention(&c))
+        ),
+        text(
+            "team2",
+            &format!("{} {} {}", mention(&d), mention(&e), mention(&f))
+        ),
         int("seed", 1),
         text("move_limit", "2s"),
     ]);
@@ -185,8 +209,16 @@ async fn a_game_through_discord() {
         let posts = inner.public(thread);
         assert_eq!(posts.len(), 3, "{posts:#?}");
         assert!(posts[0].content.contains("seed 1"), "{}", posts[0].content);
-        assert_eq!(posts[0].pings.len(), 6, "the game's message pings the six players");
-        assert!(posts[1].content.contains("team 2 to pick"), "{}", posts[1].content);
+        assert_eq!(
+            posts[0].pings.len(),
+            6,
+            "the game's message pings the six players"
+        );
+        assert!(
+            posts[1].content.contains("team 2 to pick"),
+            "{}",
+            posts[1].content
+        );
         let team2: Vec<String> = [&d, &e, &f].iter().map(|u| u.id.to_string()).collect();
         assert_eq!(posts[1].pings, team2, "the draft message pings team 2");
         assert!(posts[2].pinned && posts[2].content.contains("Game status"));
@@ -201,7 +233,11 @@ async fn a_game_through_discord() {
     let r = accepted(&answer, "d's pick");
     assert!(r.contains("#1") && r.contains("team 1 to pick"), "{r}");
     let team1: Vec<String> = [&a, &b, &c].iter().map(|u| u.id.to_string()).collect();
-    assert_eq!(message(&answer).pings, team1, "the draft message pings team 1");
+    assert_eq!(
+        message(&answer).pings,
+        team1,
+        "the draft message pings team 1"
+    );
     for (user, choice) in [
         (&a, pick(0, 0, 0)),
         (&e, pick(0, 2, 3)),
@@ -224,15 +260,27 @@ async fn a_game_through_discord() {
     );
     let choices = fake.answer(&t).await.choices;
     assert!(choices.contains(&"e2-e4".to_string()), "{choices:?}");
-    assert!(choices.len() <= 25 && choices.iter().all(|m| m.contains("e2")), "{choices:?}");
+    assert!(
+        choices.len() <= 25 && choices.iter().all(|m| m.contains("e2")),
+        "{choices:?}"
+    );
 
     // Moves: deferred, then answered publicly in the thread.
     let play = |user: &User, notation: &str| {
-        fake.slash(user, thread, "move", json!([text("notation", notation)]), &[])
+        fake.slash(
+            user,
+            thread,
+            "move",
+            json!([text("notation", notation)]),
+            &[],
+        )
     };
     let t = play(&a, "e2-e4");
     let answer = fake.answer(&t).await;
-    assert_eq!(answer.first, 5, "an accepted move is deferred (room for the picture)");
+    assert_eq!(
+        answer.first, 5,
+        "an accepted move is deferred (room for the picture)"
+    );
     let r = accepted(&answer, "a e2-e4");
     assert!(r.contains("#7") && r.contains("e2-e4"), "{r}");
     let t = play(&d, "d7-d5");
@@ -255,11 +303,16 @@ async fn a_game_through_discord() {
 
     // The gateway drops; the bot RESUMEs the session and goes on.
     fake.drop_gateway(4000);
-    fake.wait("RESUME", 15, |i| (!i.resumes.is_empty()).then_some(())).await;
+    fake.wait("RESUME", 15, |i| (!i.resumes.is_empty()).then_some(()))
+        .await;
     let t = play(&d, "e7-e6");
     let r = accepted(&fake.answer(&t).await, "d e7-e6 after the resume");
     assert!(r.contains("#12"), "{r}");
-    assert_eq!(fake.lock().identifies.len(), 1, "resumed, not identified again");
+    assert_eq!(
+        fake.lock().identifies.len(),
+        1,
+        "resumed, not identified again"
+    );
 
     // Chat posts are counted (no message content needed); /status is private.
     fake.chat(&c, thread);
@@ -308,11 +361,59 @@ async fn a_game_through_discord() {
     assert_eq!(expiry.pings.len(), 1, "{expiry:?}");
     assert!(expiry.content.starts_with("<@"), "{}", expiry.content);
 
+    // /settings: server admins choose a moderator role; its members may revert.
+    const REFEREES: u64 = 200_000_000_000_000_001;
+    let admin = User {
+        id: 100_000_000_000_000_012,
+        name: "admin",
+        permissions: MEMBER | MANAGE_GUILD,
+        roles: &[],
+    };
+    let referee = User {
+        id: 100_000_000_000_000_013,
+        name: "referee",
+        permissions: MEMBER,
+        roles: &[REFEREES],
+    };
+    let revert = json!([int("to", 14), text("reason", "check")]);
+    let t = fake.slash(&referee, thread, "revert", revert.clone(), &[]);
+    refused(
+        &fake.answer(&t).await,
+        "revert before the role is configured",
+    );
+    let role = json!([{"name": "moderator_role", "type": 8, "value": REFEREES.to_string()}]);
+    let t = fake.slash_roles(
+        &a,
+        CHANNEL,
+        "settings",
+        role.clone(),
+        &[(REFEREES, "referees")],
+    );
+    let r = refused(&fake.answer(&t).await, "settings by a player");
+    assert!(r.contains("server admins"), "{r}");
+    let t = fake.slash_roles(&admin, CHANNEL, "settings", role, &[(REFEREES, "referees")]);
+    let answer = fake.answer(&t).await;
+    let r = message(&answer);
+    assert!(
+        r.ephemeral && r.content.contains(&format!("<@&{REFEREES}>")),
+        "{r:?}"
+    );
+    let t = fake.slash(&referee, thread, "revert", revert, &[]);
+    let preview = fake.answer(&t).await;
+    assert_eq!(message(&preview).buttons.len(), 1, "{preview:?}");
+
     let inner = fake.lock();
-    assert!(inner.errors.is_empty(), "fake Discord saw: {:#?}", inner.errors);
+    assert!(
+        inner.errors.is_empty(),
+        "fake Discord saw: {:#?}",
+        inner.errors
+    );
     let log = bot.log();
     assert!(!log.contains(TOKEN), "the token appears in the log");
-    assert!(log.contains("command"), "no structured command logs:\n{log}");
+    assert!(
+        log.contains("command"),
+        "no structured command logs:\n{log}"
+    );
     eprintln!("e2e took {:?}", started.elapsed());
 }
 
