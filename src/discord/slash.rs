@@ -200,8 +200,14 @@ pub async fn kfb_new(
             ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread
         )
     });
+    let bot_may = interaction.app_permissions.unwrap_or_default();
     let refusal = if is_private(&probe) {
         Some(probe.text.clone())
+    } else if !(bot_may.create_public_threads() && bot_may.send_messages_in_threads()) {
+        Some(
+            "I need the Create Public Threads and Send Messages in Threads permissions in this channel"
+                .to_string(),
+        )
     } else if interaction.guild_id.is_none() {
         Some("games are played in server channels, not in direct messages".to_string())
     } else if in_thread {
@@ -262,7 +268,9 @@ pub async fn kfb_new(
                 .id
                 .send_message(ctx.http(), Outgoing::text(text).into_message())
                 .await?;
-            thread.id.pin(ctx.http(), msg.id).await?;
+            if let Err(e) = thread.id.pin(ctx.http(), msg.id).await {
+                tracing::warn!(thread = %thread.id, error = %e, "status message not pinned (Manage Messages missing?)");
+            }
             lock(&state.status).insert(thread.id, msg.id);
         }
         out = Outgoing::text(format!("Game created in <#{}>.", thread.id));

@@ -459,6 +459,21 @@ impl Fake {
         token
     }
 
+    /// An interaction the bot is told nothing about (for checking the fake itself).
+    pub fn pending_interaction(&self, user: &User, channel: u64) -> (u64, String) {
+        let data = json!({"id": "1", "name": "status", "type": 1});
+        let (token, _) = self.interaction_json(2, user, channel, data);
+        let id = self.lock().interactions[&token].id;
+        (id, token)
+    }
+
+    /// Makes an interaction look `secs` older.
+    pub fn age(&self, token: &str, secs: u64) {
+        if let Some(i) = self.lock().interactions.get_mut(token) {
+            i.sent -= Duration::from_secs(secs);
+        }
+    }
+
     /// A user types in an autocompleted option.
     pub fn autocomplete(&self, user: &User, channel: u64, name: &str, options: Value) -> String {
         let data = self.command_data(name, options, &[], &[]);

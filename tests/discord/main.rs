@@ -443,3 +443,38 @@ fn without_a_token_the_bot_exits_at_once() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("DISCORD_TOKEN"), "{stderr}");
 }
+
+/// The fake answers like Discord: a second acknowledgement is 40060, a late one 10062.
+#[tokio::test]
+async fn the_fake_refuses_double_and_late_acknowledgements() {
+    let fake = Fake::start().await;
+    let http = serenity::all::HttpBuilder::new(TOKEN)
+        .proxy(fake.base())
+        .ratelimiter_disabled(true)
+        .build();
+    let deferral = json!({"type": 5});
+    let ack = |id: u64, token: String| {
+        let http = &http;
+        let deferral = &deferral;
+        async move {
+            http.create_interaction_response(
+                serenity::all::InteractionId::new(id),
+                &token,
+                deferral,
+                Vec::new(),
+            )
+            .await
+        }
+    };
+    let (id, token) = fake.pending_interaction(&player(1, "a"), CHANNEL);
+    ack(id, token.clone()).await.unwrap();
+    let twice = ack(id, token).await.unwrap_err();
+    assert!(format!("{twice:?}").contains("40060"), "{twice:?}");
+    let (id, token) = fake.pending_interaction(&player(1, "a"), CHANNEL);
+    fake.age(&token, 4);
+    let late = ack(id, token).await.unwrap_err();
+    assert!(format!("{late:?}").contains("10062"), "{late:?}");
+    let errors = fake.lock().errors.clone();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[0].contains("twice") && errors[1].contains("after 3 s"));
+}
