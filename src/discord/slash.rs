@@ -4,13 +4,13 @@
 use poise::serenity_prelude as serenity;
 use poise::ChoiceParameter;
 use serenity::{
-    AutoArchiveDuration, ChannelType, CommandDataOptionValue, CreateAutocompleteResponse,
-    CreateThread, RoleId, UserId,
+    AutoArchiveDuration, ChannelId, ChannelType, CommandDataOptionValue, CommandInteraction,
+    CreateAutocompleteResponse, CreateThread, RoleId, UserId,
 };
 
 use super::respond::{is_private, refresh_status, status_message, Outgoing};
-use super::{entropy, lock, now, roles_of, BotError, Ctx, Data};
-use crate::commands::{Caller, Command, Hub, Roles};
+use super::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
+use crate::commands::{Caller, Command, Hub, Reply, Roles};
 
 /// Every command, for registration.
 pub(super) fn all() -> Vec<poise::Command<Data, BotError>> {
@@ -122,12 +122,7 @@ async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
     let raw = raw_text(&cmd);
     let reply = lock(&state.hub).handle(
-        &Caller {
-            user: &caller,
-            roles,
-            thread: &thread_key,
-            now: now(),
-        },
+        &caller_in(&caller, roles, &thread_key),
         entropy(),
         &cmd,
         &raw,
@@ -169,9 +164,9 @@ pub async fn kfb_new(
     ctx: Ctx<'_>,
     #[description = "Team 1: three players, as mentions (@a @b @c)"] team1: String,
     #[description = "Team 2: three players, as mentions (@d @e @f)"] team2: String,
-    #[description = "Time a player stays locked after moving, like 6h or 45m (default 6h)"]
+    #[description = "Kung Fu move limit: how long a mover stays locked, like 6h or 45m (default 6h)"]
     move_limit: Option<String>,
-    #[description = "Posts by others before an idle player is flagged (default 18)"]
+    #[description = "Posts in the thread before inactivity may be claimed (default 18)"]
     #[min = 1]
     inactivity_posts: Option<u32>,
     #[description = "Seed for the draft order (default: random)"] seed: Option<u64>,
@@ -192,44 +187,19 @@ pub async fn kfb_new(
     let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
     let raw = raw_text(&cmd);
     let seed = entropy();
-    // Check the command before a thread exists, on a scratch hub.
+    // Check the command on a scratch hub before a thread exists.
     let probe = Hub::new().handle(&caller_in(&caller, roles, "probe"), seed, &cmd, &raw);
-    let in_thread = interaction.channel.as_ref().is_some_and(|c| {
-        matches!(
-            c.kind,
-            ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread
-        )
-    });
-    let bot_may = interaction.app_permissions.unwrap_or_default();
-    let refusal = if is_private(&probe) {
-        Some(probe.text.clone())
-    } else if !(bot_may.create_public_threads() && bot_may.send_messages_in_threads()) {
-        Some(
-            "I need the Create Public Threads and Send Messages in Threads permissions in this channel"
-                .to_string(),
-        )
-    } else if interaction.guild_id.is_none() {
-        Some("games are played in server channels, not in direct messages".to_string())
-    } else if in_thread {
-        Some("run /kfb new in a text channel: the game gets a thread of its own".to_string())
-    } else {
-        None
-    };
     let pctx = poise::Context::Application(ctx);
-    if let Some(text) = refusal {
+    if let Some(refusal) = new_game_refusal(state, interaction, &probe) {
         tracing::info!(user = %caller, command = %raw, "game refused");
-        let out = Outgoing::from_reply(state, interaction.channel_id, &caller, &probe);
-        let out = if is_private(&probe) {
-            out
-        } else {
-            Outgoing::text(format!("refused: {text}"))
-        };
-        pctx.send(out.into_reply(true)).await?;
+        pctx.send(refusal.into_reply(true)).await?;
         return Ok(());
     }
     pctx.defer().await?;
-    let name = format!("Kung Fu Bughouse: {}'s game", interaction.user.name);
-    let name: String = name.chars().take(100).collect();
+    let name: String = format!("Kung Fu Bughouse: {}'s game", interaction.user.name)
+        .chars()
+        .take(100)
+        .collect();
     let thread = interaction
         .channel_id
         .create_thread(
@@ -238,44 +208,83 @@ pub async fn kfb_new(
                 .kind(ChannelType::PublicThread)
                 .auto_archive_duration(AutoArchiveDuration::OneWeek),
         )
-        .await?;
-    let thread_key = thread.id.to_string();
+        .await?
+        .id;
+    let thread_key = thread.to_string();
     let reply = lock(&state.hub).handle(&caller_in(&caller, roles, &thread_key), seed, &cmd, &raw);
-    tracing::info!(user = %caller, thread = %thread.id, ok = ?reply.ok, "game created");
-    let mut out = Outgoing::from_reply(state, thread.id, &caller, &reply);
-    if !is_private(&reply) {
-        let team = {
-            let hub = lock(&state.hub);
-            hub.game(&thread_key).map(|g| {
-                let t = g.draft_turn_team();
-                (t + 1, g.users[t * 3..t * 3 + 3].to_vec())
-            })
-        };
-        thread
-            .id
-            .send_message(ctx.http(), out.into_message())
-            .await?;
-        if let Some((n, users)) = team {
-            let text = format!("The draft begins: team {n} to pick (/pick order color army).");
-            let draft = Outgoing::text(super::with_mentions(&text, &users)).pinging(&users);
-            thread
-                .id
-                .send_message(ctx.http(), draft.into_message())
-                .await?;
-        }
-        if let Some(text) = status_message(state, thread.id) {
-            let msg = thread
-                .id
-                .send_message(ctx.http(), Outgoing::text(text).into_message())
-                .await?;
-            if let Err(e) = thread.id.pin(ctx.http(), msg.id).await {
-                tracing::warn!(thread = %thread.id, error = %e, "status message not pinned (Manage Messages missing?)");
-            }
-            lock(&state.status).insert(thread.id, msg.id);
-        }
-        out = Outgoing::text(format!("Game created in <#{}>.", thread.id));
-    }
+    tracing::info!(user = %caller, thread = %thread, ok = ?reply.ok, "game created");
+    let out = Outgoing::from_reply(state, thread, &caller, &reply);
+    let out = if is_private(&reply) {
+        out
+    } else {
+        open_game(ctx.http(), state, thread, out).await?;
+        Outgoing::text(format!("Game created in <#{thread}>."))
+    };
     pctx.send(out.into_reply(false)).await?;
+    Ok(())
+}
+
+/// Why `/kfb new` cannot run here, if it cannot: the command layer's refusal, or the place.
+fn new_game_refusal(
+    state: &State,
+    interaction: &CommandInteraction,
+    probe: &Reply,
+) -> Option<Outgoing> {
+    let caller = interaction.user.id.to_string();
+    if is_private(probe) {
+        return Some(Outgoing::from_reply(
+            state,
+            interaction.channel_id,
+            &caller,
+            probe,
+        ));
+    }
+    let in_thread = interaction.channel.as_ref().is_some_and(|c| {
+        matches!(
+            c.kind,
+            ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread
+        )
+    });
+    let bot_may = interaction.app_permissions.unwrap_or_default();
+    let text = if interaction.guild_id.is_none() {
+        "games are played in server channels, not in direct messages"
+    } else if in_thread {
+        "run /kfb new in a text channel: the game gets a thread of its own"
+    } else if !(bot_may.create_public_threads() && bot_may.send_messages_in_threads()) {
+        "I need the Create Public Threads and Send Messages in Threads permissions here"
+    } else {
+        return None;
+    };
+    Some(Outgoing::text(format!("refused: {text}")))
+}
+
+/// Posts a new game's first messages in its thread: the game (pinging the six players), the
+/// draft's first turn (pinging that team), and the status message, pinned.
+async fn open_game(
+    http: &serenity::Http,
+    state: &State,
+    thread: ChannelId,
+    game: Outgoing,
+) -> Result<(), BotError> {
+    let first_team = lock(&state.hub).game(&thread.to_string()).map(|g| {
+        let t = g.draft_turn_team();
+        (t + 1, g.users[t * 3..t * 3 + 3].to_vec())
+    });
+    thread.send_message(http, game.into_message()).await?;
+    if let Some((n, users)) = first_team {
+        let text = format!("The draft begins: team {n} to pick (/pick order color army).");
+        let draft = Outgoing::text(super::with_mentions(&text, &users)).pinging(&users);
+        thread.send_message(http, draft.into_message()).await?;
+    }
+    if let Some(text) = status_message(state, thread) {
+        let msg = thread
+            .send_message(http, Outgoing::text(text).into_message())
+            .await?;
+        if let Err(e) = thread.pin(http, msg.id).await {
+            tracing::warn!(thread = %thread, error = %e, "status message not pinned");
+        }
+        lock(&state.status).insert(thread, msg.id);
+    }
     Ok(())
 }
 
@@ -392,7 +401,7 @@ pub async fn takeback(ctx: Ctx<'_>) -> Result<(), BotError> {
     act(ctx, command("takeback", Vec::new())).await
 }
 
-/// Claim the game for your team (six kings held or a flagged opponent)
+/// Claim inactivity against your board opponent once their post counter is at the limit
 #[poise::command(slash_command)]
 pub async fn claim(ctx: Ctx<'_>) -> Result<(), BotError> {
     act(ctx, command("claim", Vec::new())).await

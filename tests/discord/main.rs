@@ -195,7 +195,7 @@ async fn a_game_through_discord() {
     assert!(r.contains("organiser"), "{r}");
 
     // The organiser's game gets a public thread with the draft and a pinned status.
-    let t = fake.slash(&org, CHANNEL, "kfb new", teams, &[]);
+    let t = fake.slash(&org, CHANNEL, "kfb new", teams.clone(), &[]);
     let created = accepted(&fake.answer(&t).await, "kfb new");
     let thread = {
         let inner = fake.lock();
@@ -223,6 +223,11 @@ async fn a_game_through_discord() {
         assert_eq!(posts[1].pings, team2, "the draft message pings team 2");
         assert!(posts[2].pinned && posts[2].content.contains("Game status"));
     }
+
+    // A game thread holds one game: /kfb new is for text channels.
+    let t = fake.slash(&org, thread, "kfb new", teams.clone(), &[]);
+    let r = refused(&fake.answer(&t).await, "kfb new in a thread");
+    assert!(r.contains("text channel"), "{r}");
 
     // The draft (tests/scripts/routing.txt): team 2 picks first.
     let t = fake.slash(&a, thread, "pick", pick(0, 0, 0), &[]);
