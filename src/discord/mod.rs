@@ -137,6 +137,11 @@ pub async fn run(config: Config) -> Result<(), BotError> {
             event_handler: |framework, event| Box::pin(events::handle(framework, event)),
             on_error: |error| Box::pin(slash::on_error(error)),
             initialize_owners: false,
+            // Slash commands only: no message is ever read as a command.
+            prefix_options: poise::PrefixFrameworkOptions {
+                mention_as_prefix: false,
+                ..Default::default()
+            },
             ..Default::default()
         })
         .setup(move |ctx, ready, framework| {

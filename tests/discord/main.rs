@@ -325,6 +325,15 @@ async fn a_game_through_discord() {
     let answer = fake.answer(&t).await;
     assert!(message(&answer).ephemeral && message(&answer).content.contains("inactivity"));
 
+    // /export is private too, and holds the log.
+    let t = fake.slash(&a, thread, "export", json!([]), &[]);
+    let answer = fake.answer(&t).await;
+    let export = message(&answer);
+    assert!(
+        export.ephemeral && export.content.contains("P@e6"),
+        "{export:?}"
+    );
+
     // Revert: refused to a player; a moderator confirms with the button.
     let revert = json!([int("to", 11), text("reason", "disputed")]);
     let t = fake.slash(&b, thread, "revert", revert.clone(), &[]);
