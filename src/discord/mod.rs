@@ -175,3 +175,43 @@ pub async fn run(config: Config) -> Result<(), BotError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(permissions: u64, roles: &[u64]) -> Member {
+        let roles: Vec<String> = roles.iter().map(u64::to_string).collect();
+        serde_json::from_value(serde_json::json!({
+            "guild_id": "9", "user": {"id": "5", "username": "u", "discriminator": "0"},
+            "roles": roles, "deaf": false, "mute": false, "flags": 0,
+            "permissions": permissions.to_string()
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn roles_come_from_permissions_or_configured_roles() {
+        let state = State::default();
+        let guild = Some(GuildId::new(9));
+        let none = Roles::default();
+        assert_eq!(roles_of(&state, guild, None), none);
+        assert_eq!(roles_of(&state, guild, Some(&member(1 << 11, &[7]))), none);
+        let threads = roles_of(&state, guild, Some(&member(1 << 34, &[])));
+        assert!(threads.organiser && !threads.moderator);
+        let messages = roles_of(&state, guild, Some(&member(1 << 13, &[])));
+        assert!(!messages.organiser && messages.moderator);
+        let admin = roles_of(&state, guild, Some(&member(1 << 3, &[])));
+        assert!(admin.organiser && admin.moderator);
+        lock(&state.roles).insert(
+            GuildId::new(9),
+            RoleSettings {
+                organiser: Some(RoleId::new(7)),
+                moderator: None,
+            },
+        );
+        let organiser = roles_of(&state, guild, Some(&member(1 << 11, &[7])));
+        assert!(organiser.organiser && !organiser.moderator);
+        assert_eq!(roles_of(&state, None, Some(&member(1 << 11, &[7]))), none);
+    }
+}

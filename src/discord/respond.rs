@@ -116,12 +116,13 @@ impl Outgoing {
 
     /// As a slash command's response (poise sends it as the first response or a follow-up).
     pub(super) fn into_reply(self, ephemeral: bool) -> poise::CreateReply {
+        let (allowed, components) = (self.allowed(), self.components());
         let mut r = poise::CreateReply::default()
-            .content(self.content.clone())
+            .content(self.content)
             .ephemeral(ephemeral)
-            .allowed_mentions(self.allowed());
-        if !self.buttons.is_empty() {
-            r = r.components(self.components());
+            .allowed_mentions(allowed);
+        if !components.is_empty() {
+            r = r.components(components);
         }
         for f in self.files {
             r = r.attachment(f);
@@ -131,23 +132,25 @@ impl Outgoing {
 
     /// As a component interaction's response.
     pub(super) fn into_interaction(self, ephemeral: bool) -> CreateInteractionResponseMessage {
+        let (allowed, components) = (self.allowed(), self.components());
         let mut r = CreateInteractionResponseMessage::new()
-            .content(self.content.clone())
+            .content(self.content)
             .ephemeral(ephemeral)
-            .allowed_mentions(self.allowed());
-        if !self.buttons.is_empty() {
-            r = r.components(self.components());
+            .allowed_mentions(allowed);
+        if !components.is_empty() {
+            r = r.components(components);
         }
         r.files(self.files)
     }
 
     /// As a message posted in a channel.
     pub(super) fn into_message(self) -> CreateMessage {
+        let (allowed, components) = (self.allowed(), self.components());
         let mut m = CreateMessage::new()
-            .content(self.content.clone())
-            .allowed_mentions(self.allowed());
-        if !self.buttons.is_empty() {
-            m = m.components(self.components());
+            .content(self.content)
+            .allowed_mentions(allowed);
+        if !components.is_empty() {
+            m = m.components(components);
         }
         m.files(self.files)
     }
