@@ -458,9 +458,10 @@ fn without_a_token_the_bot_exits_at_once() {
     assert!(stderr.contains("DISCORD_TOKEN"), "{stderr}");
 }
 
-/// The fake answers like Discord: a second acknowledgement is 40060, a late one 10062.
+/// The fake answers like Discord: a second acknowledgement is 40060, a late one 10062; and it
+/// reads files the way serenity uploads them.
 #[tokio::test]
-async fn the_fake_refuses_double_and_late_acknowledgements() {
+async fn the_fake_refuses_double_and_late_acknowledgements_and_takes_files() {
     let fake = Fake::start().await;
     let http = serenity::all::HttpBuilder::new(TOKEN)
         .proxy(fake.base())
@@ -488,6 +489,21 @@ async fn the_fake_refuses_double_and_late_acknowledgements() {
     fake.age(&token, 4);
     let late = ack(id, token).await.unwrap_err();
     assert!(format!("{late:?}").contains("10062"), "{late:?}");
+    // Attachments (board pictures) arrive as multipart `files[n]` with `payload_json`.
+    let picture = serenity::all::CreateMessage::new()
+        .content("board")
+        .allowed_mentions(serenity::all::CreateAllowedMentions::new())
+        .add_file(serenity::all::CreateAttachment::bytes(
+            vec![0x89, b'P', b'N', b'G'],
+            "board.png",
+        ));
+    let sent = serenity::all::ChannelId::new(CHANNEL)
+        .send_message(&http, picture)
+        .await
+        .unwrap();
+    assert_eq!(sent.attachments.len(), 1);
+    let files = fake.lock().public(CHANNEL).last().map(|m| m.files.clone());
+    assert_eq!(files, Some(vec!["board.png".to_string()]));
     let errors = fake.lock().errors.clone();
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert!(errors[0].contains("twice") && errors[1].contains("after 3 s"));
