@@ -4,7 +4,9 @@
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
 
-use crate::commands::{self, parse_command, Hub, Reply, Roles};
+use crate::commands::{self, parse_command, Reply, Roles};
+use crate::service::Service;
+use crate::store::{Store, StoreError};
 use crate::time::{parse_duration, Timestamp};
 
 /// Where the console's virtual clock starts (2026-01-01T00:00:00Z).
@@ -12,19 +14,15 @@ pub const START_TIME: Timestamp = 1_767_225_600;
 
 /// Console state: the hub, the virtual clock, roles, the current thread, shown buttons.
 pub struct Console {
-    hub: Hub,
+    rt: tokio::runtime::Runtime,
+    svc: Service,
     now: Timestamp,
     thread: String,
     organisers: HashSet<String>,
     moderators: HashSet<String>,
     buttons: std::collections::HashMap<String, String>,
     entropy: u64,
-}
-
-impl Default for Console {
-    fn default() -> Self {
-        Console::new(START_TIME, 0)
-    }
+    pending_output: Vec<String>,
 }
 
 fn print_reply(out: &mut Vec<String>, r: &Reply) {
@@ -49,10 +47,57 @@ fn print_reply(out: &mut Vec<String>, r: &Reply) {
 }
 
 impl Console {
-    /// A console whose clock starts at `now`; `entropy` seeds games created without `seed:`.
+    /// An in-memory console whose clock starts at `now`; `entropy` seeds games created
+    /// without `seed:`.
+    ///
+    /// # Panics
+    /// If the async runtime cannot start (out of threads).
     pub fn new(now: Timestamp, entropy: u64) -> Console {
+        #[allow(clippy::expect_used)]
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a single-threaded runtime");
+        Console::with_service(rt, Service::in_memory(), now, entropy)
+    }
+
+    /// A console over a database (`None`: the default SQLite file). The virtual clock resumes
+    /// where the last console run on that database left it.
+    ///
+    /// # Errors
+    /// The runtime cannot start or the database cannot be opened.
+    pub fn open(url: Option<&str>, entropy: u64) -> Result<Console, StoreError> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Decode(format!("cannot start the runtime: {e}")))?;
+        let (svc, now) = rt.block_on(async {
+            let store = Store::connect(url).await?;
+            let now = store
+                .meta("console_clock")
+                .await?
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(START_TIME);
+            let svc = Service::with_store(store).await?;
+            Ok::<_, StoreError>((svc, now))
+        })?;
+        let mut c = Console::with_service(rt, svc, now, entropy);
+        // Timers that fell due while no console ran fire now, once.
+        let due = c.rt.block_on(c.svc.due_messages(0, now));
+        c.pending_output = due.into_iter().map(|(t, m)| format!("[{t}] {m}")).collect();
+        Ok(c)
+    }
+
+    fn with_service(
+        rt: tokio::runtime::Runtime,
+        svc: Service,
+        now: Timestamp,
+        entropy: u64,
+    ) -> Console {
         Console {
-            hub: Hub::new(),
+            rt,
+            svc,
+            pending_output: Vec::new(),
             now,
             thread: "main".into(),
             organisers: HashSet::new(),
@@ -62,14 +107,9 @@ impl Console {
         }
     }
 
-    /// The hub (for tests).
-    pub fn hub(&self) -> &Hub {
-        &self.hub
-    }
-
     /// Handles one input line and returns the output lines.
     pub fn line(&mut self, line: &str) -> Vec<String> {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.pending_output);
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return out;
@@ -78,6 +118,15 @@ impl Console {
             self.bang(rest, &mut out);
             return out;
         }
+        // `@@<id> ` before a command: an interaction id, so a command delivered twice (a
+        // client retrying after a crash) is applied once.
+        let (interaction, line) = match line.strip_prefix("@@") {
+            Some(r) => match r.split_once(char::is_whitespace) {
+                Some((id, rest)) => (Some(id.to_string()), rest.trim_start()),
+                None => (None, line),
+            },
+            None => (None, line),
+        };
         let (user, rest) = match line.split_once(char::is_whitespace) {
             Some((u, r)) => (u.trim_start_matches('@'), r.trim()),
             None => {
@@ -101,7 +150,13 @@ impl Console {
                         thread: &self.thread,
                         now: self.now,
                     };
-                    let r = self.hub.handle(&caller, self.entropy, &cmd, rest);
+                    let r = self.rt.block_on(self.svc.handle(
+                        &caller,
+                        self.entropy,
+                        &cmd,
+                        rest,
+                        interaction.as_deref(),
+                    ));
                     for b in &r.buttons {
                         self.buttons.insert(b.clone(), user.to_string());
                     }
@@ -110,7 +165,8 @@ impl Console {
                 None => out.push("refused: empty command; try /help".into()),
             }
         } else {
-            self.hub.chat(user, &self.thread, self.now);
+            self.rt
+                .block_on(self.svc.chat(user, &self.thread, self.now));
         }
         out
     }
@@ -124,7 +180,17 @@ impl Console {
                     Ok(d) if arg.starts_with('+') => {
                         let before = self.now;
                         self.now += d;
-                        for (thread, msg) in self.hub.due_messages(before, self.now) {
+                        let due = self.rt.block_on(async {
+                            if let Some(store) = self.svc.store() {
+                                if let Err(e) =
+                                    store.set_meta("console_clock", &self.now.to_string()).await
+                                {
+                                    tracing::error!(error = %e, "cannot save the console clock");
+                                }
+                            }
+                            self.svc.due_messages(before, self.now).await
+                        });
+                        for (thread, msg) in due {
                             out.push(format!("[{thread}] {msg}"));
                         }
                     }
@@ -136,7 +202,7 @@ impl Console {
             Some("press") => {
                 let id = words.next().unwrap_or("");
                 let user = self.buttons.get(id).cloned().unwrap_or_default();
-                let r = self.hub.press(&user, id, self.now);
+                let r = self.rt.block_on(self.svc.press(&user, id, self.now));
                 print_reply(out, &r);
             }
             Some("as") => {
@@ -159,12 +225,37 @@ impl Console {
                 Some(t) => self.thread = t.to_string(),
                 None => out.push("error: write !thread <name>".into()),
             },
-            Some("state") => match self.hub.game(&self.thread) {
-                Some(g) => out.extend(commands::state_lines(g, self.now)),
-                None => out.push("no game in this thread".into()),
-            },
+            Some("state") => {
+                let now = self.now;
+                let lines = self.rt.block_on(
+                    self.svc
+                        .with_game(&self.thread, |g| commands::state_lines(g, now)),
+                );
+                match lines {
+                    Some(l) => out.extend(l),
+                    None => out.push("no game in this thread".into()),
+                }
+            }
             Some("time") => out.push(format!("time {}", self.now)),
-            Some("render") => out.push("error: pictures are not available yet".into()),
+            Some("render") => {
+                let Some(file) = words.next() else {
+                    out.push("error: write !render <file.png>".into());
+                    return;
+                };
+                let now = self.now;
+                let picture = self.rt.block_on(
+                    self.svc
+                        .with_game(&self.thread, |g| commands::kfb_picture(g, now)),
+                );
+                match picture {
+                    None => out.push("error: no game in this thread".into()),
+                    Some(Ok(png)) => match std::fs::write(file, &png) {
+                        Ok(()) => out.push(format!("wrote {file} ({} bytes)", png.len())),
+                        Err(e) => out.push(format!("error: cannot write {file}: {e}")),
+                    },
+                    Some(Err(e)) => out.push(format!("error: {e}")),
+                }
+            }
             _ => out.push(
                 "error: unknown ! command (clock, press, as, thread, state, time, render)".into(),
             ),
@@ -172,14 +263,19 @@ impl Console {
     }
 }
 
-/// Runs the console over standard input and output until the end of input.
+/// Runs the console over standard input and output until the end of input, over the
+/// database at `url` (`None`: the default SQLite file `arbiter.db`).
 ///
 /// # Errors
-/// Standard input or output failing.
-pub fn run(entropy: u64) -> std::io::Result<()> {
+/// The database cannot be opened; standard input or output failing.
+pub fn run(url: Option<&str>, entropy: u64) -> Result<(), Box<dyn std::error::Error>> {
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout();
-    let mut console = Console::new(START_TIME, entropy);
+    let mut console = Console::open(url, entropy)?;
+    for l in std::mem::take(&mut console.pending_output) {
+        writeln!(stdout, "{l}")?;
+    }
+    stdout.flush()?;
     for line in stdin.lock().lines() {
         let line = line?;
         for l in console.line(&line) {

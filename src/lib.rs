@@ -8,4 +8,7 @@ pub mod console;
 pub mod discord;
 pub mod engine;
 pub mod games;
+pub mod render;
+pub mod service;
+pub mod store;
 pub mod time;

@@ -15,7 +15,8 @@ enum Command {
     /// Play from the terminal: each line is `<user> /<command> …` as typed in Discord, a chat
     /// line `<user> <text>`, or a `!` control line (see the README).
     Console {
-        /// Database URL (storage comes with the storage issue; accepted and ignored for now).
+        /// Database URL: `sqlite://FILE`, `postgres://…`, or `sqlite::memory:` for nothing
+        /// kept. Default: `DATABASE_URL`, else the SQLite file `arbiter.db` here.
         #[arg(long)]
         db: Option<String>,
         /// Seed for games created without `seed:` (default: from the system clock).
@@ -50,6 +51,52 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Write a stored game as text: every action with its board, player and time (the format
+    /// the README describes), then one PGN per board.
+    Export {
+        /// The game: the name (Discord id) of its thread.
+        #[arg(long)]
+        game: String,
+        /// Database URL (default: `DATABASE_URL`, else `arbiter.db` here).
+        #[arg(long)]
+        db: Option<String>,
+        /// Output file (default: standard output).
+        #[arg(short = 'o', long = "output")]
+        output: Option<std::path::PathBuf>,
+    },
+    /// Read a game written by `export` into a database.
+    Import {
+        /// The export file.
+        file: std::path::PathBuf,
+        /// The thread to store it under.
+        #[arg(long)]
+        thread: String,
+        /// Database URL (default: `DATABASE_URL`, else `arbiter.db` here).
+        #[arg(long)]
+        db: Option<String>,
+    },
+    /// Draw a board as a PNG picture.
+    Render {
+        /// Variant (as for `moves`).
+        #[arg(long)]
+        variant: String,
+        /// Position; the start position if omitted.
+        #[arg(long)]
+        fen: Option<String>,
+        /// A move to highlight, in the project's notation (e2-e4, N@f3).
+        #[arg(long)]
+        last: Option<String>,
+        /// Output file.
+        #[arg(short = 'o', long = "output")]
+        output: std::path::PathBuf,
+    },
+    /// Measure picture speed: median time to render and encode an 8×8 board and the KFB
+    /// three-board picture, and their sizes.
+    RenderBench {
+        /// Runs.
+        #[arg(long, default_value_t = 21)]
+        runs: usize,
+    },
     /// Measure perft speed on start positions (median of several runs).
     Bench {
         /// Variants to time; the CwDA start positions under both rule sets by default.
@@ -66,13 +113,14 @@ enum Command {
 
 fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     match args.command {
-        Command::Console { db: _, entropy } => {
+        Command::Console { db, entropy } => {
             let entropy = entropy.unwrap_or_else(|| {
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_nanos() as u64)
             });
-            arbiter::console::run(entropy)?;
+            let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
+            arbiter::console::run(db.as_deref(), entropy)?;
         }
         Command::Bot => {
             let config = arbiter::discord::Config::from_env()?;
@@ -105,6 +153,62 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                 println!("{line}");
             }
         }
+        Command::Export { game, db, output } => {
+            let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
+            let text = runtime()?.block_on(async {
+                let store = arbiter::store::Store::connect(db.as_deref()).await?;
+                let stored = store.load(&game).await?;
+                Ok::<_, arbiter::store::StoreError>(stored.map(|s| {
+                    let mut t = arbiter::games::kfb::export::bpgn(&s.game);
+                    for pgn in arbiter::games::kfb::export::board_pgns(&s.game) {
+                        t.push('\n');
+                        t.push_str(&pgn);
+                    }
+                    t
+                }))
+            })?;
+            let Some(text) = text else {
+                return Err(format!("no game in thread `{game}`").into());
+            };
+            match output {
+                Some(path) => std::fs::write(&path, text)?,
+                None => print!("{text}"),
+            }
+        }
+        Command::Import { file, thread, db } => {
+            let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
+            let text = std::fs::read_to_string(&file)?;
+            let game = arbiter::games::kfb::export::import(&text)?;
+            let actions = game.log.len();
+            runtime()?.block_on(async {
+                let store = arbiter::store::Store::connect(db.as_deref()).await?;
+                if !store.create_game(&thread, &game, 0).await? {
+                    return Err::<(), Box<dyn std::error::Error>>(
+                        format!("thread `{thread}` already has a game").into(),
+                    );
+                }
+                store.commit(&thread, 0, &game, 0, &[], None, "").await?;
+                Ok(())
+            })?;
+            println!("imported {actions} log entries into thread `{thread}`");
+        }
+        Command::Render {
+            variant,
+            fen,
+            last,
+            output,
+        } => {
+            let fen = match fen {
+                Some(f) => f,
+                None => arbiter::cli::position(&variant, None)
+                    .map(|p| arbiter::engine::fen::write(&p))?,
+            };
+            arbiter::render::render_cli(&variant, &fen, last.as_deref(), &output)?;
+            println!("wrote {}", output.display());
+        }
+        Command::RenderBench { runs } => {
+            println!("{}", arbiter::render::bench(runs)?);
+        }
         Command::Bench {
             variant,
             depth,
@@ -136,6 +240,12 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     Ok(())
+}
+
+fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
 }
 
 fn main() -> ExitCode {

@@ -4,15 +4,23 @@
 //! `> text` (some output line contains `text`), `>! text` (no line contains it),
 //! `>= line` (some line equals it exactly).
 
-use arbiter::console::{Console, START_TIME};
+mod common;
+
+use arbiter::console::Console;
 
 fn run_script(name: &str) {
     let path = format!("{}/tests/scripts/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut console = Console::new(START_TIME, 7);
+    // Every script runs through storage: SQLite, or PostgreSQL with ARBITER_TEST_POSTGRES.
+    let url = common::fresh_db(name);
+    let mut console = Console::open(Some(&url), 7).expect("open the test database");
     let mut last: Vec<String> = Vec::new();
     let mut last_input = String::new();
+    let mut threads = vec!["main".to_string()];
     for (i, line) in text.lines().enumerate() {
+        if let Some(t) = line.strip_prefix("!thread ") {
+            threads.push(t.trim().to_string());
+        }
         let n = i + 1;
         let fail = |what: &str, last: &[String], input: &str| -> ! {
             panic!(
@@ -50,6 +58,24 @@ fn run_script(name: &str) {
             }
         }
     }
+    // Nothing is lost: a new process on the same database shows the same games.
+    let snapshot = |c: &mut Console| -> Vec<Vec<String>> {
+        threads
+            .iter()
+            .map(|t| {
+                c.line(&format!("!thread {t}"));
+                c.line("!state")
+            })
+            .collect()
+    };
+    let before = snapshot(&mut console);
+    drop(console);
+    let mut again = Console::open(Some(&url), 7).expect("reopen the test database");
+    assert_eq!(
+        before,
+        snapshot(&mut again),
+        "{name}: state after reopening the database"
+    );
 }
 
 macro_rules! scripts {
@@ -60,6 +86,7 @@ macro_rules! scripts {
 
 scripts! {
     routing_and_drops => "routing.txt",
+    draft_and_handover => "draft.txt",
     kings_frozen_boards_and_gives => "kings.txt",
     full_game_to_six_king_victory => "victory.txt",
     kung_fu_timing => "timing.txt",

@@ -1,7 +1,11 @@
 //! The command layer: one place that turns what a user typed (slash options or console text)
 //! into game actions and replies. Every front end (console, Discord) goes through it.
 
+mod picture;
+
 use std::collections::{HashMap, HashSet};
+
+pub use picture::{clock_text, kfb_picture};
 
 use crate::engine::{fen, Side};
 use crate::games::kfb::{self, draft, Game, Settings};
@@ -170,6 +174,58 @@ impl Hub {
         self.games.get(thread)
     }
 
+    /// Puts a game (loaded from storage) in a thread, replacing any there.
+    pub fn insert_game(&mut self, thread: &str, game: Game) {
+        self.games.insert(thread.to_string(), game);
+    }
+
+    /// Forgets the game of a thread (storage has none).
+    pub fn remove_game(&mut self, thread: &str) {
+        self.games.remove(thread);
+    }
+
+    /// Threads with a game.
+    pub fn threads(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.games.keys().cloned().collect();
+        v.sort();
+        v
+    }
+
+    /// The thread a pending button belongs to.
+    pub fn button_thread(&self, id: &str) -> Option<String> {
+        self.pending.get(id).map(|p| p.thread.clone())
+    }
+
+    /// Marks a lock expiry as announced (loaded from storage).
+    pub fn mark_notified(&mut self, thread: &str, seat: usize, due: Timestamp) {
+        self.notified.insert((thread.to_string(), seat, due));
+    }
+
+    /// Lock expiries due in `(after, until]` not yet announced: (thread, seat, due, text).
+    pub fn due_timers(
+        &self,
+        after: Timestamp,
+        until: Timestamp,
+    ) -> Vec<(String, usize, Timestamp, String)> {
+        let mut out = Vec::new();
+        for thread in self.threads() {
+            let game = &self.games[&thread];
+            for (seat, at) in game.lock_expiries(after, until) {
+                if self.notified.contains(&(thread.clone(), seat, at)) {
+                    continue;
+                }
+                let p = &game.state().players[seat];
+                let text = format!(
+                    "@{}: your lock has expired; you may move on board {}",
+                    p.user,
+                    p.board + 1
+                );
+                out.push((thread.clone(), seat, at, text));
+            }
+        }
+        out
+    }
+
     /// Handles a command. `entropy` seeds a game created without `seed:`; `raw` is the
     /// command as typed (kept in the log).
     pub fn handle(&mut self, caller: &Caller<'_>, entropy: u64, cmd: &Command, raw: &str) -> Reply {
@@ -198,7 +254,7 @@ impl Hub {
             "pick" => (|| {
                 let seat = game
                     .seat_of(user)
-                    .ok_or("you are not seated in this game")?;
+                    .ok_or_else(|| "you are not seated in this game".to_string())?;
                 let order = cmd.opt("order").ok_or("missing order:first|second")?;
                 let colour = cmd
                     .opt("color")
@@ -208,11 +264,9 @@ impl Hub {
                     .opt("army")
                     .ok_or("missing army:fide|clobberers|nutty|rookies|forward")?;
                 let choice = draft::Choice {
-                    order: draft::Order::parse(order).ok_or("order must be first or second")?,
-                    colour: draft::Colour::parse(colour)
-                        .ok_or("color must be red, lightgreen or blue")?,
-                    army: draft::Army::parse(army)
-                        .ok_or("army must be fide, clobberers, nutty, rookies or forward")?,
+                    order: draft::Order::parse(order).map_err(|e| e.to_string())?,
+                    colour: draft::Colour::parse(colour).map_err(|e| e.to_string())?,
+                    army: draft::Army::parse(army).map_err(|e| e.to_string())?,
                 };
                 let for_player = match cmd.opt("for") {
                     Some(f) => Some(
@@ -511,27 +565,13 @@ impl Hub {
 
     /// Lock-expiry messages that fall due in `(after, until]`, each sent once.
     pub fn due_messages(&mut self, after: Timestamp, until: Timestamp) -> Vec<(String, String)> {
-        let mut out = Vec::new();
-        let mut threads: Vec<&String> = self.games.keys().collect();
-        threads.sort();
-        for thread in threads {
-            let game = &self.games[thread];
-            for (seat, at) in game.lock_expiries(after, until) {
-                let key = (thread.clone(), seat, at);
-                if self.notified.insert(key) {
-                    let p = &game.state().players[seat];
-                    out.push((
-                        thread.clone(),
-                        format!(
-                            "@{}: your lock has expired; you may move on board {}",
-                            p.user,
-                            p.board + 1
-                        ),
-                    ));
-                }
-            }
-        }
-        out
+        let due = self.due_timers(after, until);
+        due.into_iter()
+            .map(|(thread, seat, at, text)| {
+                self.mark_notified(&thread, seat, at);
+                (thread, text)
+            })
+            .collect()
     }
 }
 

@@ -57,6 +57,14 @@ impl Outgoing {
         let users = known_users(state, thread, &extra);
         let text = mentionize(&reply.text, &users);
         let mut out = Outgoing::text(with_mentions(&text, &reply.mentions));
+        if !out.files.is_empty() {
+            // The attached full text stays as the command layer wrote it (an export must
+            // import again): mentions are for the message only.
+            out.files = vec![CreateAttachment::bytes(
+                reply.text.clone().into_bytes(),
+                "reply.txt",
+            )];
+        }
         out.pings = ids(&reply.mentions);
         out.buttons.clone_from(&reply.buttons);
         out

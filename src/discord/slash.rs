@@ -138,7 +138,10 @@ async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
         ctx.defer().await?;
         let game = lock(&state.hub).game(&thread_key).cloned();
         match game {
-            Some(game) => tokio::task::spawn_blocking(move || super::board_png(&game)).await?,
+            Some(game) => {
+                let now = now();
+                tokio::task::spawn_blocking(move || super::board_png(&game, now)).await?
+            }
             None => None,
         }
     } else {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::geometry::{Coord, Square};
 use super::piece::Kind;
-use super::position::{CastleRight, Colour, EnPassant, HandPiece, Move, Piece, Position};
+use super::position::{CastleRight, Colour, EnPassant, HandPiece, Piece, Position};
 use super::rules::{orient, Rules, Side};
 
 /// A malformed position text.
@@ -50,8 +50,16 @@ pub enum FenError {
     #[error("castling field `{0}`: {1}")]
     Castling(String, String),
     /// A bad en passant field.
-    #[error("en passant field `{0}` is not a square or -")]
+    #[error(
+        "en passant field `{0}` is not a square just passed over by a pawn's double step, or -"
+    )]
     EnPassant(String),
+    /// An empty-square count that is not 1 to 26.
+    #[error("`{0}` empty squares: a run of empty squares is 1 to 26")]
+    EmptyRun(String),
+    /// Too many pieces in a hand.
+    #[error("a hand may hold at most 1000 pieces")]
+    HandTooLarge,
     /// A bad counter.
     #[error("move counter `{0}` is not a number")]
     Counter(String),
@@ -76,9 +84,11 @@ fn lookup(rules: &Rules, token: &str) -> Result<(Kind, Side), FenError> {
     }
 }
 
-fn army_for(rules: &Rules, kind: Kind, side: Side) -> super::piece::ArmyId {
+fn army_for(rules: &Rules, kind: Kind, side: Side, promoted: bool) -> super::piece::ArmyId {
     let def = rules.catalog.def(kind);
-    if def.pawn || def.royal {
+    // Pawns, kings and promoted pieces take their owner's army (a pawn promotes only into its
+    // own army, and a FEN pawn's army is its owner's).
+    if def.pawn || def.royal || promoted {
         return rules.side_armies[side.index()];
     }
     rules
@@ -101,7 +111,11 @@ fn tokens(text: &str) -> Result<Vec<Token>, FenError> {
                 i += 1;
             }
             let s: String = chars[start..i].iter().collect();
-            let n: usize = s.parse().map_err(|_| FenError::Counter(s.clone()))?;
+            let n: usize = s
+                .parse()
+                .ok()
+                .filter(|&n| n >= 1 && n <= super::geometry::MAX_SIDE as usize)
+                .ok_or(FenError::EmptyRun(s))?;
             out.push(Token::Empty(n));
             continue;
         }
@@ -132,6 +146,9 @@ fn tokens(text: &str) -> Result<Vec<Token>, FenError> {
     }
     Ok(out)
 }
+
+/// Most pieces a FEN hand may hold.
+const MAX_HAND: usize = 1000;
 
 enum Token {
     Empty(usize),
@@ -207,7 +224,7 @@ pub fn parse(rules: Arc<Rules>, text: &str) -> Result<Position, FenError> {
                         Some(Piece {
                             kind,
                             side,
-                            army: army_for(&rules, kind, side),
+                            army: army_for(&rules, kind, side, promoted),
                             promoted,
                         }),
                     );
@@ -231,9 +248,12 @@ pub fn parse(rules: Arc<Rules>, text: &str) -> Result<Position, FenError> {
                     let hp = HandPiece {
                         kind,
                         colour: Colour(side.0),
-                        army: army_for(&rules, kind, side),
+                        army: army_for(&rules, kind, side, promoted),
                         promoted,
                     };
+                    if pos.hand(side).len() >= MAX_HAND {
+                        return Err(FenError::HandTooLarge);
+                    }
                     pos.hand_mut(side).add(hp);
                 }
                 _ => return Err(FenError::UnknownPiece(h.to_string())),
@@ -257,6 +277,16 @@ pub fn parse(rules: Arc<Rules>, text: &str) -> Result<Position, FenError> {
             let prev = Side((turn.0 + rules.sides - 1) % rules.sides);
             let (dx, dy) = orient(prev, (0, 1));
             let victim = target.offset(g.offset(dx, dy));
+            let origin = target.offset(-g.offset(dx, dy));
+            let valid = pos.piece_at(target).is_none()
+                && g.is_playable(origin)
+                && pos.piece_at(origin).is_none()
+                && pos
+                    .piece_at(victim)
+                    .is_some_and(|p| p.side == prev && rules.catalog.def(p.kind).pawn);
+            if !valid {
+                return Err(FenError::EnPassant(e.to_string()));
+            }
             pos.set_en_passant(Some(EnPassant { target, victim }));
         }
     }
@@ -312,9 +342,12 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         };
         let corner_file = if kingside { g.files() - 1 } else { 0 };
         let corner = g.square(Coord::new(corner_file, rank));
-        let ok = corner
-            .and_then(|c| pos.piece_at(c))
-            .is_some_and(|p| p.side == side);
+        let king_file = g.coord(king).file;
+        let ok = corner.and_then(|c| pos.piece_at(c)).is_some_and(|p| {
+            p.side == side
+                && !rules.catalog.def(p.kind).royal
+                && king_file.abs_diff(corner_file) >= 2
+        });
         match corner {
             Some(corner) if ok => pos.add_castle_right(CastleRight { side, king, corner }),
             _ => {
@@ -433,15 +466,9 @@ pub fn write(pos: &Position) -> String {
         castle.push('-');
     }
     out.push_str(&castle);
-    let ep = pos.en_passant().filter(|ep| {
-        let mut v = Vec::new();
-        pos.pseudo_moves(&mut v);
-        v.iter()
-            .any(|m| matches!(m, Move::EnPassant { to, .. } if *to == ep.target))
-    });
-    match ep {
-        Some(ep) => {
-            let _ = write!(out, " {}", g.name(ep.target));
+    match pos.usable_en_passant() {
+        Some(target) => {
+            let _ = write!(out, " {}", g.name(target));
         }
         None => out.push_str(" -"),
     }

@@ -228,8 +228,8 @@ impl Geometry {
         let max_r = coords.iter().map(|c| c.rank).max().unwrap_or(0);
         let lo_f = min_f.saturating_sub(margin);
         let lo_r = min_r.saturating_sub(margin);
-        let hi_f = (max_f + margin).min(self.files - 1);
-        let hi_r = (max_r + margin).min(self.ranks - 1);
+        let hi_f = (max_f as u16 + margin as u16).min(self.files as u16 - 1) as u8;
+        let hi_r = (max_r as u16 + margin as u16).min(self.ranks as u16 - 1) as u8;
         self.label_origin = Coord::new(lo_f, lo_r);
         (hi_f - lo_f + 1, hi_r - lo_r + 1)
     }

@@ -281,6 +281,17 @@ fn describe(pos: &Position, mv: Move) -> String {
     format(pos, mv)
 }
 
+/// The moves (not drops) that reach a square, formatted and sorted.
+fn moves_to(pos: &Position, legal: &[Move], to: Square) -> Vec<String> {
+    legal
+        .iter()
+        .filter(|m| m.to() == Some(to) && !matches!(m, Move::Drop { .. }))
+        .map(|m| describe(pos, *m))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
 fn parse_sq(pos: &Position, s: &str) -> Result<Square, NotationError> {
     pos.rules()
         .geometry
@@ -430,10 +441,14 @@ pub fn resolve_in(
             let from_sq = parse_sq(pos, from)?;
             let to_sq = parse_sq(pos, to)?;
             let Some(p) = pos.piece_at(from_sq).filter(|p| p.side == side) else {
-                let detail = match pos.piece_at(from_sq) {
+                let mut detail = match pos.piece_at(from_sq) {
                     Some(q) => format!(" ({from} holds your opponent's {})", abbr(pos, q.kind)),
                     None => format!(" ({from} is empty)"),
                 };
+                let reaching = moves_to(pos, legal, to_sq);
+                if !reaching.is_empty() {
+                    detail.push_str(&format!("; moves to {to}: {}", reaching.join(" ")));
+                }
                 return Err(NotationError::NoPiece {
                     square: from.clone(),
                     detail,
@@ -447,11 +462,33 @@ pub fn resolve_in(
                 }
                 if !kinds.contains(&p.kind) {
                     let prefix = if def.pawn { "" } else { def.abbr };
-                    return Err(NotationError::WrongPiece {
-                        square: from.clone(),
-                        named: piece.clone(),
-                        actual: def.abbr.to_string(),
-                        suggestion: format!("{prefix}{from}-{to}"),
+                    let own_reaches = legal
+                        .iter()
+                        .any(|m| m.from() == Some(from_sq) && m.to() == Some(to_sq));
+                    if own_reaches {
+                        return Err(NotationError::WrongPiece {
+                            square: from.clone(),
+                            named: piece.clone(),
+                            actual: def.abbr.to_string(),
+                            suggestion: format!("{prefix}{from}-{to}"),
+                        });
+                    }
+                    let reaching = moves_to(pos, legal, to_sq);
+                    let reason = if reaching.is_empty() {
+                        format!(
+                            "{from} holds your {}, not {piece}, and nothing of yours can move to {to}",
+                            def.abbr
+                        )
+                    } else {
+                        format!(
+                            "{from} holds your {}, not {piece}; moves to {to}: {}",
+                            def.abbr,
+                            reaching.join(" ")
+                        )
+                    };
+                    return Err(NotationError::Illegal {
+                        text: clean,
+                        reason,
                     });
                 }
             }

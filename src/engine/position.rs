@@ -83,7 +83,7 @@ impl Hand {
     /// Adds one piece.
     pub fn add(&mut self, p: HandPiece) {
         match self.entries.iter_mut().find(|(q, _)| *q == p) {
-            Some((_, n)) => *n += 1,
+            Some((_, n)) => *n = n.saturating_add(1),
             None => {
                 let at = self.entries.partition_point(|(q, _)| *q < p);
                 self.entries.insert(at, (p, 1));
@@ -286,15 +286,24 @@ impl std::fmt::Debug for Position {
 }
 
 impl PartialEq for Position {
+    /// Positions are equal when they play the same: same placement, side to move, hands,
+    /// counters, valid castling rights and usable en passant capture.
     fn eq(&self, other: &Self) -> bool {
+        let rights = |p: &Position| {
+            let mut v: Vec<(Side, Square, Square)> = p
+                .castle_rights()
+                .map(|r| (r.side, r.king, r.corner))
+                .collect();
+            v.sort();
+            v
+        };
         self.board == other.board
             && self.turn == other.turn
-            && self.castle_mask == other.castle_mask
-            && self.castle_rights == other.castle_rights
-            && self.ep == other.ep
             && self.hands == other.hands
             && self.halfmove == other.halfmove
             && self.fullmove == other.fullmove
+            && rights(self) == rights(other)
+            && self.usable_en_passant() == other.usable_en_passant()
     }
 }
 
@@ -410,6 +419,15 @@ impl Position {
     /// En passant state.
     pub fn en_passant(&self) -> Option<EnPassant> {
         self.ep
+    }
+    /// The en passant target, if some pawn of the side to move can actually capture there.
+    pub fn usable_en_passant(&self) -> Option<Square> {
+        let ep = self.ep?;
+        let mut v = Vec::new();
+        self.pseudo_moves(&mut v);
+        v.iter()
+            .any(|m| matches!(m, Move::EnPassant { to, .. } if *to == ep.target))
+            .then_some(ep.target)
     }
     /// Sets the en passant state (FEN).
     pub fn set_en_passant(&mut self, ep: Option<EnPassant>) {
@@ -566,6 +584,9 @@ impl Position {
                 let captured = self.board[victim.index()];
                 undo.captured = captured;
                 undo.captured_id = self.ids[victim.index()];
+                if self.rules.catalog.pieces[cell_kind(captured)].royal {
+                    self.royals[cell_side(captured) as usize] -= 1;
+                }
                 undo.to_hand = self.captured_to_hand(captured, mover);
                 self.board[to.index()] = self.board[from.index()];
                 self.ids[to.index()] = self.ids[from.index()];
@@ -664,6 +685,9 @@ impl Position {
                 self.ids[to.index()] = 0;
                 self.board[victim.index()] = undo.captured;
                 self.ids[victim.index()] = undo.captured_id;
+                if self.rules.catalog.pieces[cell_kind(undo.captured)].royal {
+                    self.royals[cell_side(undo.captured) as usize] += 1;
+                }
             }
             Move::Castle {
                 king_from,

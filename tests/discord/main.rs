@@ -232,7 +232,7 @@ async fn a_game_through_discord() {
     // The draft (tests/scripts/routing.txt): team 2 picks first.
     let t = fake.slash(&a, thread, "pick", pick(0, 0, 0), &[]);
     let r = refused(&fake.answer(&t).await, "out-of-turn pick");
-    assert!(r.contains("not your team's turn"), "{r}");
+    assert!(r.contains("team 2's turn"), "{r}");
     let t = fake.slash(&d, thread, "pick", pick(1, 1, 1), &[]);
     let answer = fake.answer(&t).await;
     let r = accepted(&answer, "d's pick");
@@ -286,6 +286,8 @@ async fn a_game_through_discord() {
         answer.first, 5,
         "an accepted move is deferred (room for the picture)"
     );
+    let files = &message(&answer).files;
+    assert_eq!(files, &vec!["board.png".to_string()], "the board picture");
     let r = accepted(&answer, "a e2-e4");
     assert!(r.contains("#7") && r.contains("e2-e4"), "{r}");
     let t = play(&d, "d7-d5");
@@ -330,8 +332,13 @@ async fn a_game_through_discord() {
     let answer = fake.answer(&t).await;
     let export = message(&answer);
     assert!(
-        export.ephemeral && export.content.contains("P@e6"),
+        export.ephemeral && export.content.contains("[Event"),
         "{export:?}"
+    );
+    let whole = export.content.contains("P@e6") || export.files == ["reply.txt"];
+    assert!(
+        whole,
+        "the whole export is in the message or attached: {export:?}"
     );
 
     // Revert: refused to a player; a moderator confirms with the button.

@@ -1,6 +1,57 @@
 //! Export of a game as text: a BPGN-like log of every action (see the README).
 
-use super::game::{describe, Action, Game, COLOUR_NAMES};
+use super::game::{describe, Action, Entry, Game, Settings, COLOUR_NAMES};
+
+/// A game file that does not read back.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// No `[Setup …]` line.
+    #[error("this is not an Arbiter game export (no [Setup …] line)")]
+    NoSetup,
+    /// A line's data does not decode.
+    #[error("line {line}: {message}")]
+    Bad {
+        /// Line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The log does not replay.
+    #[error("the game does not replay: {0}")]
+    Replay(String),
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Setup {
+    users: Vec<String>,
+    settings: Settings,
+}
+
+/// Reads a game back from [`bpgn`] text (the `;;` data after each line).
+///
+/// # Errors
+/// An [`ImportError`] naming the line.
+pub fn import(text: &str) -> Result<Game, ImportError> {
+    let mut setup: Option<Setup> = None;
+    let mut entries: Vec<Entry> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let bad = |message: String| ImportError::Bad {
+            line: i + 1,
+            message,
+        };
+        if let Some(rest) = line.strip_prefix("[Setup ") {
+            let json = rest
+                .strip_suffix(']')
+                .ok_or_else(|| bad("unclosed [Setup".into()))?;
+            setup = Some(serde_json::from_str(json).map_err(|e| bad(e.to_string()))?);
+        } else if let Some((_, json)) = line.split_once(" ;; ") {
+            entries.push(serde_json::from_str(json).map_err(|e| bad(e.to_string()))?);
+        }
+    }
+    let setup = setup.ok_or(ImportError::NoSetup)?;
+    Game::from_log(setup.users, setup.settings, entries)
+        .map_err(|e| ImportError::Replay(e.to_string()))
+}
 
 /// The whole log, one line per entry: `#N <time> [board B] <user> (<seat>): <action>`, with
 /// reverted entries marked, after a header of `[Key "Value"]` tags.
@@ -20,6 +71,13 @@ pub fn bpgn(game: &Game) -> String {
         None => "*".into(),
     };
     s.push_str(&format!("[Result \"{result}\"]\n"));
+    let setup = Setup {
+        users: game.users.clone(),
+        settings: game.settings.clone(),
+    };
+    if let Ok(json) = serde_json::to_string(&setup) {
+        s.push_str(&format!("[Setup {json}]\n"));
+    }
     let st = game.state();
     if let Some(boards) = &st.boards {
         for (i, b) in boards.iter().enumerate() {
@@ -53,8 +111,9 @@ pub fn bpgn(game: &Game) -> String {
             Some((by, why)) => format!(" {{reverted by {by}: {why}}}"),
             None => String::new(),
         };
+        let data = serde_json::to_string(e).unwrap_or_default();
         s.push_str(&format!(
-            "{num} t={}{board} {}: {}{rev}\n",
+            "{num} t={}{board} {}: {}{rev} ;; {data}\n",
             e.time,
             e.actor,
             describe(&e.action, &game.users)

@@ -15,7 +15,7 @@ use super::draft::{Choice, Draft, DraftOutcome, Order, Seating};
 pub const COLOUR_NAMES: [&str; 3] = ["red", "lightgreen", "blue"];
 
 /// Per-game settings.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
     /// Kung Fu move limit in seconds (RULINGS §1.6).
     pub move_limit: u64,
@@ -39,7 +39,7 @@ impl Default for Settings {
 }
 
 /// A logged action. Replaying the non-reverted actions in order gives the state.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Action {
     /// A draft pick or a hand-over of a refused choice.
     Pick(DraftOutcome),
@@ -111,7 +111,7 @@ impl Action {
 }
 
 /// One entry of the log.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Entry {
     /// Action number (chat lines have none).
     pub number: Option<u32>,
@@ -269,6 +269,21 @@ impl Game {
             state,
             catalog,
         })
+    }
+
+    /// A game rebuilt from its stored log.
+    ///
+    /// # Errors
+    /// Bad seats, or a log that does not replay.
+    pub fn from_log(
+        users: Vec<String>,
+        settings: Settings,
+        log: Vec<Entry>,
+    ) -> Result<Game, Refusal> {
+        let mut g = Game::new(users, settings)?;
+        g.log = log;
+        g.replay()?;
+        Ok(g)
     }
 
     /// The seat that starts the draft (seeded).
@@ -443,7 +458,7 @@ impl Game {
             .state
             .draft
             .pick(seat, for_player, choice)
-            .map_err(|e| Refusal::Rule(e.to_string()))?;
+            .map_err(|e| Refusal::Rule(self.humanize(&e.to_string())))?;
         let actor = self.users[seat].clone();
         let number = self.commit(&actor, now, command, Action::Pick(outcome.clone()))?;
         let mut text = match &outcome {
@@ -454,9 +469,14 @@ impl Game {
                 choice.colour.as_str(),
                 choice.army.as_str()
             ),
-            DraftOutcome::HandedOver { player, reason, .. } => format!(
-                "{}'s choice is refused: {reason}. {} picks the replacement with /pick for:@{} …",
+            DraftOutcome::HandedOver {
+                player,
+                refused,
+                reason,
+            } => format!(
+                "{}'s choice {refused} is refused: {}. {} picks the replacement with /pick for:@{} order:… color:… army:…",
                 self.users[*player],
+                self.humanize(reason),
                 team_name(1 - team_of(*player)),
                 self.users[*player]
             ),
@@ -477,13 +497,38 @@ impl Game {
         })
     }
 
-    /// The team whose turn it is in the draft.
+    /// The team whose turn it is in the draft (the replacing team during a hand-over).
     pub fn draft_turn_team(&self) -> usize {
-        let d = &self.state.draft;
-        match d.pending_handover() {
-            Some(p) => 1 - team_of(p),
-            None => d.turn(),
+        self.state.draft.acting_team().unwrap_or(0)
+    }
+
+    /// Rewrites the draft's `player N` / `team N` (0-based) with user names and team numbers
+    /// from 1.
+    pub fn humanize(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while !rest.is_empty() {
+            let player = rest.strip_prefix("player ").and_then(|r| {
+                let d = r.chars().next()?.to_digit(10)? as usize;
+                self.users.get(d).map(|u| (u.clone(), &r[1..]))
+            });
+            let team = rest.strip_prefix("team ").and_then(|r| {
+                let d = r.chars().next()?.to_digit(10)? as usize;
+                (d < 2).then(|| (format!("team {}", d + 1), &r[1..]))
+            });
+            match (player, team) {
+                (Some((name, r)), _) | (None, Some((name, r))) => {
+                    out.push_str(&name);
+                    rest = r;
+                }
+                (None, None) => {
+                    let c = rest.chars().next().unwrap_or(' ');
+                    out.push(c);
+                    rest = &rest[c.len_utf8()..];
+                }
+            }
         }
+        out
     }
 
     /// A line per board: who plays first and second, colours and armies.
@@ -1363,11 +1408,11 @@ fn seat_boards(st: &mut State, catalog: &Arc<Catalog>, seating: &Seating) -> Res
         let rules = Arc::new(rules);
         let mut pos = fen::parse(rules.clone(), &rules.start_fen())
             .map_err(|e| Refusal::Rule(e.to_string()))?;
-        pos.set_colour(Side(0), Colour(c1.colour.index() as u8));
-        pos.set_colour(Side(1), Colour(c2.colour.index() as u8));
+        pos.set_colour(Side(0), Colour(colour_number(c1.colour)));
+        pos.set_colour(Side(1), Colour(colour_number(c2.colour)));
         for (seat, c, a, side) in [(first, c1, a1, Side(0)), (second, c2, a2, Side(1))] {
             let p = &mut st.players[seat];
-            p.colour = Some(c.colour.index() as u8);
+            p.colour = Some(colour_number(c.colour));
             p.army = Some(a);
             p.order = Some(c.order);
             p.board = i;
@@ -1384,6 +1429,14 @@ fn seat_boards(st: &mut State, catalog: &Arc<Catalog>, seating: &Seating) -> Res
     }
     st.boards = Some(boards);
     Ok(())
+}
+
+/// The colour number (index into [`COLOUR_NAMES`]) of a draft colour.
+pub fn colour_number(c: super::draft::Colour) -> u8 {
+    super::draft::Colour::ALL
+        .iter()
+        .position(|&x| x == c)
+        .unwrap_or(0) as u8
 }
 
 /// A one-line description of an action.

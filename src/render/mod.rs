@@ -1,0 +1,558 @@
+//! Board pictures as PNG bytes: any board of the engine, and the three-board Kung Fu
+//! Bughouse picture.
+//!
+//! Rendering is pure (no I/O except in [`render_cli`]): positions and plain view data in, PNG
+//! bytes out. Pieces are drawn as vector figures (orthodox pieces as chess figures, every other
+//! piece as a token with its abbreviation and rim marks for its moves) in their owner's colour
+//! with a dark outline; the font (DejaVu) is compiled in.
+
+mod board;
+mod canvas;
+mod kfb;
+mod shapes;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+use crate::engine::notation::{self, MoveText, NotationError};
+use crate::engine::{GeometryError, Move, Position, Side, Square};
+
+pub use kfb::{example_kfb, render_kfb, KfbBoardView, KfbView, SeatState, SeatView, TeamView};
+
+use board::{BoardSpec, HandItem, DIM, PAGE, TEXT};
+use canvas::{Align, Canvas, Fonts};
+
+/// Errors while drawing or saving a picture.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// The embedded font could not be read.
+    #[error("the embedded font is unreadable: {0}")]
+    Font(String),
+    /// PNG encoding failed.
+    #[error("PNG encoding failed: {0}")]
+    Encode(#[from] png::EncodingError),
+    /// The picture could not be written.
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The variant or FEN given to [`render_cli`] is wrong.
+    #[error(transparent)]
+    Position(#[from] crate::cli::CliError),
+    /// The last move given to [`render_cli`] does not parse.
+    #[error("--last: {0}")]
+    Notation(#[from] NotationError),
+    /// A square of the last move is not on the board.
+    #[error("--last: {0}")]
+    Square(#[from] GeometryError),
+    /// Nothing to draw, or another reason given in words.
+    #[error("{0}")]
+    Message(String),
+}
+
+/// A player's (or side's) colour: the fill of their pieces.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum PlayerColour {
+    /// KFB red.
+    Red,
+    /// KFB lightgreen.
+    LightGreen,
+    /// KFB blue.
+    Blue,
+    /// The first side of an ordinary game.
+    White,
+    /// The second side of an ordinary game.
+    Black,
+    /// Any other colour (many-player games).
+    Rgb(u8, u8, u8),
+}
+
+impl PlayerColour {
+    /// The fill colour.
+    pub fn rgb(self) -> [u8; 3] {
+        match self {
+            PlayerColour::Red => [226, 48, 48],
+            PlayerColour::LightGreen => [144, 238, 144],
+            PlayerColour::Blue => [46, 104, 232],
+            PlayerColour::White => [250, 250, 248],
+            PlayerColour::Black => [34, 34, 34],
+            PlayerColour::Rgb(r, g, b) => [r, g, b],
+        }
+    }
+
+    /// The name shown to players.
+    pub fn name(self) -> String {
+        match self {
+            PlayerColour::Red => "red".into(),
+            PlayerColour::LightGreen => "lightgreen".into(),
+            PlayerColour::Blue => "blue".into(),
+            PlayerColour::White => "white".into(),
+            PlayerColour::Black => "black".into(),
+            PlayerColour::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
+        }
+    }
+
+    /// The default colour of side `n`: white, black, then red, blue, lightgreen and further
+    /// distinct colours for games with many players.
+    pub fn default_for_side(n: u8) -> PlayerColour {
+        const MORE: [PlayerColour; 14] = [
+            PlayerColour::Red,
+            PlayerColour::Blue,
+            PlayerColour::LightGreen,
+            PlayerColour::Rgb(245, 200, 40),
+            PlayerColour::Rgb(150, 80, 200),
+            PlayerColour::Rgb(250, 140, 40),
+            PlayerColour::Rgb(60, 200, 210),
+            PlayerColour::Rgb(240, 130, 190),
+            PlayerColour::Rgb(130, 90, 50),
+            PlayerColour::Rgb(150, 150, 150),
+            PlayerColour::Rgb(30, 140, 80),
+            PlayerColour::Rgb(120, 20, 40),
+            PlayerColour::Rgb(20, 40, 120),
+            PlayerColour::Rgb(200, 220, 120),
+        ];
+        match n {
+            0 => PlayerColour::White,
+            1 => PlayerColour::Black,
+            n => MORE[(n as usize - 2) % MORE.len()],
+        }
+    }
+}
+
+/// Squares to highlight: the last move's from- and to-squares, a drop's square, and any other
+/// squares the move changed (the corner piece in castling).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct LastMove {
+    /// Where the piece came from.
+    pub from: Option<Square>,
+    /// Where it went.
+    pub to: Option<Square>,
+    /// Where a piece was dropped.
+    pub drop: Option<Square>,
+    /// Other squares to mark like from/to (castling's corner piece).
+    pub others: Vec<Square>,
+}
+
+impl LastMove {
+    /// The squares of an engine move.
+    pub fn from_move(mv: &Move) -> LastMove {
+        match *mv {
+            Move::Drop { to, .. } => LastMove {
+                drop: Some(to),
+                ..LastMove::default()
+            },
+            Move::Castle {
+                king_from,
+                king_to,
+                corner_from,
+                corner_to,
+            } => LastMove {
+                from: Some(king_from),
+                to: Some(king_to),
+                drop: None,
+                others: vec![corner_from, corner_to],
+            },
+            _ => LastMove {
+                from: mv.from(),
+                to: mv.to(),
+                ..LastMove::default()
+            },
+        }
+    }
+
+    /// The squares named by a move written in the project's notation (`e2-e4`, `N@f3`,
+    /// `0-0`), on the position after the move. Castling marks the king of the side that just
+    /// moved and the square beside it where the corner piece landed.
+    ///
+    /// # Errors
+    /// Text that is not a move, or squares that are not on the board.
+    pub fn from_text(pos: &Position, text: &str) -> Result<LastMove, RenderError> {
+        let geom = &pos.rules().geometry;
+        Ok(match notation::parse_text(text)? {
+            MoveText::Drop { to, .. } => LastMove {
+                drop: Some(geom.parse_square(&to)?),
+                ..LastMove::default()
+            },
+            MoveText::Move { from, to, .. } => LastMove {
+                from: Some(geom.parse_square(&from)?),
+                to: Some(geom.parse_square(&to)?),
+                ..LastMove::default()
+            },
+            MoveText::Castle { long } => {
+                let sides = pos.rules().sides.max(1);
+                let mover = Side((pos.turn().0 + sides - 1) % sides);
+                let mut lm = LastMove::default();
+                if let Some(&k) = pos.royal_squares(mover).first() {
+                    let c = geom.coord(k);
+                    lm.to = Some(k);
+                    let f = if long {
+                        c.file.checked_add(1)
+                    } else {
+                        c.file.checked_sub(1)
+                    };
+                    if let Some(f) = f {
+                        lm.others = geom
+                            .square(crate::engine::Coord::new(f, c.rank))
+                            .into_iter()
+                            .collect();
+                    }
+                }
+                lm
+            }
+        })
+    }
+}
+
+/// Options of a single-board picture.
+#[derive(Clone, Debug, Default)]
+pub struct RenderOptions {
+    /// Pixels per square; automatic (72 up to 8×8, smaller for larger boards) if `None`.
+    pub square: Option<u32>,
+    /// Show the board from the second side (rank 1 at the top).
+    pub flipped: bool,
+    /// Colour of each side's pieces; sides without an entry get
+    /// [`PlayerColour::default_for_side`].
+    pub side_colours: Vec<PlayerColour>,
+    /// A line above the board; "White to move" style if `None`, nothing if empty.
+    pub caption: Option<String>,
+    /// Leave out the legend of fairy pieces.
+    pub no_legend: bool,
+}
+
+/// The look of a picture (alias kept for callers that speak of a board style).
+pub type BoardStyle = RenderOptions;
+
+impl RenderOptions {
+    fn colour(&self, side: Side) -> PlayerColour {
+        self.side_colours
+            .get(side.index())
+            .copied()
+            .unwrap_or_else(|| PlayerColour::default_for_side(side.0))
+    }
+}
+
+pub(crate) fn fonts() -> Result<&'static Fonts, RenderError> {
+    static FONTS: std::sync::OnceLock<Result<Fonts, String>> = std::sync::OnceLock::new();
+    FONTS
+        .get_or_init(|| Fonts::load().map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| RenderError::Font(e.clone()))
+}
+
+/// Draws one board position, with hands if the rules have drops, and returns PNG bytes.
+///
+/// # Errors
+/// Only if the embedded font is unreadable or encoding fails.
+pub fn render_position(
+    pos: &Position,
+    last: Option<LastMove>,
+    opts: &RenderOptions,
+) -> Result<Vec<u8>, RenderError> {
+    let fonts = fonts()?;
+    let rules = pos.rules();
+    let geom = &rules.geometry;
+    let sq = opts
+        .square
+        .unwrap_or_else(|| board::auto_square(geom))
+        .clamp(12, 200);
+    let margin = board::coord_margin(fonts, sq);
+    let colour_of = |s: Side| opts.colour(s).rgb();
+    let spec = BoardSpec {
+        pos,
+        sq,
+        margin,
+        flipped: opts.flipped,
+        last: last.as_ref(),
+        colour_of: &colour_of,
+        frozen: false,
+    };
+    let (bw, bh) = spec.size();
+    let pad = (sq / 4).max(8);
+    let width = bw + 2 * pad;
+    let caption = match &opts.caption {
+        Some(c) => c.clone(),
+        None => {
+            let c = opts.colour(pos.turn()).name();
+            let mut s = c.chars();
+            match s.next() {
+                Some(first) => format!("{}{} to move", first.to_uppercase(), s.as_str()),
+                None => String::new(),
+            }
+        }
+    };
+    let cap_px = (sq as f32 * 0.30).clamp(15.0, 22.0);
+    let cap_h = if caption.is_empty() {
+        0
+    } else {
+        (cap_px * 2.0) as u32
+    };
+    let show_hands = rules.drops.enabled || (0..rules.sides).any(|s| !pos.hand(Side(s)).is_empty());
+    let icon = (sq * 5 / 8).max(24);
+    let hand_h = if show_hands { icon + 8 } else { 0 };
+    let extra_sides = if show_hands {
+        rules.sides.saturating_sub(2) as u32
+    } else {
+        0
+    };
+    let mut legend = BTreeMap::new();
+    if !opts.no_legend {
+        board::legend_of_position(pos, &mut legend);
+    }
+    let legend_icon = (sq / 2).clamp(22, 30);
+    let legend_h = board::legend_height(fonts, &legend, width - 2 * pad, legend_icon);
+    let height = pad + cap_h + hand_h + bh + hand_h * (1 + extra_sides) + legend_h + pad;
+    let mut canvas = Canvas::new(width, height, PAGE);
+    let mut y = pad as i32;
+    if cap_h > 0 {
+        canvas.text(
+            &fonts.bold,
+            cap_px,
+            &caption,
+            (pad + margin) as f32,
+            y as f32 + cap_h as f32 / 2.0,
+            Align::Left,
+            TEXT,
+        );
+        y += cap_h as i32;
+    }
+    let hand_items = |s: Side| -> Vec<HandItem> {
+        pos.hand(s)
+            .entries()
+            .iter()
+            .map(|(hp, n)| HandItem {
+                figure: board::figure_of(&rules.catalog, hp.kind, s, opts.flipped),
+                colour: opts.colour(Side(hp.colour.0)).rgb(),
+                count: *n,
+            })
+            .collect()
+    };
+    let (top, bottom) = if opts.flipped {
+        (Side(0), Side(1))
+    } else {
+        (Side(1), Side(0))
+    };
+    let hand_x = (pad + margin) as i32;
+    let hand_w = bw - 2 * margin;
+    let draw_hand_row = |canvas: &mut Canvas, s: Side, y: i32| {
+        let items = hand_items(s);
+        let label = format!("{} hand", opts.colour(s).name());
+        if items.is_empty() {
+            canvas.text(
+                &fonts.bold,
+                icon as f32 * 0.4,
+                &format!("{label}: empty"),
+                hand_x as f32,
+                (y + icon as i32 / 2) as f32,
+                Align::Left,
+                DIM,
+            );
+        } else {
+            board::draw_hand(&mut *canvas, fonts, &items, hand_x, y, icon, hand_w);
+        }
+    };
+    if show_hands {
+        draw_hand_row(&mut canvas, top, y + 4);
+        y += hand_h as i32;
+    }
+    board::draw_board(&mut canvas, fonts, &spec, pad as i32, y);
+    y += bh as i32;
+    if show_hands {
+        draw_hand_row(&mut canvas, bottom, y + 4);
+        y += hand_h as i32;
+        for s in 2..rules.sides {
+            draw_hand_row(&mut canvas, Side(s), y + 4);
+            y += hand_h as i32;
+        }
+    }
+    if legend_h > 0 {
+        board::draw_legend(
+            &mut canvas,
+            fonts,
+            &rules.catalog,
+            &legend,
+            pad as i32,
+            y,
+            width - 2 * pad,
+            legend_icon,
+        );
+    }
+    canvas.encode()
+}
+
+/// `arbiter render --variant V --fen F [--last e2-e4] -o board.png`: draws a position of a
+/// named variant, highlighting the squares of `last` (a move in the project's notation), and
+/// writes the PNG to `out`.
+///
+/// # Errors
+/// A bad variant, FEN or move text, or a file that cannot be written.
+pub fn render_cli(
+    variant: &str,
+    fen: &str,
+    last: Option<&str>,
+    out: &Path,
+) -> Result<(), RenderError> {
+    let pos = crate::cli::position(variant, Some(fen))?;
+    let lm = match last {
+        Some(t) => Some(LastMove::from_text(&pos, t)?),
+        None => None,
+    };
+    let png = render_position(&pos, lm, &RenderOptions::default())?;
+    std::fs::write(out, png).map_err(|source| RenderError::Io {
+        path: out.display().to_string(),
+        source,
+    })
+}
+
+/// Timings of [`bench()`]: medians in milliseconds (render and PNG encoding, release build
+/// recommended) and the sizes of the files.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchReport {
+    /// Runs timed per picture.
+    pub runs: usize,
+    /// Median time for one 8×8 board (CwDA start position with a last move).
+    pub board_ms: f64,
+    /// Its PNG size in bytes.
+    pub board_bytes: usize,
+    /// Median time for the KFB three-board picture ([`example_kfb`]).
+    pub kfb_ms: f64,
+    /// Its PNG size in bytes.
+    pub kfb_bytes: usize,
+    /// First (cold-cache) KFB render in milliseconds, piece sprites drawn from scratch.
+    pub kfb_cold_ms: f64,
+}
+
+impl std::fmt::Display for BenchReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "8x8 board: {:.2} ms median of {}, {} bytes",
+            self.board_ms, self.runs, self.board_bytes
+        )?;
+        write!(
+            f,
+            "KFB three boards: {:.2} ms median of {} ({:.2} ms cold), {} bytes",
+            self.kfb_ms, self.runs, self.kfb_cold_ms, self.kfb_bytes
+        )
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// Times rendering and encoding of an 8×8 board and of the KFB picture (median of `runs`).
+///
+/// # Errors
+/// If a picture cannot be drawn.
+pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
+    let runs = runs.max(1);
+    let t = Instant::now();
+    let view = example_kfb()?;
+    let kfb_cold_ms = {
+        let png = render_kfb(&view)?;
+        drop(png);
+        t.elapsed().as_secs_f64() * 1e3
+    };
+    let pos = crate::cli::position("kcwda:clobberers-nutty", None)?;
+    let last = LastMove::from_text(&pos, "e2-e4")?;
+    let mut times = Vec::new();
+    let mut board_bytes = 0;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let png = render_position(&pos, Some(last.clone()), &RenderOptions::default())?;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        board_bytes = png.len();
+    }
+    let board_ms = median(times);
+    let mut times = Vec::new();
+    let mut kfb_bytes = 0;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let png = render_kfb(&view)?;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        kfb_bytes = png.len();
+    }
+    Ok(BenchReport {
+        runs,
+        board_ms,
+        board_bytes,
+        kfb_ms: median(times),
+        kfb_bytes,
+        kfb_cold_ms,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Geometry;
+
+    #[test]
+    fn labels_match_square_names() {
+        let mut g = Geometry::cut_corners(16, 2).unwrap();
+        g.set_label_origin(crate::engine::Coord::new(3, 2));
+        for &s in g.squares() {
+            let c = g.coord(s);
+            if let (Some(f), Some(r)) =
+                (board::file_label(&g, c.file), board::rank_label(&g, c.rank))
+            {
+                assert_eq!(format!("{f}{r}"), g.name(s));
+            }
+        }
+    }
+
+    #[test]
+    fn quantize_keeps_flat_colours_exact() {
+        let mut rgb = Vec::new();
+        for i in 0..10_000u32 {
+            let c = match i % 3 {
+                0 => [240, 217, 181],
+                1 => [181, 136, 99],
+                _ => {
+                    // Anti-aliasing: blends of dark outline over both square colours.
+                    let a = (i % 97) as f32 / 96.0;
+                    let base = if i % 2 == 0 {
+                        [240.0, 217.0, 181.0]
+                    } else {
+                        [181.0, 136.0, 99.0]
+                    };
+                    [0, 1, 2].map(|k| (base[k] * (1.0 - a) + 20.0 * a) as u8)
+                }
+            };
+            rgb.extend_from_slice(&c);
+        }
+        let (palette, idx) = canvas::quantize(&rgb);
+        assert!(palette.len() <= 256 * 3);
+        assert_eq!(idx.len(), 10_000);
+        let colour = |i: usize| {
+            let p = idx[i] as usize * 3;
+            [palette[p], palette[p + 1], palette[p + 2]]
+        };
+        assert_eq!(colour(0), [240, 217, 181]);
+        assert_eq!(colour(1), [181, 136, 99]);
+        for i in 0..10_000 {
+            let c = colour(i);
+            for k in 0..3 {
+                assert!(c[k].abs_diff(rgb[i * 3 + k]) <= 8, "pixel {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn many_sides_get_distinct_colours() {
+        let cols: Vec<_> = (0..8)
+            .map(|n| PlayerColour::default_for_side(n).rgb())
+            .collect();
+        for i in 0..cols.len() {
+            for j in 0..i {
+                assert_ne!(cols[i], cols[j]);
+            }
+        }
+        assert_ne!(DIM, TEXT);
+    }
+}

@@ -1,0 +1,723 @@
+//! Vector piece figures: paths in a 100×100 design space, rasterised with anti-aliasing into
+//! premultiplied RGBA sprites (fill, dark outline, inner details, abbreviation text).
+//!
+//! Orthodox pieces (K Q R B N P) are drawn as chess figures. Every other piece is a token whose
+//! outline depends on the army it belongs to (circle, octagon, rounded square, shield or
+//! hexagon), with its abbreviation in the middle and marks around the rim for the directions
+//! it moves in, oriented for its owner: a long arrow for a slide, a short one for a single
+//! step and a dot for a leap. Two different movements therefore never look alike, and the
+//! abbreviation says which piece it is.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use ab_glyph::point;
+use ab_glyph_rasterizer::Rasterizer;
+
+use super::canvas::{cap_height, rasterize_text, text_width, Canvas, Fonts, Rgb8};
+use crate::engine::betza;
+
+type P = (f32, f32);
+
+#[derive(Copy, Clone, Debug)]
+enum Seg {
+    Line(P, P),
+    Quad(P, P, P),
+    Cubic(P, P, P, P),
+}
+
+impl Seg {
+    fn reversed(self) -> Seg {
+        match self {
+            Seg::Line(a, b) => Seg::Line(b, a),
+            Seg::Quad(a, b, c) => Seg::Quad(c, b, a),
+            Seg::Cubic(a, b, c, d) => Seg::Cubic(d, c, b, a),
+        }
+    }
+    fn points(&self) -> Vec<P> {
+        match *self {
+            Seg::Line(a, b) => vec![a, b],
+            Seg::Quad(a, b, c) => vec![a, b, c],
+            Seg::Cubic(a, b, c, d) => vec![a, b, c, d],
+        }
+    }
+}
+
+/// A set of closed contours, all turned the same way so that overlaps add up to a union.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Path {
+    contours: Vec<Vec<Seg>>,
+}
+
+/// Builds one contour from pen moves.
+struct Pen {
+    segs: Vec<Seg>,
+    start: P,
+    cur: P,
+}
+
+impl Pen {
+    fn at(p: P) -> Pen {
+        Pen {
+            segs: Vec::new(),
+            start: p,
+            cur: p,
+        }
+    }
+    fn line(mut self, p: P) -> Pen {
+        self.segs.push(Seg::Line(self.cur, p));
+        self.cur = p;
+        self
+    }
+    fn quad(mut self, c: P, p: P) -> Pen {
+        self.segs.push(Seg::Quad(self.cur, c, p));
+        self.cur = p;
+        self
+    }
+    fn cubic(mut self, c1: P, c2: P, p: P) -> Pen {
+        self.segs.push(Seg::Cubic(self.cur, c1, c2, p));
+        self.cur = p;
+        self
+    }
+    fn close(mut self) -> Vec<Seg> {
+        if self.cur != self.start {
+            self.segs.push(Seg::Line(self.cur, self.start));
+        }
+        self.segs
+    }
+}
+
+impl Path {
+    fn new() -> Path {
+        Path::default()
+    }
+
+    /// Adds a contour, reversing it if needed so every contour turns the same way.
+    fn add(&mut self, segs: Vec<Seg>) -> &mut Path {
+        let pts: Vec<P> = segs.iter().flat_map(Seg::points).collect();
+        let mut area = 0.0;
+        for i in 0..pts.len() {
+            let (a, b) = (pts[i], pts[(i + 1) % pts.len()]);
+            area += a.0 * b.1 - b.0 * a.1;
+        }
+        if area < 0.0 {
+            self.contours
+                .push(segs.into_iter().rev().map(Seg::reversed).collect());
+        } else {
+            self.contours.push(segs);
+        }
+        self
+    }
+
+    fn poly(&mut self, pts: &[P]) -> &mut Path {
+        if let Some((&first, rest)) = pts.split_first() {
+            let mut pen = Pen::at(first);
+            for &p in rest {
+                pen = pen.line(p);
+            }
+            self.add(pen.close());
+        }
+        self
+    }
+
+    fn rect(&mut self, x0: f32, y0: f32, x1: f32, y1: f32) -> &mut Path {
+        self.poly(&[(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    }
+
+    fn round_rect(&mut self, x0: f32, y0: f32, x1: f32, y1: f32, r: f32) -> &mut Path {
+        let k = r * 0.5523;
+        let pen = Pen::at((x0 + r, y0))
+            .line((x1 - r, y0))
+            .cubic((x1 - r + k, y0), (x1, y0 + r - k), (x1, y0 + r))
+            .line((x1, y1 - r))
+            .cubic((x1, y1 - r + k), (x1 - r + k, y1), (x1 - r, y1))
+            .line((x0 + r, y1))
+            .cubic((x0 + r - k, y1), (x0, y1 - r + k), (x0, y1 - r))
+            .line((x0, y0 + r))
+            .cubic((x0, y0 + r - k), (x0 + r - k, y0), (x0 + r, y0));
+        self.add(pen.close())
+    }
+
+    fn ellipse(&mut self, cx: f32, cy: f32, rx: f32, ry: f32) -> &mut Path {
+        let (kx, ky) = (rx * 0.5523, ry * 0.5523);
+        let pen = Pen::at((cx + rx, cy))
+            .cubic((cx + rx, cy + ky), (cx + kx, cy + ry), (cx, cy + ry))
+            .cubic((cx - kx, cy + ry), (cx - rx, cy + ky), (cx - rx, cy))
+            .cubic((cx - rx, cy - ky), (cx - kx, cy - ry), (cx, cy - ry))
+            .cubic((cx + kx, cy - ry), (cx + rx, cy - ky), (cx + rx, cy));
+        self.add(pen.close())
+    }
+
+    fn circle(&mut self, cx: f32, cy: f32, r: f32) -> &mut Path {
+        self.ellipse(cx, cy, r, r)
+    }
+
+    /// A straight stroke of width `w` with round ends.
+    fn stroke(&mut self, a: P, b: P, w: f32) -> &mut Path {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-3);
+        let (nx, ny) = (-dy / len * w / 2.0, dx / len * w / 2.0);
+        self.poly(&[
+            (a.0 + nx, a.1 + ny),
+            (b.0 + nx, b.1 + ny),
+            (b.0 - nx, b.1 - ny),
+            (a.0 - nx, a.1 - ny),
+        ]);
+        self.circle(a.0, a.1, w / 2.0);
+        self.circle(b.0, b.1, w / 2.0)
+    }
+
+    /// A curved stroke (quadratic through control `c`), flattened into short strokes.
+    fn stroke_quad(&mut self, a: P, c: P, b: P, w: f32) -> &mut Path {
+        let n = 8;
+        let mut prev = a;
+        for i in 1..=n {
+            let t = i as f32 / n as f32;
+            let u = 1.0 - t;
+            let p = (
+                u * u * a.0 + 2.0 * u * t * c.0 + t * t * b.0,
+                u * u * a.1 + 2.0 * u * t * c.1 + t * t * b.1,
+            );
+            self.stroke(prev, p, w);
+            prev = p;
+        }
+        self
+    }
+
+    /// Rasterises into a `size`×`size` coverage mask; `map` turns design coordinates (0–100)
+    /// into pixels.
+    fn raster(&self, size: usize, map: &dyn Fn(P) -> P) -> Vec<f32> {
+        let mut r = Rasterizer::new(size, size);
+        let pt = |p: P| {
+            let q = map(p);
+            point(q.0, q.1)
+        };
+        for c in &self.contours {
+            for s in c {
+                match *s {
+                    Seg::Line(a, b) => r.draw_line(pt(a), pt(b)),
+                    Seg::Quad(a, b, c) => r.draw_quad(pt(a), pt(b), pt(c)),
+                    Seg::Cubic(a, b, c, d) => r.draw_cubic(pt(a), pt(b), pt(c), pt(d)),
+                }
+            }
+        }
+        let mut out = vec![0.0; size * size];
+        r.for_each_pixel(|i, a| out[i] = a.min(1.0));
+        out
+    }
+}
+
+/// Grows a coverage mask by `radius` pixels (a disc-shaped maximum filter with soft edge).
+fn dilate(mask: &[f32], size: usize, radius: f32) -> Vec<f32> {
+    let ri = radius.ceil() as i32 + 1;
+    let mut offs = Vec::new();
+    for dy in -ri..=ri {
+        for dx in -ri..=ri {
+            let d = ((dx * dx + dy * dy) as f32).sqrt();
+            let w = (radius + 0.5 - d).clamp(0.0, 1.0);
+            if w > 0.0 {
+                offs.push((dx, dy, w));
+            }
+        }
+    }
+    let n = size as i32;
+    let mut out = vec![0.0f32; size * size];
+    for y in 0..n {
+        for x in 0..n {
+            let mut m = 0.0f32;
+            for &(dx, dy, w) in &offs {
+                let (sx, sy) = (x + dx, y + dy);
+                if sx >= 0 && sy >= 0 && sx < n && sy < n {
+                    let v = mask[(sy * n + sx) as usize] * w;
+                    if v > m {
+                        m = v;
+                        if m >= 1.0 {
+                            break;
+                        }
+                    }
+                }
+            }
+            out[(y * n + x) as usize] = m;
+        }
+    }
+    out
+}
+
+/// A premultiplied RGBA picture of one piece, `size`×`size`.
+pub(crate) struct Sprite {
+    size: usize,
+    px: Vec<[f32; 4]>,
+    /// `px` in bytes, premultiplied, for drawing.
+    bytes: Vec<[u8; 4]>,
+}
+
+impl Sprite {
+    fn new(size: usize) -> Sprite {
+        Sprite {
+            size,
+            px: vec![[0.0; 4]; size * size],
+            bytes: Vec::new(),
+        }
+    }
+
+    /// Paints a colour through a coverage mask (optionally clipped by a second mask).
+    fn layer(&mut self, mask: &[f32], c: Rgb8, clip: Option<&[f32]>) {
+        let c = [
+            c[0] as f32 / 255.0,
+            c[1] as f32 / 255.0,
+            c[2] as f32 / 255.0,
+        ];
+        for (i, d) in self.px.iter_mut().enumerate() {
+            let mut a = mask[i];
+            if let Some(cl) = clip {
+                a *= cl[i];
+            }
+            if a <= 0.0 {
+                continue;
+            }
+            let k = 1.0 - a;
+            d[0] = c[0] * a + d[0] * k;
+            d[1] = c[1] * a + d[1] * k;
+            d[2] = c[2] * a + d[2] * k;
+            d[3] = a + d[3] * k;
+        }
+    }
+
+    /// Draws the sprite with its top-left corner at (x, y).
+    pub fn draw(&self, canvas: &mut Canvas, x: i32, y: i32) {
+        canvas.blit_premul(x, y, self.size, &self.bytes);
+    }
+}
+
+/// Relative luminance (0–1) of a colour.
+pub(crate) fn luminance(c: Rgb8) -> f32 {
+    (0.2126 * c[0] as f32 + 0.7152 * c[1] as f32 + 0.0722 * c[2] as f32) / 255.0
+}
+
+/// A colour that reads on `fill`: near-black on light fills, white on dark ones.
+pub(crate) fn contrast(fill: Rgb8) -> Rgb8 {
+    if luminance(fill) > 0.5 {
+        [24, 24, 24]
+    } else {
+        [250, 250, 250]
+    }
+}
+
+/// Colour of every piece's outline.
+pub(crate) const OUTLINE: Rgb8 = [20, 20, 20];
+
+/// What a piece looks like, independent of colour and size.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum Figure {
+    King,
+    Queen,
+    Rook,
+    Bishop,
+    Knight,
+    Pawn,
+    /// A token: abbreviation, base outline, rim marks (angle in degrees on screen, kind).
+    Token {
+        abbr: String,
+        base: Base,
+        marks: Vec<(i32, Mark)>,
+    },
+}
+
+/// The outline of a token.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum Base {
+    Circle,
+    Octagon,
+    Square,
+    /// A shield pointing toward the owner's forward direction (angle in degrees on screen).
+    Shield(i32),
+    Hexagon,
+}
+
+/// A rim mark: how a piece moves in one direction.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub(crate) enum Mark {
+    /// Slides any number of squares (or several).
+    Slide,
+    /// One step to the adjacent square.
+    Step,
+    /// A leap to a farther square.
+    Leap,
+    /// A single step and a leap in the same direction.
+    StepLeap,
+}
+
+impl Figure {
+    /// The figure of a piece: `abbr` and `betza` from its definition, `base` from its army,
+    /// `orient` turns a piece-relative vector (forward = +rank) into a board vector, and
+    /// `flipped` says whether the board is shown upside down.
+    pub fn of(
+        abbr: &str,
+        betza_text: &str,
+        base: Base,
+        orient: &dyn Fn((i8, i8)) -> (i32, i32),
+        flipped: bool,
+    ) -> Figure {
+        if let Some(f) = orthodox(abbr, betza_text) {
+            return f;
+        }
+        let screen = |v: (i8, i8)| {
+            let (x, y) = orient(v);
+            if flipped {
+                (-x, y)
+            } else {
+                (x, -y)
+            }
+        };
+        let angle = |(x, y): (i32, i32)| {
+            let a = (y as f32).atan2(x as f32).to_degrees().round() as i32;
+            a.rem_euclid(360)
+        };
+        let mut dirs: HashMap<i32, (bool, bool, bool)> = HashMap::new();
+        if let Ok(m) = betza::parse(betza_text) {
+            for atom in &m.atoms {
+                for &v in &atom.vectors {
+                    let e = dirs.entry(angle(screen(v))).or_default();
+                    let reach = v.0.unsigned_abs().max(v.1.unsigned_abs());
+                    if atom.rider && atom.range != 1 {
+                        e.0 = true;
+                    } else if reach == 1 {
+                        e.1 = true;
+                    } else {
+                        e.2 = true;
+                    }
+                }
+            }
+        }
+        let mut marks: Vec<(i32, Mark)> = dirs
+            .into_iter()
+            .map(|(a, (slide, step, leap))| {
+                let m = match (slide, step, leap) {
+                    (true, _, _) => Mark::Slide,
+                    (false, true, true) => Mark::StepLeap,
+                    (false, true, false) => Mark::Step,
+                    _ => Mark::Leap,
+                };
+                (a, m)
+            })
+            .collect();
+        marks.sort();
+        let base = match base {
+            Base::Shield(_) => Base::Shield(angle(screen((0, 1)))),
+            b => b,
+        };
+        Figure::Token {
+            abbr: abbr.to_string(),
+            base,
+            marks,
+        }
+    }
+
+    fn paths(&self) -> (Path, Path) {
+        let mut fill = Path::new();
+        let mut detail = Path::new();
+        let base = |p: &mut Path| {
+            p.round_rect(20.0, 80.0, 80.0, 91.0, 3.0);
+        };
+        match self {
+            Figure::Pawn => {
+                fill.circle(50.0, 31.0, 12.5);
+                fill.round_rect(37.0, 44.0, 63.0, 51.0, 3.0);
+                fill.add(
+                    Pen::at((40.0, 50.0))
+                        .quad((40.0, 66.0), (28.0, 81.0))
+                        .line((72.0, 81.0))
+                        .quad((60.0, 66.0), (60.0, 50.0))
+                        .close(),
+                );
+                fill.round_rect(24.0, 79.0, 76.0, 90.0, 3.0);
+                detail.stroke((28.0, 80.0), (72.0, 80.0), 2.5);
+                detail.stroke((40.0, 51.0), (60.0, 51.0), 2.5);
+            }
+            Figure::Rook => {
+                base(&mut fill);
+                fill.poly(&[(26.0, 81.0), (30.0, 70.0), (70.0, 70.0), (74.0, 81.0)]);
+                fill.poly(&[(32.0, 71.0), (35.0, 38.0), (65.0, 38.0), (68.0, 71.0)]);
+                fill.poly(&[
+                    (27.0, 39.0),
+                    (27.0, 15.0),
+                    (37.0, 15.0),
+                    (37.0, 22.0),
+                    (45.0, 22.0),
+                    (45.0, 15.0),
+                    (55.0, 15.0),
+                    (55.0, 22.0),
+                    (63.0, 22.0),
+                    (63.0, 15.0),
+                    (73.0, 15.0),
+                    (73.0, 39.0),
+                ]);
+                detail.stroke((30.0, 38.0), (70.0, 38.0), 2.5);
+                detail.stroke((32.0, 70.0), (68.0, 70.0), 2.5);
+                detail.stroke((25.0, 80.0), (75.0, 80.0), 2.5);
+            }
+            Figure::Bishop => {
+                base(&mut fill);
+                fill.poly(&[(38.0, 72.0), (33.0, 81.0), (67.0, 81.0), (62.0, 72.0)]);
+                fill.round_rect(32.0, 64.0, 68.0, 73.0, 3.0);
+                fill.add(
+                    Pen::at((35.0, 66.0))
+                        .cubic((26.0, 52.0), (36.0, 32.0), (50.0, 21.0))
+                        .cubic((64.0, 32.0), (74.0, 52.0), (65.0, 66.0))
+                        .close(),
+                );
+                fill.circle(50.0, 16.0, 5.5);
+                detail.stroke((53.0, 33.0), (61.0, 48.0), 3.0);
+                detail.stroke((34.0, 65.0), (66.0, 65.0), 2.5);
+                detail.stroke((34.0, 72.5), (66.0, 72.5), 2.5);
+                detail.stroke((27.0, 80.0), (73.0, 80.0), 2.5);
+            }
+            Figure::Knight => {
+                base(&mut fill);
+                fill.add(
+                    Pen::at((30.0, 81.0))
+                        .quad((33.0, 66.0), (44.0, 56.0))
+                        .quad((46.0, 50.0), (42.0, 50.0))
+                        .line((30.0, 58.0))
+                        .quad((24.0, 61.0), (20.0, 56.0))
+                        .line((18.0, 50.0))
+                        .quad((20.0, 43.0), (30.0, 33.0))
+                        .line((36.0, 25.0))
+                        .line((37.0, 12.0))
+                        .line((45.0, 21.0))
+                        .quad((66.0, 20.0), (74.0, 40.0))
+                        .quad((80.0, 60.0), (76.0, 81.0))
+                        .close(),
+                );
+                detail.circle(36.0, 35.0, 3.2);
+                detail.stroke((19.5, 52.0), (24.0, 51.0), 2.0);
+                detail.stroke_quad((48.0, 24.0), (64.0, 30.0), (68.0, 46.0), 2.5);
+                detail.stroke((24.0, 80.0), (76.0, 80.0), 2.5);
+            }
+            Figure::Queen => {
+                base(&mut fill);
+                fill.poly(&[
+                    (27.0, 81.0),
+                    (15.0, 30.0),
+                    (34.0, 56.0),
+                    (33.0, 22.0),
+                    (46.0, 53.0),
+                    (50.0, 18.0),
+                    (54.0, 53.0),
+                    (67.0, 22.0),
+                    (66.0, 56.0),
+                    (85.0, 30.0),
+                    (73.0, 81.0),
+                ]);
+                for &(x, y) in &[
+                    (15.0, 28.0),
+                    (33.0, 20.0),
+                    (50.0, 15.0),
+                    (67.0, 20.0),
+                    (85.0, 28.0),
+                ] {
+                    fill.circle(x, y, 5.5);
+                }
+                detail.stroke((29.0, 70.0), (71.0, 70.0), 2.5);
+                detail.stroke((25.0, 80.0), (75.0, 80.0), 2.5);
+            }
+            Figure::King => {
+                base(&mut fill);
+                fill.add(
+                    Pen::at((28.0, 81.0))
+                        .line((24.0, 62.0))
+                        .cubic((8.0, 50.0), (20.0, 28.0), (40.0, 38.0))
+                        .line((50.0, 46.0))
+                        .line((60.0, 38.0))
+                        .cubic((80.0, 28.0), (92.0, 50.0), (76.0, 62.0))
+                        .line((72.0, 81.0))
+                        .close(),
+                );
+                fill.ellipse(50.0, 42.0, 9.0, 12.0);
+                fill.rect(45.5, 8.0, 54.5, 34.0);
+                fill.rect(39.0, 14.0, 61.0, 22.0);
+                detail.stroke((26.0, 64.0), (74.0, 64.0), 2.5);
+                detail.stroke((50.0, 47.0), (50.0, 62.0), 2.5);
+                detail.stroke((25.0, 80.0), (75.0, 80.0), 2.5);
+            }
+            Figure::Token { base, marks, .. } => {
+                token_base(&mut fill, *base);
+                for &(angle, mark) in marks {
+                    rim_mark(&mut detail, angle, mark);
+                }
+            }
+        }
+        (fill, detail)
+    }
+}
+
+/// The chess figure of an orthodox piece: the abbreviation and the movement must both be
+/// the orthodox ones (any movement for `P`, whose Betza string varies between variants).
+pub(crate) fn orthodox(abbr: &str, betza_text: &str) -> Option<Figure> {
+    match (abbr, betza_text) {
+        ("K", "K") => Some(Figure::King),
+        ("Q", "Q") => Some(Figure::Queen),
+        ("R", "R") => Some(Figure::Rook),
+        ("B", "B") => Some(Figure::Bishop),
+        ("N", "N") => Some(Figure::Knight),
+        ("P", _) => Some(Figure::Pawn),
+        _ => None,
+    }
+}
+
+/// Token outline, centred on (50, 50).
+fn token_base(p: &mut Path, base: Base) {
+    let regular = |p: &mut Path, n: usize, r: f32, start: f32| {
+        let pts: Vec<P> = (0..n)
+            .map(|i| {
+                let a = (start + 360.0 * i as f32 / n as f32).to_radians();
+                (50.0 + r * a.cos(), 50.0 + r * a.sin())
+            })
+            .collect();
+        p.poly(&pts);
+    };
+    match base {
+        Base::Circle => {
+            p.circle(50.0, 50.0, 41.0);
+        }
+        Base::Octagon => regular(p, 8, 43.0, 22.5),
+        Base::Square => {
+            p.round_rect(12.0, 12.0, 88.0, 88.0, 12.0);
+        }
+        Base::Hexagon => regular(p, 6, 43.0, 0.0),
+        Base::Shield(a) => {
+            // Drawn pointing up, then turned toward `a` (screen angle, 270 = up).
+            let turn = ((a - 270) as f32).to_radians();
+            let rot = |(x, y): P| {
+                let (dx, dy) = (x - 50.0, y - 50.0);
+                (
+                    50.0 + dx * turn.cos() - dy * turn.sin(),
+                    50.0 + dx * turn.sin() + dy * turn.cos(),
+                )
+            };
+            let pen = Pen::at(rot((50.0, 7.0)))
+                .quad(rot((70.0, 18.0)), rot((88.0, 22.0)))
+                .line(rot((88.0, 58.0)))
+                .quad(rot((86.0, 84.0)), rot((50.0, 93.0)))
+                .quad(rot((14.0, 84.0)), rot((12.0, 58.0)))
+                .line(rot((12.0, 22.0)))
+                .quad(rot((30.0, 18.0)), rot((50.0, 7.0)));
+            p.add(pen.close());
+        }
+    }
+}
+
+/// One rim mark at a screen angle (degrees, 0 = right, 90 = down).
+fn rim_mark(p: &mut Path, angle: i32, mark: Mark) {
+    let a = (angle as f32).to_radians();
+    let (ux, uy) = (a.cos(), a.sin());
+    let (nx, ny) = (-uy, ux);
+    let at = |r: f32, s: f32| (50.0 + ux * r + nx * s, 50.0 + uy * r + ny * s);
+    let triangle = |p: &mut Path, r0: f32, r1: f32, half: f32| {
+        p.poly(&[at(r1, 0.0), at(r0, half), at(r0, -half)]);
+    };
+    match mark {
+        Mark::Slide => {
+            triangle(p, 25.0, 37.0, 5.5);
+        }
+        Mark::Step => {
+            triangle(p, 30.0, 37.0, 5.0);
+        }
+        Mark::Leap => {
+            let (x, y) = at(33.5, 0.0);
+            p.circle(x, y, 3.3);
+        }
+        Mark::StepLeap => {
+            triangle(p, 31.0, 37.5, 4.5);
+            let (x, y) = at(26.5, 0.0);
+            p.circle(x, y, 2.8);
+        }
+    }
+}
+
+/// Key of the sprite cache.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct Key {
+    figure: Figure,
+    fill: Rgb8,
+    size: usize,
+}
+
+type Cache = Mutex<HashMap<Key, Arc<Sprite>>>;
+
+fn cache() -> &'static Cache {
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// The sprite of a figure in a colour at a size, from the cache or freshly drawn.
+pub(crate) fn sprite(fonts: &Fonts, figure: &Figure, fill: Rgb8, size: usize) -> Arc<Sprite> {
+    let key = Key {
+        figure: figure.clone(),
+        fill,
+        size,
+    };
+    if let Ok(c) = cache().lock() {
+        if let Some(s) = c.get(&key) {
+            return Arc::clone(s);
+        }
+    }
+    let s = Arc::new(draw_sprite(fonts, figure, fill, size));
+    if let Ok(mut c) = cache().lock() {
+        if c.len() > 2000 {
+            c.clear();
+        }
+        c.insert(key, Arc::clone(&s));
+    }
+    s
+}
+
+fn draw_sprite(fonts: &Fonts, figure: &Figure, fill: Rgb8, size: usize) -> Sprite {
+    let (fill_path, detail_path) = figure.paths();
+    let k = size as f32 / 100.0;
+    let map = move |(x, y): P| (x * k, y * k);
+    let cov = fill_path.raster(size, &map);
+    let edge = (size as f32 / 34.0).clamp(1.0, 3.0);
+    let outline = dilate(&cov, size, edge);
+    let mut sp = Sprite::new(size);
+    sp.layer(&outline, OUTLINE, None);
+    sp.layer(&cov, fill, None);
+    let ink = match figure {
+        Figure::Token { .. } => contrast(fill),
+        _ if luminance(fill) < 0.3 => [215, 215, 215],
+        _ => OUTLINE,
+    };
+    let det = detail_path.raster(size, &map);
+    sp.layer(&det, ink, Some(&cov));
+    if let Figure::Token { abbr, .. } = figure {
+        let font = &fonts.condensed;
+        let max_w = size as f32 * 0.46;
+        let mut px = size as f32
+            * if abbr.chars().count() <= 2 {
+                0.36
+            } else {
+                0.30
+            };
+        let w = text_width(font, px, abbr);
+        if w > max_w {
+            px *= max_w / w;
+        }
+        let w = text_width(font, px, abbr);
+        let left = (size as f32 - w) / 2.0;
+        let base = size as f32 / 2.0 + cap_height(px) / 2.0;
+        let mut mask = vec![0.0f32; size * size];
+        rasterize_text(font, px, abbr, left, base.round(), |x, y, a| {
+            if x >= 0 && y >= 0 && (x as usize) < size && (y as usize) < size {
+                let i = y as usize * size + x as usize;
+                mask[i] = (mask[i] + a).min(1.0);
+            }
+        });
+        sp.layer(&mask, ink, None);
+    }
+    sp.bytes = sp
+        .px
+        .iter()
+        .map(|p| p.map(|v| (v * 255.0 + 0.5).clamp(0.0, 255.0) as u8))
+        .collect();
+    sp
+}

@@ -1,0 +1,351 @@
+//! The hub with storage: every command is checked against the stored state, committed before
+//! it is answered, and retried against the new state when another writer got there first.
+//! Both front ends (console and Discord) use this.
+
+use std::collections::HashMap;
+
+use tokio::sync::Mutex;
+
+use crate::commands::{Caller, Command, Hub, Reply};
+use crate::games::kfb::Game;
+use crate::store::{Store, StoreError};
+use crate::time::Timestamp;
+
+/// How often a command is re-checked after losing a write race.
+const RETRIES: usize = 8;
+
+struct Inner {
+    hub: Hub,
+    versions: HashMap<String, i64>,
+}
+
+/// The command layer plus its database.
+pub struct Service {
+    store: Option<Store>,
+    inner: Mutex<Inner>,
+}
+
+/// A snapshot of a game's log, to find what a command changed.
+struct Before {
+    existed: bool,
+    len: usize,
+    reverted: Vec<bool>,
+}
+
+fn before(hub: &Hub, thread: &str) -> Before {
+    match hub.game(thread) {
+        Some(g) => Before {
+            existed: true,
+            len: g.log.len(),
+            reverted: g.log.iter().map(|e| e.reverted.is_some()).collect(),
+        },
+        None => Before {
+            existed: false,
+            len: 0,
+            reverted: Vec::new(),
+        },
+    }
+}
+
+fn internal_error(e: &StoreError) -> Reply {
+    tracing::error!(error = %e, "storage failed");
+    Reply {
+        ok: Some(false),
+        text: "the bot could not save this; nothing was changed. Please try again in a moment"
+            .into(),
+        ephemeral: true,
+        ..Reply::default()
+    }
+}
+
+impl Service {
+    /// A service without a database (everything in memory).
+    pub fn in_memory() -> Service {
+        Service {
+            store: None,
+            inner: Mutex::new(Inner {
+                hub: Hub::new(),
+                versions: HashMap::new(),
+            }),
+        }
+    }
+
+    /// A service over a database; every stored game is loaded by replaying its log.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub async fn with_store(store: Store) -> Result<Service, StoreError> {
+        let svc = Service {
+            store: Some(store),
+            inner: Mutex::new(Inner {
+                hub: Hub::new(),
+                versions: HashMap::new(),
+            }),
+        };
+        svc.load_all().await?;
+        Ok(svc)
+    }
+
+    /// The store, if any.
+    pub fn store(&self) -> Option<&Store> {
+        self.store.as_ref()
+    }
+
+    /// Loads (or reloads) every stored game.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub async fn load_all(&self) -> Result<usize, StoreError> {
+        let Some(store) = &self.store else {
+            return Ok(0);
+        };
+        let threads = store.threads().await?;
+        let mut inner = self.inner.lock().await;
+        for t in &threads {
+            if let Some(sg) = store.load(t).await? {
+                inner.hub.insert_game(t, sg.game);
+                inner.versions.insert(t.clone(), sg.version);
+            }
+        }
+        tracing::info!(games = threads.len(), "games loaded from storage");
+        Ok(threads.len())
+    }
+
+    /// Brings one thread's game up to date with the database.
+    async fn sync(&self, inner: &mut Inner, thread: &str) -> Result<(), StoreError> {
+        let Some(store) = &self.store else {
+            return Ok(());
+        };
+        let stored = store.version(thread).await?;
+        if stored == inner.versions.get(thread).copied() {
+            return Ok(());
+        }
+        match store.load(thread).await? {
+            Some(sg) => {
+                inner.hub.insert_game(thread, sg.game);
+                inner.versions.insert(thread.to_string(), sg.version);
+            }
+            None => {
+                inner.hub.remove_game(thread);
+                inner.versions.remove(thread);
+            }
+        }
+        Ok(())
+    }
+
+    /// Saves what a command changed. `Ok(false)`: another writer won; reload and retry.
+    async fn persist(
+        &self,
+        inner: &mut Inner,
+        thread: &str,
+        was: &Before,
+        now: Timestamp,
+        interaction: Option<&str>,
+        reply: &Reply,
+    ) -> Result<bool, StoreError> {
+        let Some(store) = &self.store else {
+            return Ok(true);
+        };
+        let Some(game) = inner.hub.game(thread) else {
+            return Ok(true);
+        };
+        if !was.existed {
+            if !store.create_game(thread, game, now).await? {
+                return Ok(false);
+            }
+            inner.versions.insert(thread.to_string(), 0);
+            if game.log.is_empty() {
+                return Ok(true);
+            }
+        }
+        let newly: Vec<usize> = game
+            .log
+            .iter()
+            .enumerate()
+            .take(was.len)
+            .filter(|(i, e)| {
+                e.reverted.is_some() && !was.reverted.get(*i).copied().unwrap_or(false)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if game.log.len() == was.len && newly.is_empty() {
+            return Ok(true);
+        }
+        let expected = inner.versions.get(thread).copied().unwrap_or(0);
+        match store
+            .commit(
+                thread,
+                expected,
+                game,
+                was.len,
+                &newly,
+                interaction,
+                &reply.text,
+            )
+            .await
+        {
+            Ok(v) => {
+                inner.versions.insert(thread.to_string(), v);
+                Ok(true)
+            }
+            Err(StoreError::Conflict) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Undoes an unsaved change by reloading the game from the database.
+    async fn discard(&self, inner: &mut Inner, thread: &str) {
+        inner.versions.remove(thread);
+        if let Err(e) = self.sync(inner, thread).await {
+            tracing::error!(error = %e, thread, "reload after a failed write failed");
+        }
+    }
+
+    /// Handles a command: checked, committed, then answered. `interaction` makes a repeated
+    /// delivery (the same Discord interaction) apply once.
+    pub async fn handle(
+        &self,
+        caller: &Caller<'_>,
+        entropy: u64,
+        cmd: &Command,
+        raw: &str,
+        interaction: Option<&str>,
+    ) -> Reply {
+        if let (Some(store), Some(id)) = (&self.store, interaction) {
+            match store.interaction_reply(id).await {
+                Ok(Some(text)) => {
+                    return Reply {
+                        ok: Some(true),
+                        text,
+                        ..Reply::default()
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => return internal_error(&e),
+            }
+        }
+        let thread = caller.thread;
+        let mut inner = self.inner.lock().await;
+        for _ in 0..RETRIES {
+            if let Err(e) = self.sync(&mut inner, thread).await {
+                return internal_error(&e);
+            }
+            let was = before(&inner.hub, thread);
+            let reply = inner.hub.handle(caller, entropy, cmd, raw);
+            match self
+                .persist(&mut inner, thread, &was, caller.now, interaction, &reply)
+                .await
+            {
+                Ok(true) => return reply,
+                Ok(false) => {
+                    tracing::debug!(thread, "lost a write race; re-checking");
+                    self.discard(&mut inner, thread).await;
+                }
+                Err(e) => {
+                    self.discard(&mut inner, thread).await;
+                    return internal_error(&e);
+                }
+            }
+        }
+        internal_error(&StoreError::Conflict)
+    }
+
+    /// A chat line in a thread (a post for inactivity).
+    pub async fn chat(&self, user: &str, thread: &str, now: Timestamp) {
+        let mut inner = self.inner.lock().await;
+        for _ in 0..RETRIES {
+            if let Err(e) = self.sync(&mut inner, thread).await {
+                tracing::error!(error = %e, "storage failed");
+                return;
+            }
+            let was = before(&inner.hub, thread);
+            inner.hub.chat(user, thread, now);
+            match self
+                .persist(&mut inner, thread, &was, now, None, &Reply::default())
+                .await
+            {
+                Ok(true) => return,
+                Ok(false) => self.discard(&mut inner, thread).await,
+                Err(e) => {
+                    tracing::error!(error = %e, "storage failed");
+                    self.discard(&mut inner, thread).await;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// A button press.
+    pub async fn press(&self, user: &str, id: &str, now: Timestamp) -> Reply {
+        let mut inner = self.inner.lock().await;
+        let Some(thread) = inner.hub.button_thread(id) else {
+            return inner.hub.press(user, id, now);
+        };
+        if let Err(e) = self.sync(&mut inner, &thread).await {
+            return internal_error(&e);
+        }
+        let was = before(&inner.hub, &thread);
+        let reply = inner.hub.press(user, id, now);
+        match self
+            .persist(&mut inner, &thread, &was, now, None, &reply)
+            .await
+        {
+            Ok(true) => reply,
+            Ok(false) => {
+                self.discard(&mut inner, &thread).await;
+                Reply {
+                    ok: Some(false),
+                    text: "the game changed while you confirmed; ask again with /revert".into(),
+                    ephemeral: true,
+                    ..Reply::default()
+                }
+            }
+            Err(e) => {
+                self.discard(&mut inner, &thread).await;
+                internal_error(&e)
+            }
+        }
+    }
+
+    /// Lock-expiry messages due by `now` (after `after`), each announced once even across
+    /// restarts and processes; those that fell due more than a minute ago say they are late.
+    pub async fn due_messages(&self, after: Timestamp, now: Timestamp) -> Vec<(String, String)> {
+        let mut inner = self.inner.lock().await;
+        let due = inner.hub.due_timers(after, now);
+        let mut out = Vec::new();
+        for (thread, seat, at, text) in due {
+            let fresh = match &self.store {
+                Some(store) => match store.fire_timer(&thread, seat, at, now).await {
+                    Ok(f) => f,
+                    Err(e) => {
+                        tracing::error!(error = %e, "storage failed");
+                        continue;
+                    }
+                },
+                None => true,
+            };
+            inner.hub.mark_notified(&thread, seat, at);
+            if fresh {
+                let text = if now > at + 60 {
+                    format!(
+                        "{text} (late: this fell due at {} while the bot was away)",
+                        crate::commands::clock_text(at)
+                    )
+                } else {
+                    text
+                };
+                out.push((thread, text));
+            }
+        }
+        out
+    }
+
+    /// Runs `f` on a game (for pictures, state dumps and autocomplete).
+    pub async fn with_game<T>(&self, thread: &str, f: impl FnOnce(&Game) -> T) -> Option<T> {
+        let mut inner = self.inner.lock().await;
+        if let Err(e) = self.sync(&mut inner, thread).await {
+            tracing::error!(error = %e, "storage failed");
+        }
+        inner.hub.game(thread).map(f)
+    }
+}

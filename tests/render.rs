@@ -1,0 +1,409 @@
+//! Golden-image tests of the board pictures.
+//!
+//! Each test renders a picture and compares its decoded pixels with
+//! `tests/data/golden/NAME.png` (small tolerance). On a mismatch the actual picture is written
+//! beside it as `NAME.actual.png`. `UPDATE_GOLDEN=1 cargo test --test render` rewrites the
+//! golden files.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arbiter::engine::{
+    fen, CaptureFate, Catalog, Coord, DropRules, Geometry, HandPiece, Piece, Position, RuleSet,
+    Rules, Side,
+};
+use arbiter::render::{
+    example_kfb, render_kfb, render_position, LastMove, PlayerColour, RenderOptions,
+};
+
+fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden")
+}
+
+/// Compares PNG bytes with the golden picture `name`, or rewrites it under `UPDATE_GOLDEN=1`.
+fn check_golden(name: &str, png: &[u8]) {
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1");
+    if let Err(why) = compare_golden(&golden_dir(), name, png, update) {
+        panic!("{why}");
+    }
+}
+
+/// Compares decoded pixels with `dir/NAME.png`; on a mismatch writes `dir/NAME.actual.png`
+/// and says why. With `update`, writes the golden picture instead.
+fn compare_golden(dir: &Path, name: &str, png: &[u8], update: bool) -> Result<(), String> {
+    let expected_path = dir.join(format!("{name}.png"));
+    let actual_path = dir.join(format!("{name}.actual.png"));
+    if update {
+        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+        std::fs::write(&expected_path, png).map_err(|e| e.to_string())?;
+        let _ = std::fs::remove_file(&actual_path);
+        return Ok(());
+    }
+    let actual = image::load_from_memory(png)
+        .map_err(|e| e.to_string())?
+        .to_rgb8();
+    let fail = |why: String| -> Result<(), String> {
+        std::fs::write(&actual_path, png).map_err(|e| e.to_string())?;
+        Err(format!(
+            "{name}: {why}; the actual picture is in {} (rerun with UPDATE_GOLDEN=1 to accept it)",
+            actual_path.display()
+        ))
+    };
+    let expected = match image::open(&expected_path) {
+        Ok(i) => i.to_rgb8(),
+        Err(e) => {
+            return fail(format!(
+                "no golden picture {} ({e})",
+                expected_path.display()
+            ))
+        }
+    };
+    if expected.dimensions() != actual.dimensions() {
+        return fail(format!(
+            "size {:?} differs from the golden {:?}",
+            actual.dimensions(),
+            expected.dimensions()
+        ));
+    }
+    // Anti-aliasing may differ by a few levels between platforms; a few pixels may differ
+    // more (glyph rounding): at most 0.1% of the pixels may differ by more than 12 levels.
+    let off = actual
+        .pixels()
+        .zip(expected.pixels())
+        .filter(|(a, e)| (0..3).any(|i| a.0[i].abs_diff(e.0[i]) > 12))
+        .count();
+    let total = (actual.width() * actual.height()) as usize;
+    if off * 1000 > total {
+        return fail(format!("{off} of {total} pixels differ"));
+    }
+    let _ = std::fs::remove_file(&actual_path);
+    Ok(())
+}
+
+fn dims(png: &[u8]) -> (u32, u32) {
+    let img = image::load_from_memory(png).unwrap();
+    (img.width(), img.height())
+}
+
+fn rules(name: &str, geometry: Geometry, armies: &[&str]) -> Arc<Rules> {
+    let cat = Catalog::cwda().unwrap();
+    let ids = armies
+        .iter()
+        .map(|a| cat.army_by_code(a).unwrap())
+        .collect();
+    Arc::new(
+        Rules::new(
+            name,
+            cat,
+            geometry,
+            ids,
+            RuleSet::KingCapture,
+            false,
+            DropRules::NONE,
+            CaptureFate::LeaveBoard,
+        )
+        .unwrap(),
+    )
+}
+
+/// Puts pieces given as (square, abbreviation, side) on an empty position.
+fn setup(rules: Arc<Rules>, pieces: &[(&str, &str, u8)]) -> Position {
+    let mut pos = Position::empty(rules);
+    for &(sq, abbr, side) in pieces {
+        let r = Arc::clone(pos.rules());
+        let kind = r.catalog.kind_by_abbr(abbr).unwrap();
+        let army = r.side_armies[side as usize];
+        let s = r.geometry.parse_square(sq).unwrap();
+        pos.put(
+            s,
+            Some(Piece {
+                kind,
+                side: Side(side),
+                army,
+                promoted: false,
+            }),
+        );
+    }
+    pos
+}
+
+fn sq(pos: &Position, name: &str) -> arbiter::engine::Square {
+    fen::square(pos, name).unwrap()
+}
+
+#[test]
+fn chess_8x8() {
+    let pos = arbiter::cli::position(
+        "chess",
+        Some("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+    )
+    .unwrap();
+    let last = LastMove::from_text(&pos, "Nb8-c6").unwrap();
+    let png = render_position(&pos, Some(last), &RenderOptions::default()).unwrap();
+    let (w, h) = dims(&png);
+    assert!(w >= 8 * 64 && h >= 8 * 64);
+    check_golden("chess_8x8", &png);
+}
+
+#[test]
+fn cwda_armies_8x8() {
+    // Every army's pieces: Clobberers and Rookies on one board, Nutty and Forward on another.
+    let pos = arbiter::cli::position(
+        "kcwda:clobberers-rookies",
+        Some("r{wr}{hd}{ch}k{hd}{wr}r/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/{Be}{W}{FAD}{Ca}K{FAD}{W}{Be} w - - 0 2"),
+    )
+    .unwrap();
+    let last = LastMove::from_text(&pos, "e7-e5").unwrap();
+    let png = render_position(&pos, Some(last), &RenderOptions::default()).unwrap();
+    check_golden("cwda_clobberers_rookies", &png);
+
+    let pos = arbiter::cli::position("kcwda:nutty-forward", None).unwrap();
+    let png = render_position(
+        &pos,
+        None,
+        &RenderOptions {
+            flipped: true,
+            ..RenderOptions::default()
+        },
+    )
+    .unwrap();
+    check_golden("cwda_nutty_forward_flipped", &png);
+}
+
+#[test]
+fn crazyhouse_hands_and_drop() {
+    let pos = arbiter::cli::position(
+        "kcwdazh:fide-nutty",
+        Some("{cr}{fb}{cn}{co}k{cn}1{cr}/ppp2ppp/5{fb}2/3p4/3Q4/5N2/PPP2PPP/RNB1KB1R[{CN}PP{co}ppb] w - - 0 6"),
+    )
+    .unwrap();
+    let last = LastMove {
+        drop: Some(sq(&pos, "d4")),
+        ..LastMove::default()
+    };
+    let png = render_position(&pos, Some(last), &RenderOptions::default()).unwrap();
+    check_golden("crazyhouse_hands", &png);
+}
+
+#[test]
+fn board_20x20() {
+    let r = rules(
+        "party-test",
+        Geometry::rect(20, 20).unwrap(),
+        &["fide", "nutty"],
+    );
+    let pos = setup(
+        r,
+        &[
+            ("a1", "R", 0),
+            ("j10", "K", 0),
+            ("k10", "Q", 0),
+            ("e5", "N", 0),
+            ("t1", "B", 0),
+            ("c3", "P", 0),
+            ("j11", "K", 1),
+            ("t20", "CR", 1),
+            ("a20", "Co", 1),
+            ("m14", "Fb", 1),
+            ("p12", "CN", 1),
+        ],
+    );
+    let last = LastMove {
+        from: Some(sq(&pos, "j9")),
+        to: Some(sq(&pos, "j10")),
+        ..LastMove::default()
+    };
+    let png = render_position(&pos, Some(last), &RenderOptions::default()).unwrap();
+    let (w, _) = dims(&png);
+    assert!(w <= 1100, "20×20 picture too wide: {w}");
+    check_golden("board_20x20", &png);
+}
+
+#[test]
+fn board_16x16_cut_corners_four_players() {
+    let r = rules(
+        "ultimate-test",
+        Geometry::cut_corners(16, 2).unwrap(),
+        &["fide", "fide", "fide", "fide"],
+    );
+    assert!(r.geometry.parse_square("a1").is_err(), "a1 is cut");
+    let pos = setup(
+        r,
+        &[
+            ("h1", "K", 0),
+            ("i1", "Q", 0),
+            ("g2", "P", 0),
+            ("h2", "P", 0),
+            ("i16", "K", 1),
+            ("h16", "Q", 1),
+            ("h15", "P", 1),
+            ("a8", "K", 2),
+            ("a9", "R", 2),
+            ("b8", "P", 2),
+            ("p9", "K", 3),
+            ("p8", "N", 3),
+            ("o9", "P", 3),
+        ],
+    );
+    let opts = RenderOptions {
+        side_colours: vec![
+            PlayerColour::Rgb(200, 200, 210),
+            PlayerColour::Red,
+            PlayerColour::Black,
+            PlayerColour::LightGreen,
+        ],
+        caption: Some("Ultimate Chess · silver to move".into()),
+        ..RenderOptions::default()
+    };
+    let png = render_position(&pos, None, &opts).unwrap();
+    check_golden("board_16x16_cut", &png);
+}
+
+#[test]
+fn half_board_8x4() {
+    let r = rules(
+        "half-test",
+        Geometry::rect(8, 4).unwrap(),
+        &["fide", "clobberers"],
+    );
+    let pos = setup(
+        r,
+        &[
+            ("e1", "K", 0),
+            ("a1", "R", 0),
+            ("d2", "P", 0),
+            ("e4", "K", 1),
+            ("c4", "Ca", 1),
+            ("f3", "W", 1),
+        ],
+    );
+    let png = render_position(&pos, None, &RenderOptions::default()).unwrap();
+    check_golden("half_board_8x4", &png);
+}
+
+#[test]
+fn grown_board_labels_shift() {
+    // A Chex-like board: a large internal area whose labels start where the pieces are.
+    let mut g = Geometry::rect(12, 12).unwrap();
+    let occupied: Vec<_> = [(4, 4), (5, 5), (7, 6), (6, 8)]
+        .iter()
+        .filter_map(|&(f, r)| g.square(Coord::new(f, r)))
+        .collect();
+    g.fit_labels(&occupied, 1);
+    let origin = g.label_origin();
+    assert_eq!((origin.file, origin.rank), (3, 3));
+    let r = rules("chex-test", g, &["fide", "fide"]);
+    let mut pos = Position::empty(Arc::clone(&r));
+    let put = |pos: &mut Position, f, rk, abbr: &str, side| {
+        let s = r.geometry.square(Coord::new(f, rk)).unwrap();
+        let kind = r.catalog.kind_by_abbr(abbr).unwrap();
+        pos.put(
+            s,
+            Some(Piece {
+                kind,
+                side: Side(side),
+                army: r.side_armies[0],
+                promoted: false,
+            }),
+        );
+        s
+    };
+    let a = put(&mut pos, 4, 4, "K", 0);
+    put(&mut pos, 5, 5, "N", 0);
+    put(&mut pos, 7, 6, "K", 1);
+    let d = put(&mut pos, 6, 8, "Q", 1);
+    assert_eq!(r.geometry.name(a), "b2");
+    assert_eq!(r.geometry.name(d), "d6");
+    let last = LastMove {
+        from: r.geometry.parse_square("f6").ok(),
+        to: Some(d),
+        ..LastMove::default()
+    };
+    let png = render_position(&pos, Some(last), &RenderOptions::default()).unwrap();
+    check_golden("grown_board", &png);
+}
+
+#[test]
+fn kfb_three_boards() {
+    let view = example_kfb().unwrap();
+    assert!(view.boards[1].frozen);
+    let png = render_kfb(&view).unwrap();
+    let (w, h) = dims(&png);
+    assert!(w > 3 * 8 * 64 && h > 8 * 64);
+    check_golden("kfb", &png);
+}
+
+#[test]
+fn kfb_hand_piece_is_held() {
+    // The HandPiece type stays usable by callers that build hands themselves.
+    let pos = arbiter::cli::position("kcwdazh:fide-fide", None).unwrap();
+    let mut pos2 = pos.clone();
+    let hp = HandPiece {
+        kind: pos.rules().catalog.kind_by_abbr("Q").unwrap(),
+        colour: arbiter::engine::Colour(1),
+        army: pos.rules().side_armies[1],
+        promoted: false,
+    };
+    pos2.hand_mut(Side(0)).add(hp);
+    let a = render_position(&pos, None, &RenderOptions::default()).unwrap();
+    let b = render_position(&pos2, None, &RenderOptions::default()).unwrap();
+    assert_ne!(a, b);
+}
+
+#[test]
+fn cli_writes_a_png_and_rejects_bad_input() {
+    let dir = std::env::temp_dir().join(format!("arbiter-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("board.png");
+    let start = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    arbiter::render::render_cli("chess", start, Some("e2-e4"), &out).unwrap();
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    assert!(arbiter::render::render_cli("chess", start, Some("e2-e9"), &out).is_err());
+    assert!(arbiter::render::render_cli("nochess", start, None, &out).is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `cargo test --release --test render -- --ignored --nocapture bench` prints the timings.
+#[test]
+#[ignore]
+fn bench() {
+    let report = arbiter::render::bench(21).unwrap();
+    println!("{report}");
+}
+
+#[test]
+fn golden_mismatch_writes_the_actual_picture() {
+    let dir = std::env::temp_dir().join(format!("arbiter-golden-{}", std::process::id()));
+    let pos = arbiter::cli::position("chess", None).unwrap();
+    let a = render_position(&pos, None, &RenderOptions::default()).unwrap();
+    let last = LastMove::from_text(&pos, "e2-e4").unwrap();
+    let b = render_position(&pos, Some(last), &RenderOptions::default()).unwrap();
+    compare_golden(&dir, "t", &a, true).unwrap();
+    compare_golden(&dir, "t", &a, false).unwrap();
+    assert!(!dir.join("t.actual.png").exists());
+    let err = compare_golden(&dir, "t", &b, false).unwrap_err();
+    assert!(err.contains("pixels differ"), "{err}");
+    assert_eq!(std::fs::read(dir.join("t.actual.png")).unwrap(), b);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn last_move_from_text() {
+    let pos = arbiter::cli::position(
+        "chess",
+        Some("r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R4RK1 b kq - 5 8"),
+    )
+    .unwrap();
+    let castle = LastMove::from_text(&pos, "0-0").unwrap();
+    assert_eq!(castle.to, Some(sq(&pos, "g1")));
+    assert_eq!(castle.others, vec![sq(&pos, "f1")]);
+    let promo = LastMove::from_text(&pos, "b7xa8=Q+").unwrap();
+    assert_eq!(
+        (promo.from, promo.to),
+        (Some(sq(&pos, "b7")), Some(sq(&pos, "a8")))
+    );
+    let drop = LastMove::from_text(&pos, "Ca@d4").unwrap();
+    assert_eq!(drop.drop, Some(sq(&pos, "d4")));
+    assert!(LastMove::from_text(&pos, "zz").is_err());
+}

@@ -1,0 +1,486 @@
+//! Storage: concurrency, idempotency, timers fired once, crash recovery. Runs on SQLite, and
+//! on PostgreSQL when `ARBITER_TEST_POSTGRES` names a server.
+
+mod common;
+
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command as Proc, Stdio};
+use std::sync::Arc;
+
+use arbiter::commands::{parse_command, state_lines, Caller, Roles};
+use arbiter::games::kfb::splitmix;
+use arbiter::service::Service;
+use arbiter::store::Store;
+
+const START: u64 = 1_767_225_600;
+
+const DRAFT: [(&str, &str); 6] = [
+    ("d", "/pick order:second color:lightgreen army:clobberers"),
+    ("a", "/pick order:first color:red army:fide"),
+    ("e", "/pick order:first color:blue army:rookies"),
+    ("b", "/pick order:second color:lightgreen army:nutty"),
+    ("f", "/pick order:second color:red army:fide"),
+    ("c", "/pick order:first color:blue army:forward"),
+];
+
+async fn send(
+    svc: &Service,
+    user: &str,
+    thread: &str,
+    now: u64,
+    text: &str,
+    id: Option<&str>,
+) -> arbiter::commands::Reply {
+    let cmd = parse_command(text).expect("a command");
+    let roles = Roles {
+        organiser: user == "org",
+        moderator: user == "mod",
+    };
+    let caller = Caller {
+        user,
+        roles,
+        thread,
+        now,
+    };
+    svc.handle(&caller, 1, &cmd, text, id).await
+}
+
+async fn new_game(svc: &Service, thread: &str) {
+    let r = send(
+        svc,
+        "org",
+        thread,
+        START,
+        "/kfb new team1:@a @b @c team2:@d @e @f seed:1 move_limit:6m",
+        None,
+    )
+    .await;
+    assert_eq!(r.ok, Some(true), "{}", r.text);
+    for (u, p) in DRAFT {
+        let r = send(svc, u, thread, START, p, None).await;
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+    }
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(4)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// Checks a stored game: no gaps (the loader refuses them), numbers 1..n once each, and the
+/// state the service holds equals a fresh replay of the stored log.
+async fn check_stored(store: &Store, svc: &Service, thread: &str, now: u64) -> usize {
+    let stored = store
+        .load(thread)
+        .await
+        .expect("load")
+        .expect("stored game");
+    let numbers: Vec<u32> = stored.game.log.iter().filter_map(|e| e.number).collect();
+    let expected: Vec<u32> = (1..=numbers.len() as u32).collect();
+    assert_eq!(numbers, expected, "action numbers of {thread}");
+    let mine = svc
+        .with_game(thread, |g| state_lines(g, now))
+        .await
+        .expect("game");
+    assert_eq!(
+        mine,
+        state_lines(&stored.game, now),
+        "{thread}: state equals the replayed log"
+    );
+    stored.game.log.len()
+}
+
+#[test]
+fn concurrent_commands_are_serialised_without_gaps_or_duplicates() {
+    let url = common::fresh_db("concurrency");
+    rt().block_on(async {
+        // Two services on one database stand for two bot processes.
+        let a = Arc::new(
+            Service::with_store(Store::connect(Some(&url)).await.unwrap())
+                .await
+                .unwrap(),
+        );
+        let b = Arc::new(
+            Service::with_store(Store::connect(Some(&url)).await.unwrap())
+                .await
+                .unwrap(),
+        );
+        for t in ["g1", "g2", "g3"] {
+            new_game(&a, t).await;
+        }
+        let mut tasks = Vec::new();
+        for task in 0..24u64 {
+            let svc = if task % 2 == 0 { a.clone() } else { b.clone() };
+            tasks.push(tokio::spawn(async move {
+                let mut rng = splitmix(task + 1);
+                let mut accepted = 0;
+                for step in 0..25u64 {
+                    rng = splitmix(rng);
+                    let thread = ["g1", "g2", "g3"][(rng % 3) as usize];
+                    let now = START + 400 * (step + 1);
+                    let seat = (splitmix(rng) % 6) as usize;
+                    let moves = svc
+                        .with_game(thread, |g| g.legal_moves(seat, now))
+                        .await
+                        .unwrap();
+                    if moves.is_empty() {
+                        continue;
+                    }
+                    let (_, text) = &moves[(splitmix(rng ^ 7) % moves.len() as u64) as usize];
+                    let user = ["a", "b", "c", "d", "e", "f"][seat];
+                    let r = send(&svc, user, thread, now, &format!("/move {text}"), None).await;
+                    if r.ok == Some(true) {
+                        accepted += 1;
+                    }
+                }
+                accepted
+            }));
+        }
+        let mut total = 0;
+        for t in tasks {
+            total += t.await.unwrap();
+        }
+        assert!(total > 20, "enough moves went through ({total})");
+        let store = Store::connect(Some(&url)).await.unwrap();
+        let mut logged = 0;
+        for t in ["g1", "g2", "g3"] {
+            // Both processes converge on the stored log.
+            logged += check_stored(&store, &a, t, START + 100_000).await - 6;
+            check_stored(&store, &b, t, START + 100_000).await;
+        }
+        assert_eq!(logged, total, "every accepted move is logged exactly once");
+    });
+}
+
+#[test]
+fn a_repeated_interaction_is_applied_once() {
+    let url = common::fresh_db("idempotent");
+    rt().block_on(async {
+        let svc = Service::with_store(Store::connect(Some(&url)).await.unwrap())
+            .await
+            .unwrap();
+        new_game(&svc, "t").await;
+        let r1 = send(&svc, "a", "t", START, "/move e2-e4", Some("interaction-1")).await;
+        let r2 = send(&svc, "a", "t", START, "/move e2-e4", Some("interaction-1")).await;
+        assert_eq!(r1.ok, Some(true));
+        assert_eq!(r2.ok, Some(true));
+        assert_eq!(r1.text, r2.text);
+        let other = Service::with_store(Store::connect(Some(&url)).await.unwrap())
+            .await
+            .unwrap();
+        let r3 = send(
+            &other,
+            "a",
+            "t",
+            START,
+            "/move e2-e4",
+            Some("interaction-1"),
+        )
+        .await;
+        assert_eq!(r3.text, r1.text);
+        let store = Store::connect(Some(&url)).await.unwrap();
+        assert_eq!(check_stored(&store, &svc, "t", START).await, 7);
+    });
+}
+
+#[test]
+fn a_lock_expiry_is_announced_once_even_across_processes_and_late_after_downtime() {
+    let url = common::fresh_db("timers");
+    rt().block_on(async {
+        let a = Service::with_store(Store::connect(Some(&url)).await.unwrap())
+            .await
+            .unwrap();
+        new_game(&a, "t").await;
+        let r = send(&a, "a", "t", START, "/move e2-e4", None).await;
+        assert_eq!(r.ok, Some(true));
+        let b = Service::with_store(Store::connect(Some(&url)).await.unwrap())
+            .await
+            .unwrap();
+        // Nothing before the limit.
+        assert!(a.due_messages(START, START + 359).await.is_empty());
+        // The process was down when it fell due: it fires once, late, with a note.
+        let first = b.due_messages(0, START + 3_600).await;
+        assert_eq!(first.len(), 1, "{first:?}");
+        assert!(
+            first[0].1.contains("@a: your lock has expired") && first[0].1.contains("late"),
+            "{first:?}"
+        );
+        assert!(
+            a.due_messages(0, START + 3_600).await.is_empty(),
+            "never twice"
+        );
+        let c = Service::with_store(Store::connect(Some(&url)).await.unwrap())
+            .await
+            .unwrap();
+        assert!(
+            c.due_messages(0, START + 7_200).await.is_empty(),
+            "not after a restart either"
+        );
+    });
+}
+
+/// The console as a child process on a database.
+struct Proc1 {
+    child: Child,
+    out: BufReader<std::process::ChildStdout>,
+}
+
+impl Proc1 {
+    fn start(url: &str) -> Proc1 {
+        let mut child = Proc::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["console", "--db", url, "--entropy", "5"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the console");
+        let out = BufReader::new(child.stdout.take().unwrap());
+        Proc1 { child, out }
+    }
+    fn write(&mut self, line: &str) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        let _ = writeln!(stdin, "{line}");
+        let _ = stdin.flush();
+    }
+    /// Sends a line and waits until the console has finished it; returns its output.
+    fn ack(&mut self, line: &str) -> Vec<String> {
+        self.write(line);
+        self.write("!time");
+        let mut lines = Vec::new();
+        loop {
+            let mut l = String::new();
+            if self.out.read_line(&mut l).unwrap() == 0 {
+                panic!("console ended early");
+            }
+            let l = l.trim_end().to_string();
+            if l.starts_with("time ") {
+                return lines;
+            }
+            lines.push(l);
+        }
+    }
+    fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The crash script: every command carries an interaction id, as Discord's would.
+fn crash_script() -> Vec<String> {
+    let mut lines = vec![
+        "!as organiser org".to_string(),
+        "!as moderator mod".to_string(),
+    ];
+    let mut cmds: Vec<(String, String)> = vec![(
+        "org".into(),
+        "/kfb new team1:@a @b @c team2:@d @e @f seed:1 move_limit:6m".into(),
+    )];
+    cmds.extend(DRAFT.iter().map(|(u, c)| (u.to_string(), c.to_string())));
+    let moves = [
+        ("a", "e2-e4"),
+        ("d", "f7-f6"),
+        ("a", "Qd1-h5"),
+        ("d", "g7-g5"),
+        ("c", "e2-e4"),
+        ("f", "d7-d5"),
+        ("c", "e4xd5"),
+        ("f", "Qd8xd5"),
+        ("e", "e2-e4"),
+        ("b", "d7-d5"),
+        ("e", "e4xd5"),
+        ("b", "Cod8xd5"),
+        ("e", "P@e6"),
+        ("c", "P@h6"),
+        ("a", "Qh5xe8"),
+        ("b", "a7-a6"),
+        ("e", "Chd1-e3"),
+    ];
+    for (u, m) in moves {
+        cmds.push((u.into(), format!("/move {m}")));
+    }
+    cmds.push(("e".into(), "/takeback".into()));
+    cmds.push(("e".into(), "/move Chd1-c3".into()));
+    cmds.push(("a".into(), "/give piece:K to:@b".into()));
+    for (i, (u, c)) in cmds.into_iter().enumerate() {
+        lines.push(format!("@@cmd{i} {u} {c}"));
+    }
+    lines
+}
+
+fn run_with_crashes(url: &str, seed: u64) -> (Vec<String>, HashSet<String>) {
+    let script = crash_script();
+    let mut acknowledged = HashSet::new();
+    let mut i = 0;
+    let mut rng = seed;
+    let mut restarts = 0;
+    while i < script.len() {
+        let mut p = Proc1::start(url);
+        // Roles are per console process: set them again after every start.
+        p.ack("!as organiser org");
+        p.ack("!as moderator mod");
+        rng = splitmix(rng);
+        let run = 1 + (rng % 6) as usize;
+        let mut crashed = false;
+        for _ in 0..run {
+            if i >= script.len() {
+                break;
+            }
+            rng = splitmix(rng);
+            if rng.is_multiple_of(4) {
+                // Kill while the command may be half-way: it is sent again after the restart.
+                p.write(&script[i]);
+                std::thread::sleep(std::time::Duration::from_millis(rng % 15));
+                crashed = true;
+                break;
+            }
+            let out = p.ack(&script[i]);
+            if out.first().is_some_and(|l| l.starts_with("ok:")) {
+                acknowledged.insert(script[i].clone());
+            }
+            i += 1;
+        }
+        if crashed || i < script.len() {
+            restarts += 1;
+            p.kill();
+        } else {
+            let state = p.ack("!state");
+            p.kill();
+            assert!(
+                restarts > 2,
+                "the test crashed the console several times ({restarts})"
+            );
+            return (state, acknowledged);
+        }
+    }
+    let mut p = Proc1::start(url);
+    let state = p.ack("!state");
+    p.kill();
+    (state, acknowledged)
+}
+
+#[test]
+fn killed_at_random_points_the_console_loses_nothing_and_applies_nothing_twice() {
+    // Reference: the same script without crashes.
+    let clean_url = common::fresh_db("crash_clean");
+    let mut p = Proc1::start(&clean_url);
+    let mut ok_lines = 0;
+    for l in crash_script() {
+        if p.ack(&l).first().is_some_and(|o| o.starts_with("ok:")) {
+            ok_lines += 1;
+        }
+    }
+    let clean_state = p.ack("!state");
+    p.kill();
+    let commands = crash_script()
+        .iter()
+        .filter(|l| l.starts_with("@@"))
+        .count();
+    assert_eq!(ok_lines, commands, "the script itself plays");
+    for seed in 1..=8u64 {
+        let url = common::fresh_db("crash");
+        let (state, _acknowledged) = run_with_crashes(&url, seed);
+        assert_eq!(
+            state, clean_state,
+            "seed {seed}: final state equals the run without crashes"
+        );
+        // Every accepted command is in the log exactly once.
+        let rt = rt();
+        rt.block_on(async {
+            let store = Store::connect(Some(&url)).await.unwrap();
+            let game = store.load("main").await.unwrap().unwrap().game;
+            let clean = Store::connect(Some(&clean_url))
+                .await
+                .unwrap()
+                .load("main")
+                .await
+                .unwrap()
+                .unwrap()
+                .game;
+            let summary = |g: &arbiter::games::kfb::Game| -> Vec<(Option<u32>, String, bool)> {
+                g.log
+                    .iter()
+                    .map(|e| (e.number, e.command.clone(), e.reverted.is_some()))
+                    .collect()
+            };
+            assert_eq!(summary(&game), summary(&clean), "seed {seed}: the same log");
+        });
+    }
+}
+
+#[test]
+fn a_game_moves_between_databases_through_export_and_import() {
+    let from = common::fresh_db("export_from");
+    let to = common::fresh_db("export_to");
+    let mut p = Proc1::start(&from);
+    for l in crash_script() {
+        p.ack(&l);
+    }
+    let original = p.ack("!state");
+    p.kill();
+    let file = std::env::temp_dir().join(format!("{}.txt", common::unique("export")));
+    let run = |args: &[&str]| {
+        let out = Proc::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .output()
+            .expect("run arbiter");
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    run(&[
+        "export",
+        "--game",
+        "main",
+        "--db",
+        &from,
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("[Board1 \"a red fide - d lightgreen clobberers\"]"),
+        "{text}"
+    );
+    assert!(text.contains("{reverted by e: takeback}"), "{text}");
+    let said = run(&[
+        "import",
+        file.to_str().unwrap(),
+        "--thread",
+        "main",
+        "--db",
+        &to,
+    ]);
+    assert!(said.contains("imported"), "{said}");
+    // Importing twice into the same thread is refused, changing nothing.
+    let again = Proc::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args([
+            "import",
+            file.to_str().unwrap(),
+            "--thread",
+            "main",
+            "--db",
+            &to,
+        ])
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    let mut q = Proc1::start(&to);
+    // The console clock is not part of the game; move it to where the original stood.
+    let state = q.ack("!state");
+    q.kill();
+    let strip = |v: &[String]| -> Vec<String> {
+        v.iter()
+            .filter(|l| !l.starts_with("lock "))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(strip(&state), strip(&original));
+    let _ = std::fs::remove_file(file);
+}
