@@ -60,7 +60,7 @@ impl Shards {
 pub struct Config {
     /// The bot token (never printed: `Debug` hides it).
     pub token: String,
-    /// Storage location; accepted and not used yet (games are kept in memory).
+    /// The database (`sqlite://…` or `postgres://…`); an `arbiter.db` SQLite file if unset.
     pub database_url: Option<String>,
     /// Register the commands in this server only (fast updates while testing); globally if unset.
     pub guild_id: Option<u64>,

@@ -9,7 +9,7 @@ use serenity::{ChannelId, ComponentInteraction, CreateInteractionResponse, FullE
 
 use super::respond::{is_private, refresh_status, Outgoing};
 use super::text::mentionize;
-use super::{lock, now, BotError, Data};
+use super::{now, BotError, Data};
 
 /// Handles one gateway event (poise has already dispatched slash commands).
 pub(super) async fn handle(
@@ -25,7 +25,7 @@ pub(super) async fn handle(
         FullEvent::Message { new_message } if !new_message.author.bot => {
             let user = new_message.author.id.to_string();
             let thread = new_message.channel_id.to_string();
-            lock(&state.hub).chat(&user, &thread, now());
+            state.service.chat(&user, &thread, now()).await;
             Ok(())
         }
         FullEvent::Resume { .. } => {
@@ -41,10 +41,10 @@ pub(super) async fn handle(
 async fn on_press(http: &Http, state: &Data, press: &ComponentInteraction) -> Result<(), BotError> {
     let user = press.user.id.to_string();
     let id = &press.data.custom_id;
-    let reply = lock(&state.hub).press(&user, id, now());
+    let reply = state.service.press(&user, id, now()).await;
     tracing::info!(user = %user, thread = %press.channel_id, button = %id, ok = ?reply.ok, "button");
     let private = is_private(&reply);
-    let out = Outgoing::from_reply(state, press.channel_id, &user, &reply);
+    let out = Outgoing::from_reply(state, press.channel_id, &user, &reply).await;
     press
         .create_response(
             http,
@@ -69,7 +69,7 @@ pub(super) fn spawn_ticker(http: Arc<Http>, state: Data, every: Duration) {
             if until <= last {
                 continue;
             }
-            let due = lock(&state.hub).due_messages(last, until);
+            let due = state.service.due_messages(last, until).await;
             last = until;
             for (thread, text) in due {
                 post_due(&http, &state, &thread, &text).await;
@@ -84,9 +84,10 @@ async fn post_due(http: &Http, state: &Data, thread: &str, text: &str) {
         return;
     };
     let channel = ChannelId::new(id);
-    let users = lock(&state.hub)
-        .game(thread)
-        .map(|g| g.users.clone())
+    let users = state
+        .service
+        .with_game(thread, |g| g.users.clone())
+        .await
         .unwrap_or_default();
     let named: Vec<String> = users
         .iter()

@@ -6,7 +6,8 @@
 //! answers), sent as the interaction's first response. Button presses go to [`Hub::press`],
 //! chat posts to [`Hub::chat`], and a ticker posts [`Hub::due_messages`].
 //!
-//! Games live in memory until storage lands (`DATABASE_URL` is accepted and not used yet).
+//! Games are stored through [`Service`] (`DATABASE_URL`: SQLite by default, or PostgreSQL);
+//! each command is committed before it is answered, keyed by its interaction id.
 
 mod config;
 mod events;
@@ -22,7 +23,9 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use serenity::{ChannelId, GuildId, Member, MessageId, RoleId};
 
-use crate::commands::{Hub, Roles};
+use crate::commands::Roles;
+use crate::service::Service;
+use crate::store::{Store, StoreError};
 use crate::time::Timestamp;
 
 pub use config::{Config, ConfigError, Shards};
@@ -38,6 +41,9 @@ pub enum BotError {
     /// Discord (REST or gateway) failed.
     #[error("Discord: {0}")]
     Discord(#[from] Box<serenity::Error>),
+    /// The database cannot be opened or read.
+    #[error(transparent)]
+    Store(#[from] StoreError),
     /// A blocking task panicked.
     #[error("a background task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
@@ -59,12 +65,23 @@ pub struct RoleSettings {
 }
 
 /// The bot's state, shared by commands, events and the ticker.
-#[derive(Default)]
 pub struct State {
-    hub: Mutex<Hub>,
+    /// The command layer with its database.
+    service: Service,
     /// The pinned status message of each game thread.
     status: Mutex<HashMap<ChannelId, MessageId>>,
     roles: Mutex<HashMap<GuildId, RoleSettings>>,
+}
+
+impl State {
+    /// State around a service (in memory or over a database).
+    pub fn new(service: Service) -> State {
+        State {
+            service,
+            status: Mutex::default(),
+            roles: Mutex::default(),
+        }
+    }
 }
 
 /// poise's user data.
@@ -116,11 +133,8 @@ const TICK: Duration = Duration::from_secs(2);
 /// A [`BotError`] when the client cannot start or a shard fails fatally (bad token,
 /// disallowed intents).
 pub async fn run(config: Config) -> Result<(), BotError> {
-    if config.database_url.is_some() {
-        tracing::warn!(
-            "DATABASE_URL is set but storage is not wired yet; games are kept in memory"
-        );
-    }
+    let store = Store::connect(config.database_url.as_deref()).await?;
+    let service = Service::with_store(store).await?;
     let mut http = serenity::HttpBuilder::new(&config.token)
         .default_allowed_mentions(serenity::CreateAllowedMentions::new());
     if let Some(base) = &config.api_base {
@@ -130,7 +144,7 @@ pub async fn run(config: Config) -> Result<(), BotError> {
     let http = http.build();
     let intents = serenity::GatewayIntents::GUILDS | serenity::GatewayIntents::GUILD_MESSAGES;
     let guild = config.guild_id.map(GuildId::new);
-    let setup_state: Data = Arc::new(State::default());
+    let setup_state: Data = Arc::new(State::new(service));
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: slash::all(),
@@ -192,7 +206,7 @@ mod tests {
 
     #[test]
     fn roles_come_from_permissions_or_configured_roles() {
-        let state = State::default();
+        let state = State::new(Service::in_memory());
         let guild = Some(GuildId::new(9));
         let none = Roles::default();
         assert_eq!(roles_of(&state, guild, None), none);

@@ -26,10 +26,11 @@ pub(super) fn is_private(reply: &Reply) -> bool {
 }
 
 /// Users whose ids in a thread's text become mentions: the game's players and the reply's.
-fn known_users(state: &State, thread: ChannelId, extra: &[String]) -> Vec<String> {
-    let mut users: Vec<String> = lock(&state.hub)
-        .game(&thread.to_string())
-        .map(|g| g.users.clone())
+async fn known_users(state: &State, thread: ChannelId, extra: &[String]) -> Vec<String> {
+    let mut users: Vec<String> = state
+        .service
+        .with_game(&thread.to_string(), |g| g.users.clone())
+        .await
         .unwrap_or_default();
     users.extend(extra.iter().cloned());
     users
@@ -46,7 +47,7 @@ fn ids(users: &[String]) -> Vec<UserId> {
 
 impl Outgoing {
     /// A reply from the command layer, posted in `thread` on behalf of `caller`.
-    pub(super) fn from_reply(
+    pub(super) async fn from_reply(
         state: &State,
         thread: ChannelId,
         caller: &str,
@@ -54,7 +55,7 @@ impl Outgoing {
     ) -> Outgoing {
         let mut extra = reply.mentions.clone();
         extra.push(caller.to_string());
-        let users = known_users(state, thread, &extra);
+        let users = known_users(state, thread, &extra).await;
         let text = mentionize(&reply.text, &users);
         let mut out = Outgoing::text(with_mentions(&text, &reply.mentions));
         if !out.files.is_empty() {
@@ -165,13 +166,14 @@ impl Outgoing {
 }
 
 /// The text of a game's pinned status message.
-pub(super) fn status_message(state: &State, thread: ChannelId) -> Option<String> {
-    let text = {
-        let hub = lock(&state.hub);
-        let game = hub.game(&thread.to_string())?;
-        let text = status_text(game, now());
-        mentionize(&text, &game.users)
-    };
+pub(super) async fn status_message(state: &State, thread: ChannelId) -> Option<String> {
+    let now = now();
+    let text = state
+        .service
+        .with_game(&thread.to_string(), |game| {
+            mentionize(&status_text(game, now), &game.users)
+        })
+        .await?;
     Some(format!(
         "**Game status** (updated as the game goes)\n{text}"
     ))
@@ -182,7 +184,7 @@ pub(super) async fn refresh_status(http: &Http, state: &State, thread: ChannelId
     let Some(message) = lock(&state.status).get(&thread).copied() else {
         return;
     };
-    let Some(text) = status_message(state, thread) else {
+    let Some(text) = status_message(state, thread).await else {
         return;
     };
     let (text, _) = fit(text);

@@ -11,6 +11,7 @@ use serenity::{
 use super::respond::{is_private, refresh_status, status_message, Outgoing};
 use super::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
 use crate::commands::{Caller, Command, Hub, Reply, Roles};
+use crate::games::kfb::Game;
 
 /// Every command, for registration.
 pub(super) fn all() -> Vec<poise::Command<Data, BotError>> {
@@ -121,22 +122,27 @@ async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let thread_key = thread.to_string();
     let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
     let raw = raw_text(&cmd);
-    let reply = lock(&state.hub).handle(
-        &caller_in(&caller, roles, &thread_key),
-        entropy(),
-        &cmd,
-        &raw,
-    );
+    let interaction_id = interaction.id.to_string();
+    let reply = state
+        .service
+        .handle(
+            &caller_in(&caller, roles, &thread_key),
+            entropy(),
+            &cmd,
+            &raw,
+            Some(&interaction_id),
+        )
+        .await;
     tracing::info!(user = %caller, thread = %thread, command = %raw, ok = ?reply.ok, "command");
     let ctx = poise::Context::Application(ctx);
-    let out = Outgoing::from_reply(state, thread, &caller, &reply);
+    let out = Outgoing::from_reply(state, thread, &caller, &reply).await;
     if is_private(&reply) {
         ctx.send(out.into_reply(true)).await?;
         return Ok(());
     }
     let picture = if cmd.name == "move" && reply.ok == Some(true) {
         ctx.defer().await?;
-        let game = lock(&state.hub).game(&thread_key).cloned();
+        let game = state.service.with_game(&thread_key, Game::clone).await;
         match game {
             Some(game) => {
                 let now = now();
@@ -193,7 +199,7 @@ pub async fn kfb_new(
     // Check the command on a scratch hub before a thread exists.
     let probe = Hub::new().handle(&caller_in(&caller, roles, "probe"), seed, &cmd, &raw);
     let pctx = poise::Context::Application(ctx);
-    if let Some(refusal) = new_game_refusal(state, interaction, &probe) {
+    if let Some(refusal) = new_game_refusal(state, interaction, &probe).await {
         tracing::info!(user = %caller, command = %raw, "game refused");
         pctx.send(refusal.into_reply(true)).await?;
         return Ok(());
@@ -214,9 +220,19 @@ pub async fn kfb_new(
         .await?
         .id;
     let thread_key = thread.to_string();
-    let reply = lock(&state.hub).handle(&caller_in(&caller, roles, &thread_key), seed, &cmd, &raw);
+    let interaction_id = interaction.id.to_string();
+    let reply = state
+        .service
+        .handle(
+            &caller_in(&caller, roles, &thread_key),
+            seed,
+            &cmd,
+            &raw,
+            Some(&interaction_id),
+        )
+        .await;
     tracing::info!(user = %caller, thread = %thread, ok = ?reply.ok, "game created");
-    let out = Outgoing::from_reply(state, thread, &caller, &reply);
+    let out = Outgoing::from_reply(state, thread, &caller, &reply).await;
     let out = if is_private(&reply) {
         out
     } else {
@@ -228,19 +244,14 @@ pub async fn kfb_new(
 }
 
 /// Why `/kfb new` cannot run here, if it cannot: the command layer's refusal, or the place.
-fn new_game_refusal(
+async fn new_game_refusal(
     state: &State,
     interaction: &CommandInteraction,
     probe: &Reply,
 ) -> Option<Outgoing> {
     let caller = interaction.user.id.to_string();
     if is_private(probe) {
-        return Some(Outgoing::from_reply(
-            state,
-            interaction.channel_id,
-            &caller,
-            probe,
-        ));
+        return Some(Outgoing::from_reply(state, interaction.channel_id, &caller, probe).await);
     }
     let in_thread = interaction.channel.as_ref().is_some_and(|c| {
         matches!(
@@ -269,17 +280,20 @@ async fn open_game(
     thread: ChannelId,
     game: Outgoing,
 ) -> Result<(), BotError> {
-    let first_team = lock(&state.hub).game(&thread.to_string()).map(|g| {
-        let t = g.draft_turn_team();
-        (t + 1, g.users[t * 3..t * 3 + 3].to_vec())
-    });
+    let first_team = state
+        .service
+        .with_game(&thread.to_string(), |g| {
+            let t = g.draft_turn_team();
+            (t + 1, g.users[t * 3..t * 3 + 3].to_vec())
+        })
+        .await;
     thread.send_message(http, game.into_message()).await?;
     if let Some((n, users)) = first_team {
         let text = format!("The draft begins: team {n} to pick (/pick order color army).");
         let draft = Outgoing::text(super::with_mentions(&text, &users)).pinging(&users);
         thread.send_message(http, draft.into_message()).await?;
     }
-    if let Some(text) = status_message(state, thread) {
+    if let Some(text) = status_message(state, thread).await {
         let msg = thread
             .send_message(http, Outgoing::text(text).into_message())
             .await?;
@@ -329,18 +343,20 @@ async fn legal_moves(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteResponse 
             _ => None,
         });
     let typed = partial.trim().to_lowercase();
-    let moves: Vec<String> = {
-        let hub = lock(&ctx.data().hub);
-        hub.game(&thread)
-            .and_then(|g| {
-                let seat = g.acting_seat(&user, board).ok()?;
-                Some(g.legal_moves(seat, now()))
-            })
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(_, text)| text)
-            .collect()
-    };
+    let now = now();
+    let moves: Vec<String> = ctx
+        .data()
+        .service
+        .with_game(&thread, |g| {
+            let seat = g.acting_seat(&user, board).ok()?;
+            Some(g.legal_moves(seat, now))
+        })
+        .await
+        .flatten()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect();
     let (mut first, rest): (Vec<String>, Vec<String>) = moves
         .into_iter()
         .filter(|m| m.to_lowercase().contains(&typed))

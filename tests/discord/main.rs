@@ -26,13 +26,15 @@ fn player(n: u64, name: &'static str) -> User {
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("arbiter-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-/// The bot process; killed when dropped.
+/// The bot process; killed when dropped (its directory is kept if the test failed).
 struct Bot {
     child: Child,
+    dir: PathBuf,
     log: PathBuf,
 }
 
@@ -43,7 +45,10 @@ impl Bot {
         let child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
             .arg("bot")
             .current_dir(&dir)
-            .env_remove("DATABASE_URL")
+            .env(
+                "DATABASE_URL",
+                format!("sqlite://{}?mode=rwc", dir.join("bot.db").display()),
+            )
             .env_remove("SHARDS")
             .env("DISCORD_TOKEN", TOKEN)
             .env("DISCORD_API_BASE", fake.base())
@@ -54,7 +59,7 @@ impl Bot {
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap();
-        Bot { child, log }
+        Bot { child, dir, log }
     }
 
     fn log(&self) -> String {
@@ -66,6 +71,9 @@ impl Drop for Bot {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
     }
 }
 
@@ -463,6 +471,7 @@ fn without_a_token_the_bot_exits_at_once() {
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("DISCORD_TOKEN"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The fake answers like Discord: a second acknowledgement is 40060, a late one 10062; and it
