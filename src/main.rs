@@ -75,6 +75,22 @@ enum Command {
         #[arg(long)]
         db: Option<String>,
     },
+    /// Measure storage: actions committed per second and the time from command to committed
+    /// action, playing random moves in new games.
+    StoreBench {
+        /// Database URL (default: `DATABASE_URL`, else `arbiter.db` here).
+        #[arg(long)]
+        db: Option<String>,
+        /// Games played at once.
+        #[arg(long, default_value_t = 8)]
+        games: usize,
+        /// Actions to commit.
+        #[arg(long, default_value_t = 400)]
+        actions: usize,
+        /// Concurrent tasks sending commands.
+        #[arg(long, default_value_t = 1)]
+        tasks: usize,
+    },
     /// Draw a board as a PNG picture.
     Render {
         /// Variant (as for `moves`).
@@ -124,14 +140,6 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         }
         Command::Bot => {
             let config = arbiter::discord::Config::from_env()?;
-            tracing_subscriber::fmt()
-                .with_writer(std::io::stderr)
-                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-                .with_env_filter(
-                    tracing_subscriber::EnvFilter::try_from_default_env()
-                        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-                )
-                .init();
             tracing::info!(config = ?config, "starting the Discord bot");
             let runtime = tokio::runtime::Runtime::new()?;
             runtime.block_on(arbiter::discord::run(config))?;
@@ -152,6 +160,22 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             for line in arbiter::cli::perft(&mut pos, depth, divide) {
                 println!("{line}");
             }
+        }
+        Command::StoreBench {
+            db,
+            games,
+            actions,
+            tasks,
+        } => {
+            let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?;
+            let report = rt.block_on(async {
+                let store = arbiter::store::Store::connect(db.as_deref()).await?;
+                arbiter::service::bench(store, games, actions, tasks).await
+            })?;
+            println!("{report}");
         }
         Command::Export { game, db, output } => {
             let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
@@ -250,6 +274,21 @@ fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    // Logs go to standard error; RUST_LOG sets the level (default: warnings and errors, and
+    // for the long-running bot also its info lines).
+    let default = if matches!(args.command, Command::Bot) {
+        "info"
+    } else {
+        "warn"
+    };
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default)),
+        )
+        .init();
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

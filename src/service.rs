@@ -349,3 +349,153 @@ impl Service {
         inner.hub.game(thread).map(f)
     }
 }
+
+/// Figures of a storage benchmark.
+#[derive(Debug, Clone)]
+pub struct StoreBench {
+    /// Actions committed.
+    pub actions: usize,
+    /// Wall time in seconds.
+    pub seconds: f64,
+    /// Median time from command to committed action, in milliseconds.
+    pub median_ms: f64,
+    /// 99th percentile of the same, in milliseconds.
+    pub p99_ms: f64,
+}
+
+impl std::fmt::Display for StoreBench {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} actions committed in {:.2} s: {:.0} actions/s; command to committed action: median {:.2} ms, p99 {:.2} ms",
+            self.actions,
+            self.seconds,
+            self.actions as f64 / self.seconds.max(1e-9),
+            self.median_ms,
+            self.p99_ms
+        )
+    }
+}
+
+/// Plays random legal moves in `games` new games through the service on `store`, from
+/// `tasks` concurrent tasks, and times each command until its action is committed.
+///
+/// # Errors
+/// The database fails.
+pub async fn bench(
+    store: Store,
+    games: usize,
+    actions: usize,
+    tasks: usize,
+) -> Result<StoreBench, StoreError> {
+    use std::sync::Arc;
+    use std::time::Instant;
+    let svc = Arc::new(Service::with_store(store).await?);
+    let start_time: Timestamp = 1_767_225_600;
+    let tag = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let threads: Vec<String> = (0..games.max(1))
+        .map(|i| format!("bench-{tag}-{i}"))
+        .collect();
+    let org = Caller {
+        user: "org",
+        roles: crate::commands::Roles {
+            organiser: true,
+            moderator: false,
+        },
+        thread: "",
+        now: start_time,
+    };
+    let picks = [
+        ("d", "/pick order:second color:lightgreen army:clobberers"),
+        ("a", "/pick order:first color:red army:fide"),
+        ("e", "/pick order:first color:blue army:rookies"),
+        ("b", "/pick order:second color:lightgreen army:nutty"),
+        ("f", "/pick order:second color:red army:fide"),
+        ("c", "/pick order:first color:blue army:forward"),
+    ];
+    for t in &threads {
+        let text = "/kfb new team1:@a @b @c team2:@d @e @f seed:1 move_limit:6m";
+        if let Some(cmd) = crate::commands::parse_command(text) {
+            svc.handle(&Caller { thread: t, ..org }, 1, &cmd, text, None)
+                .await;
+        }
+        for (u, p) in picks {
+            if let Some(cmd) = crate::commands::parse_command(p) {
+                let c = Caller {
+                    user: u,
+                    roles: crate::commands::Roles::default(),
+                    thread: t,
+                    now: start_time,
+                };
+                svc.handle(&c, 1, &cmd, p, None).await;
+            }
+        }
+    }
+    let threads = Arc::new(threads);
+    let per_task = actions.div_ceil(tasks.max(1));
+    let wall = Instant::now();
+    let mut handles = Vec::new();
+    for task in 0..tasks.max(1) {
+        let svc = svc.clone();
+        let threads = threads.clone();
+        handles.push(tokio::spawn(async move {
+            let mut rng = crate::games::kfb::splitmix(task as u64 + 11);
+            let mut times = Vec::new();
+            let mut now = start_time;
+            let users = ["a", "b", "c", "d", "e", "f"];
+            let mut attempts = 0;
+            while times.len() < per_task && attempts < per_task * 20 {
+                attempts += 1;
+                rng = crate::games::kfb::splitmix(rng);
+                now += 400;
+                let thread = &threads[(rng % threads.len() as u64) as usize];
+                let seat = (crate::games::kfb::splitmix(rng) % 6) as usize;
+                let Some(moves) = svc.with_game(thread, |g| g.legal_moves(seat, now)).await else {
+                    continue;
+                };
+                if moves.is_empty() {
+                    continue;
+                }
+                let text = format!("/move {}", moves[(rng % moves.len() as u64) as usize].1);
+                let Some(cmd) = crate::commands::parse_command(&text) else {
+                    continue;
+                };
+                let c = Caller {
+                    user: users[seat],
+                    roles: crate::commands::Roles::default(),
+                    thread,
+                    now,
+                };
+                let t = Instant::now();
+                let r = svc.handle(&c, 1, &cmd, &text, None).await;
+                if r.ok == Some(true) {
+                    times.push(t.elapsed().as_secs_f64() * 1000.0);
+                }
+            }
+            times
+        }));
+    }
+    let mut times = Vec::new();
+    for h in handles {
+        if let Ok(t) = h.await {
+            times.extend(t);
+        }
+    }
+    let seconds = wall.elapsed().as_secs_f64();
+    times.sort_by(f64::total_cmp);
+    let pct = |p: f64| -> f64 {
+        if times.is_empty() {
+            0.0
+        } else {
+            times[((times.len() - 1) as f64 * p).round() as usize]
+        }
+    };
+    Ok(StoreBench {
+        actions: times.len(),
+        seconds,
+        median_ms: pct(0.5),
+        p99_ms: pct(0.99),
+    })
+}

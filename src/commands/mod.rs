@@ -485,6 +485,13 @@ impl Hub {
                 _ => return Reply::refused("inactivity_posts must be a whole number above 0"),
             }
         }
+        if let Some(v) = cmd.opt("promoted_pawns") {
+            match v.to_lowercase().as_str() {
+                "on" | "yes" | "true" => settings.promoted_to_pawn = true,
+                "off" | "no" | "false" => settings.promoted_to_pawn = false,
+                _ => return Reply::refused("promoted_pawns must be on (a captured promoted piece returns to hand as a pawn) or off"),
+            }
+        }
         if let Some(s) = cmd.opt("seed") {
             match s.parse::<u64>() {
                 Ok(v) => settings.seed = v,

@@ -2,8 +2,6 @@
 
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use image::{Rgb, RgbImage};
-use imageproc::drawing::draw_hollow_rect_mut;
-use imageproc::rect::Rect;
 
 use super::RenderError;
 
@@ -202,12 +200,13 @@ impl Canvas {
     /// Draws a rectangle's border of thickness `t` inside the rectangle.
     pub fn frame(&mut self, x: i32, y: i32, w: u32, h: u32, t: u32, c: Rgb8) {
         let t = t.min(w / 2).min(h / 2).max(1);
-        for i in 0..t {
-            if w > 2 * i && h > 2 * i {
-                let r = Rect::at(x + i as i32, y + i as i32).of_size(w - 2 * i, h - 2 * i);
-                draw_hollow_rect_mut(&mut self.img, r, Rgb(c));
-            }
+        if w == 0 || h == 0 {
+            return;
         }
+        self.fill(x, y, w, t, c);
+        self.fill(x, y + (h - t) as i32, w, t, c);
+        self.fill(x, y, t, h, c);
+        self.fill(x + (w - t) as i32, y, t, h, c);
     }
 
     /// Draws text; `y` is the vertical centre of capitals, `x` the anchor given by `align`.

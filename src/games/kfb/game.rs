@@ -497,6 +497,14 @@ impl Game {
         })
     }
 
+    /// `\nteam N wins: …` once the game is won, else nothing.
+    fn winner_line(&self) -> String {
+        match &self.state.winner {
+            Some((t, how)) => format!("\n{} wins: {how}", team_name(*t)),
+            None => String::new(),
+        }
+    }
+
     /// The team whose turn it is in the draft (the replacing team during a hand-over).
     pub fn draft_turn_team(&self) -> usize {
         self.state.draft.acting_team().unwrap_or(0)
@@ -672,9 +680,7 @@ impl Game {
         if after != before_kings {
             text.push_str(&format!("\nkings: {after}"));
         }
-        if let Some((t, how)) = &self.state.winner {
-            text.push_str(&format!("\n{} wins: {how}", team_name(*t)));
-        }
+        text.push_str(&self.winner_line());
         mentions.push(self.users[opp].clone());
         Ok(Accepted {
             number,
@@ -754,9 +760,7 @@ impl Game {
             "{} gives the {} king to {}",
             self.users[seat], COLOUR_NAMES[c as usize], self.users[to]
         );
-        if let Some((t, how)) = &self.state.winner {
-            text.push_str(&format!("\n{} wins: {how}", team_name(*t)));
-        }
+        text.push_str(&self.winner_line());
         Ok(Accepted {
             number,
             text,
@@ -814,9 +818,7 @@ impl Game {
             self.state.players[seat].board + 1
         );
         text.push_str(&format!("\nkings: {}", self.kings_summary()));
-        if let Some((t, how)) = &self.state.winner {
-            text.push_str(&format!("\n{} wins: {how}", team_name(*t)));
-        }
+        text.push_str(&self.winner_line());
         Ok(Accepted {
             number,
             text,
