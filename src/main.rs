@@ -43,6 +43,9 @@ enum Command {
         #[arg(long)]
         entropy: Option<u64>,
     },
+    /// Run the Discord bot. Settings come from the environment or `.env`: DISCORD_TOKEN
+    /// (required), DATABASE_URL, GUILD_ID, SHARDS, DISCORD_API_BASE (see .env.example).
+    Bot,
     /// Print every legal move of a position, one per line, sorted.
     Moves {
         /// Variant: chess, cwda:W-B, kcwda:W-B, cwdazh:W-B, kcwdazh:W-B, kfb-board:W-B
@@ -159,6 +162,12 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             });
             let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
             arbiter::console::run(db.as_deref(), entropy)?;
+        }
+        Command::Bot => {
+            let config = arbiter::discord::Config::from_env()?;
+            tracing::info!(config = ?config, "starting the Discord bot");
+            let runtime = tokio::runtime::Runtime::new()?;
+            runtime.block_on(arbiter::discord::run(config))?;
         }
         Command::Moves { variant, fen } => {
             let mut pos = arbiter::cli::position(&variant, fen.as_deref())?;
@@ -312,15 +321,22 @@ fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
 }
 
 fn main() -> ExitCode {
-    // Logs go to standard error; RUST_LOG sets the level (default: warnings and errors).
+    let args = Args::parse();
+    // Logs go to standard error; RUST_LOG sets the level (default: warnings and errors, and
+    // for the long-running bot also its info lines).
+    let default = if matches!(args.command, Command::Bot) {
+        "info"
+    } else {
+        "warn"
+    };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default)),
         )
         .init();
-    let args = Args::parse();
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

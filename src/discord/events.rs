@@ -1,0 +1,103 @@
+//! Gateway events other than slash commands: button presses, chat posts (inactivity counting),
+//! and the ticker that posts lock-expiry messages.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+use serenity::{ChannelId, ComponentInteraction, CreateInteractionResponse, FullEvent, Http};
+
+use super::respond::{is_private, refresh_status, Outgoing};
+use super::text::mentionize;
+use super::{now, BotError, Data};
+
+/// Handles one gateway event (poise has already dispatched slash commands).
+pub(super) async fn handle(
+    framework: poise::FrameworkContext<'_, Data, BotError>,
+    event: &FullEvent,
+) -> Result<(), BotError> {
+    let state = framework.user_data;
+    let http = &framework.serenity_context.http;
+    match event {
+        FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Component(press),
+        } => on_press(http, state, press).await,
+        FullEvent::Message { new_message } if !new_message.author.bot => {
+            let user = new_message.author.id.to_string();
+            let thread = new_message.channel_id.to_string();
+            state.service.chat(&user, &thread, now()).await;
+            Ok(())
+        }
+        FullEvent::Resume { .. } => {
+            tracing::info!("gateway session resumed");
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A button press (the revert confirmation): answered ephemerally when refused, publicly when
+/// it went through.
+async fn on_press(http: &Http, state: &Data, press: &ComponentInteraction) -> Result<(), BotError> {
+    let user = press.user.id.to_string();
+    let id = &press.data.custom_id;
+    let reply = state.service.press(&user, id, now()).await;
+    tracing::info!(user = %user, thread = %press.channel_id, button = %id, ok = ?reply.ok, "button");
+    let private = is_private(&reply);
+    let out = Outgoing::from_reply(state, press.channel_id, &user, &reply).await;
+    press
+        .create_response(
+            http,
+            CreateInteractionResponse::Message(out.into_interaction(private)),
+        )
+        .await?;
+    if !private {
+        refresh_status(http, state, press.channel_id).await;
+    }
+    Ok(())
+}
+
+/// Starts the task that posts lock-expiry messages every `every`.
+pub(super) fn spawn_ticker(http: Arc<Http>, state: Data, every: Duration) {
+    tokio::spawn(async move {
+        let mut interval = tokio::time::interval(every);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut last = now();
+        loop {
+            interval.tick().await;
+            let until = now();
+            if until <= last {
+                continue;
+            }
+            let due = state.service.due_messages(last, until).await;
+            last = until;
+            for (thread, text) in due {
+                post_due(&http, &state, &thread, &text).await;
+            }
+        }
+    });
+}
+
+async fn post_due(http: &Http, state: &Data, thread: &str, text: &str) {
+    let Ok(id) = thread.parse::<u64>() else {
+        tracing::warn!(thread = %thread, "due message for a thread that is not a channel id");
+        return;
+    };
+    let channel = ChannelId::new(id);
+    let users = state
+        .service
+        .with_game(thread, |g| g.users.clone())
+        .await
+        .unwrap_or_default();
+    let named: Vec<String> = users
+        .iter()
+        .filter(|u| text.contains(u.as_str()))
+        .cloned()
+        .collect();
+    let out = Outgoing::text(mentionize(text, &users)).pinging(&named);
+    match channel.send_message(http, out.into_message()).await {
+        Ok(_) => tracing::info!(thread = %channel, "lock expiry posted"),
+        Err(e) => tracing::warn!(thread = %channel, error = %e, "lock expiry not posted"),
+    }
+    refresh_status(http, state, channel).await;
+}

@@ -1,0 +1,231 @@
+//! The Discord front end: a thin poise adapter around the command layer.
+//!
+//! Every slash command becomes a [`commands::Command`] and goes through [`Hub::handle`]; the
+//! [`Reply`](crate::commands::Reply) comes back as a public message in the game's thread
+//! (accepted actions) or as an ephemeral message to the sender only (refusals and private
+//! answers), sent as the interaction's first response. Button presses go to [`Hub::press`],
+//! chat posts to [`Hub::chat`], and a ticker posts [`Hub::due_messages`].
+//!
+//! Games are stored through [`Service`] (`DATABASE_URL`: SQLite by default, or PostgreSQL);
+//! each command is committed before it is answered, keyed by its interaction id.
+
+mod config;
+mod events;
+mod picture;
+mod respond;
+mod slash;
+mod text;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+use serenity::{ChannelId, GuildId, Member, MessageId, RoleId};
+
+use crate::commands::Roles;
+use crate::service::Service;
+use crate::store::{Store, StoreError};
+use crate::time::Timestamp;
+
+pub use config::{Config, ConfigError, Shards};
+pub use picture::board_png;
+pub use text::{mentionize, with_mentions};
+
+/// What can stop the bot or a command.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// A setting is missing or malformed.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// Discord (REST or gateway) failed.
+    #[error("Discord: {0}")]
+    Discord(#[from] Box<serenity::Error>),
+    /// The database cannot be opened or read.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A blocking task panicked.
+    #[error("a background task failed: {0}")]
+    Task(#[from] tokio::task::JoinError),
+}
+
+impl From<serenity::Error> for BotError {
+    fn from(e: serenity::Error) -> BotError {
+        BotError::Discord(Box::new(e))
+    }
+}
+
+/// Roles a server admin configured with `/settings` (kept in memory for now).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoleSettings {
+    /// Members with this role are organisers.
+    pub organiser: Option<RoleId>,
+    /// Members with this role are moderators.
+    pub moderator: Option<RoleId>,
+}
+
+/// The bot's state, shared by commands, events and the ticker.
+pub struct State {
+    /// The command layer with its database.
+    service: Service,
+    /// The pinned status message of each game thread.
+    status: Mutex<HashMap<ChannelId, MessageId>>,
+    roles: Mutex<HashMap<GuildId, RoleSettings>>,
+}
+
+impl State {
+    /// State around a service (in memory or over a database).
+    pub fn new(service: Service) -> State {
+        State {
+            service,
+            status: Mutex::default(),
+            roles: Mutex::default(),
+        }
+    }
+}
+
+/// poise's user data.
+pub type Data = Arc<State>;
+type Ctx<'a> = poise::ApplicationContext<'a, Data, BotError>;
+
+/// Locks a mutex; a panic elsewhere while it was held does not make the state unusable.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The system clock in Unix seconds (the game itself never reads a clock).
+fn now() -> Timestamp {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Seeds games created without `seed:`.
+fn entropy() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Organiser and moderator rights from the member's permissions in the channel (as the
+/// interaction carries them) and the roles configured for the server.
+fn roles_of(state: &State, guild: Option<GuildId>, member: Option<&Member>) -> Roles {
+    let Some(member) = member else {
+        return Roles::default();
+    };
+    let perms = member.permissions.unwrap_or_default();
+    let configured = guild
+        .and_then(|g| lock(&state.roles).get(&g).copied())
+        .unwrap_or_default();
+    let has = |role: Option<RoleId>| role.is_some_and(|r| member.roles.contains(&r));
+    Roles {
+        organiser: perms.administrator() || perms.manage_threads() || has(configured.organiser),
+        moderator: perms.administrator() || perms.manage_messages() || has(configured.moderator),
+    }
+}
+
+/// How often lock-expiry messages are looked for.
+const TICK: Duration = Duration::from_secs(2);
+
+/// Runs the bot until Discord closes the session for good or the process is interrupted.
+///
+/// # Errors
+/// A [`BotError`] when the client cannot start or a shard fails fatally (bad token,
+/// disallowed intents).
+pub async fn run(config: Config) -> Result<(), BotError> {
+    let store = Store::connect(config.database_url.as_deref()).await?;
+    let service = Service::with_store(store).await?;
+    let mut http = serenity::HttpBuilder::new(&config.token)
+        .default_allowed_mentions(serenity::CreateAllowedMentions::new());
+    if let Some(base) = &config.api_base {
+        tracing::warn!(base = %base, "DISCORD_API_BASE set: talking to a test server, ratelimiter off");
+        http = http.proxy(base.clone()).ratelimiter_disabled(true);
+    }
+    let http = http.build();
+    let intents = serenity::GatewayIntents::GUILDS | serenity::GatewayIntents::GUILD_MESSAGES;
+    let guild = config.guild_id.map(GuildId::new);
+    let setup_state: Data = Arc::new(State::new(service));
+    let framework = poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: slash::all(),
+            event_handler: |framework, event| Box::pin(events::handle(framework, event)),
+            on_error: |error| Box::pin(slash::on_error(error)),
+            initialize_owners: false,
+            // Slash commands only: no message is ever read as a command.
+            prefix_options: poise::PrefixFrameworkOptions {
+                mention_as_prefix: false,
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                let commands = &framework.options().commands;
+                match guild {
+                    Some(g) => poise::builtins::register_in_guild(ctx, commands, g).await?,
+                    None => poise::builtins::register_globally(ctx, commands).await?,
+                }
+                tracing::info!(bot = %ready.user.id, guild = ?guild, count = commands.len(), "commands registered");
+                events::spawn_ticker(ctx.http.clone(), setup_state.clone(), TICK);
+                Ok(setup_state)
+            })
+        })
+        .build();
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
+        .framework(framework)
+        .await?;
+    let manager = client.shard_manager.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            tracing::info!("interrupted; closing the gateway sessions");
+            manager.shutdown_all().await;
+        }
+    });
+    tracing::info!(shards = ?config.shards, "connecting");
+    match config.shards {
+        // serenity boots `first..=last` from the range `first..last`.
+        Some(s) => client.start_shard_range(s.first..s.last, s.total).await?,
+        None => client.start_autosharded().await?,
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(permissions: u64, roles: &[u64]) -> Member {
+        let roles: Vec<String> = roles.iter().map(u64::to_string).collect();
+        serde_json::from_value(serde_json::json!({
+            "guild_id": "9", "user": {"id": "5", "username": "u", "discriminator": "0"},
+            "roles": roles, "deaf": false, "mute": false, "flags": 0,
+            "permissions": permissions.to_string()
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn roles_come_from_permissions_or_configured_roles() {
+        let state = State::new(Service::in_memory());
+        let guild = Some(GuildId::new(9));
+        let none = Roles::default();
+        assert_eq!(roles_of(&state, guild, None), none);
+        assert_eq!(roles_of(&state, guild, Some(&member(1 << 11, &[7]))), none);
+        let threads = roles_of(&state, guild, Some(&member(1 << 34, &[])));
+        assert!(threads.organiser && !threads.moderator);
+        let messages = roles_of(&state, guild, Some(&member(1 << 13, &[])));
+        assert!(!messages.organiser && messages.moderator);
+        let admin = roles_of(&state, guild, Some(&member(1 << 3, &[])));
+        assert!(admin.organiser && admin.moderator);
+        lock(&state.roles).insert(
+            GuildId::new(9),
+            RoleSettings {
+                organiser: Some(RoleId::new(7)),
+                moderator: None,
+            },
+        );
+        let organiser = roles_of(&state, guild, Some(&member(1 << 11, &[7])));
+        assert!(organiser.organiser && !organiser.moderator);
+        assert_eq!(roles_of(&state, None, Some(&member(1 << 11, &[7]))), none);
+    }
+}

@@ -1,0 +1,197 @@
+//! Turning a [`Reply`] into Discord messages, and keeping a game's pinned status message up
+//! to date.
+
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ButtonStyle, ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
+    CreateInteractionResponseMessage, CreateMessage, EditMessage, Http, UserId,
+};
+
+use super::text::{fit, mentionize, with_mentions};
+use super::{lock, now, State};
+use crate::commands::{status_text, Reply};
+
+/// A reply ready to send anywhere (interaction response, follow-up, thread message).
+#[derive(Debug, Default)]
+pub(super) struct Outgoing {
+    content: String,
+    files: Vec<CreateAttachment>,
+    pings: Vec<UserId>,
+    buttons: Vec<String>,
+}
+
+/// Whether a reply goes to its sender only: refusals and private answers.
+pub(super) fn is_private(reply: &Reply) -> bool {
+    reply.ok == Some(false) || reply.ephemeral
+}
+
+/// Users whose ids in a thread's text become mentions: the game's players and the reply's.
+async fn known_users(state: &State, thread: ChannelId, extra: &[String]) -> Vec<String> {
+    let mut users: Vec<String> = state
+        .service
+        .with_game(&thread.to_string(), |g| g.users.clone())
+        .await
+        .unwrap_or_default();
+    users.extend(extra.iter().cloned());
+    users
+}
+
+fn ids(users: &[String]) -> Vec<UserId> {
+    users
+        .iter()
+        .filter_map(|u| u.parse::<u64>().ok())
+        .filter(|&id| id != 0)
+        .map(UserId::new)
+        .collect()
+}
+
+impl Outgoing {
+    /// A reply from the command layer, posted in `thread` on behalf of `caller`.
+    pub(super) async fn from_reply(
+        state: &State,
+        thread: ChannelId,
+        caller: &str,
+        reply: &Reply,
+    ) -> Outgoing {
+        let mut extra = reply.mentions.clone();
+        extra.push(caller.to_string());
+        let users = known_users(state, thread, &extra).await;
+        let text = mentionize(&reply.text, &users);
+        let mut out = Outgoing::text(with_mentions(&text, &reply.mentions));
+        if !out.files.is_empty() {
+            // The attached full text stays as the command layer wrote it (an export must
+            // import again): mentions are for the message only.
+            out.files = vec![CreateAttachment::bytes(
+                reply.text.clone().into_bytes(),
+                "reply.txt",
+            )];
+        }
+        out.pings = ids(&reply.mentions);
+        out.buttons.clone_from(&reply.buttons);
+        out
+    }
+
+    /// Plain text (long text is attached as a file).
+    pub(super) fn text(content: String) -> Outgoing {
+        let (content, full) = fit(content);
+        Outgoing {
+            content,
+            files: full
+                .map(|f| CreateAttachment::bytes(f.into_bytes(), "reply.txt"))
+                .into_iter()
+                .collect(),
+            ..Outgoing::default()
+        }
+    }
+
+    /// Pings these users.
+    pub(super) fn pinging(mut self, users: &[String]) -> Outgoing {
+        self.pings = ids(users);
+        self
+    }
+
+    /// Attaches a board picture.
+    pub(super) fn with_picture(mut self, png: Option<Vec<u8>>) -> Outgoing {
+        if let Some(png) = png {
+            self.files.push(CreateAttachment::bytes(png, "board.png"));
+        }
+        self
+    }
+
+    fn allowed(&self) -> CreateAllowedMentions {
+        CreateAllowedMentions::new().users(self.pings.clone())
+    }
+
+    fn components(&self) -> Vec<CreateActionRow> {
+        if self.buttons.is_empty() {
+            return Vec::new();
+        }
+        let buttons = self
+            .buttons
+            .iter()
+            .map(|id| {
+                let label = if id.starts_with("revert-confirm") {
+                    "Confirm revert"
+                } else {
+                    "Confirm"
+                };
+                CreateButton::new(id.clone())
+                    .label(label)
+                    .style(ButtonStyle::Danger)
+            })
+            .collect();
+        vec![CreateActionRow::Buttons(buttons)]
+    }
+
+    /// As a slash command's response (poise sends it as the first response or a follow-up).
+    pub(super) fn into_reply(self, ephemeral: bool) -> poise::CreateReply {
+        let (allowed, components) = (self.allowed(), self.components());
+        let mut r = poise::CreateReply::default()
+            .content(self.content)
+            .ephemeral(ephemeral)
+            .allowed_mentions(allowed);
+        if !components.is_empty() {
+            r = r.components(components);
+        }
+        for f in self.files {
+            r = r.attachment(f);
+        }
+        r
+    }
+
+    /// As a component interaction's response.
+    pub(super) fn into_interaction(self, ephemeral: bool) -> CreateInteractionResponseMessage {
+        let (allowed, components) = (self.allowed(), self.components());
+        let mut r = CreateInteractionResponseMessage::new()
+            .content(self.content)
+            .ephemeral(ephemeral)
+            .allowed_mentions(allowed);
+        if !components.is_empty() {
+            r = r.components(components);
+        }
+        r.files(self.files)
+    }
+
+    /// As a message posted in a channel.
+    pub(super) fn into_message(self) -> CreateMessage {
+        let (allowed, components) = (self.allowed(), self.components());
+        let mut m = CreateMessage::new()
+            .content(self.content)
+            .allowed_mentions(allowed);
+        if !components.is_empty() {
+            m = m.components(components);
+        }
+        m.files(self.files)
+    }
+}
+
+/// The text of a game's pinned status message.
+pub(super) async fn status_message(state: &State, thread: ChannelId) -> Option<String> {
+    let now = now();
+    let text = state
+        .service
+        .with_game(&thread.to_string(), |game| {
+            mentionize(&status_text(game, now), &game.users)
+        })
+        .await?;
+    Some(format!(
+        "**Game status** (updated as the game goes)\n{text}"
+    ))
+}
+
+/// Edits the pinned status message of a thread's game, if it has one. Failures are logged.
+pub(super) async fn refresh_status(http: &Http, state: &State, thread: ChannelId) {
+    let Some(message) = lock(&state.status).get(&thread).copied() else {
+        return;
+    };
+    let Some(text) = status_message(state, thread).await else {
+        return;
+    };
+    let (text, _) = fit(text);
+    let edit = EditMessage::new()
+        .content(text)
+        .allowed_mentions(CreateAllowedMentions::new());
+    if let Err(e) = thread.edit_message(http, message, edit).await {
+        tracing::warn!(thread = %thread, error = %e, "status message not updated");
+    }
+}

@@ -1,0 +1,590 @@
+//! The slash commands. Each one only translates its typed options into a
+//! [`Command`] and hands it to [`act`]; the command layer decides everything else.
+
+use poise::serenity_prelude as serenity;
+use poise::ChoiceParameter;
+use serenity::{
+    AutoArchiveDuration, ChannelId, ChannelType, CommandDataOptionValue, CommandInteraction,
+    CreateAutocompleteResponse, CreateThread, RoleId, UserId,
+};
+
+use super::respond::{is_private, refresh_status, status_message, Outgoing};
+use super::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
+use crate::commands::{Caller, Command, Hub, Reply, Roles};
+use crate::games::kfb::Game;
+
+/// Every command, for registration.
+pub(super) fn all() -> Vec<poise::Command<Data, BotError>> {
+    vec![
+        kfb(),
+        pick(),
+        move_(),
+        give(),
+        takeback(),
+        claim(),
+        status(),
+        moves(),
+        export(),
+        resign(),
+        proxy(),
+        revert(),
+        help(),
+        settings(),
+    ]
+}
+
+/// Draft: which player of a board moves first.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Order {
+    /// Moves first (bottom of the board).
+    #[name = "first"]
+    First,
+    /// Moves second (top of the board).
+    #[name = "second"]
+    Second,
+}
+
+/// Draft: a colour, which decides where captured pieces go.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Colour {
+    /// Red.
+    #[name = "red"]
+    Red,
+    /// Light green.
+    #[name = "lightgreen"]
+    LightGreen,
+    /// Blue.
+    #[name = "blue"]
+    Blue,
+}
+
+/// An army of Chess with Different Armies.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Army {
+    /// The FIDE army (orthodox chess).
+    #[name = "fide"]
+    Fide,
+    /// Colorbound Clobberers.
+    #[name = "clobberers"]
+    Clobberers,
+    /// Nutty Knights.
+    #[name = "nutty"]
+    Nutty,
+    /// Remarkable Rookies.
+    #[name = "rookies"]
+    Rookies,
+    /// Forward FIDE.
+    #[name = "forward"]
+    Forward,
+}
+
+fn command(name: &str, options: Vec<(&str, Option<String>)>) -> Command {
+    Command {
+        name: name.to_string(),
+        positional: Vec::new(),
+        options: options
+            .into_iter()
+            .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
+            .collect(),
+    }
+}
+
+/// The command as it would be typed, for the game log.
+fn raw_text(cmd: &Command) -> String {
+    let mut s = format!("/{}", cmd.name);
+    for (k, v) in &cmd.options {
+        s.push_str(&format!(" {k}:{v}"));
+    }
+    s
+}
+
+fn caller_in<'a>(user: &'a str, roles: Roles, thread: &'a str) -> Caller<'a> {
+    Caller {
+        user,
+        roles,
+        thread,
+        now: now(),
+    }
+}
+
+fn user(u: UserId) -> Option<String> {
+    Some(u.to_string())
+}
+
+/// Hands a command to the hub and answers: refusals and private answers ephemerally as the
+/// first response; accepted actions publicly in the thread (moves deferred first, to leave
+/// time for the board picture), then the pinned status is refreshed.
+async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
+    let state = ctx.data();
+    let interaction = ctx.interaction;
+    let caller = interaction.user.id.to_string();
+    let thread = interaction.channel_id;
+    let thread_key = thread.to_string();
+    let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
+    let raw = raw_text(&cmd);
+    let interaction_id = interaction.id.to_string();
+    let reply = state
+        .service
+        .handle(
+            &caller_in(&caller, roles, &thread_key),
+            entropy(),
+            &cmd,
+            &raw,
+            Some(&interaction_id),
+        )
+        .await;
+    tracing::info!(user = %caller, thread = %thread, command = %raw, ok = ?reply.ok, "command");
+    let ctx = poise::Context::Application(ctx);
+    let out = Outgoing::from_reply(state, thread, &caller, &reply).await;
+    if is_private(&reply) {
+        ctx.send(out.into_reply(true)).await?;
+        return Ok(());
+    }
+    let picture = if cmd.name == "move" && reply.ok == Some(true) {
+        ctx.defer().await?;
+        let game = state.service.with_game(&thread_key, Game::clone).await;
+        match game {
+            Some(game) => {
+                let now = now();
+                tokio::task::spawn_blocking(move || super::board_png(&game, now)).await?
+            }
+            None => None,
+        }
+    } else {
+        None
+    };
+    ctx.send(out.with_picture(picture).into_reply(false))
+        .await?;
+    if reply.ok == Some(true) {
+        refresh_status(ctx.http(), state, thread).await;
+    }
+    Ok(())
+}
+
+/// Kung Fu Bughouse with Different Armies: start a game.
+#[poise::command(slash_command, subcommands("kfb_new"), subcommand_required)]
+pub async fn kfb(_: Ctx<'_>) -> Result<(), BotError> {
+    Ok(())
+}
+
+/// Start a game in a new thread of this channel (organisers)
+#[poise::command(slash_command, rename = "new")]
+pub async fn kfb_new(
+    ctx: Ctx<'_>,
+    #[description = "Team 1: three players, as mentions (@a @b @c)"] team1: String,
+    #[description = "Team 2: three players, as mentions (@d @e @f)"] team2: String,
+    #[description = "Kung Fu move limit: how long a mover stays locked, like 6h or 45m (default 6h)"]
+    move_limit: Option<String>,
+    #[description = "Posts in the thread before inactivity may be claimed (default 18)"]
+    #[min = 1]
+    inactivity_posts: Option<u32>,
+    #[description = "Seed for the draft order (default: random)"] seed: Option<u64>,
+) -> Result<(), BotError> {
+    let cmd = command(
+        "kfb new",
+        vec![
+            ("team1", Some(team1)),
+            ("team2", Some(team2)),
+            ("move_limit", move_limit),
+            ("inactivity_posts", inactivity_posts.map(|n| n.to_string())),
+            ("seed", seed.map(|n| n.to_string())),
+        ],
+    );
+    let state = ctx.data();
+    let interaction = ctx.interaction;
+    let caller = interaction.user.id.to_string();
+    let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
+    let raw = raw_text(&cmd);
+    let seed = entropy();
+    // Check the command on a scratch hub before a thread exists.
+    let probe = Hub::new().handle(&caller_in(&caller, roles, "probe"), seed, &cmd, &raw);
+    let pctx = poise::Context::Application(ctx);
+    if let Some(refusal) = new_game_refusal(state, interaction, &probe).await {
+        tracing::info!(user = %caller, command = %raw, "game refused");
+        pctx.send(refusal.into_reply(true)).await?;
+        return Ok(());
+    }
+    pctx.defer().await?;
+    let name: String = format!("Kung Fu Bughouse: {}'s game", interaction.user.name)
+        .chars()
+        .take(100)
+        .collect();
+    let thread = interaction
+        .channel_id
+        .create_thread(
+            ctx.http(),
+            CreateThread::new(name)
+                .kind(ChannelType::PublicThread)
+                .auto_archive_duration(AutoArchiveDuration::OneWeek),
+        )
+        .await?
+        .id;
+    let thread_key = thread.to_string();
+    let interaction_id = interaction.id.to_string();
+    let reply = state
+        .service
+        .handle(
+            &caller_in(&caller, roles, &thread_key),
+            seed,
+            &cmd,
+            &raw,
+            Some(&interaction_id),
+        )
+        .await;
+    tracing::info!(user = %caller, thread = %thread, ok = ?reply.ok, "game created");
+    let out = Outgoing::from_reply(state, thread, &caller, &reply).await;
+    let out = if is_private(&reply) {
+        out
+    } else {
+        open_game(ctx.http(), state, thread, out).await?;
+        Outgoing::text(format!("Game created in <#{thread}>."))
+    };
+    pctx.send(out.into_reply(false)).await?;
+    Ok(())
+}
+
+/// Why `/kfb new` cannot run here, if it cannot: the command layer's refusal, or the place.
+async fn new_game_refusal(
+    state: &State,
+    interaction: &CommandInteraction,
+    probe: &Reply,
+) -> Option<Outgoing> {
+    let caller = interaction.user.id.to_string();
+    if is_private(probe) {
+        return Some(Outgoing::from_reply(state, interaction.channel_id, &caller, probe).await);
+    }
+    let in_thread = interaction.channel.as_ref().is_some_and(|c| {
+        matches!(
+            c.kind,
+            ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread
+        )
+    });
+    let bot_may = interaction.app_permissions.unwrap_or_default();
+    let text = if interaction.guild_id.is_none() {
+        "games are played in server channels, not in direct messages"
+    } else if in_thread {
+        "run /kfb new in a text channel: the game gets a thread of its own"
+    } else if !(bot_may.create_public_threads() && bot_may.send_messages_in_threads()) {
+        "I need the Create Public Threads and Send Messages in Threads permissions here"
+    } else {
+        return None;
+    };
+    Some(Outgoing::text(format!("refused: {text}")))
+}
+
+/// Posts a new game's first messages in its thread: the game (pinging the six players), the
+/// draft's first turn (pinging that team), and the status message, pinned.
+async fn open_game(
+    http: &serenity::Http,
+    state: &State,
+    thread: ChannelId,
+    game: Outgoing,
+) -> Result<(), BotError> {
+    let first_team = state
+        .service
+        .with_game(&thread.to_string(), |g| {
+            let t = g.draft_turn_team();
+            (t + 1, g.users[t * 3..t * 3 + 3].to_vec())
+        })
+        .await;
+    thread.send_message(http, game.into_message()).await?;
+    if let Some((n, users)) = first_team {
+        let text = format!("The draft begins: team {n} to pick (/pick order color army).");
+        let draft = Outgoing::text(super::with_mentions(&text, &users)).pinging(&users);
+        thread.send_message(http, draft.into_message()).await?;
+    }
+    if let Some(text) = status_message(state, thread).await {
+        let msg = thread
+            .send_message(http, Outgoing::text(text).into_message())
+            .await?;
+        if let Err(e) = thread.pin(http, msg.id).await {
+            tracing::warn!(thread = %thread, error = %e, "status message not pinned");
+        }
+        lock(&state.status).insert(thread, msg.id);
+    }
+    Ok(())
+}
+
+/// Make your draft pick: order, colour and army
+#[poise::command(slash_command)]
+pub async fn pick(
+    ctx: Ctx<'_>,
+    #[description = "Move first or second on your board"] order: Order,
+    #[description = "Your colour"] color: Colour,
+    #[description = "Your army"] army: Army,
+    #[description = "Pick for this player of the other team (after a handed-over choice)"]
+    #[rename = "for"]
+    for_player: Option<UserId>,
+) -> Result<(), BotError> {
+    let cmd = command(
+        "pick",
+        vec![
+            ("order", Some(order.name().to_string())),
+            ("color", Some(color.name().to_string())),
+            ("army", Some(army.name().to_string())),
+            ("for", for_player.and_then(user)),
+        ],
+    );
+    act(ctx, cmd).await
+}
+
+/// Suggests the caller's legal moves that contain what was typed (at most 25).
+async fn legal_moves(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let interaction = ctx.interaction;
+    let user = interaction.user.id.to_string();
+    let thread = interaction.channel_id.to_string();
+    let board = interaction
+        .data
+        .options
+        .iter()
+        .find(|o| o.name == "board")
+        .and_then(|o| match o.value {
+            CommandDataOptionValue::Integer(n) => usize::try_from(n).ok(),
+            _ => None,
+        });
+    let typed = partial.trim().to_lowercase();
+    let now = now();
+    let moves: Vec<String> = ctx
+        .data()
+        .service
+        .with_game(&thread, |g| {
+            let seat = g.acting_seat(&user, board).ok()?;
+            Some(g.legal_moves(seat, now))
+        })
+        .await
+        .flatten()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect();
+    let (mut first, rest): (Vec<String>, Vec<String>) = moves
+        .into_iter()
+        .filter(|m| m.to_lowercase().contains(&typed))
+        .partition(|m| m.to_lowercase().starts_with(&typed));
+    first.extend(rest);
+    let choices = first
+        .into_iter()
+        .take(25)
+        .map(serenity::AutocompleteChoice::from)
+        .collect();
+    CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// Make a move or a drop: Nb1-c3, d4xe5, N@f3, e7-e8=Q, 0-0
+#[poise::command(slash_command, rename = "move")]
+pub async fn move_(
+    ctx: Ctx<'_>,
+    #[description = "The move in long algebraic notation (Nb1-c3, N@f3, e7-e8=Q)"]
+    #[autocomplete = "legal_moves"]
+    notation: String,
+    #[description = "The board to play on, when you play for someone by proxy"]
+    #[min = 1]
+    #[max = 3]
+    board: Option<u8>,
+    #[description = "Which army's pawn to drop, when you hold pawns of several armies"]
+    army: Option<Army>,
+) -> Result<(), BotError> {
+    let cmd = command(
+        "move",
+        vec![
+            ("notation", Some(notation)),
+            ("board", board.map(|b| b.to_string())),
+            ("army", army.map(|a| a.name().to_string())),
+        ],
+    );
+    act(ctx, cmd).await
+}
+
+/// Give a king you hold to a teammate
+#[poise::command(slash_command)]
+pub async fn give(
+    ctx: Ctx<'_>,
+    #[description = "The teammate who receives it"] to: UserId,
+    #[description = "The piece: K (only kings are given by hand)"] piece: Option<String>,
+    #[description = "Which king, by colour, when you hold several"] color: Option<Colour>,
+) -> Result<(), BotError> {
+    let cmd = command(
+        "give",
+        vec![
+            ("piece", Some(piece.unwrap_or_else(|| "K".to_string()))),
+            ("to", user(to)),
+            ("color", color.map(|c| c.name().to_string())),
+        ],
+    );
+    act(ctx, cmd).await
+}
+
+/// Take back your last action, if nothing happened since
+#[poise::command(slash_command)]
+pub async fn takeback(ctx: Ctx<'_>) -> Result<(), BotError> {
+    act(ctx, command("takeback", Vec::new())).await
+}
+
+/// Claim inactivity against your board opponent once their post counter is at the limit
+#[poise::command(slash_command)]
+pub async fn claim(ctx: Ctx<'_>) -> Result<(), BotError> {
+    act(ctx, command("claim", Vec::new())).await
+}
+
+/// Show the game: draft or boards, locks, inactivity, kings
+#[poise::command(slash_command)]
+pub async fn status(ctx: Ctx<'_>) -> Result<(), BotError> {
+    act(ctx, command("status", Vec::new())).await
+}
+
+/// List your legal moves, optionally those touching a square
+#[poise::command(slash_command)]
+pub async fn moves(
+    ctx: Ctx<'_>,
+    #[description = "Only moves that mention this square, like e2"] square: Option<String>,
+) -> Result<(), BotError> {
+    act(ctx, command("moves", vec![("square", square)])).await
+}
+
+/// Export the game as text (tags, then the action log)
+#[poise::command(slash_command)]
+pub async fn export(ctx: Ctx<'_>) -> Result<(), BotError> {
+    act(ctx, command("export", Vec::new())).await
+}
+
+/// Resign the game for your team
+#[poise::command(slash_command)]
+pub async fn resign(ctx: Ctx<'_>) -> Result<(), BotError> {
+    act(ctx, command("resign", Vec::new())).await
+}
+
+/// Let a player act for another one (organisers)
+#[poise::command(
+    slash_command,
+    subcommands("proxy_grant", "proxy_revoke"),
+    subcommand_required
+)]
+pub async fn proxy(_: Ctx<'_>) -> Result<(), BotError> {
+    Ok(())
+}
+
+/// Let a player move for another one (organisers)
+#[poise::command(slash_command, rename = "grant")]
+pub async fn proxy_grant(
+    ctx: Ctx<'_>,
+    #[description = "Who may act"] player: UserId,
+    #[description = "For whom"]
+    #[rename = "for"]
+    for_player: UserId,
+) -> Result<(), BotError> {
+    let cmd = command(
+        "proxy grant",
+        vec![("player", user(player)), ("for", user(for_player))],
+    );
+    act(ctx, cmd).await
+}
+
+/// Withdraw a proxy grant (organisers)
+#[poise::command(slash_command, rename = "revoke")]
+pub async fn proxy_revoke(
+    ctx: Ctx<'_>,
+    #[description = "Who may no longer act"] player: UserId,
+    #[description = "For whom"]
+    #[rename = "for"]
+    for_player: UserId,
+) -> Result<(), BotError> {
+    let cmd = command(
+        "proxy revoke",
+        vec![("player", user(player)), ("for", user(for_player))],
+    );
+    act(ctx, cmd).await
+}
+
+/// Undo the game back to before an action (moderators; asks for confirmation)
+#[poise::command(slash_command)]
+pub async fn revert(
+    ctx: Ctx<'_>,
+    #[description = "The action number to undo, with all after it (as in replies: #12)"]
+    #[min = 1]
+    to: u32,
+    #[description = "Why (kept in the game log)"] reason: String,
+) -> Result<(), BotError> {
+    let cmd = command(
+        "revert",
+        vec![("to", Some(to.to_string())), ("reason", Some(reason))],
+    );
+    act(ctx, cmd).await
+}
+
+/// How to play with Arbiter: the commands
+#[poise::command(slash_command)]
+pub async fn help(ctx: Ctx<'_>) -> Result<(), BotError> {
+    act(ctx, command("help", Vec::new())).await
+}
+
+/// Choose the organiser and moderator roles of this server (server admins)
+#[poise::command(slash_command, default_member_permissions = "MANAGE_GUILD")]
+pub async fn settings(
+    ctx: Ctx<'_>,
+    #[description = "Members with this role may start games and grant proxies"]
+    organiser_role: Option<RoleId>,
+    #[description = "Members with this role may revert games"] moderator_role: Option<RoleId>,
+) -> Result<(), BotError> {
+    let interaction = ctx.interaction;
+    let pctx = poise::Context::Application(ctx);
+    let perms = interaction
+        .member
+        .as_ref()
+        .and_then(|m| m.permissions)
+        .unwrap_or_default();
+    let Some(guild) = interaction.guild_id else {
+        let out = Outgoing::text("settings belong to a server; run /settings there".into());
+        pctx.send(out.into_reply(true)).await?;
+        return Ok(());
+    };
+    if !(perms.administrator() || perms.manage_guild()) {
+        let out = Outgoing::text(
+            "refused: only server admins (Manage Server) may change the settings".into(),
+        );
+        pctx.send(out.into_reply(true)).await?;
+        return Ok(());
+    }
+    let now_set = {
+        let mut roles = lock(&ctx.data().roles);
+        let entry = roles.entry(guild).or_default();
+        if organiser_role.is_some() {
+            entry.organiser = organiser_role;
+        }
+        if moderator_role.is_some() {
+            entry.moderator = moderator_role;
+        }
+        *entry
+    };
+    tracing::info!(guild = %guild, user = %interaction.user.id, settings = ?now_set, "settings changed");
+    let show = |r: Option<RoleId>| {
+        r.map_or("none (permissions only)".to_string(), |r| {
+            format!("<@&{r}>")
+        })
+    };
+    let text = format!(
+        "ok: organisers: {} or Manage Threads; moderators: {} or Manage Messages (kept until the bot restarts)",
+        show(now_set.organiser),
+        show(now_set.moderator)
+    );
+    pctx.send(Outgoing::text(text).into_reply(true)).await?;
+    Ok(())
+}
+
+/// Logs a failed command and tells its sender, without details.
+pub(super) async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
+    match error {
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            tracing::error!(command = %ctx.command().qualified_name, error = %error, "command failed");
+            let text = "something went wrong on our side; check /status to see whether the action was recorded";
+            let reply = poise::CreateReply::default().content(text).ephemeral(true);
+            if let Err(e) = ctx.send(reply).await {
+                tracing::error!(error = %e, "could not report the failure");
+            }
+        }
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                tracing::error!(error = %e, "error while handling an error");
+            }
+        }
+    }
+}

@@ -1,0 +1,526 @@
+//! End to end: the real `arbiter bot` binary against an in-process fake Discord (REST and
+//! gateway on loopback), driven as six players, an organiser and a moderator.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod fake;
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fake::{
+    Answer, Fake, User, APP, GUILD, MANAGE_GUILD, MANAGE_MESSAGES, MANAGE_THREADS, MEMBER, TOKEN,
+};
+use serde_json::{json, Value};
+
+const CHANNEL: u64 = 300_000_000_000_000_001;
+
+fn player(n: u64, name: &'static str) -> User {
+    User {
+        id: 100_000_000_000_000_000 + n,
+        name,
+        permissions: MEMBER,
+        roles: &[],
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The bot process; killed when dropped (its directory is kept if the test failed).
+struct Bot {
+    child: Child,
+    dir: PathBuf,
+    log: PathBuf,
+}
+
+impl Bot {
+    fn spawn(fake: &Fake) -> Bot {
+        let dir = scratch("bot");
+        let log = dir.join("bot.log");
+        let child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .arg("bot")
+            .current_dir(&dir)
+            .env(
+                "DATABASE_URL",
+                format!("sqlite://{}?mode=rwc", dir.join("bot.db").display()),
+            )
+            .env_remove("SHARDS")
+            .env("DISCORD_TOKEN", TOKEN)
+            .env("DISCORD_API_BASE", fake.base())
+            .env("GUILD_ID", GUILD.to_string())
+            .env("RUST_LOG", "info,arbiter=debug")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        Bot { child, dir, log }
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+fn text(name: &str, value: &str) -> Value {
+    json!({"name": name, "type": 3, "value": value})
+}
+
+fn int(name: &str, value: u64) -> Value {
+    json!({"name": name, "type": 4, "value": value})
+}
+
+/// A draft pick by choice indices (order: first 0, second 1; color: red 0, lightgreen 1,
+/// blue 2; army: fide 0, clobberers 1, nutty 2, rookies 3, forward 4).
+fn pick(order: u64, color: u64, army: u64) -> Value {
+    json!([int("order", order), int("color", color), int("army", army)])
+}
+
+fn message(a: &Answer) -> &fake::Msg {
+    a.message.as_ref().expect("an answer with a message")
+}
+
+/// An accepted action: answered publicly, with its text.
+fn accepted(a: &Answer, what: &str) -> String {
+    let m = message(a);
+    assert!(!m.ephemeral, "{what}: expected a public answer, got {m:?}");
+    assert!(
+        !m.content.starts_with("refused"),
+        "{what}: refused: {}",
+        m.content
+    );
+    m.content.clone()
+}
+
+/// A refusal: the first response, ephemeral, before any deferral.
+fn refused(a: &Answer, what: &str) -> String {
+    let m = message(a);
+    assert_eq!(
+        a.first, 4,
+        "{what}: a refusal must be the first response, not deferred"
+    );
+    assert!(
+        m.ephemeral,
+        "{what}: a refusal must be ephemeral, got {m:?}"
+    );
+    m.content.clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_through_discord() {
+    let started = Instant::now();
+    let fake = Fake::start().await;
+    let bot = Bot::spawn(&fake);
+    let (a, b, c) = (player(1, "a"), player(2, "b"), player(3, "c"));
+    let (d, e, f) = (player(4, "d"), player(5, "e"), player(6, "f"));
+    let org = User {
+        id: 100_000_000_000_000_010,
+        name: "org",
+        permissions: MEMBER | MANAGE_THREADS,
+        roles: &[],
+    };
+    let modr = User {
+        id: 100_000_000_000_000_011,
+        name: "mod",
+        permissions: MEMBER | MANAGE_MESSAGES,
+        roles: &[],
+    };
+    let mention = |u: &User| format!("<@{}>", u.id);
+
+    // Start-up: IDENTIFY with non-privileged intents, then the commands in the guild.
+    let identify = fake
+        .wait("IDENTIFY", 30, |i| i.identifies.first().cloned())
+        .await;
+    let intents = identify["intents"].as_u64().unwrap();
+    assert_eq!(intents & 1, 1, "GUILDS");
+    assert_ne!(intents & (1 << 9), 0, "GUILD_MESSAGES");
+    for privileged in [1 << 1, 1 << 8, 1 << 15] {
+        assert_eq!(
+            intents & privileged,
+            0,
+            "privileged intent {privileged} requested"
+        );
+    }
+    let commands = fake
+        .wait("command registration", 30, |i| {
+            (!i.commands.is_empty()).then(|| i.commands.clone())
+        })
+        .await;
+    let names: Vec<&str> = commands.iter().filter_map(|c| c["name"].as_str()).collect();
+    for want in [
+        "kfb", "pick", "move", "give", "takeback", "claim", "status", "moves", "export", "resign",
+        "proxy", "revert", "help", "settings",
+    ] {
+        assert!(names.contains(&want), "/{want} not registered: {names:?}");
+    }
+    let by_name = |n: &str| commands.iter().find(|c| c["name"] == n).unwrap().clone();
+    assert_eq!(by_name("kfb")["options"][0]["name"], "new");
+    assert_eq!(by_name("kfb")["options"][0]["type"], 1);
+    assert_eq!(by_name("move")["options"][0]["autocomplete"], true);
+    let army_choices = by_name("pick")["options"][2]["choices"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(army_choices, 5);
+    let requests_at_start = fake.lock().requests.clone();
+    assert!(
+        requests_at_start
+            .iter()
+            .any(|r| r == &format!("PUT /api/v10/applications/{APP}/guilds/{GUILD}/commands")),
+        "{requests_at_start:?}"
+    );
+
+    // Only organisers start games.
+    let teams = json!([
+        text(
+            "team1",
+            &format!("{} {} {}", mention(&a), mention(&b), mention(&c))
+        ),
+        text(
+            "team2",
+            &format!("{} {} {}", mention(&d), mention(&e), mention(&f))
+        ),
+        int("seed", 1),
+        text("move_limit", "2s"),
+    ]);
+    let t = fake.slash(&a, CHANNEL, "kfb new", teams.clone(), &[]);
+    let r = refused(&fake.answer(&t).await, "kfb new by a player");
+    assert!(r.contains("organiser"), "{r}");
+
+    // The organiser's game gets a public thread with the draft and a pinned status.
+    let t = fake.slash(&org, CHANNEL, "kfb new", teams.clone(), &[]);
+    let created = accepted(&fake.answer(&t).await, "kfb new");
+    let thread = {
+        let inner = fake.lock();
+        assert_eq!(inner.threads.len(), 1);
+        assert_eq!(inner.threads[0].1, CHANNEL);
+        inner.threads[0].0
+    };
+    assert!(created.contains(&format!("<#{thread}>")), "{created}");
+    {
+        let inner = fake.lock();
+        let posts = inner.public(thread);
+        assert_eq!(posts.len(), 3, "{posts:#?}");
+        assert!(posts[0].content.contains("seed 1"), "{}", posts[0].content);
+        assert_eq!(
+            posts[0].pings.len(),
+            6,
+            "the game's message pings the six players"
+        );
+        assert!(
+            posts[1].content.contains("team 2 to pick"),
+            "{}",
+            posts[1].content
+        );
+        let team2: Vec<String> = [&d, &e, &f].iter().map(|u| u.id.to_string()).collect();
+        assert_eq!(posts[1].pings, team2, "the draft message pings team 2");
+        assert!(posts[2].pinned && posts[2].content.contains("Game status"));
+    }
+
+    // A game thread holds one game: /kfb new is for text channels.
+    let t = fake.slash(&org, thread, "kfb new", teams.clone(), &[]);
+    let r = refused(&fake.answer(&t).await, "kfb new in a thread");
+    assert!(r.contains("text channel"), "{r}");
+
+    // The draft (tests/scripts/routing.txt): team 2 picks first.
+    let t = fake.slash(&a, thread, "pick", pick(0, 0, 0), &[]);
+    let r = refused(&fake.answer(&t).await, "out-of-turn pick");
+    assert!(r.contains("team 2's turn"), "{r}");
+    let t = fake.slash(&d, thread, "pick", pick(1, 1, 1), &[]);
+    let answer = fake.answer(&t).await;
+    let r = accepted(&answer, "d's pick");
+    assert!(r.contains("#1") && r.contains("team 1 to pick"), "{r}");
+    let team1: Vec<String> = [&a, &b, &c].iter().map(|u| u.id.to_string()).collect();
+    assert_eq!(
+        message(&answer).pings,
+        team1,
+        "the draft message pings team 1"
+    );
+    for (user, choice) in [
+        (&a, pick(0, 0, 0)),
+        (&e, pick(0, 2, 3)),
+        (&b, pick(1, 1, 2)),
+        (&f, pick(1, 0, 0)),
+    ] {
+        let t = fake.slash(user, thread, "pick", choice, &[]);
+        accepted(&fake.answer(&t).await, "pick");
+    }
+    let t = fake.slash(&c, thread, "pick", pick(0, 2, 4), &[]);
+    let r = accepted(&fake.answer(&t).await, "c's pick");
+    assert!(r.contains("#6") && r.contains("the game starts"), "{r}");
+
+    // Autocomplete offers the player's legal moves matching what was typed.
+    let t = fake.autocomplete(
+        &a,
+        thread,
+        "move",
+        json!([{"name": "notation", "type": 3, "value": "e2", "focused": true}]),
+    );
+    let choices = fake.answer(&t).await.choices;
+    assert!(choices.contains(&"e2-e4".to_string()), "{choices:?}");
+    assert!(
+        choices.len() <= 25 && choices.iter().all(|m| m.contains("e2")),
+        "{choices:?}"
+    );
+
+    // Moves: deferred, then answered publicly in the thread.
+    let play = |user: &User, notation: &str| {
+        fake.slash(
+            user,
+            thread,
+            "move",
+            json!([text("notation", notation)]),
+            &[],
+        )
+    };
+    let t = play(&a, "e2-e4");
+    let answer = fake.answer(&t).await;
+    assert_eq!(
+        answer.first, 5,
+        "an accepted move is deferred (room for the picture)"
+    );
+    let files = &message(&answer).files;
+    assert_eq!(files, &vec!["board.png".to_string()], "the board picture");
+    let r = accepted(&answer, "a e2-e4");
+    assert!(r.contains("#7") && r.contains("e2-e4"), "{r}");
+    let t = play(&d, "d7-d5");
+    accepted(&fake.answer(&t).await, "d d7-d5");
+
+    // An illegal move is refused, to its sender only.
+    let t = play(&e, "Ra1-a2");
+    let r = refused(&fake.answer(&t).await, "illegal move");
+    assert!(r.contains("not legal"), "{r}");
+
+    // a captures a lightgreen pawn: it goes to b, who drops it on board 3.
+    let t = play(&a, "e4xd5");
+    let r = accepted(&fake.answer(&t).await, "a e4xd5");
+    assert!(r.contains("#9"), "{r}");
+    let t = play(&e, "e2-e4");
+    accepted(&fake.answer(&t).await, "e e2-e4");
+    let t = play(&b, "P@e6");
+    let r = accepted(&fake.answer(&t).await, "b P@e6");
+    assert!(r.contains("#11") && r.contains("P@e6"), "{r}");
+
+    // The gateway drops; the bot RESUMEs the session and goes on.
+    fake.drop_gateway(4000);
+    fake.wait("RESUME", 15, |i| (!i.resumes.is_empty()).then_some(()))
+        .await;
+    let t = play(&d, "e7-e6");
+    let r = accepted(&fake.answer(&t).await, "d e7-e6 after the resume");
+    assert!(r.contains("#12"), "{r}");
+    assert_eq!(
+        fake.lock().identifies.len(),
+        1,
+        "resumed, not identified again"
+    );
+
+    // Chat posts are counted (no message content needed); /status is private.
+    fake.chat(&c, thread);
+    let t = fake.slash(&c, thread, "status", json!([]), &[]);
+    let answer = fake.answer(&t).await;
+    assert!(message(&answer).ephemeral && message(&answer).content.contains("inactivity"));
+
+    // /export is private too, and holds the log.
+    let t = fake.slash(&a, thread, "export", json!([]), &[]);
+    let answer = fake.answer(&t).await;
+    let export = message(&answer);
+    assert!(
+        export.ephemeral && export.content.contains("[Event"),
+        "{export:?}"
+    );
+    let whole = export.content.contains("P@e6") || export.files == ["reply.txt"];
+    assert!(
+        whole,
+        "the whole export is in the message or attached: {export:?}"
+    );
+
+    // Revert: refused to a player; a moderator confirms with the button.
+    let revert = json!([int("to", 11), text("reason", "disputed")]);
+    let t = fake.slash(&b, thread, "revert", revert.clone(), &[]);
+    let r = refused(&fake.answer(&t).await, "revert by a player");
+    assert!(r.contains("only a moderator"), "{r}");
+    let t = fake.slash(&modr, thread, "revert", revert, &[]);
+    let preview = fake.answer(&t).await;
+    let preview = message(&preview).clone();
+    assert!(preview.ephemeral, "the preview goes to the moderator only");
+    assert!(preview.content.contains("P@e6"), "{}", preview.content);
+    assert_eq!(preview.buttons, vec!["revert-confirm-1".to_string()]);
+    let t = fake.press(&b, &preview, "revert-confirm-1");
+    let r = refused(&fake.answer(&t).await, "a player pressing the confirmation");
+    assert!(r.contains("only the moderator"), "{r}");
+    let t = fake.press(&modr, &preview, "revert-confirm-1");
+    let r = accepted(&fake.answer(&t).await, "confirmed revert");
+    assert!(r.contains("#13") && r.contains("reverted"), "{r}");
+    let t = play(&b, "P@e6");
+    accepted(&fake.answer(&t).await, "the drop again after the revert");
+
+    // The pinned status follows the game; lock expiries are posted by the ticker.
+    let status = fake
+        .wait("the status edits", 5, |i| {
+            i.public(thread)
+                .into_iter()
+                .find(|m| m.pinned && m.edits >= 5)
+                .cloned()
+        })
+        .await;
+    assert!(status.content.contains("kings"), "{}", status.content);
+    let expiry = fake
+        .wait("a lock-expiry message", 10, |i| {
+            i.public(thread)
+                .into_iter()
+                .find(|m| m.content.contains("your lock has expired"))
+                .cloned()
+        })
+        .await;
+    assert_eq!(expiry.pings.len(), 1, "{expiry:?}");
+    assert!(expiry.content.starts_with("<@"), "{}", expiry.content);
+
+    // /settings: server admins choose a moderator role; its members may revert.
+    const REFEREES: u64 = 200_000_000_000_000_001;
+    let admin = User {
+        id: 100_000_000_000_000_012,
+        name: "admin",
+        permissions: MEMBER | MANAGE_GUILD,
+        roles: &[],
+    };
+    let referee = User {
+        id: 100_000_000_000_000_013,
+        name: "referee",
+        permissions: MEMBER,
+        roles: &[REFEREES],
+    };
+    let revert = json!([int("to", 14), text("reason", "check")]);
+    let t = fake.slash(&referee, thread, "revert", revert.clone(), &[]);
+    refused(
+        &fake.answer(&t).await,
+        "revert before the role is configured",
+    );
+    let role = json!([{"name": "moderator_role", "type": 8, "value": REFEREES.to_string()}]);
+    let t = fake.slash_roles(
+        &a,
+        CHANNEL,
+        "settings",
+        role.clone(),
+        &[(REFEREES, "referees")],
+    );
+    let r = refused(&fake.answer(&t).await, "settings by a player");
+    assert!(r.contains("server admins"), "{r}");
+    let t = fake.slash_roles(&admin, CHANNEL, "settings", role, &[(REFEREES, "referees")]);
+    let answer = fake.answer(&t).await;
+    let r = message(&answer);
+    assert!(
+        r.ephemeral && r.content.contains(&format!("<@&{REFEREES}>")),
+        "{r:?}"
+    );
+    let t = fake.slash(&referee, thread, "revert", revert, &[]);
+    let preview = fake.answer(&t).await;
+    assert_eq!(message(&preview).buttons.len(), 1, "{preview:?}");
+
+    let inner = fake.lock();
+    assert!(
+        inner.errors.is_empty(),
+        "fake Discord saw: {:#?}",
+        inner.errors
+    );
+    let log = bot.log();
+    assert!(!log.contains(TOKEN), "the token appears in the log");
+    assert!(
+        log.contains("command"),
+        "no structured command logs:\n{log}"
+    );
+    eprintln!("e2e took {:?}", started.elapsed());
+}
+
+#[test]
+fn without_a_token_the_bot_exits_at_once() {
+    let dir = scratch("notoken");
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("bot")
+        .current_dir(&dir)
+        .env_remove("DISCORD_TOKEN")
+        .env_remove("DISCORD_API_BASE")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "still running without a token"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("DISCORD_TOKEN"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The fake answers like Discord: a second acknowledgement is 40060, a late one 10062; and it
+/// reads files the way serenity uploads them.
+#[tokio::test]
+async fn the_fake_refuses_double_and_late_acknowledgements_and_takes_files() {
+    let fake = Fake::start().await;
+    let http = serenity::all::HttpBuilder::new(TOKEN)
+        .proxy(fake.base())
+        .ratelimiter_disabled(true)
+        .build();
+    let deferral = json!({"type": 5});
+    let ack = |id: u64, token: String| {
+        let http = &http;
+        let deferral = &deferral;
+        async move {
+            http.create_interaction_response(
+                serenity::all::InteractionId::new(id),
+                &token,
+                deferral,
+                Vec::new(),
+            )
+            .await
+        }
+    };
+    let (id, token) = fake.pending_interaction(&player(1, "a"), CHANNEL);
+    ack(id, token.clone()).await.unwrap();
+    let twice = ack(id, token).await.unwrap_err();
+    assert!(format!("{twice:?}").contains("40060"), "{twice:?}");
+    let (id, token) = fake.pending_interaction(&player(1, "a"), CHANNEL);
+    fake.age(&token, 4);
+    let late = ack(id, token).await.unwrap_err();
+    assert!(format!("{late:?}").contains("10062"), "{late:?}");
+    // Attachments (board pictures) arrive as multipart `files[n]` with `payload_json`.
+    let picture = serenity::all::CreateMessage::new()
+        .content("board")
+        .allowed_mentions(serenity::all::CreateAllowedMentions::new())
+        .add_file(serenity::all::CreateAttachment::bytes(
+            vec![0x89, b'P', b'N', b'G'],
+            "board.png",
+        ));
+    let sent = serenity::all::ChannelId::new(CHANNEL)
+        .send_message(&http, picture)
+        .await
+        .unwrap();
+    assert_eq!(sent.attachments.len(), 1);
+    let files = fake.lock().public(CHANNEL).last().map(|m| m.files.clone());
+    assert_eq!(files, Some(vec!["board.png".to_string()]));
+    let errors = fake.lock().errors.clone();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[0].contains("twice") && errors[1].contains("after 3 s"));
+}
