@@ -95,6 +95,8 @@ pub struct Inner {
     pub messages: Vec<Msg>,
     pub errors: Vec<String>,
     pub requests: Vec<String>,
+    /// Every file uploaded, by name, in order.
+    pub uploads: Vec<(String, Bytes)>,
 }
 
 impl Inner {
@@ -151,6 +153,7 @@ fn discord_error(status: StatusCode, code: u64, message: &str) -> Response {
 struct Payload {
     json: Value,
     files: Vec<String>,
+    blobs: Vec<(String, Bytes)>,
 }
 
 impl<S: Send + Sync> FromRequest<S> for Payload {
@@ -169,6 +172,7 @@ impl<S: Send + Sync> FromRequest<S> for Payload {
                 .map_err(|e| bad(e.to_string()))?;
             let mut json = Value::Null;
             let mut files = Vec::new();
+            let mut blobs = Vec::new();
             while let Some(field) = form.next_field().await.map_err(|e| bad(e.to_string()))? {
                 let name = field.name().unwrap_or_default().to_string();
                 let filename = field.file_name().map(str::to_string);
@@ -176,10 +180,12 @@ impl<S: Send + Sync> FromRequest<S> for Payload {
                 if name == "payload_json" {
                     json = serde_json::from_slice(&bytes).map_err(|e| bad(e.to_string()))?;
                 } else if name.starts_with("files[") {
-                    files.push(filename.unwrap_or(name));
+                    let filename = filename.unwrap_or(name);
+                    blobs.push((filename.clone(), bytes));
+                    files.push(filename);
                 }
             }
-            Ok(Payload { json, files })
+            Ok(Payload { json, files, blobs })
         } else {
             let bytes = Bytes::from_request(req, state)
                 .await
@@ -192,6 +198,7 @@ impl<S: Send + Sync> FromRequest<S> for Payload {
             Ok(Payload {
                 json,
                 files: Vec::new(),
+                blobs: Vec::new(),
             })
         }
     }
@@ -732,6 +739,7 @@ async fn callback(
     body: Payload,
 ) -> Response {
     let mut inner = fake.lock();
+    inner.uploads.extend(body.blobs.iter().cloned());
     let Some(i) = inner.interactions.get(&token) else {
         inner.error(format!("callback for an unknown interaction {id}"));
         return discord_error(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
@@ -830,6 +838,7 @@ async fn followup(
     body: Payload,
 ) -> Response {
     let mut inner = fake.lock();
+    inner.uploads.extend(body.blobs.iter().cloned());
     if app != APP.to_string() {
         inner.error(format!("follow-up for another application {app}"));
     }
@@ -891,6 +900,7 @@ async fn edit_webhook(
     body: Payload,
 ) -> Response {
     let mut inner = fake.lock();
+    inner.uploads.extend(body.blobs.iter().cloned());
     let original = inner.interactions.get(&token).and_then(|i| i.original);
     let target = if message == "@original" {
         original
@@ -957,6 +967,7 @@ async fn create_message(
     body: Payload,
 ) -> Response {
     let mut inner = fake.lock();
+    inner.uploads.extend(body.blobs.iter().cloned());
     let d = body.json;
     if let Some(p) = check_outgoing_message(&d) {
         inner.error(format!("message in {channel}: {p}"));
@@ -984,6 +995,7 @@ async fn edit_message(
     body: Payload,
 ) -> Response {
     let mut inner = fake.lock();
+    inner.uploads.extend(body.blobs.iter().cloned());
     let d = body.json;
     let Some(m) = inner
         .messages
