@@ -531,8 +531,13 @@ impl Fake {
     /// Waits for the complete answer to an interaction: its message (after a deferral, the
     /// follow-up or edit that replaces the "thinking" state), or its autocomplete choices.
     pub async fn answer(&self, token: &str) -> Answer {
+        self.answer_within(token, 10).await
+    }
+
+    /// The answer to an interaction, waiting up to `secs`.
+    pub async fn answer_within(&self, token: &str, secs: u64) -> Answer {
         let token = token.to_string();
-        self.wait(&format!("the answer to {token}"), 10, move |inner| {
+        self.wait(&format!("the answer to {token}"), secs, move |inner| {
             let i = inner.interactions.get(&token)?;
             let first = i.response?;
             if first == 8 {

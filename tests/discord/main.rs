@@ -489,13 +489,18 @@ fn check_pictures(fake: &Fake) -> usize {
 
 /// The six players of tests/scripts/routing.txt and its organiser.
 fn seats() -> ([User; 6], User) {
+    seats_from(0)
+}
+
+/// Six players numbered from `n + 1`, and the organiser.
+fn seats_from(n: u64) -> ([User; 6], User) {
     let players = [
-        player(1, "a"),
-        player(2, "b"),
-        player(3, "c"),
-        player(4, "d"),
-        player(5, "e"),
-        player(6, "f"),
+        player(n + 1, "a"),
+        player(n + 2, "b"),
+        player(n + 3, "c"),
+        player(n + 4, "d"),
+        player(n + 5, "e"),
+        player(n + 6, "f"),
     ];
     let org = User {
         id: 100_000_000_000_000_010,
@@ -664,6 +669,79 @@ async fn without_database_url_the_bot_uses_arbiter_db_here() {
         "{:?}",
         std::fs::read_dir(&dir).unwrap().collect::<Vec<_>>()
     );
+    drop(bot);
+}
+
+/// Benchmark (`cargo test --test discord -- --ignored --nocapture`): 50 games at once, ten
+/// rounds of one move in every game; the time from the interaction sent to the answer with
+/// its board picture posted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore]
+async fn bench_fifty_games_at_once() {
+    const GAMES: u64 = 50;
+    let fake = Fake::start().await;
+    let dir = scratch("bot-bench");
+    let db = format!("sqlite://{}?mode=rwc", dir.join("bot.db").display());
+    let bot = Bot::start(&fake, dir, Some(db));
+    connected(&fake, 1).await;
+    let mut games = Vec::new();
+    for g in 0..GAMES {
+        let (p, org) = seats_from(1000 + 10 * g);
+        let thread = drafted(&fake, &p, &org).await;
+        games.push((p, thread));
+    }
+    // (seat, move): a=0 b=1 c=2 d=3 e=4 f=5.
+    let rounds = [
+        (0, "e2-e4"),
+        (3, "d7-d6"),
+        (2, "e2-e4"),
+        (5, "e7-e5"),
+        (4, "e2-e4"),
+        (1, "e7-e5"),
+        (0, "a2-a3"),
+        (3, "a7-a6"),
+        (2, "a2-a3"),
+        (5, "a7-a6"),
+    ];
+    let mut times = Vec::new();
+    let started = Instant::now();
+    for (seat, notation) in rounds {
+        let mut set = tokio::task::JoinSet::new();
+        for (p, thread) in &games {
+            let (fake, user, thread) = (fake.clone(), p[seat].clone(), *thread);
+            set.spawn(async move {
+                let sent = Instant::now();
+                let t = fake.slash(
+                    &user,
+                    thread,
+                    "move",
+                    json!([text("notation", notation)]),
+                    &[],
+                );
+                let answer = fake.answer_within(&t, 60).await;
+                let took = sent.elapsed();
+                accepted(&answer, notation);
+                assert_eq!(message(&answer).files, ["board.png"], "{answer:?}");
+                took
+            });
+        }
+        while let Some(took) = set.join_next().await {
+            times.push(took.unwrap());
+        }
+    }
+    let total = started.elapsed();
+    times.sort();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    eprintln!(
+        "{} moves in {GAMES} games ({} at once) in {total:?}: median {:?}, p99 {:?}, max {:?}",
+        times.len(),
+        GAMES,
+        at(0.5),
+        at(0.99),
+        times[times.len() - 1]
+    );
+    let errors = fake.lock().errors.clone();
+    assert!(errors.is_empty(), "{errors:#?}");
     drop(bot);
 }
 
