@@ -95,6 +95,8 @@ pub struct Inner {
     pub messages: Vec<Msg>,
     pub errors: Vec<String>,
     pub requests: Vec<String>,
+    /// Every file uploaded, by name, in order.
+    pub uploads: Vec<(String, Bytes)>,
 }
 
 impl Inner {
@@ -151,6 +153,7 @@ fn discord_error(status: StatusCode, code: u64, message: &str) -> Response {
 struct Payload {
     json: Value,
     files: Vec<String>,
+    blobs: Vec<(String, Bytes)>,
 }
 
 impl<S: Send + Sync> FromRequest<S> for Payload {
@@ -169,6 +172,7 @@ impl<S: Send + Sync> FromRequest<S> for Payload {
                 .map_err(|e| bad(e.to_string()))?;
             let mut json = Value::Null;
             let mut files = Vec::new();
+            let mut blobs = Vec::new();
             while let Some(field) = form.next_field().await.map_err(|e| bad(e.to_string()))? {
                 let name = field.name().unwrap_or_default().to_string();
                 let filename = field.file_name().map(str::to_string);
@@ -176,10 +180,12 @@ impl<S: Send + Sync> FromRequest<S> for Payload {
                 if name == "payload_json" {
                     json = serde_json::from_slice(&bytes).map_err(|e| bad(e.to_string()))?;
                 } else if name.starts_with("files[") {
-                    files.push(filename.unwrap_or(name));
+                    let filename = filename.unwrap_or(name);
+                    blobs.push((filename.clone(), bytes));
+                    files.push(filename);
                 }
             }
-            Ok(Payload { json, files })
+            Ok(Payload { json, files, blobs })
         } else {
             let bytes = Bytes::from_request(req, state)
                 .await
@@ -192,6 +198,7 @@ impl<S: Send + Sync> FromRequest<S> for Payload {
             Ok(Payload {
                 json,
                 files: Vec::new(),
+                blobs: Vec::new(),
             })
         }
     }
@@ -524,8 +531,13 @@ impl Fake {
     /// Waits for the complete answer to an interaction: its message (after a deferral, the
     /// follow-up or edit that replaces the "thinking" state), or its autocomplete choices.
     pub async fn answer(&self, token: &str) -> Answer {
+        self.answer_within(token, 10).await
+    }
+
+    /// The answer to an interaction, waiting up to `secs`.
+    pub async fn answer_within(&self, token: &str, secs: u64) -> Answer {
         let token = token.to_string();
-        self.wait(&format!("the answer to {token}"), 10, move |inner| {
+        self.wait(&format!("the answer to {token}"), secs, move |inner| {
             let i = inner.interactions.get(&token)?;
             let first = i.response?;
             if first == 8 {
@@ -732,6 +744,7 @@ async fn callback(
     body: Payload,
 ) -> Response {
     let mut inner = fake.lock();
+    inner.uploads.extend(body.blobs.iter().cloned());
     let Some(i) = inner.interactions.get(&token) else {
         inner.error(format!("callback for an unknown interaction {id}"));
         return discord_error(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
@@ -830,6 +843,7 @@ async fn followup(
     body: Payload,
 ) -> Response {
     let mut inner = fake.lock();
+    inner.uploads.extend(body.blobs.iter().cloned());
     if app != APP.to_string() {
         inner.error(format!("follow-up for another application {app}"));
     }
@@ -891,6 +905,7 @@ async fn edit_webhook(
     body: Payload,
 ) -> Response {
     let mut inner = fake.lock();
+    inner.uploads.extend(body.blobs.iter().cloned());
     let original = inner.interactions.get(&token).and_then(|i| i.original);
     let target = if message == "@original" {
         original
@@ -957,6 +972,7 @@ async fn create_message(
     body: Payload,
 ) -> Response {
     let mut inner = fake.lock();
+    inner.uploads.extend(body.blobs.iter().cloned());
     let d = body.json;
     if let Some(p) = check_outgoing_message(&d) {
         inner.error(format!("message in {channel}: {p}"));
@@ -984,6 +1000,7 @@ async fn edit_message(
     body: Payload,
 ) -> Response {
     let mut inner = fake.lock();
+    inner.uploads.extend(body.blobs.iter().cloned());
     let d = body.json;
     let Some(m) = inner
         .messages

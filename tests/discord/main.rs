@@ -41,14 +41,20 @@ struct Bot {
 impl Bot {
     fn spawn(fake: &Fake) -> Bot {
         let dir = scratch("bot");
+        let db = format!("sqlite://{}?mode=rwc", dir.join("bot.db").display());
+        Bot::start(fake, dir, Some(db))
+    }
+
+    /// Runs `arbiter bot` in `dir` against the fake; without `db`, no DATABASE_URL is set.
+    fn start(fake: &Fake, dir: PathBuf, db: Option<String>) -> Bot {
         let log = dir.join("bot.log");
-        let child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-            .arg("bot")
-            .current_dir(&dir)
-            .env(
-                "DATABASE_URL",
-                format!("sqlite://{}?mode=rwc", dir.join("bot.db").display()),
-            )
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+        cmd.arg("bot").current_dir(&dir);
+        match db {
+            Some(db) => cmd.env("DATABASE_URL", db),
+            None => cmd.env_remove("DATABASE_URL"),
+        };
+        let child = cmd
             .env_remove("SHARDS")
             .env("DISCORD_TOKEN", TOKEN)
             .env("DISCORD_API_BASE", fake.base())
@@ -60,6 +66,16 @@ impl Bot {
             .spawn()
             .unwrap();
         Bot { child, dir, log }
+    }
+
+    /// Kills the process (keeping its directory and database) and starts a new one there.
+    fn restart(mut self, fake: &Fake) -> Bot {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+        let dir = self.dir.clone();
+        let db = format!("sqlite://{}?mode=rwc", dir.join("bot.db").display());
+        std::mem::forget(self);
+        Bot::start(fake, dir, Some(db))
     }
 
     fn log(&self) -> String {
@@ -431,6 +447,8 @@ async fn a_game_through_discord() {
     let preview = fake.answer(&t).await;
     assert_eq!(message(&preview).buttons.len(), 1, "{preview:?}");
 
+    let pictures = check_pictures(&fake);
+    assert!(pictures >= 7, "only {pictures} board pictures");
     let inner = fake.lock();
     assert!(
         inner.errors.is_empty(),
@@ -444,6 +462,287 @@ async fn a_game_through_discord() {
         "no structured command logs:\n{log}"
     );
     eprintln!("e2e took {:?}", started.elapsed());
+}
+
+/// Decodes every PNG the bot uploaded: a plausible board picture, under Discord's 8 MB.
+fn check_pictures(fake: &Fake) -> usize {
+    let uploads = fake.lock().uploads.clone();
+    let mut n = 0;
+    for (name, bytes) in uploads.iter().filter(|(n, _)| n.ends_with(".png")) {
+        assert!(
+            bytes.len() < 8 * 1024 * 1024,
+            "{name}: {} bytes",
+            bytes.len()
+        );
+        let img = image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
+            .unwrap_or_else(|e| panic!("{name} does not decode: {e}"));
+        assert!(
+            img.width() >= 1200 && img.height() >= 700,
+            "{name}: {}x{}",
+            img.width(),
+            img.height()
+        );
+        n += 1;
+    }
+    n
+}
+
+/// The six players of tests/scripts/routing.txt and its organiser.
+fn seats() -> ([User; 6], User) {
+    seats_from(0)
+}
+
+/// Six players numbered from `n + 1`, and the organiser.
+fn seats_from(n: u64) -> ([User; 6], User) {
+    let players = [
+        player(n + 1, "a"),
+        player(n + 2, "b"),
+        player(n + 3, "c"),
+        player(n + 4, "d"),
+        player(n + 5, "e"),
+        player(n + 6, "f"),
+    ];
+    let org = User {
+        id: 100_000_000_000_000_010,
+        name: "org",
+        permissions: MEMBER | MANAGE_THREADS,
+        roles: &[],
+    };
+    (players, org)
+}
+
+/// Waits for the bot to connect and register its commands (the `n`th IDENTIFY).
+async fn connected(fake: &Fake, n: usize) {
+    fake.wait("IDENTIFY", 30, |i| (i.identifies.len() >= n).then_some(()))
+        .await;
+    fake.wait("command registration", 30, |i| {
+        (!i.commands.is_empty()).then_some(())
+    })
+    .await;
+}
+
+/// `/kfb new` (seed 1, move limit 6m) and the draft of routing.txt; returns the thread.
+async fn drafted(fake: &Fake, p: &[User; 6], org: &User) -> u64 {
+    let [a, b, c, d, e, f] = p;
+    let mention = |u: &User| format!("<@{}>", u.id);
+    let teams = json!([
+        text(
+            "team1",
+            &format!("{} {} {}", mention(a), mention(b), mention(c))
+        ),
+        text(
+            "team2",
+            &format!("{} {} {}", mention(d), mention(e), mention(f))
+        ),
+        int("seed", 1),
+        text("move_limit", "6m"),
+    ]);
+    let known = fake.lock().threads.len();
+    let t = fake.slash(org, CHANNEL, "kfb new", teams, &[]);
+    accepted(&fake.answer(&t).await, "kfb new");
+    let thread = fake.lock().threads[known].0;
+    for (user, choice) in [
+        (d, pick(1, 1, 1)),
+        (a, pick(0, 0, 0)),
+        (e, pick(0, 2, 3)),
+        (b, pick(1, 1, 2)),
+        (f, pick(1, 0, 0)),
+        (c, pick(0, 2, 4)),
+    ] {
+        let t = fake.slash(user, thread, "pick", choice, &[]);
+        accepted(&fake.answer(&t).await, "pick");
+    }
+    thread
+}
+
+/// A promotion, a king captured and given to a teammate, then a restart of the bot process
+/// on the same database: nothing is lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn promotion_king_give_and_restart() {
+    let fake = Fake::start().await;
+    let dir = scratch("bot-kings");
+    let db = format!("sqlite://{}?mode=rwc", dir.join("bot.db").display());
+    let bot = Bot::start(&fake, dir, Some(db));
+    connected(&fake, 1).await;
+    let (p, org) = seats();
+    let thread = drafted(&fake, &p, &org).await;
+    let [a, b, c, d, _e, f] = &p;
+    let play = |user: &User, notation: &str| {
+        fake.slash(
+            user,
+            thread,
+            "move",
+            json!([text("notation", notation)]),
+            &[],
+        )
+    };
+    let mut moves = vec![
+        (c, "e2-e4"),
+        (f, "d7-d5"),
+        // c takes a red pawn: it goes to a, who drops it on d's 7th rank and promotes.
+        (c, "e4xd5"),
+        (a, "e2-e4"),
+        (d, "f7-f6"),
+        (a, "P@f7"),
+        (d, "g7-g5"),
+    ];
+    for (user, m) in moves.drain(..) {
+        let t = play(user, m);
+        let r = accepted(&fake.answer(&t).await, m);
+        assert!(r.contains(m), "{r}");
+    }
+    let t = play(a, "f7xg8=Q");
+    let r = accepted(&fake.answer(&t).await, "promotion");
+    assert!(r.contains("#14") && r.contains("f7xg8=Q"), "{r}");
+    // The king capture of tests/scripts/kings.txt.
+    for (user, m) in [(d, "h7-h6"), (a, "Qd1-h5"), (d, "a7-a6")] {
+        let t = play(user, m);
+        accepted(&fake.answer(&t).await, m);
+    }
+    let t = play(a, "Qh5xe8");
+    let r = accepted(&fake.answer(&t).await, "king capture");
+    assert!(
+        r.contains("Qh5xe8") && r.contains(&format!("<@{}> holds lightgreen", a.id)),
+        "{r}"
+    );
+    let give = json!([
+        text("piece", "K"),
+        json!({"name": "to", "type": 6, "value": b.id.to_string()})
+    ]);
+    let t = fake.slash(a, thread, "give", give, &[b]);
+    let answer = fake.answer(&t).await;
+    let r = accepted(&answer, "give");
+    assert!(
+        r.contains("#19") && r.contains(&format!("<@{}>", b.id)),
+        "{r}"
+    );
+    assert!(
+        message(&answer).pings.contains(&b.id.to_string()),
+        "{answer:?}"
+    );
+
+    // Restart: kill the process, start another on the same database.
+    let bot = bot.restart(&fake);
+    connected(&fake, 2).await;
+    let t = play(a, "Qg8xf8");
+    let r = refused(&fake.answer(&t).await, "a after the restart");
+    assert!(r.contains("locked"), "{r}");
+    let t = fake.slash(c, thread, "status", json!([]), &[]);
+    let answer = fake.answer(&t).await;
+    let status = &message(&answer).content;
+    assert!(
+        status.contains(&format!("<@{}> holds lightgreen", b.id)) && status.contains("locked"),
+        "{status}"
+    );
+    // Move numbers go on from the stored log: f retakes on board 2.
+    let t = play(f, "Qd8xd5");
+    let r = accepted(&fake.answer(&t).await, "f after the restart");
+    assert!(r.contains("#20") && r.contains("Qd8xd5"), "{r}");
+    let t = fake.slash(a, thread, "export", json!([]), &[]);
+    let answer = fake.answer(&t).await;
+    let export = message(&answer);
+    assert!(
+        export.files == ["reply.txt"] || export.content.contains("Qh5xe8"),
+        "{export:?}"
+    );
+
+    assert!(check_pictures(&fake) >= 11);
+    let inner = fake.lock();
+    assert!(
+        inner.errors.is_empty(),
+        "fake Discord saw: {:#?}",
+        inner.errors
+    );
+    drop(inner);
+    drop(bot);
+}
+
+/// Without DATABASE_URL the bot keeps its games in `arbiter.db` in its working directory.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_database_url_the_bot_uses_arbiter_db_here() {
+    let fake = Fake::start().await;
+    let dir = scratch("bot-nodb");
+    let bot = Bot::start(&fake, dir.clone(), None);
+    connected(&fake, 1).await;
+    assert!(
+        dir.join("arbiter.db").exists(),
+        "{:?}",
+        std::fs::read_dir(&dir).unwrap().collect::<Vec<_>>()
+    );
+    drop(bot);
+}
+
+/// Benchmark (`cargo test --test discord -- --ignored --nocapture`): 50 games at once, ten
+/// rounds of one move in every game; the time from the interaction sent to the answer with
+/// its board picture posted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore]
+async fn bench_fifty_games_at_once() {
+    const GAMES: u64 = 50;
+    let fake = Fake::start().await;
+    let dir = scratch("bot-bench");
+    let db = format!("sqlite://{}?mode=rwc", dir.join("bot.db").display());
+    let bot = Bot::start(&fake, dir, Some(db));
+    connected(&fake, 1).await;
+    let mut games = Vec::new();
+    for g in 0..GAMES {
+        let (p, org) = seats_from(1000 + 10 * g);
+        let thread = drafted(&fake, &p, &org).await;
+        games.push((p, thread));
+    }
+    // (seat, move): a=0 b=1 c=2 d=3 e=4 f=5.
+    let rounds = [
+        (0, "e2-e4"),
+        (3, "d7-d6"),
+        (2, "e2-e4"),
+        (5, "e7-e5"),
+        (4, "e2-e4"),
+        (1, "e7-e5"),
+        (0, "a2-a3"),
+        (3, "a7-a6"),
+        (2, "a2-a3"),
+        (5, "a7-a6"),
+    ];
+    let mut times = Vec::new();
+    let started = Instant::now();
+    for (seat, notation) in rounds {
+        let mut set = tokio::task::JoinSet::new();
+        for (p, thread) in &games {
+            let (fake, user, thread) = (fake.clone(), p[seat].clone(), *thread);
+            set.spawn(async move {
+                let sent = Instant::now();
+                let t = fake.slash(
+                    &user,
+                    thread,
+                    "move",
+                    json!([text("notation", notation)]),
+                    &[],
+                );
+                let answer = fake.answer_within(&t, 60).await;
+                let took = sent.elapsed();
+                accepted(&answer, notation);
+                assert_eq!(message(&answer).files, ["board.png"], "{answer:?}");
+                took
+            });
+        }
+        while let Some(took) = set.join_next().await {
+            times.push(took.unwrap());
+        }
+    }
+    let total = started.elapsed();
+    times.sort();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    eprintln!(
+        "{} moves in {GAMES} games ({} at once) in {total:?}: median {:?}, p99 {:?}, max {:?}",
+        times.len(),
+        GAMES,
+        at(0.5),
+        at(0.99),
+        times[times.len() - 1]
+    );
+    let errors = fake.lock().errors.clone();
+    assert!(errors.is_empty(), "{errors:#?}");
+    drop(bot);
 }
 
 #[test]
