@@ -55,13 +55,20 @@ impl From<serenity::Error> for BotError {
     }
 }
 
-/// Roles a server admin configured with `/settings` (kept in memory for now).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What a server admin configured with `/settings`: roles and defaults for new games. Stored
+/// in the database (`meta` key `guild:<id>`), so a restart keeps them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RoleSettings {
     /// Members with this role are organisers.
     pub organiser: Option<RoleId>,
     /// Members with this role are moderators.
     pub moderator: Option<RoleId>,
+    /// Default move limit of new games, in seconds.
+    #[serde(default)]
+    pub move_limit: Option<u64>,
+    /// Default inactivity posts of new games.
+    #[serde(default)]
+    pub inactivity_posts: Option<u32>,
 }
 
 /// The bot's state, shared by commands, events and the ticker.
@@ -80,6 +87,39 @@ impl State {
             service,
             status: Mutex::default(),
             roles: Mutex::default(),
+        }
+    }
+
+    /// Loads the servers' `/settings` from the database.
+    pub async fn load_settings(&self) {
+        let Some(store) = self.service.store() else {
+            return;
+        };
+        match store.meta_with_prefix("guild:").await {
+            Ok(rows) => {
+                let mut roles = lock(&self.roles);
+                for (key, value) in rows {
+                    let id = key.trim_start_matches("guild:").parse::<u64>().ok();
+                    let settings = serde_json::from_str::<RoleSettings>(&value).ok();
+                    if let (Some(id), Some(s)) = (id, settings) {
+                        roles.insert(GuildId::new(id.max(1)), s);
+                    }
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "cannot load server settings"),
+        }
+    }
+
+    /// Stores a server's `/settings`.
+    pub async fn save_settings(&self, guild: GuildId, settings: RoleSettings) {
+        let Some(store) = self.service.store() else {
+            return;
+        };
+        let Ok(json) = serde_json::to_string(&settings) else {
+            return;
+        };
+        if let Err(e) = store.set_meta(&format!("guild:{guild}"), &json).await {
+            tracing::error!(error = %e, "cannot save server settings");
         }
     }
 }
@@ -145,6 +185,7 @@ pub async fn run(config: Config) -> Result<(), BotError> {
     let intents = serenity::GatewayIntents::GUILDS | serenity::GatewayIntents::GUILD_MESSAGES;
     let guild = config.guild_id.map(GuildId::new);
     let setup_state: Data = Arc::new(State::new(service));
+    setup_state.load_settings().await;
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: slash::all(),
@@ -205,6 +246,37 @@ mod tests {
     }
 
     #[test]
+    fn server_settings_survive_a_restart() {
+        let url = format!(
+            "sqlite://{}?mode=rwc",
+            std::env::temp_dir()
+                .join(format!("arbiter-settings-{}.db", std::process::id()))
+                .display()
+        );
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let open = || async {
+                let store = crate::store::Store::connect(Some(&url)).await.unwrap();
+                State::new(Service::with_store(store).await.unwrap())
+            };
+            let state = open().await;
+            let s = RoleSettings {
+                organiser: Some(RoleId::new(7)),
+                moderator: Some(RoleId::new(8)),
+                move_limit: Some(360),
+                inactivity_posts: Some(12),
+            };
+            state.save_settings(GuildId::new(9), s).await;
+            let again = open().await;
+            again.load_settings().await;
+            assert_eq!(lock(&again.roles).get(&GuildId::new(9)).copied(), Some(s));
+        });
+    }
+
+    #[test]
     fn roles_come_from_permissions_or_configured_roles() {
         let state = State::new(Service::in_memory());
         let guild = Some(GuildId::new(9));
@@ -221,7 +293,7 @@ mod tests {
             GuildId::new(9),
             RoleSettings {
                 organiser: Some(RoleId::new(7)),
-                moderator: None,
+                ..RoleSettings::default()
             },
         );
         let organiser = roles_of(&state, guild, Some(&member(1 << 11, &[7])));

@@ -180,6 +180,14 @@ pub async fn kfb_new(
     inactivity_posts: Option<u32>,
     #[description = "Seed for the draft order (default: random)"] seed: Option<u64>,
 ) -> Result<(), BotError> {
+    // The server's defaults from /settings fill what the organiser left out.
+    let defaults = ctx
+        .interaction
+        .guild_id
+        .and_then(|g| lock(&ctx.data().roles).get(&g).copied())
+        .unwrap_or_default();
+    let move_limit = move_limit.or(defaults.move_limit.map(crate::time::format_duration));
+    let inactivity_posts = inactivity_posts.or(defaults.inactivity_posts);
     let cmd = command(
         "kfb new",
         vec![
@@ -517,13 +525,18 @@ pub async fn help(ctx: Ctx<'_>) -> Result<(), BotError> {
     act(ctx, command("help", Vec::new())).await
 }
 
-/// Choose the organiser and moderator roles of this server (server admins)
+/// Choose the organiser and moderator roles and the defaults of new games (server admins)
 #[poise::command(slash_command, default_member_permissions = "MANAGE_GUILD")]
 pub async fn settings(
     ctx: Ctx<'_>,
     #[description = "Members with this role may start games and grant proxies"]
     organiser_role: Option<RoleId>,
     #[description = "Members with this role may revert games"] moderator_role: Option<RoleId>,
+    #[description = "Default move limit of new games, like 6h, 6m or 45m"]
+    default_move_limit: Option<String>,
+    #[description = "Default posts before inactivity may be claimed in new games"]
+    #[min = 1]
+    default_inactivity_posts: Option<u32>,
 ) -> Result<(), BotError> {
     let interaction = ctx.interaction;
     let pctx = poise::Context::Application(ctx);
@@ -544,6 +557,18 @@ pub async fn settings(
         pctx.send(out.into_reply(true)).await?;
         return Ok(());
     }
+    let limit = match default_move_limit
+        .as_deref()
+        .map(crate::time::parse_duration)
+    {
+        Some(Err(e)) => {
+            let out = Outgoing::text(format!("refused: {e}"));
+            pctx.send(out.into_reply(true)).await?;
+            return Ok(());
+        }
+        Some(Ok(secs)) => Some(secs),
+        None => None,
+    };
     let now_set = {
         let mut roles = lock(&ctx.data().roles);
         let entry = roles.entry(guild).or_default();
@@ -553,8 +578,15 @@ pub async fn settings(
         if moderator_role.is_some() {
             entry.moderator = moderator_role;
         }
+        if limit.is_some() {
+            entry.move_limit = limit;
+        }
+        if default_inactivity_posts.is_some() {
+            entry.inactivity_posts = default_inactivity_posts;
+        }
         *entry
     };
+    ctx.data().save_settings(guild, now_set).await;
     tracing::info!(guild = %guild, user = %interaction.user.id, settings = ?now_set, "settings changed");
     let show = |r: Option<RoleId>| {
         r.map_or("none (permissions only)".to_string(), |r| {
@@ -562,9 +594,11 @@ pub async fn settings(
         })
     };
     let text = format!(
-        "ok: organisers: {} or Manage Threads; moderators: {} or Manage Messages (kept until the bot restarts)",
+        "ok: organisers: {} or Manage Threads; moderators: {} or Manage Messages; new games: move limit {}, inactivity {} posts",
         show(now_set.organiser),
-        show(now_set.moderator)
+        show(now_set.moderator),
+        crate::time::format_duration(now_set.move_limit.unwrap_or(6 * 3600)),
+        now_set.inactivity_posts.unwrap_or(18)
     );
     pctx.send(Outgoing::text(text).into_reply(true)).await?;
     Ok(())

@@ -367,6 +367,27 @@ impl Store {
         Ok(())
     }
 
+    /// Every stored setting whose key starts with `prefix`.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn meta_with_prefix(
+        &self,
+        prefix: &str,
+    ) -> Result<Vec<(String, String)>, StoreError> {
+        let rows = sqlx::query("SELECT key, value FROM meta ORDER BY key")
+            .fetch_all(&self.pool)
+            .await?;
+        let mut out = Vec::new();
+        for r in rows {
+            let key: String = r.try_get(0)?;
+            if key.starts_with(prefix) {
+                out.push((key, r.try_get(1)?));
+            }
+        }
+        Ok(out)
+    }
+
     /// Closes the pool.
     pub async fn close(&self) {
         self.pool.close().await;
