@@ -466,6 +466,23 @@ impl Position {
             .collect()
     }
 
+    /// Empties a square, returning its cell and piece identity.
+    #[inline]
+    fn take(&mut self, sq: Square) -> (u32, u32) {
+        let i = sq.index();
+        let taken = (self.board[i], self.ids[i]);
+        self.board[i] = EMPTY;
+        self.ids[i] = 0;
+        taken
+    }
+
+    /// Puts a cell and piece identity taken with [`Position::take`] on a square.
+    #[inline]
+    fn place(&mut self, sq: Square, (cell, id): (u32, u32)) {
+        self.board[sq.index()] = cell;
+        self.ids[sq.index()] = id;
+    }
+
     fn clear_castling(&mut self, sq: Square) {
         if self.castle_mask == 0 {
             return;
@@ -588,12 +605,9 @@ impl Position {
                     self.royals[cell_side(captured) as usize] -= 1;
                 }
                 undo.to_hand = self.captured_to_hand(captured, mover);
-                self.board[to.index()] = self.board[from.index()];
-                self.ids[to.index()] = self.ids[from.index()];
-                self.board[from.index()] = EMPTY;
-                self.ids[from.index()] = 0;
-                self.board[victim.index()] = EMPTY;
-                self.ids[victim.index()] = 0;
+                let pawn = self.take(from);
+                self.place(to, pawn);
+                self.take(victim);
                 self.halfmove = 0;
             }
             Move::Castle {
@@ -602,18 +616,10 @@ impl Position {
                 corner_from,
                 corner_to,
             } => {
-                let k = self.board[king_from.index()];
-                let r = self.board[corner_from.index()];
-                let kid = self.ids[king_from.index()];
-                let rid = self.ids[corner_from.index()];
-                self.board[king_from.index()] = EMPTY;
-                self.board[corner_from.index()] = EMPTY;
-                self.ids[king_from.index()] = 0;
-                self.ids[corner_from.index()] = 0;
-                self.board[king_to.index()] = k;
-                self.board[corner_to.index()] = r;
-                self.ids[king_to.index()] = kid;
-                self.ids[corner_to.index()] = rid;
+                let king = self.take(king_from);
+                let corner = self.take(corner_from);
+                self.place(king_to, king);
+                self.place(corner_to, corner);
                 self.halfmove += 1;
                 self.clear_castling(king_from);
                 self.clear_castling(corner_from);
@@ -679,12 +685,9 @@ impl Position {
                 }
             }
             Move::EnPassant { from, to, victim } => {
-                self.board[from.index()] = self.board[to.index()];
-                self.ids[from.index()] = self.ids[to.index()];
-                self.board[to.index()] = EMPTY;
-                self.ids[to.index()] = 0;
-                self.board[victim.index()] = undo.captured;
-                self.ids[victim.index()] = undo.captured_id;
+                let pawn = self.take(to);
+                self.place(from, pawn);
+                self.place(victim, (undo.captured, undo.captured_id));
                 if self.rules.catalog.pieces[cell_kind(undo.captured)].royal {
                     self.royals[cell_side(undo.captured) as usize] += 1;
                 }
@@ -695,18 +698,10 @@ impl Position {
                 corner_from,
                 corner_to,
             } => {
-                let k = self.board[king_to.index()];
-                let r = self.board[corner_to.index()];
-                let kid = self.ids[king_to.index()];
-                let rid = self.ids[corner_to.index()];
-                self.board[king_to.index()] = EMPTY;
-                self.board[corner_to.index()] = EMPTY;
-                self.ids[king_to.index()] = 0;
-                self.ids[corner_to.index()] = 0;
-                self.board[king_from.index()] = k;
-                self.board[corner_from.index()] = r;
-                self.ids[king_from.index()] = kid;
-                self.ids[corner_from.index()] = rid;
+                let king = self.take(king_to);
+                let corner = self.take(corner_to);
+                self.place(king_from, king);
+                self.place(corner_from, corner);
             }
             Move::Drop { piece, to } => {
                 self.board[to.index()] = EMPTY;

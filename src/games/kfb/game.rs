@@ -497,6 +497,17 @@ impl Game {
         })
     }
 
+    /// Refuses when the game has not started (draft running) or is over.
+    fn check_in_play(&self) -> Result<(), Refusal> {
+        if let Some((t, _)) = &self.state.winner {
+            return refuse(format!("the game is over: {} won", team_name(*t)));
+        }
+        if self.state.boards.is_none() {
+            return refuse("the game has not started yet");
+        }
+        Ok(())
+    }
+
     /// `\nteam N wins: …` once the game is won, else nothing.
     fn winner_line(&self) -> String {
         match &self.state.winner {
@@ -701,12 +712,7 @@ impl Game {
         now: Timestamp,
         command: &str,
     ) -> Result<Accepted, Refusal> {
-        if let Some((t, _)) = &self.state.winner {
-            return refuse(format!("the game is over: {} won", team_name(*t)));
-        }
-        if self.state.boards.is_none() {
-            return refuse("the game has not started yet");
-        }
+        self.check_in_play()?;
         let Some(to) = self.seat_of(to_user) else {
             return refuse(format!("{to_user} is not seated in this game"));
         };
@@ -778,9 +784,7 @@ impl Game {
         now: Timestamp,
         command: &str,
     ) -> Result<Accepted, Refusal> {
-        if self.finished() {
-            return refuse("the game is over");
-        }
+        self.check_in_play()?;
         let Some(boards) = &self.state.boards else {
             return refuse("the game has not started yet");
         };
@@ -846,12 +850,7 @@ impl Game {
         now: Timestamp,
         command: &str,
     ) -> Result<Accepted, Refusal> {
-        if self.finished() {
-            return refuse("the game is over");
-        }
-        if self.state.boards.is_none() {
-            return refuse("the game has not started yet");
-        }
+        self.check_in_play()?;
         let actor = self.users[seat].clone();
         let number = self.commit(&actor, now, command, Action::Resign { player: seat })?;
         Ok(Accepted {
