@@ -161,6 +161,7 @@ impl Console {
                         self.buttons.insert(b.clone(), user.to_string());
                     }
                     print_reply(&mut out, &r);
+                    self.follow_up(&r, &mut out);
                 }
                 None => out.push("refused: empty command; try /help".into()),
             }
@@ -169,6 +170,34 @@ impl Console {
                 .block_on(self.svc.chat(user, &self.thread, self.now));
         }
         out
+    }
+
+    /// What a reply asks for beyond itself: news for other threads, printed as
+    /// `[thread] text`, and match threads to open (named `<tournament>/r<round>b<board>`),
+    /// each printing its game's first message.
+    fn follow_up(&mut self, r: &Reply, out: &mut Vec<String>) {
+        for (thread, text) in &r.notices {
+            for (i, l) in text.lines().enumerate() {
+                if i == 0 {
+                    out.push(format!("[{thread}] {l}"));
+                } else {
+                    out.push(format!("[{thread}]   {l}"));
+                }
+            }
+        }
+        for m in &r.opens {
+            let thread = format!("{}/r{}b{}", m.tournament, m.round, m.board);
+            let reply = self.rt.block_on(self.svc.open_match(
+                &m.tournament,
+                m.round,
+                m.board,
+                &thread,
+                self.now,
+            ));
+            let mut lines = Vec::new();
+            print_reply(&mut lines, &reply);
+            out.extend(lines.into_iter().map(|l| format!("[{thread}] {l}")));
+        }
     }
 
     fn bang(&mut self, rest: &str, out: &mut Vec<String>) {
@@ -204,6 +233,7 @@ impl Console {
                 let user = self.buttons.get(id).cloned().unwrap_or_default();
                 let r = self.rt.block_on(self.svc.press(&user, id, self.now));
                 print_reply(out, &r);
+                self.follow_up(&r, out);
             }
             Some("as") => {
                 let (role, user) = (words.next(), words.next());
@@ -231,9 +261,16 @@ impl Console {
                     self.svc
                         .with_game(&self.thread, |g| commands::state_lines(g, now)),
                 );
+                let lines = match lines {
+                    Some(l) => Some(l),
+                    None => self.rt.block_on(
+                        self.svc
+                            .with_tournament(&self.thread, commands::tournament_lines),
+                    ),
+                };
                 match lines {
                     Some(l) => out.extend(l),
-                    None => out.push("no game in this thread".into()),
+                    None => out.push("no game or tournament in this thread".into()),
                 }
             }
             Some("time") => out.push(format!("time {}", self.now)),
@@ -247,8 +284,15 @@ impl Console {
                     self.svc
                         .with_game(&self.thread, |g| commands::kfb_picture(g, now)),
                 );
+                let picture = match picture {
+                    Some(p) => Some(p.map_err(|e| e.to_string())),
+                    None => self.rt.block_on(
+                        self.svc
+                            .with_tournament(&self.thread, commands::standings_picture),
+                    ),
+                };
                 match picture {
-                    None => out.push("error: no game in this thread".into()),
+                    None => out.push("error: no game or tournament in this thread".into()),
                     Some(Ok(png)) => match std::fs::write(file, &png) {
                         Ok(()) => out.push(format!("wrote {file} ({} bytes)", png.len())),
                         Err(e) => out.push(format!("error: cannot write {file}: {e}")),

@@ -13,3 +13,4 @@ pub mod service;
 pub mod store;
 pub mod swiss;
 pub mod time;
+pub mod tournament;

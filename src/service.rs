@@ -2,21 +2,26 @@
 //! it is answered, and retried against the new state when another writer got there first.
 //! Both front ends (console and Discord) use this.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tokio::sync::Mutex;
 
 use crate::commands::{Caller, Command, Hub, Reply};
 use crate::games::kfb::Game;
-use crate::store::{Store, StoreError};
+use crate::store::{LogLine, Store, StoreError, TournamentRows};
 use crate::time::Timestamp;
 
 /// How often a command is re-checked after losing a write race.
 const RETRIES: usize = 8;
 
+#[derive(Default)]
 struct Inner {
     hub: Hub,
     versions: HashMap<String, i64>,
+    /// Stored version of each tournament, and its rows at that version.
+    t_versions: HashMap<String, (i64, TournamentRows)>,
+    /// Game threads known not to be tournament matches.
+    unlinked: HashSet<String>,
 }
 
 /// The command layer plus its database.
@@ -63,10 +68,7 @@ impl Service {
     pub fn in_memory() -> Service {
         Service {
             store: None,
-            inner: Mutex::new(Inner {
-                hub: Hub::new(),
-                versions: HashMap::new(),
-            }),
+            inner: Mutex::new(Inner::default()),
         }
     }
 
@@ -77,10 +79,7 @@ impl Service {
     pub async fn with_store(store: Store) -> Result<Service, StoreError> {
         let svc = Service {
             store: Some(store),
-            inner: Mutex::new(Inner {
-                hub: Hub::new(),
-                versions: HashMap::new(),
-            }),
+            inner: Mutex::new(Inner::default()),
         };
         svc.load_all().await?;
         Ok(svc)
@@ -107,8 +106,218 @@ impl Service {
                 inner.versions.insert(t.clone(), sg.version);
             }
         }
-        tracing::info!(games = threads.len(), "games loaded from storage");
+        let tournaments = store.tournament_threads().await?;
+        for t in &tournaments {
+            if let Some((tour, version)) = store.load_tournament(t).await? {
+                let rows = TournamentRows::of(&tour)?;
+                inner.hub.insert_tournament(tour);
+                inner.t_versions.insert(t.clone(), (version, rows));
+            }
+        }
+        tracing::info!(
+            games = threads.len(),
+            tournaments = tournaments.len(),
+            "games and tournaments loaded from storage"
+        );
         Ok(threads.len())
+    }
+
+    /// Brings one thread's tournament up to date with the database.
+    async fn sync_tournament(&self, inner: &mut Inner, thread: &str) -> Result<(), StoreError> {
+        let Some(store) = &self.store else {
+            return Ok(());
+        };
+        let stored = store.tournament_version(thread).await?;
+        if stored == inner.t_versions.get(thread).map(|v| v.0) {
+            return Ok(());
+        }
+        match store.load_tournament(thread).await? {
+            Some((t, version)) => {
+                let rows = TournamentRows::of(&t)?;
+                inner.hub.insert_tournament(t);
+                inner.t_versions.insert(thread.to_string(), (version, rows));
+            }
+            None => {
+                inner.hub.remove_tournament(thread);
+                inner.t_versions.remove(thread);
+            }
+        }
+        Ok(())
+    }
+
+    /// The tournament a game thread is a match of, looked up once in the database.
+    async fn match_owner(
+        &self,
+        inner: &mut Inner,
+        thread: &str,
+    ) -> Result<Option<String>, StoreError> {
+        if let Some(owner) = inner.hub.tournament_of_match(thread) {
+            return Ok(Some(owner));
+        }
+        let Some(store) = &self.store else {
+            return Ok(None);
+        };
+        if inner.hub.game(thread).is_none() || inner.unlinked.contains(thread) {
+            return Ok(None);
+        }
+        match store.tournament_of_match(thread).await? {
+            Some(owner) => {
+                inner.hub.link_match(thread, &owner);
+                Ok(Some(owner))
+            }
+            None => {
+                // A match's link is stored before its game, so a game without a link now
+                // never gets one.
+                inner.unlinked.insert(thread.to_string());
+                Ok(None)
+            }
+        }
+    }
+
+    /// Saves a tournament's changes. `Ok(false)`: another writer won; reload and retry.
+    async fn persist_tournament(
+        &self,
+        inner: &mut Inner,
+        thread: &str,
+        log: Option<LogLine<'_>>,
+    ) -> Result<bool, StoreError> {
+        let Some(store) = &self.store else {
+            return Ok(true);
+        };
+        let Some(t) = inner.hub.tournament(thread) else {
+            return Ok(true);
+        };
+        if !inner.t_versions.contains_key(thread) {
+            if !store.create_tournament(t).await? {
+                return Ok(false);
+            }
+            inner
+                .t_versions
+                .insert(thread.to_string(), (0, TournamentRows::default()));
+        }
+        let Some((expected, old)) = inner.t_versions.get(thread) else {
+            return Ok(true);
+        };
+        if TournamentRows::of(t)? == *old && *expected > 0 {
+            return Ok(true);
+        }
+        match store.save_tournament(t, *expected, old, log).await {
+            Ok((v, rows)) => {
+                inner.t_versions.insert(thread.to_string(), (v, rows));
+                Ok(true)
+            }
+            Err(StoreError::Conflict) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Undoes an unsaved tournament change by reloading it.
+    async fn discard_tournament(&self, inner: &mut Inner, thread: &str) {
+        inner.t_versions.remove(thread);
+        inner.hub.remove_tournament(thread);
+        if let Err(e) = self.sync_tournament(inner, thread).await {
+            tracing::error!(error = %e, thread, "reload after a failed write failed");
+        }
+    }
+
+    /// After an action in a match thread: the tournament takes the game's result (a separate
+    /// write, retried until it lands; the game's own write is already done).
+    async fn reconcile(&self, inner: &mut Inner, thread: &str, now: Timestamp, reply: &mut Reply) {
+        let owner = match self.match_owner(inner, thread).await {
+            Ok(Some(o)) => o,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::error!(error = %e, thread, "match lookup failed");
+                return;
+            }
+        };
+        for _ in 0..RETRIES {
+            if let Err(e) = self.sync_tournament(inner, &owner).await {
+                tracing::error!(error = %e, "storage failed");
+                return;
+            }
+            let news = inner.hub.reconcile_match(thread, now);
+            match self.persist_tournament(inner, &owner, None).await {
+                Ok(true) => {
+                    if let Some(n) = news {
+                        reply.notices.push(n);
+                    }
+                    return;
+                }
+                Ok(false) => self.discard_tournament(inner, &owner).await,
+                Err(e) => {
+                    tracing::error!(error = %e, "storage failed");
+                    self.discard_tournament(inner, &owner).await;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Opens a paired match in `match_thread` (created by the front end): the tournament
+    /// notes the thread, then the game is created with its draft. Safe to repeat.
+    pub async fn open_match(
+        &self,
+        tournament: &str,
+        round: u32,
+        board: u32,
+        match_thread: &str,
+        now: Timestamp,
+    ) -> Reply {
+        let mut inner = self.inner.lock().await;
+        for _ in 0..RETRIES {
+            if let Err(e) = self.sync_tournament(&mut inner, tournament).await {
+                return internal_error(&e);
+            }
+            if let Err(e) = self.sync(&mut inner, match_thread).await {
+                return internal_error(&e);
+            }
+            let was = before(&inner.hub, match_thread);
+            let reply = inner
+                .hub
+                .open_match(tournament, round, board, match_thread, now);
+            if reply.ok != Some(true) {
+                return reply;
+            }
+            match self.persist_tournament(&mut inner, tournament, None).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.discard_tournament(&mut inner, tournament).await;
+                    self.discard(&mut inner, match_thread).await;
+                    continue;
+                }
+                Err(e) => {
+                    self.discard_tournament(&mut inner, tournament).await;
+                    self.discard(&mut inner, match_thread).await;
+                    return internal_error(&e);
+                }
+            }
+            match self
+                .persist(&mut inner, match_thread, &was, now, None, &reply)
+                .await
+            {
+                Ok(true) => return reply,
+                Ok(false) => self.discard(&mut inner, match_thread).await,
+                Err(e) => {
+                    self.discard(&mut inner, match_thread).await;
+                    return internal_error(&e);
+                }
+            }
+        }
+        internal_error(&StoreError::Conflict)
+    }
+
+    /// Runs `f` on a tournament (for pictures and exports).
+    pub async fn with_tournament<T>(
+        &self,
+        thread: &str,
+        f: impl FnOnce(&crate::tournament::Tournament) -> T,
+    ) -> Option<T> {
+        let mut inner = self.inner.lock().await;
+        if let Err(e) = self.sync_tournament(&mut inner, thread).await {
+            tracing::error!(error = %e, "storage failed");
+        }
+        inner.hub.tournament(thread).map(f)
     }
 
     /// Brings one thread's game up to date with the database.
@@ -230,19 +439,43 @@ impl Service {
             if let Err(e) = self.sync(&mut inner, thread).await {
                 return internal_error(&e);
             }
+            if let Err(e) = self.sync_tournament(&mut inner, thread).await {
+                return internal_error(&e);
+            }
             let was = before(&inner.hub, thread);
-            let reply = inner.hub.handle(caller, entropy, cmd, raw);
-            match self
+            let mut reply = inner.hub.handle(caller, entropy, cmd, raw);
+            let saved = match self
                 .persist(&mut inner, thread, &was, caller.now, interaction, &reply)
                 .await
             {
-                Ok(true) => return reply,
+                Ok(true) => {
+                    let log = LogLine {
+                        actor: caller.user,
+                        time: caller.now,
+                        command: raw,
+                        reply: &reply.text,
+                        interaction,
+                    };
+                    self.persist_tournament(&mut inner, thread, Some(log)).await
+                }
+                other => other,
+            };
+            match saved {
+                Ok(true) => {
+                    if reply.ok == Some(true) && was.existed {
+                        self.reconcile(&mut inner, thread, caller.now, &mut reply)
+                            .await;
+                    }
+                    return reply;
+                }
                 Ok(false) => {
                     tracing::debug!(thread, "lost a write race; re-checking");
                     self.discard(&mut inner, thread).await;
+                    self.discard_tournament(&mut inner, thread).await;
                 }
                 Err(e) => {
                     self.discard(&mut inner, thread).await;
+                    self.discard_tournament(&mut inner, thread).await;
                     return internal_error(&e);
                 }
             }
@@ -286,11 +519,17 @@ impl Service {
         }
         let was = before(&inner.hub, &thread);
         let reply = inner.hub.press(user, id, now);
+        let mut reply = reply;
         match self
             .persist(&mut inner, &thread, &was, now, None, &reply)
             .await
         {
-            Ok(true) => reply,
+            Ok(true) => {
+                if reply.ok == Some(true) {
+                    self.reconcile(&mut inner, &thread, now, &mut reply).await;
+                }
+                reply
+            }
             Ok(false) => {
                 self.discard(&mut inner, &thread).await;
                 Reply {

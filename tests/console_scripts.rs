@@ -92,4 +92,5 @@ scripts! {
     kung_fu_timing => "timing.txt",
     inactivity_claim => "inactivity.txt",
     takeback_revert_proxy => "moderation.txt",
+    tournament_from_signups_to_the_end => "tournament.txt",
 }

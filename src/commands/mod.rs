@@ -2,10 +2,12 @@
 //! into game actions and replies. Every front end (console, Discord) goes through it.
 
 mod picture;
+mod tournament;
 
 use std::collections::{HashMap, HashSet};
 
 pub use picture::{clock_text, kfb_picture};
+pub use tournament::{standings_picture, tournament_lines, MatchOpen, TOURNAMENT_HELP};
 
 use crate::engine::{fen, Side};
 use crate::games::kfb::{self, draft, Game, Settings};
@@ -80,6 +82,12 @@ pub struct Reply {
     pub mentions: Vec<String>,
     /// Only the sender sees it (refusals, previews).
     pub ephemeral: bool,
+    /// Match threads to open (after `/tournament pair`).
+    pub opens: Vec<MatchOpen>,
+    /// News for other threads: (thread, text), like a match result for its tournament.
+    pub notices: Vec<(String, String)>,
+    /// Attach the standings picture of the thread's tournament.
+    pub standings: bool,
 }
 
 impl Reply {
@@ -150,6 +158,9 @@ pub struct Hub {
     pending: HashMap<String, PendingRevert>,
     next_button: u64,
     notified: HashSet<(String, usize, Timestamp)>,
+    tournaments: HashMap<String, crate::tournament::Tournament>,
+    /// Match thread → its tournament's thread.
+    links: HashMap<String, String>,
 }
 
 /// How long a revert confirmation stays valid (RULINGS §1.10: 15 minutes inclusive).
@@ -237,8 +248,14 @@ impl Hub {
         } = *caller;
         let name = cmd.name.as_str();
         match name {
-            "help" => return Reply::ok(HELP),
+            "help" => return Reply::ok(format!("{HELP}\n{TOURNAMENT_HELP}")),
             "kfb new" => return self.new_game(user, roles, thread, entropy, cmd),
+            "signup" | "withdraw" | "tournament" => {
+                return self.tournament_command(caller, entropy, cmd)
+            }
+            n if n.starts_with("tournament ") => {
+                return self.tournament_command(caller, entropy, cmd)
+            }
             "kfb" => return Reply::refused("use /kfb new team1:@a @b @c team2:@d @e @f [move_limit:6h] [inactivity_posts:18] [seed:<n>]"),
             _ => {}
         }
@@ -454,6 +471,11 @@ impl Hub {
         if self.games.contains_key(thread) {
             return Reply::refused(
                 "this thread already has a game; start the next one in a new thread",
+            );
+        }
+        if self.tournaments.contains_key(thread) {
+            return Reply::refused(
+                "this is a tournament's thread: its matches get threads of their own from /tournament pair",
             );
         }
         let team = |k: &str| -> Vec<String> {

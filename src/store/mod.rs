@@ -10,6 +10,10 @@ use std::str::FromStr;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Row};
 
+mod tournaments;
+
+pub use tournaments::{LogLine, TournamentRows};
+
 use crate::games::kfb::{Action, Entry, Game, Settings};
 use crate::time::Timestamp;
 
@@ -243,10 +247,13 @@ impl Store {
     /// # Errors
     /// Database failure.
     pub async fn interaction_reply(&self, id: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT reply FROM actions WHERE interaction = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(
+            "SELECT reply FROM actions WHERE interaction = $1 \
+             UNION ALL SELECT reply FROM tournament_log WHERE interaction = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
         Ok(match row {
             Some(r) => Some(r.try_get::<String, _>(0)?),
             None => None,

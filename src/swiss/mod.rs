@@ -22,7 +22,7 @@ pub use standings::{standings, Standing};
 pub use trf::{parse_trf, write_trf};
 
 /// Errors of the Swiss pairing module.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum SwissError {
     /// A TRF line could not be read.
     #[error("TRF line {line}: {reason}")]

@@ -1,0 +1,416 @@
+//! Tournaments in the database (migrations 0002 and 0003): one row per tournament with a
+//! version for optimistic writes, and rows for signups, teams, pairings and results. A save
+//! writes only the rows that changed since the version it read.
+
+use std::collections::BTreeMap;
+
+use sqlx::Row;
+
+use super::{i64_of, Store, StoreError};
+use crate::time::Timestamp;
+use crate::tournament::{Board, MatchResult, ResultEntry, Settings, Signup, Team, Tournament};
+
+/// A tournament as rows, keyed like the tables, to find what a command changed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TournamentRows {
+    header: (String, String, i64, i64, i64, String),
+    signups: BTreeMap<String, (i64, String, i64, i64)>,
+    teams: BTreeMap<i64, (String, i64, i64)>,
+    pairings: BTreeMap<(i64, i64), (i64, i64, Option<String>)>,
+    results: BTreeMap<(i64, i64), (String, String, i64)>,
+}
+
+/// A logged tournament command.
+#[derive(Clone, Copy, Debug)]
+pub struct LogLine<'a> {
+    /// Who.
+    pub actor: &'a str,
+    /// When.
+    pub time: Timestamp,
+    /// As typed.
+    pub command: &'a str,
+    /// The reply.
+    pub reply: &'a str,
+    /// The Discord interaction, if any.
+    pub interaction: Option<&'a str>,
+}
+
+impl TournamentRows {
+    /// The rows of a tournament.
+    ///
+    /// # Errors
+    /// Settings that do not serialise (never in practice).
+    pub fn of(t: &Tournament) -> Result<TournamentRows, StoreError> {
+        Ok(TournamentRows {
+            header: (
+                t.name.clone(),
+                serde_json::to_string(&t.settings)?,
+                t.seed as i64,
+                i64::from(t.finished),
+                i64_of(t.created_at),
+                t.organiser.clone(),
+            ),
+            signups: t
+                .signups
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    Ok((
+                        s.player.clone(),
+                        (
+                            i as i64,
+                            serde_json::to_string(&s.mates)?,
+                            i64::from(s.withdrawn),
+                            i64_of(s.time),
+                        ),
+                    ))
+                })
+                .collect::<Result<_, StoreError>>()?,
+            teams: t
+                .teams
+                .iter()
+                .map(|tm| {
+                    Ok((
+                        i64::from(tm.number),
+                        (
+                            serde_json::to_string(&tm.players)?,
+                            i64::from(tm.withdrawn),
+                            i64::from(tm.joined),
+                        ),
+                    ))
+                })
+                .collect::<Result<_, StoreError>>()?,
+            pairings: t
+                .boards
+                .iter()
+                .map(|b| {
+                    (
+                        (i64::from(b.round), i64::from(b.board)),
+                        (i64::from(b.white), i64::from(b.black), b.thread.clone()),
+                    )
+                })
+                .collect(),
+            results: t
+                .results
+                .iter()
+                .map(|r| {
+                    (
+                        (i64::from(r.round), i64::from(r.board)),
+                        (
+                            r.result.code().to_string(),
+                            r.set_by.clone(),
+                            i64_of(r.time),
+                        ),
+                    )
+                })
+                .collect(),
+        })
+    }
+}
+
+fn changed<'a, K: Ord, V: PartialEq>(
+    old: &'a BTreeMap<K, V>,
+    new: &'a BTreeMap<K, V>,
+) -> (Vec<&'a K>, Vec<(&'a K, &'a V)>) {
+    let gone = old.keys().filter(|k| !new.contains_key(k)).collect();
+    let put = new.iter().filter(|(k, v)| old.get(k) != Some(v)).collect();
+    (gone, put)
+}
+
+fn u32_of(v: i64) -> u32 {
+    u32::try_from(v).unwrap_or(0)
+}
+
+impl Store {
+    /// Stores a new tournament. Returns false if the thread already has one.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn create_tournament(&self, t: &Tournament) -> Result<bool, StoreError> {
+        let r = sqlx::query(
+            "INSERT INTO tournaments (thread, name, settings, seed, version, finished, created_at, organiser) \
+             VALUES ($1, $2, $3, $4, 0, 0, $5, $6) ON CONFLICT (thread) DO NOTHING",
+        )
+        .bind(&t.thread)
+        .bind(&t.name)
+        .bind(serde_json::to_string(&t.settings)?)
+        .bind(t.seed as i64)
+        .bind(i64_of(t.created_at))
+        .bind(&t.organiser)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    /// The version of a tournament, if stored.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn tournament_version(&self, thread: &str) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT version FROM tournaments WHERE thread = $1")
+            .bind(thread)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get::<i64, _>(0)?),
+            None => None,
+        })
+    }
+
+    /// Every tournament's thread.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn tournament_threads(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT thread FROM tournaments ORDER BY thread")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>(0).map_err(StoreError::from))
+            .collect()
+    }
+
+    /// The tournament a match thread belongs to.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn tournament_of_match(&self, thread: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT tournament FROM pairings WHERE thread = $1")
+            .bind(thread)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get::<String, _>(0)?),
+            None => None,
+        })
+    }
+
+    /// Loads a tournament with its version.
+    ///
+    /// # Errors
+    /// Database failure or rows that do not decode.
+    pub async fn load_tournament(
+        &self,
+        thread: &str,
+    ) -> Result<Option<(Tournament, i64)>, StoreError> {
+        let Some(row) = sqlx::query(
+            "SELECT name, settings, seed, version, finished, created_at, organiser FROM tournaments WHERE thread = $1",
+        )
+        .bind(thread)
+        .fetch_optional(&self.pool)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let settings: Settings = serde_json::from_str(&row.try_get::<String, _>(1)?)?;
+        let mut t = Tournament::new(
+            thread,
+            &row.try_get::<String, _>(0)?,
+            &row.try_get::<String, _>(6)?,
+            settings,
+            row.try_get::<i64, _>(5)?.max(0) as u64,
+        );
+        t.seed = row.try_get::<i64, _>(2)? as u64;
+        let version: i64 = row.try_get(3)?;
+        t.finished = row.try_get::<i64, _>(4)? != 0;
+        for r in sqlx::query(
+            "SELECT player, mates, withdrawn, time FROM signups WHERE tournament = $1 ORDER BY seq",
+        )
+        .bind(thread)
+        .fetch_all(&self.pool)
+        .await?
+        {
+            t.signups.push(Signup {
+                player: r.try_get(0)?,
+                mates: serde_json::from_str(&r.try_get::<String, _>(1)?)?,
+                withdrawn: r.try_get::<i64, _>(2)? != 0,
+                time: r.try_get::<i64, _>(3)?.max(0) as u64,
+            });
+        }
+        for r in sqlx::query(
+            "SELECT number, players, withdrawn, joined FROM teams WHERE tournament = $1 ORDER BY number",
+        )
+        .bind(thread)
+        .fetch_all(&self.pool)
+        .await?
+        {
+            let number = u32_of(r.try_get(0)?);
+            if number as usize != t.teams.len() + 1 {
+                return Err(StoreError::Decode(format!(
+                    "tournament {thread}: team numbers have a gap at {number}"
+                )));
+            }
+            t.teams.push(Team {
+                number,
+                players: serde_json::from_str(&r.try_get::<String, _>(1)?)?,
+                withdrawn: r.try_get::<i64, _>(2)? != 0,
+                joined: u32_of(r.try_get(3)?),
+            });
+        }
+        for r in sqlx::query(
+            "SELECT round, board, white, black, thread FROM pairings WHERE tournament = $1 ORDER BY round, board",
+        )
+        .bind(thread)
+        .fetch_all(&self.pool)
+        .await?
+        {
+            t.boards.push(Board {
+                round: u32_of(r.try_get(0)?),
+                board: u32_of(r.try_get(1)?),
+                white: u32_of(r.try_get(2)?),
+                black: u32_of(r.try_get(3)?),
+                thread: r.try_get(4)?,
+            });
+        }
+        for r in sqlx::query(
+            "SELECT round, board, result, set_by, time FROM results WHERE tournament = $1 ORDER BY round, board",
+        )
+        .bind(thread)
+        .fetch_all(&self.pool)
+        .await?
+        {
+            let code: String = r.try_get(2)?;
+            t.results.push(ResultEntry {
+                round: u32_of(r.try_get(0)?),
+                board: u32_of(r.try_get(1)?),
+                result: MatchResult::parse(&code)
+                    .map_err(|e| StoreError::Decode(e.to_string()))?,
+                set_by: r.try_get(3)?,
+                time: r.try_get::<i64, _>(4)?.max(0) as u64,
+            });
+        }
+        Ok(Some((t, version)))
+    }
+
+    /// Saves what changed from `old` to the tournament's rows now, with a log line, if the
+    /// stored version is still `expected`. Returns the new version.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if another writer committed first (or the interaction was
+    /// already applied); database failure.
+    pub async fn save_tournament(
+        &self,
+        t: &Tournament,
+        expected: i64,
+        old: &TournamentRows,
+        log: Option<LogLine<'_>>,
+    ) -> Result<(i64, TournamentRows), StoreError> {
+        let new = TournamentRows::of(t)?;
+        let thread = t.thread.as_str();
+        let mut tx = self.pool.begin().await?;
+        let r = sqlx::query(
+            "UPDATE tournaments SET version = version + 1, name = $1, settings = $2, seed = $3, finished = $4 WHERE thread = $5 AND version = $6",
+        )
+        .bind(&new.header.0)
+        .bind(&new.header.1)
+        .bind(new.header.2)
+        .bind(new.header.3)
+        .bind(thread)
+        .bind(expected)
+        .execute(&mut *tx)
+        .await?;
+        if r.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Err(StoreError::Conflict);
+        }
+        let (gone, put) = changed(&old.signups, &new.signups);
+        for k in gone.into_iter().chain(put.iter().map(|(k, _)| *k)) {
+            sqlx::query("DELETE FROM signups WHERE tournament = $1 AND player = $2")
+                .bind(thread)
+                .bind(k)
+                .execute(&mut *tx)
+                .await?;
+        }
+        for (k, v) in put {
+            sqlx::query("INSERT INTO signups (tournament, player, seq, mates, withdrawn, time) VALUES ($1, $2, $3, $4, $5, $6)")
+                .bind(thread)
+                .bind(k)
+                .bind(v.0)
+                .bind(&v.1)
+                .bind(v.2)
+                .bind(v.3)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let (gone, put) = changed(&old.teams, &new.teams);
+        for k in gone.into_iter().chain(put.iter().map(|(k, _)| *k)) {
+            sqlx::query("DELETE FROM teams WHERE tournament = $1 AND number = $2")
+                .bind(thread)
+                .bind(*k)
+                .execute(&mut *tx)
+                .await?;
+        }
+        for (k, v) in put {
+            sqlx::query("INSERT INTO teams (tournament, number, players, withdrawn, joined) VALUES ($1, $2, $3, $4, $5)")
+                .bind(thread)
+                .bind(*k)
+                .bind(&v.0)
+                .bind(v.1)
+                .bind(v.2)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let (gone, put) = changed(&old.pairings, &new.pairings);
+        for k in gone.into_iter().chain(put.iter().map(|(k, _)| *k)) {
+            sqlx::query("DELETE FROM pairings WHERE tournament = $1 AND round = $2 AND board = $3")
+                .bind(thread)
+                .bind(k.0)
+                .bind(k.1)
+                .execute(&mut *tx)
+                .await?;
+        }
+        for (k, v) in put {
+            sqlx::query("INSERT INTO pairings (tournament, round, board, white, black, thread) VALUES ($1, $2, $3, $4, $5, $6)")
+                .bind(thread)
+                .bind(k.0)
+                .bind(k.1)
+                .bind(v.0)
+                .bind(v.1)
+                .bind(v.2.as_deref())
+                .execute(&mut *tx)
+                .await?;
+        }
+        let (gone, put) = changed(&old.results, &new.results);
+        for k in gone.into_iter().chain(put.iter().map(|(k, _)| *k)) {
+            sqlx::query("DELETE FROM results WHERE tournament = $1 AND round = $2 AND board = $3")
+                .bind(thread)
+                .bind(k.0)
+                .bind(k.1)
+                .execute(&mut *tx)
+                .await?;
+        }
+        for (k, v) in put {
+            sqlx::query("INSERT INTO results (tournament, round, board, result, set_by, time) VALUES ($1, $2, $3, $4, $5, $6)")
+                .bind(thread)
+                .bind(k.0)
+                .bind(k.1)
+                .bind(&v.0)
+                .bind(&v.1)
+                .bind(v.2)
+                .execute(&mut *tx)
+                .await?;
+        }
+        if let Some(l) = log {
+            let res = sqlx::query("INSERT INTO tournament_log (tournament, seq, actor, time, command, reply, interaction) VALUES ($1, $2, $3, $4, $5, $6, $7)")
+                .bind(thread)
+                .bind(expected + 1)
+                .bind(l.actor)
+                .bind(i64_of(l.time))
+                .bind(l.command)
+                .bind(l.reply)
+                .bind(l.interaction)
+                .execute(&mut *tx)
+                .await;
+            match res {
+                Ok(_) => {}
+                Err(sqlx::Error::Database(d)) if d.is_unique_violation() => {
+                    tx.rollback().await?;
+                    return Err(StoreError::Conflict);
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        tx.commit().await?;
+        Ok((expected + 1, new))
+    }
+}

@@ -1,0 +1,1280 @@
+//! Tournaments (RULINGS §2): signups, teams formed with a shown seed, rounds paired with the
+//! FIDE Dutch Swiss system (teams as entrants, [`crate::swiss`]), match results, two-pass
+//! elimination and standings.
+//!
+//! Pure: the caller passes the time and the seed; storage and Discord are elsewhere. The
+//! Swiss view of the event ([`Tournament::to_swiss`]) is rebuilt from the stored facts
+//! (teams, boards, results) whenever it is needed, so there is one source of truth.
+
+pub mod teams;
+
+use crate::games::kfb::{self, splitmix};
+use crate::swiss::{self, BoardResult, Outcome, PointSystem, SwissError};
+use crate::time::{format_duration, Timestamp};
+
+pub use teams::{Formation, Origin};
+
+/// Who set a result that came from the match's game.
+pub const BY_GAME: &str = "(game)";
+
+/// Tournament settings.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Match losses after which a team is eliminated (0: no elimination).
+    pub losses_to_eliminate: u32,
+    /// Round limit (`None`: enough rounds for the elimination to finish, see
+    /// [`Tournament::round_limit`]).
+    pub rounds: Option<u32>,
+    /// Points for a match win.
+    pub win: u32,
+    /// Points for a drawn match.
+    pub draw: u32,
+    /// Points for a lost match.
+    pub loss: u32,
+    /// Move limit of the match games, in seconds.
+    pub move_limit: u64,
+    /// Inactivity posts of the match games.
+    pub inactivity_posts: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let game = kfb::Settings::default();
+        Settings {
+            losses_to_eliminate: 2,
+            rounds: None,
+            win: 2,
+            draw: 1,
+            loss: 0,
+            move_limit: game.move_limit,
+            inactivity_posts: game.inactivity_posts,
+        }
+    }
+}
+
+/// A signup.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signup {
+    /// The player.
+    pub player: String,
+    /// Teammates this player named.
+    pub mates: Vec<String>,
+    /// Withdrawn (before teams were formed, or as a substitute).
+    pub withdrawn: bool,
+    /// When.
+    pub time: Timestamp,
+}
+
+/// A team (a Swiss entrant; its number is its pairing number).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Team {
+    /// Pairing number, from 1.
+    pub number: u32,
+    /// Its three players.
+    pub players: Vec<String>,
+    /// Withdrawn: not paired again.
+    pub withdrawn: bool,
+    /// Rounds already paired when the team was formed (0: from the start).
+    pub joined: u32,
+}
+
+/// One board of a round: a match between two teams, or the bye (`black == 0`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// Round, from 1.
+    pub round: u32,
+    /// Board, from 1.
+    pub board: u32,
+    /// Team listed first (team 1 of the match game; "white" for the Swiss colour rules).
+    pub white: u32,
+    /// Team listed second, or 0 for the pairing-allocated bye.
+    pub black: u32,
+    /// The match's thread, once opened.
+    pub thread: Option<String>,
+}
+
+/// A match result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchResult {
+    /// The first team won.
+    WhiteWins,
+    /// The second team won.
+    BlackWins,
+    /// Drawn.
+    Draw,
+    /// The first team won by forfeit.
+    WhiteForfeitWin,
+    /// The second team won by forfeit.
+    BlackForfeitWin,
+    /// Neither team played.
+    DoubleForfeit,
+}
+
+impl MatchResult {
+    /// Parses `1-0`, `0-1`, `draw` (`1/2`, `=`), `+-`, `-+`, `--` and their word forms.
+    ///
+    /// # Errors
+    /// Anything else.
+    pub fn parse(text: &str) -> Result<MatchResult, TournamentError> {
+        Ok(match text.trim().to_lowercase().as_str() {
+            "1-0" | "white" | "first" => MatchResult::WhiteWins,
+            "0-1" | "black" | "second" => MatchResult::BlackWins,
+            "draw" | "1/2" | "=" | "1/2-1/2" | "½-½" => MatchResult::Draw,
+            "+-" | "+/-" | "first-forfeit-win" | "white-forfeit-win" => {
+                MatchResult::WhiteForfeitWin
+            }
+            "-+" | "-/+" | "second-forfeit-win" | "black-forfeit-win" => {
+                MatchResult::BlackForfeitWin
+            }
+            "--" | "-/-" | "double-forfeit" => MatchResult::DoubleForfeit,
+            _ => return Err(refused(format!(
+                "`{text}` is not a result: write 1-0 or 0-1 (the first or second team listed won), draw, +- or -+ (won by forfeit), -- (double forfeit), or auto (follow the game)"
+            ))),
+        })
+    }
+
+    /// The stored code.
+    pub fn code(self) -> &'static str {
+        match self {
+            MatchResult::WhiteWins => "1-0",
+            MatchResult::BlackWins => "0-1",
+            MatchResult::Draw => "draw",
+            MatchResult::WhiteForfeitWin => "+-",
+            MatchResult::BlackForfeitWin => "-+",
+            MatchResult::DoubleForfeit => "--",
+        }
+    }
+
+    fn swiss(self) -> BoardResult {
+        match self {
+            MatchResult::WhiteWins => BoardResult::WhiteWins,
+            MatchResult::BlackWins => BoardResult::BlackWins,
+            MatchResult::Draw => BoardResult::Draw,
+            MatchResult::WhiteForfeitWin => BoardResult::WhiteForfeitWin,
+            MatchResult::BlackForfeitWin => BoardResult::BlackForfeitWin,
+            MatchResult::DoubleForfeit => BoardResult::DoubleForfeit,
+        }
+    }
+
+    /// Whether the first (`true`) or second team lost.
+    fn lost(self, first: bool) -> bool {
+        match self {
+            MatchResult::WhiteWins | MatchResult::WhiteForfeitWin => !first,
+            MatchResult::BlackWins | MatchResult::BlackForfeitWin => first,
+            MatchResult::Draw => false,
+            MatchResult::DoubleForfeit => true,
+        }
+    }
+}
+
+/// A recorded result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultEntry {
+    /// Round.
+    pub round: u32,
+    /// Board.
+    pub board: u32,
+    /// The result.
+    pub result: MatchResult,
+    /// The organiser who set it, or [`BY_GAME`].
+    pub set_by: String,
+    /// When.
+    pub time: Timestamp,
+}
+
+/// Why a tournament command was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TournamentError {
+    /// The command does not fit the tournament's state; the text says why.
+    #[error("{0}")]
+    Refused(String),
+    /// The Swiss data did not build (a bug, logged).
+    #[error("the pairing program failed: {0}")]
+    Swiss(#[from] SwissError),
+}
+
+fn refused(text: impl Into<String>) -> TournamentError {
+    TournamentError::Refused(text.into())
+}
+
+/// A tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tournament {
+    /// Its own thread (signups, pairings, standings).
+    pub thread: String,
+    /// Name.
+    pub name: String,
+    /// The organiser who created it.
+    pub organiser: String,
+    /// When it was created.
+    pub created_at: Timestamp,
+    /// Settings.
+    pub settings: Settings,
+    /// Seed of the last team formation (shown when teams are formed).
+    pub seed: u64,
+    /// Signups in order.
+    pub signups: Vec<Signup>,
+    /// Teams by number.
+    pub teams: Vec<Team>,
+    /// Boards of every round paired so far.
+    pub boards: Vec<Board>,
+    /// Results.
+    pub results: Vec<ResultEntry>,
+    /// The event is over.
+    pub finished: bool,
+}
+
+/// A round just paired.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Paired {
+    /// The round.
+    pub round: u32,
+    /// Its boards (the bye last, with `black == 0`).
+    pub boards: Vec<Board>,
+    /// The pairing table to post.
+    pub text: String,
+}
+
+/// What `/tournament pair` did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PairOutcome {
+    /// A new round.
+    Round(Paired),
+    /// No round: the event is over (the text says why and who won).
+    Ended(String),
+}
+
+/// A line of the standings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StandingRow {
+    /// Place.
+    pub place: u32,
+    /// Team number.
+    pub team: u32,
+    /// Players.
+    pub players: Vec<String>,
+    /// Score in tenths of a point.
+    pub score: u32,
+    /// Buchholz in tenths.
+    pub buchholz: u32,
+    /// Sonneborn-Berger in hundredths.
+    pub sonneborn_berger: u64,
+    /// Match losses.
+    pub losses: u32,
+    /// `active`, `eliminated (round N)`, `withdrawn`, `champion`.
+    pub status: String,
+}
+
+/// Formats tenths of a point: `4`, `4.5`.
+pub fn tenths(v: u32) -> String {
+    if v % 10 == 0 {
+        format!("{}", v / 10)
+    } else {
+        format!("{}.{}", v / 10, v % 10)
+    }
+}
+
+impl Tournament {
+    /// A new tournament in `thread`.
+    pub fn new(
+        thread: &str,
+        name: &str,
+        organiser: &str,
+        settings: Settings,
+        now: Timestamp,
+    ) -> Tournament {
+        Tournament {
+            thread: thread.to_string(),
+            name: name.to_string(),
+            organiser: organiser.to_string(),
+            created_at: now,
+            settings,
+            seed: 0,
+            signups: Vec::new(),
+            teams: Vec::new(),
+            boards: Vec::new(),
+            results: Vec::new(),
+            finished: false,
+        }
+    }
+
+    /// Rounds paired so far.
+    pub fn paired_rounds(&self) -> u32 {
+        self.boards.iter().map(|b| b.round).max().unwrap_or(0)
+    }
+
+    /// The boards of a round, in board order.
+    pub fn round_boards(&self, round: u32) -> Vec<&Board> {
+        let mut v: Vec<&Board> = self.boards.iter().filter(|b| b.round == round).collect();
+        v.sort_by_key(|b| b.board);
+        v
+    }
+
+    /// One board.
+    pub fn board(&self, round: u32, board: u32) -> Option<&Board> {
+        self.boards
+            .iter()
+            .find(|b| b.round == round && b.board == board)
+    }
+
+    /// The result of a board.
+    pub fn result(&self, round: u32, board: u32) -> Option<&ResultEntry> {
+        self.results
+            .iter()
+            .find(|r| r.round == round && r.board == board)
+    }
+
+    /// Boards of `round` (byes aside) still without a result.
+    pub fn missing(&self, round: u32) -> Vec<u32> {
+        self.round_boards(round)
+            .into_iter()
+            .filter(|b| b.black != 0 && self.result(b.round, b.board).is_none())
+            .map(|b| b.board)
+            .collect()
+    }
+
+    /// Rounds whose every match has a result.
+    pub fn complete_rounds(&self) -> u32 {
+        let r = self.paired_rounds();
+        if r > 0 && !self.missing(r).is_empty() {
+            r - 1
+        } else {
+            r
+        }
+    }
+
+    /// A team by number.
+    pub fn team(&self, number: u32) -> Option<&Team> {
+        (number as usize)
+            .checked_sub(1)
+            .and_then(|i| self.teams.get(i))
+    }
+
+    /// `Team 3 (a, b, c)`.
+    pub fn team_label(&self, number: u32) -> String {
+        match self.team(number) {
+            Some(t) => format!("Team {} ({})", t.number, t.players.join(", ")),
+            None => format!("Team {number}"),
+        }
+    }
+
+    /// The team a player is on (the latest, if substituted around).
+    pub fn team_of(&self, player: &str) -> Option<u32> {
+        self.teams
+            .iter()
+            .rev()
+            .find(|t| t.players.iter().any(|p| p == player))
+            .map(|t| t.number)
+    }
+
+    /// Signed-up players not on any team (in signup order): the substitutes once teams exist.
+    pub fn unassigned(&self) -> Vec<String> {
+        self.signups
+            .iter()
+            .filter(|s| !s.withdrawn && self.team_of(&s.player).is_none())
+            .map(|s| s.player.clone())
+            .collect()
+    }
+
+    /// The match (round, board) played in a thread.
+    pub fn match_of_thread(&self, thread: &str) -> Option<(u32, u32)> {
+        self.boards
+            .iter()
+            .find(|b| b.thread.as_deref() == Some(thread))
+            .map(|b| (b.round, b.board))
+    }
+
+    /// The round limit: the `rounds` setting, or by default enough rounds for the elimination
+    /// to run its course (losses × ⌈log₂ teams⌉ + 1), or ⌈log₂ teams⌉ without elimination.
+    pub fn round_limit(&self) -> u32 {
+        if let Some(r) = self.settings.rounds {
+            return r;
+        }
+        let n = self.teams.len().max(2) as u32;
+        let lg = 32 - (n - 1).leading_zeros();
+        match self.settings.losses_to_eliminate {
+            0 => lg,
+            l => l * lg + 1,
+        }
+    }
+
+    /// Match losses of a team in rounds up to `round`.
+    pub fn losses(&self, team: u32, round: u32) -> u32 {
+        self.results
+            .iter()
+            .filter(|r| r.round <= round)
+            .filter_map(|r| {
+                let b = self.board(r.round, r.board)?;
+                if b.white == team {
+                    Some(r.result.lost(true))
+                } else if b.black == team {
+                    Some(r.result.lost(false))
+                } else {
+                    None
+                }
+            })
+            .filter(|&l| l)
+            .count() as u32
+    }
+
+    /// The round in which a team was eliminated.
+    pub fn eliminated_in(&self, team: u32) -> Option<u32> {
+        let l = self.settings.losses_to_eliminate;
+        if l == 0 {
+            return None;
+        }
+        (1..=self.paired_rounds()).find(|&r| self.losses(team, r) >= l)
+    }
+
+    /// Whether a team is still paired.
+    pub fn active(&self, team: u32) -> bool {
+        self.team(team)
+            .is_some_and(|t| !t.withdrawn && self.eliminated_in(team).is_none())
+    }
+
+    /// Teams still paired.
+    pub fn active_teams(&self) -> Vec<u32> {
+        self.teams
+            .iter()
+            .map(|t| t.number)
+            .filter(|&n| self.active(n))
+            .collect()
+    }
+
+    fn points(&self) -> PointSystem {
+        let s = &self.settings;
+        PointSystem {
+            win: s.win * 10,
+            draw: s.draw * 10,
+            loss: s.loss * 10,
+            zero_bye: 0,
+            forfeit_loss: 0,
+            pairing_bye: s.win * 10,
+        }
+    }
+
+    /// The Swiss view of the first `rounds` rounds (each must be complete): teams as entrants,
+    /// their pairing numbers their team numbers, absences where a team was not paired.
+    ///
+    /// # Errors
+    /// A round without all its results, or data the pairing module refuses.
+    pub fn to_swiss(&self, rounds: u32) -> Result<swiss::Tournament, TournamentError> {
+        let mut t = swiss::Tournament::new(
+            &self.name,
+            self.teams.len() as u32,
+            self.round_limit().max(rounds + 1),
+        );
+        t.points = self.points();
+        for (e, team) in t.entrants.iter_mut().zip(&self.teams) {
+            e.name = format!("Team {} {}", team.number, team.players.join(" "));
+        }
+        for r in 1..=rounds {
+            let mut pairing = swiss::Pairing::default();
+            let mut results = Vec::new();
+            for b in self.round_boards(r) {
+                if b.black == 0 {
+                    pairing.bye = Some(b.white);
+                    continue;
+                }
+                let res = self.result(r, b.board).ok_or_else(|| {
+                    refused(format!("round {r} board {} has no result yet", b.board))
+                })?;
+                pairing.pairs.push((b.white, b.black));
+                results.push(res.result.swiss());
+            }
+            swiss::record_round(&mut t, &pairing, &results, &[])?;
+        }
+        Ok(t)
+    }
+
+    /// The Swiss view ready to pair the next round: complete rounds, and teams that are not
+    /// to be paired (withdrawn, eliminated) marked absent for it.
+    ///
+    /// # Errors
+    /// As [`Tournament::to_swiss`].
+    pub fn to_swiss_for_next(&self) -> Result<swiss::Tournament, TournamentError> {
+        let rounds = self.complete_rounds();
+        let mut t = self.to_swiss(rounds)?;
+        if rounds == self.paired_rounds() && !self.finished {
+            for team in &self.teams {
+                if !self.active(team.number) {
+                    swiss::preassign_bye(&mut t, team.number, Outcome::Loss)?;
+                }
+            }
+        }
+        Ok(t)
+    }
+
+    /// The FIDE TRF of the event (complete rounds; withdrawn and eliminated teams marked absent
+    /// for the next round, so any pairing program gives the next round from it).
+    ///
+    /// # Errors
+    /// As [`Tournament::to_swiss`].
+    pub fn trf(&self) -> Result<String, TournamentError> {
+        let t = self.to_swiss_for_next()?;
+        Ok(swiss::write_trf(&t))
+    }
+
+    /// Records a signup (with mates named, who are signed up too).
+    ///
+    /// # Errors
+    /// The event is over, the player is already signed up, a mate is on a team or in another
+    /// group, or the group would exceed three.
+    pub fn signup(
+        &mut self,
+        player: &str,
+        mates: &[String],
+        now: Timestamp,
+    ) -> Result<String, TournamentError> {
+        if self.finished {
+            return Err(refused("this tournament is over"));
+        }
+        let mut mates: Vec<String> = mates.iter().filter(|m| !m.is_empty()).cloned().collect();
+        mates.dedup();
+        if mates.iter().any(|m| m == player) {
+            return Err(refused("name your teammates, not yourself"));
+        }
+        if mates.len() == 2 && mates[0] == mates[1] {
+            return Err(refused("name two different teammates"));
+        }
+        let active =
+            |t: &Tournament, p: &str| t.signups.iter().any(|s| s.player == p && !s.withdrawn);
+        if active(self, player) {
+            return Err(refused(match self.team_of(player) {
+                Some(n) => format!("you are already on Team {n}"),
+                None => "you are already signed up (use /withdraw first to change your teammates)"
+                    .to_string(),
+            }));
+        }
+        for m in &mates {
+            if let Some(n) = self.team_of(m) {
+                return Err(refused(format!("{m} is already on Team {n}")));
+            }
+            if self.signups.iter().any(|s| &s.player == m && s.withdrawn) {
+                return Err(refused(format!(
+                    "{m} withdrew; they must sign up again themselves"
+                )));
+            }
+        }
+        // The group this signup makes must stay within three players.
+        let mut players: Vec<String> = self.unassigned();
+        players.push(player.to_string());
+        for m in &mates {
+            if !players.contains(m) {
+                players.push(m.clone());
+            }
+        }
+        let mut links = self.mate_links();
+        for m in &mates {
+            links.push((player.to_string(), m.clone()));
+        }
+        let group = teams::groups(&players, &links)
+            .into_iter()
+            .find(|g| g.iter().any(|p| p == player))
+            .unwrap_or_default();
+        if group.len() > 3 {
+            return Err(refused(format!(
+                "a team has three players: this would group {}",
+                group.join(", ")
+            )));
+        }
+        match self.signups.iter_mut().find(|s| s.player == player) {
+            Some(s) => {
+                s.withdrawn = false;
+                s.mates.clone_from(&mates);
+                s.time = now;
+            }
+            None => self.signups.push(Signup {
+                player: player.to_string(),
+                mates: mates.clone(),
+                withdrawn: false,
+                time: now,
+            }),
+        }
+        let mut added = Vec::new();
+        for m in &mates {
+            if !self.signups.iter().any(|s| &s.player == m) {
+                self.signups.push(Signup {
+                    player: m.clone(),
+                    mates: Vec::new(),
+                    withdrawn: false,
+                    time: now,
+                });
+                added.push(m.clone());
+            }
+        }
+        let count = self.signups.iter().filter(|s| !s.withdrawn).count();
+        let mut text = format!("{player} signed up");
+        if group.len() > 1 {
+            text.push_str(&format!(
+                " with {}",
+                group
+                    .iter()
+                    .filter(|p| *p != player)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ));
+            text.push_str(match group.len() {
+                3 => " (a named trio: one team)",
+                _ => " (a named pair: a random third joins when teams are formed)",
+            });
+        }
+        if !added.is_empty() {
+            text.push_str(&format!(
+                "; {} signed up by being named (/withdraw to leave)",
+                added.join(" and ")
+            ));
+        }
+        text.push_str(&format!("; {count} players signed up"));
+        if !self.teams.is_empty() {
+            text.push_str("; teams are already formed: you wait as a substitute until an organiser forms more teams");
+        }
+        Ok(text)
+    }
+
+    /// Mate links among players not yet on a team.
+    fn mate_links(&self) -> Vec<(String, String)> {
+        let free = self.unassigned();
+        self.signups
+            .iter()
+            .filter(|s| free.contains(&s.player))
+            .flat_map(|s| {
+                s.mates
+                    .iter()
+                    .filter(|m| free.contains(m))
+                    .map(|m| (s.player.clone(), m.clone()))
+            })
+            .collect()
+    }
+
+    /// A player withdraws: before teams exist, the signup goes; a substitute leaves the list;
+    /// a team member is replaced by the first substitute, or the team withdraws.
+    ///
+    /// # Errors
+    /// Not signed up, or the event is over.
+    pub fn withdraw(&mut self, player: &str, now: Timestamp) -> Result<String, TournamentError> {
+        if self.finished {
+            return Err(refused("this tournament is over"));
+        }
+        let Some(team) = self.team_of(player) else {
+            let Some(s) = self
+                .signups
+                .iter_mut()
+                .find(|s| s.player == player && !s.withdrawn)
+            else {
+                return Err(refused("you are not signed up"));
+            };
+            s.withdrawn = true;
+            s.time = now;
+            return Ok(format!("{player} withdrew"));
+        };
+        let idx = team as usize - 1;
+        if self.teams[idx].withdrawn {
+            return Err(refused(format!("Team {team} has already withdrawn")));
+        }
+        if let Some(s) = self.signups.iter_mut().find(|s| s.player == player) {
+            s.withdrawn = true;
+            s.time = now;
+        }
+        let playing = self.unfinished_match_of(team);
+        let note = match playing {
+            Some((r, b)) => format!(
+                "; round {r} board {b} keeps its seats (an organiser may /proxy the newcomer there or set a result)"
+            ),
+            None => String::new(),
+        };
+        match self.unassigned().first().cloned() {
+            Some(sub) => {
+                if let Some(slot) = self.teams[idx].players.iter_mut().find(|p| *p == player) {
+                    slot.clone_from(&sub);
+                }
+                Ok(format!(
+                    "{player} withdrew from Team {team}; substitute {sub} takes their place from the next match{note}"
+                ))
+            }
+            None => {
+                self.teams[idx].withdrawn = true;
+                let mut text = format!(
+                    "{player} withdrew and there is no substitute: Team {team} withdraws and is not paired again{note}"
+                );
+                if let Some(end) = self.check_end() {
+                    text.push('\n');
+                    text.push_str(&end);
+                }
+                Ok(text)
+            }
+        }
+    }
+
+    /// An organiser withdraws a whole team.
+    ///
+    /// # Errors
+    /// No such team, or already withdrawn.
+    pub fn withdraw_team(&mut self, team: u32) -> Result<String, TournamentError> {
+        if self.finished {
+            return Err(refused("this tournament is over"));
+        }
+        let idx = (team as usize)
+            .checked_sub(1)
+            .filter(|&i| i < self.teams.len())
+            .ok_or_else(|| refused(format!("there is no Team {team}")))?;
+        if self.teams[idx].withdrawn {
+            return Err(refused(format!("Team {team} has already withdrawn")));
+        }
+        self.teams[idx].withdrawn = true;
+        let mut text = format!("Team {team} withdraws and is not paired again");
+        if let Some((r, b)) = self.unfinished_match_of(team) {
+            text.push_str(&format!(
+                "; round {r} board {b} still needs a result (/tournament result)"
+            ));
+        }
+        if let Some(end) = self.check_end() {
+            text.push('\n');
+            text.push_str(&end);
+        }
+        Ok(text)
+    }
+
+    fn unfinished_match_of(&self, team: u32) -> Option<(u32, u32)> {
+        let r = self.paired_rounds();
+        self.round_boards(r)
+            .into_iter()
+            .find(|b| {
+                b.black != 0
+                    && (b.white == team || b.black == team)
+                    && self.result(r, b.board).is_none()
+            })
+            .map(|b| (b.round, b.board))
+    }
+
+    /// Forms teams from the players not yet on one, with `seed`. The first formation needs at
+    /// least three teams; a later one adds late entries.
+    ///
+    /// # Errors
+    /// Too few players, or the event is over.
+    pub fn form_teams(&mut self, seed: u64) -> Result<String, TournamentError> {
+        if self.finished {
+            return Err(refused("this tournament is over"));
+        }
+        let players = self.unassigned();
+        let f = teams::form(&players, &self.mate_links(), seed);
+        if self.teams.is_empty() && f.teams.len() < 3 {
+            return Err(refused(format!(
+                "at least three teams (nine players) are needed; {} players are signed up",
+                players.len()
+            )));
+        }
+        if f.teams.is_empty() {
+            return Err(refused(format!(
+                "no new team can be formed from {} waiting player(s): {}",
+                players.len(),
+                if players.is_empty() {
+                    "nobody".to_string()
+                } else {
+                    players.join(", ")
+                }
+            )));
+        }
+        self.seed = seed;
+        let joined = self.paired_rounds();
+        let mut text = if self.teams.is_empty() {
+            format!("teams formed with seed {seed}:")
+        } else {
+            format!(
+                "late entries: teams added with seed {seed}, from round {}:",
+                joined + 1
+            )
+        };
+        for (players, origin) in f.teams {
+            let number = self.teams.len() as u32 + 1;
+            text.push_str(&format!(
+                "\nTeam {number}: {} ({})",
+                players.join(", "),
+                origin.describe()
+            ));
+            self.teams.push(Team {
+                number,
+                players,
+                withdrawn: false,
+                joined,
+            });
+        }
+        if f.substitutes.is_empty() {
+            text.push_str("\nsubstitutes: none");
+        } else {
+            text.push_str(&format!("\nsubstitutes: {}", f.substitutes.join(", ")));
+        }
+        Ok(text)
+    }
+
+    /// Pairs the next round.
+    ///
+    /// # Errors
+    /// No teams, the current round unfinished, the event over, or a pairing failure.
+    pub fn pair_next(&mut self) -> Result<PairOutcome, TournamentError> {
+        if self.teams.is_empty() {
+            return Err(refused(
+                "there are no teams yet: an organiser forms them with /tournament teams",
+            ));
+        }
+        if self.finished {
+            return Err(refused(format!(
+                "this tournament is over; {}",
+                self.winner_line()
+            )));
+        }
+        let r = self.paired_rounds();
+        let missing = self.missing(r);
+        if r > 0 && !missing.is_empty() {
+            let list: Vec<String> = missing.iter().map(u32::to_string).collect();
+            return Err(refused(format!(
+                "round {r} is still being played: board{} {} without a result (results come from the match games, or an organiser sets one with /tournament result)",
+                if list.len() == 1 { "" } else { "s" },
+                list.join(", ")
+            )));
+        }
+        if let Some(end) = self.check_end() {
+            return Ok(PairOutcome::Ended(end));
+        }
+        let t = self.to_swiss_for_next()?;
+        let pairing = match swiss::pair_next_round(&t) {
+            Ok(p) => p,
+            Err(SwissError::NoValidPairing) => {
+                self.finished = true;
+                return Ok(PairOutcome::Ended(format!(
+                    "no pairing is possible among the {} remaining teams (they have all met): the tournament is over. {}",
+                    self.active_teams().len(),
+                    self.winner_line()
+                )));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let round = r + 1;
+        let mut boards = Vec::new();
+        for (i, &(w, b)) in pairing.pairs.iter().enumerate() {
+            boards.push(Board {
+                round,
+                board: i as u32 + 1,
+                white: w,
+                black: b,
+                thread: None,
+            });
+        }
+        if let Some(b) = pairing.bye {
+            boards.push(Board {
+                round,
+                board: boards.len() as u32 + 1,
+                white: b,
+                black: 0,
+                thread: None,
+            });
+        }
+        self.boards.extend(boards.iter().cloned());
+        let text = self.pairing_text(round);
+        Ok(PairOutcome::Round(Paired {
+            round,
+            boards,
+            text,
+        }))
+    }
+
+    /// The pairing table of a round.
+    pub fn pairing_text(&self, round: u32) -> String {
+        let limit = self.round_limit();
+        let mut text = format!("{}: round {round} of at most {limit}", self.name);
+        for b in self.round_boards(round) {
+            if b.black == 0 {
+                text.push_str(&format!(
+                    "\nbye: {} ({} points)",
+                    self.team_label(b.white),
+                    self.settings.win
+                ));
+                continue;
+            }
+            let result = match self.result(round, b.board) {
+                Some(r) => format!(" [{}]", r.result.code()),
+                None => String::new(),
+            };
+            text.push_str(&format!(
+                "\nboard {}: {} vs {}{result}",
+                b.board,
+                self.team_label(b.white),
+                self.team_label(b.black)
+            ));
+        }
+        let out: Vec<String> = self
+            .teams
+            .iter()
+            .filter(|t| !self.active(t.number))
+            .map(|t| match self.eliminated_in(t.number) {
+                Some(_) if !t.withdrawn => format!("Team {} (eliminated)", t.number),
+                _ => format!("Team {} (withdrawn)", t.number),
+            })
+            .collect();
+        if !out.is_empty() {
+            text.push_str(&format!("\nnot paired: {}", out.join(", ")));
+        }
+        text
+    }
+
+    /// The settings for the game of a match.
+    pub fn game_settings(&self, round: u32, board: u32) -> kfb::Settings {
+        kfb::Settings {
+            move_limit: self.settings.move_limit,
+            inactivity_posts: self.settings.inactivity_posts,
+            seed: splitmix(self.seed ^ (u64::from(round) << 32 | u64::from(board))),
+            ..kfb::Settings::default()
+        }
+    }
+
+    /// The six players of a match, the first team's three first.
+    ///
+    /// # Errors
+    /// No such board, or it is the bye.
+    pub fn match_players(&self, round: u32, board: u32) -> Result<Vec<String>, TournamentError> {
+        let b = self
+            .board(round, board)
+            .ok_or_else(|| refused(format!("there is no board {board} in round {round}")))?;
+        let (Some(w), Some(k)) = (self.team(b.white), self.team(b.black)) else {
+            return Err(refused("the bye has no game"));
+        };
+        Ok(w.players.iter().chain(&k.players).cloned().collect())
+    }
+
+    /// Notes the thread a match is played in.
+    pub fn set_thread(&mut self, round: u32, board: u32, thread: &str) {
+        if let Some(b) = self
+            .boards
+            .iter_mut()
+            .find(|b| b.round == round && b.board == board)
+        {
+            b.thread = Some(thread.to_string());
+        }
+    }
+
+    /// Boards of the current round whose thread is not open yet.
+    pub fn unopened(&self) -> Vec<(u32, u32)> {
+        self.round_boards(self.paired_rounds())
+            .into_iter()
+            .filter(|b| b.black != 0 && b.thread.is_none())
+            .map(|b| (b.round, b.board))
+            .collect()
+    }
+
+    /// `Team 3 beat Team 5` and the like.
+    fn result_text(&self, b: &Board, res: MatchResult) -> String {
+        let (w, k) = (self.team_label(b.white), self.team_label(b.black));
+        let what = match res {
+            MatchResult::WhiteWins => format!("{w} beat {k}"),
+            MatchResult::BlackWins => format!("{k} beat {w}"),
+            MatchResult::Draw => format!("{w} and {k} drew"),
+            MatchResult::WhiteForfeitWin => format!("{w} won by forfeit against {k}"),
+            MatchResult::BlackForfeitWin => format!("{k} won by forfeit against {w}"),
+            MatchResult::DoubleForfeit => format!("{w} and {k} both forfeited"),
+        };
+        format!("round {} board {}: {what}", b.round, b.board)
+    }
+
+    /// Elimination news after a result on board `b`.
+    fn elimination_text(&self, b: &Board) -> String {
+        let mut s = String::new();
+        for t in [b.white, b.black] {
+            if self.eliminated_in(t) == Some(b.round) {
+                s.push_str(&format!(
+                    "\nTeam {t} is eliminated ({} losses)",
+                    self.losses(t, b.round)
+                ));
+            }
+        }
+        s
+    }
+
+    /// An organiser sets (`Some`) or clears (`None`: follow the game again) a result.
+    ///
+    /// # Errors
+    /// No such board, or the bye.
+    pub fn set_result(
+        &mut self,
+        round: u32,
+        board: u32,
+        result: Option<MatchResult>,
+        by: &str,
+        now: Timestamp,
+    ) -> Result<String, TournamentError> {
+        let b = self
+            .board(round, board)
+            .cloned()
+            .ok_or_else(|| refused(format!("there is no board {board} in round {round}")))?;
+        if b.black == 0 {
+            return Err(refused("the bye needs no result"));
+        }
+        let later = round < self.paired_rounds();
+        let mut text = match result {
+            Some(res) => {
+                self.put_result(round, board, res, by, now);
+                format!("{} (set by {by})", self.result_text(&b, res))
+            }
+            None => {
+                self.results
+                    .retain(|r| !(r.round == round && r.board == board && r.set_by != BY_GAME));
+                format!(
+                    "round {round} board {board} follows its game again{}",
+                    match self.result(round, board) {
+                        Some(r) => format!(": {}", r.result.code()),
+                        None => " (no result yet)".to_string(),
+                    }
+                )
+            }
+        };
+        if later {
+            text.push_str(&format!(
+                "\nnote: round {} is already paired; its pairing stands, standings and later pairings use the corrected result",
+                self.paired_rounds()
+            ));
+        }
+        text.push_str(&self.elimination_text(&b));
+        text.push_str(&self.round_news(round));
+        Ok(text)
+    }
+
+    /// After a result in `round`: the end of the event, or that the round is complete.
+    fn round_news(&mut self, round: u32) -> String {
+        if let Some(end) = self.check_end() {
+            format!("\n{end}")
+        } else if round == self.paired_rounds() && self.missing(round).is_empty() && !self.finished
+        {
+            format!(
+                "\nround {round} is complete: an organiser pairs the next with /tournament pair"
+            )
+        } else {
+            String::new()
+        }
+    }
+
+    fn put_result(
+        &mut self,
+        round: u32,
+        board: u32,
+        result: MatchResult,
+        by: &str,
+        now: Timestamp,
+    ) {
+        self.results
+            .retain(|r| !(r.round == round && r.board == board));
+        self.results.push(ResultEntry {
+            round,
+            board,
+            result,
+            set_by: by.to_string(),
+            time: now,
+        });
+        self.results.sort_by_key(|r| (r.round, r.board));
+    }
+
+    /// The match game in `thread` now says `result` (`None`: not over, e.g. after a revert).
+    /// Results an organiser set stand. Returns the news to post in the tournament thread.
+    pub fn game_result(
+        &mut self,
+        thread: &str,
+        result: Option<MatchResult>,
+        now: Timestamp,
+    ) -> Option<String> {
+        let (round, board) = self.match_of_thread(thread)?;
+        let b = self.board(round, board)?.clone();
+        let current = self.result(round, board).cloned();
+        if current.as_ref().is_some_and(|c| c.set_by != BY_GAME) {
+            return None;
+        }
+        match result {
+            Some(res) if current.as_ref().map(|c| c.result) != Some(res) => {
+                self.put_result(round, board, res, BY_GAME, now);
+                let mut text = self.result_text(&b, res);
+                text.push_str(&self.elimination_text(&b));
+                text.push_str(&self.round_news(round));
+                Some(text)
+            }
+            None if current.is_some() && round == self.paired_rounds() && !self.finished => {
+                self.results
+                    .retain(|r| !(r.round == round && r.board == board));
+                Some(format!(
+                    "round {round} board {board}: the game is no longer over (a move was reverted); its result is withdrawn"
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// Ends the event if the current round is complete and one team remains or the round
+    /// limit is reached; returns the announcement.
+    fn check_end(&mut self) -> Option<String> {
+        if self.finished || self.teams.is_empty() {
+            return None;
+        }
+        let r = self.paired_rounds();
+        if r == 0 || !self.missing(r).is_empty() {
+            return None;
+        }
+        let active = self.active_teams().len();
+        let why = if active <= 1 {
+            match active {
+                1 => "one team remains",
+                _ => "no team remains",
+            }
+        } else if r >= self.round_limit() {
+            "the round limit is reached"
+        } else {
+            return None;
+        };
+        self.finished = true;
+        Some(format!(
+            "the tournament is over after round {r} ({why}). {}",
+            self.winner_line()
+        ))
+    }
+
+    /// The winning team: the last one standing in an elimination, else the top of the
+    /// standings.
+    pub fn champion(&self) -> Option<u32> {
+        let active = self.active_teams();
+        if self.settings.losses_to_eliminate > 0 && active.len() == 1 {
+            return active.first().copied();
+        }
+        self.standings().ok()?.first().map(|s| s.team)
+    }
+
+    /// `Winner: Team 3 (a, b, c)`.
+    pub fn winner_line(&self) -> String {
+        match self.champion() {
+            Some(t) => format!("Winner: {}", self.team_label(t)),
+            None => "No winner.".to_string(),
+        }
+    }
+
+    /// Standings after the complete rounds: score, Buchholz, Sonneborn-Berger, direct
+    /// encounter; with each team's losses and status.
+    ///
+    /// # Errors
+    /// As [`Tournament::to_swiss`].
+    pub fn standings(&self) -> Result<Vec<StandingRow>, TournamentError> {
+        let t = self.to_swiss(self.complete_rounds())?;
+        let mut rows: Vec<StandingRow> = swiss::standings(&t)
+            .into_iter()
+            .map(|s| {
+                let team = self.team(s.id);
+                StandingRow {
+                    place: s.place,
+                    team: s.id,
+                    players: team.map(|t| t.players.clone()).unwrap_or_default(),
+                    score: s.score,
+                    buchholz: s.buchholz,
+                    sonneborn_berger: s.sonneborn_berger,
+                    losses: self.losses(s.id, self.paired_rounds()),
+                    status: match (team.is_some_and(|t| t.withdrawn), self.eliminated_in(s.id)) {
+                        (true, _) => "withdrawn".to_string(),
+                        (false, Some(r)) => format!("eliminated (round {r})"),
+                        (false, None) => "active".to_string(),
+                    },
+                }
+            })
+            .collect();
+        rows.sort_by_key(|r| r.place);
+        if self.finished {
+            let active = self.active_teams();
+            if self.settings.losses_to_eliminate > 0 && active.len() == 1 {
+                if let Some(row) = rows.iter_mut().find(|r| r.team == active[0]) {
+                    row.status = "champion".to_string();
+                }
+            } else if let Some(row) = rows.first_mut() {
+                row.status = "champion".to_string();
+            }
+        }
+        Ok(rows)
+    }
+
+    /// The standings as text.
+    ///
+    /// # Errors
+    /// As [`Tournament::standings`].
+    pub fn standings_text(&self) -> Result<String, TournamentError> {
+        let rows = self.standings()?;
+        let mut text = format!(
+            "{}: standings after round {} (win {}, draw {}, loss {}; {})",
+            self.name,
+            self.complete_rounds(),
+            self.settings.win,
+            self.settings.draw,
+            self.settings.loss,
+            match self.settings.losses_to_eliminate {
+                0 => "no elimination".to_string(),
+                l => format!("eliminated after {l} losses"),
+            }
+        );
+        text.push_str("\n# team: score, Buchholz, SB, losses, status");
+        for r in rows {
+            text.push_str(&format!(
+                "\n{}. {}: {}, {}, {}, {}, {}",
+                r.place,
+                self.team_label(r.team),
+                tenths(r.score),
+                tenths(r.buchholz),
+                hundredths(r.sonneborn_berger),
+                r.losses,
+                r.status
+            ));
+        }
+        if self.finished {
+            text.push('\n');
+            text.push_str(&self.winner_line());
+        }
+        Ok(text)
+    }
+
+    /// A summary for `/tournament` without a subcommand and for the pinned message.
+    pub fn summary(&self) -> String {
+        let mut s = format!(
+            "{} (organiser {}): {}; move limit {}; ",
+            self.name,
+            self.organiser,
+            match self.settings.losses_to_eliminate {
+                0 => "Swiss without elimination".to_string(),
+                l => format!("two-pass Swiss, eliminated after {l} losses"),
+            },
+            format_duration(self.settings.move_limit)
+        );
+        if self.teams.is_empty() {
+            let players: Vec<String> = self.unassigned();
+            s.push_str(&format!(
+                "{} signed up: {}",
+                players.len(),
+                if players.is_empty() {
+                    "nobody yet".to_string()
+                } else {
+                    players.join(", ")
+                }
+            ));
+        } else if self.finished {
+            s.push_str(&format!("over. {}", self.winner_line()));
+        } else {
+            s.push_str(&format!(
+                "{} teams, {} active; round {} of at most {}",
+                self.teams.len(),
+                self.active_teams().len(),
+                self.paired_rounds(),
+                self.round_limit()
+            ));
+        }
+        s
+    }
+}
+
+/// Formats hundredths: `12`, `12.5`, `12.25`.
+pub fn hundredths(v: u64) -> String {
+    let (i, f) = (v / 100, v % 100);
+    match f {
+        0 => format!("{i}"),
+        f if f % 10 == 0 => format!("{i}.{}", f / 10),
+        f => format!("{i}.{f:02}"),
+    }
+}
