@@ -484,3 +484,129 @@ fn a_game_moves_between_databases_through_export_and_import() {
     assert_eq!(strip(&state), strip(&original));
     let _ = std::fs::remove_file(file);
 }
+
+/// Two processes take signups for one tournament at once: every signup is stored once, a
+/// repeated interaction applies once, and a match game ending in one process reaches the
+/// tournament the other process holds.
+#[test]
+fn tournament_signups_from_two_processes_and_a_result_from_a_game() {
+    let url = common::fresh_db("tournament");
+    rt().block_on(async {
+        let a = Arc::new(
+            Service::with_store(Store::connect(Some(&url)).await.unwrap())
+                .await
+                .unwrap(),
+        );
+        let b = Arc::new(
+            Service::with_store(Store::connect(Some(&url)).await.unwrap())
+                .await
+                .unwrap(),
+        );
+        let r = send(&a, "org", "cup", START, "/tournament new name:Cup", None).await;
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        let mut tasks = Vec::new();
+        for i in 0..18u32 {
+            let svc = if i % 2 == 0 { a.clone() } else { b.clone() };
+            tasks.push(tokio::spawn(async move {
+                let user = format!("p{i:02}");
+                let id = format!("signup-{i}");
+                let first = send(&svc, &user, "cup", START + 1, "/signup", Some(&id)).await;
+                // The same interaction delivered again (to either process) changes nothing.
+                let again = send(&svc, &user, "cup", START + 2, "/signup", Some(&id)).await;
+                assert_eq!(first.ok, Some(true), "{}", first.text);
+                assert_eq!(again.ok, Some(true), "{}", again.text);
+                assert_eq!(first.text, again.text);
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+        let store = Store::connect(Some(&url)).await.unwrap();
+        let (stored, _) = store.load_tournament("cup").await.unwrap().unwrap();
+        let mut players: Vec<String> = stored.signups.iter().map(|s| s.player.clone()).collect();
+        players.sort();
+        let want: Vec<String> = (0..18).map(|i| format!("p{i:02}")).collect();
+        assert_eq!(players, want, "every signup stored once");
+        let r = send(
+            &b,
+            "org",
+            "cup",
+            START + 3,
+            "/tournament teams seed:4",
+            None,
+        )
+        .await;
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        let r = send(&a, "org", "cup", START + 4, "/tournament pair", None).await;
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        assert_eq!(r.opens.len(), 3, "six teams, three matches");
+        for m in &r.opens {
+            let thread = format!("cup/{}", m.board);
+            let opened = a
+                .open_match(&m.tournament, m.round, m.board, &thread, START + 5)
+                .await;
+            assert_eq!(opened.ok, Some(true), "{}", opened.text);
+            // Opening twice is harmless.
+            let again = b
+                .open_match(&m.tournament, m.round, m.board, &thread, START + 5)
+                .await;
+            assert_eq!(again.ok, Some(true), "{}", again.text);
+        }
+        // Process b ends match 1 by a resignation after the draft; a still knows nothing of it.
+        let users = b
+            .with_game("cup/1", |g| g.users.clone())
+            .await
+            .expect("match game");
+        let first = b
+            .with_game("cup/1", |g| {
+                arbiter::games::kfb::Game::first_picker(&g.settings)
+            })
+            .await
+            .unwrap();
+        // A valid draft: team 1 takes a's, b's, c's choices of the victory script, team 2 d's,
+        // e's, f's; the team that picks first starts.
+        let t1 = [
+            "/pick order:first color:red army:fide",
+            "/pick order:second color:lightgreen army:nutty",
+            "/pick order:first color:blue army:forward",
+        ];
+        let t2 = [
+            "/pick order:second color:lightgreen army:clobberers",
+            "/pick order:first color:blue army:rookies",
+            "/pick order:second color:red army:fide",
+        ];
+        let order: Vec<(usize, &str)> = if first < 3 {
+            (0..3).flat_map(|k| [(k, t1[k]), (k + 3, t2[k])]).collect()
+        } else {
+            (0..3).flat_map(|k| [(k + 3, t2[k]), (k, t1[k])]).collect()
+        };
+        for (seat, pick) in order {
+            let r = send(&b, &users[seat], "cup/1", START + 6, pick, None).await;
+            assert_eq!(r.ok, Some(true), "{}", r.text);
+        }
+        let r = send(&b, &users[4], "cup/1", START + 7, "/resign", None).await;
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        assert_eq!(
+            r.notices.len(),
+            1,
+            "the result goes to the tournament thread"
+        );
+        assert!(
+            r.notices[0].1.contains("round 1 board 1:"),
+            "{:?}",
+            r.notices
+        );
+        let seen = a
+            .with_tournament("cup", |t| t.result(1, 1).map(|r| r.result))
+            .await
+            .flatten();
+        assert_eq!(seen, Some(arbiter::tournament::MatchResult::WhiteWins));
+        // Reloaded from scratch, the tournament is the same.
+        let fresh = Service::with_store(Store::connect(Some(&url)).await.unwrap())
+            .await
+            .unwrap();
+        let x = a.with_tournament("cup", Clone::clone).await.unwrap();
+        let y = fresh.with_tournament("cup", Clone::clone).await.unwrap();
+        assert_eq!(x, y);
+    });
+}
