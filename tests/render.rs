@@ -13,7 +13,8 @@ use arbiter::engine::{
     Rules, Side,
 };
 use arbiter::render::{
-    example_kfb, render_kfb, render_position, LastMove, PlayerColour, RenderOptions,
+    example_kfb, render_kfb, render_position, render_table, LastMove, PlayerColour, RenderOptions,
+    TableView,
 };
 
 fn golden_dir() -> PathBuf {
@@ -331,6 +332,169 @@ fn kfb_three_boards() {
     let (w, h) = dims(&png);
     assert!(w > 3 * 8 * 64 && h > 8 * 64);
     check_golden("kfb", &png);
+}
+
+fn cells(row: &[&str]) -> Vec<String> {
+    row.iter().map(|c| c.to_string()).collect()
+}
+
+#[test]
+fn standings_table() {
+    let view = TableView {
+        title: "Swiss KFB Cup · standings after round 5".into(),
+        header: cells(&[
+            "#", "Team", "Players", "Score", "Buchholz", "SB", "Losses", "Status",
+        ]),
+        rows: [
+            [
+                "1",
+                "Dragons",
+                "Lena, Rob, Blake",
+                "4½",
+                "14.5",
+                "11.25",
+                "0",
+                "playing",
+            ],
+            [
+                "2",
+                "Tigers",
+                "Ruth, Bo, Lou",
+                "4",
+                "15",
+                "10.5",
+                "1",
+                "playing",
+            ],
+            [
+                "3",
+                "Les Échecs Fous",
+                "Zoë, Søren, Ángel",
+                "3½",
+                "13",
+                "8.75",
+                "1",
+                "playing",
+            ],
+            [
+                "4",
+                "Knights Who Say Ni",
+                "Arthur, Patsy, Tim the Enchanter",
+                "3",
+                "12.5",
+                "7",
+                "2",
+                "playing",
+            ],
+            [
+                "5",
+                "Bughouse Bandits",
+                "Kai, Mia, Ola",
+                "3",
+                "11",
+                "6.5",
+                "2",
+                "playing",
+            ],
+            [
+                "6",
+                "Ферзи",
+                "Иван, Ольга, Пётр",
+                "2",
+                "10.5",
+                "3",
+                "3",
+                "eliminated",
+            ],
+            [
+                "7",
+                "Rookies",
+                "Sam, Ana, Jo",
+                "1½",
+                "9",
+                "2.25",
+                "3",
+                "playing",
+            ],
+            [
+                "8",
+                "Pawnstars",
+                "Dee, Eli, Fay",
+                "½",
+                "8.5",
+                "0.25",
+                "5",
+                "eliminated",
+            ],
+        ]
+        .iter()
+        .map(|r| cells(r))
+        .collect(),
+        highlight: vec![0],
+        dimmed: vec![5, 7],
+    };
+    let png = render_table(&view).unwrap();
+    let (w, h) = dims(&png);
+    assert!(w < 1200 && h < 500, "{w}×{h}");
+    check_golden("table_standings", &png);
+}
+
+#[test]
+fn table_of_1000_rows_is_cut_to_60() {
+    let view = TableView {
+        title: "Everyone".into(),
+        header: cells(&["#", "Player", "Score"]),
+        rows: (1..=1000)
+            .map(|i| vec![i.to_string(), format!("Player {i}"), format!("{}", i % 7)])
+            .collect(),
+        highlight: vec![0],
+        dimmed: (500..1000).collect(),
+    };
+    let png = render_table(&view).unwrap();
+    assert!(png.len() < 8 * 1024 * 1024, "{} bytes", png.len());
+    let img = image::load_from_memory(&png).unwrap();
+    let (w, h) = (img.width(), img.height());
+    assert!((200..1000).contains(&w), "width {w}");
+    // Title, header band, 60 rows and the "… and 940 more" row, about 28 px each.
+    assert!((61 * 20..64 * 40).contains(&h), "height {h}");
+
+    // The same 60 rows with nothing left out draw a picture one row shorter.
+    let mut short = view.clone();
+    short.rows.truncate(60);
+    let short_h = dims(&render_table(&short).unwrap()).1;
+    assert!(short_h < h, "{short_h} vs {h}");
+}
+
+#[test]
+fn empty_and_odd_tables_draw() {
+    let empty = TableView {
+        title: "Round 1".into(),
+        header: cells(&["#", "Team", "Score"]),
+        ..TableView::default()
+    };
+    let with_one = TableView {
+        rows: vec![cells(&["1", "A", "0"])],
+        ..empty.clone()
+    };
+    let (_, h0) = dims(&render_table(&empty).unwrap());
+    let (_, h1) = dims(&render_table(&with_one).unwrap());
+    assert_eq!(h0, h1, "the \"no entries\" line takes one row");
+
+    let odd = TableView {
+        title: "Ünïcødé ✓ 漢字 🏆 \u{0}".into(),
+        header: cells(&["a"]),
+        rows: vec![
+            cells(&["x", "extra", "cells"]),
+            vec![],
+            vec!["ĉ".repeat(500)],
+            cells(&["\u{202e}rtl\u{feff}", "\t\n"]),
+        ],
+        highlight: vec![3, 1_000_000],
+        dimmed: vec![usize::MAX],
+    };
+    let png = render_table(&odd).unwrap();
+    let (w, _) = dims(&png);
+    assert!(w < 1000, "a 500-character cell is cut: {w}");
 }
 
 #[test]

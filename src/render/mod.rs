@@ -1,5 +1,5 @@
-//! Board pictures as PNG bytes: any board of the engine, and the three-board Kung Fu
-//! Bughouse picture.
+//! Board pictures as PNG bytes: any board of the engine, the three-board Kung Fu Bughouse
+//! picture, and tables (tournament standings).
 //!
 //! Rendering is pure (no I/O except in [`render_cli`]): positions and plain view data in, PNG
 //! bytes out. Pieces are drawn as vector figures (orthodox pieces as chess figures, every other
@@ -10,6 +10,7 @@ mod board;
 mod canvas;
 mod kfb;
 mod shapes;
+mod table;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -19,6 +20,7 @@ use crate::engine::notation::{self, MoveText, NotationError};
 use crate::engine::{GeometryError, Move, Position, Side, Square};
 
 pub use kfb::{example_kfb, render_kfb, KfbBoardView, KfbView, SeatState, SeatView, TeamView};
+pub use table::{render_table, TableView};
 
 use board::{BoardSpec, HandItem, DIM, PAGE, TEXT};
 use canvas::{Align, Canvas, Fonts};
