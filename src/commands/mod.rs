@@ -7,7 +7,9 @@ mod tournament;
 use std::collections::{HashMap, HashSet};
 
 pub use picture::{clock_text, kfb_picture};
-pub use tournament::{standings_picture, tournament_lines, MatchOpen, TOURNAMENT_HELP};
+pub use tournament::{
+    standings_picture, standings_picture_named, tournament_lines, MatchOpen, TOURNAMENT_HELP,
+};
 
 use crate::engine::{fen, Side};
 use crate::games::kfb::{self, draft, Game, Settings};

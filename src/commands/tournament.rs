@@ -499,11 +499,19 @@ pub fn tournament_lines(t: &Tournament) -> Vec<String> {
 /// # Errors
 /// The standings cannot be computed or drawn.
 pub fn standings_picture(t: &Tournament) -> Result<Vec<u8>, String> {
-    if true {
-        return Err("TEMP".into());
-    }
+    standings_picture_named(t, &|p: &str| p.to_string())
+}
+
+/// The standings picture with players shown by `name` (a front end's display names).
+///
+/// # Errors
+/// The standings cannot be computed or drawn.
+pub fn standings_picture_named(
+    t: &Tournament,
+    name: &dyn Fn(&str) -> String,
+) -> Result<Vec<u8>, String> {
     let rows = t.standings().map_err(|e| e.to_string())?;
-    let view = TEMPTableView {
+    let view = crate::render::TableView {
         title: format!("{}: standings after round {}", t.name, t.complete_rounds()),
         header: [
             "#", "Team", "Players", "Score", "Buchholz", "SB", "Losses", "Status",
@@ -529,7 +537,11 @@ pub fn standings_picture(t: &Tournament) -> Result<Vec<u8>, String> {
                 vec![
                     r.place.to_string(),
                     format!("Team {}", r.team),
-                    r.players.join(", "),
+                    r.players
+                        .iter()
+                        .map(|p| name(p))
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     tournament::tenths(r.score),
                     tournament::tenths(r.buchholz),
                     tournament::hundredths(r.sonneborn_berger),
@@ -539,14 +551,5 @@ pub fn standings_picture(t: &Tournament) -> Result<Vec<u8>, String> {
             })
             .collect(),
     };
-    let _ = view;
-    Err(String::new())
-}
-
-struct TEMPTableView {
-    title: String,
-    header: Vec<String>,
-    highlight: Vec<usize>,
-    dimmed: Vec<usize>,
-    rows: Vec<Vec<String>>,
+    crate::render::render_table(&view).map_err(|e| e.to_string())
 }
