@@ -268,7 +268,7 @@ pub struct StandingRow {
 
 /// Formats tenths of a point: `4`, `4.5`.
 pub fn tenths(v: u32) -> String {
-    if v % 10 == 0 {
+    if v.is_multiple_of(10) {
         format!("{}", v / 10)
     } else {
         format!("{}.{}", v / 10, v % 10)
