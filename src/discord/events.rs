@@ -7,7 +7,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use serenity::{ChannelId, ComponentInteraction, CreateInteractionResponse, FullEvent, Http};
 
-use super::respond::{is_private, refresh_status, Outgoing};
+use super::respond::{is_private, post_notices, refresh_status, Outgoing};
 use super::text::mentionize;
 use super::{now, BotError, Data};
 
@@ -37,7 +37,7 @@ pub(super) async fn handle(
 }
 
 /// A button press (the revert confirmation): answered ephemerally when refused, publicly when
-/// it went through.
+/// it went through; news for a tournament thread is posted there.
 async fn on_press(http: &Http, state: &Data, press: &ComponentInteraction) -> Result<(), BotError> {
     let user = press.user.id.to_string();
     let id = &press.data.custom_id;
@@ -45,15 +45,18 @@ async fn on_press(http: &Http, state: &Data, press: &ComponentInteraction) -> Re
     tracing::info!(user = %user, thread = %press.channel_id, button = %id, ok = ?reply.ok, "button");
     let private = is_private(&reply);
     let out = Outgoing::from_reply(state, press.channel_id, &user, &reply).await;
-    press
+    let sent = press
         .create_response(
             http,
             CreateInteractionResponse::Message(out.into_interaction(private)),
         )
-        .await?;
+        .await;
     if !private {
         refresh_status(http, state, press.channel_id).await;
     }
+    // A revert can take back a match game's result: its tournament is told.
+    post_notices(http, state, &reply.notices).await;
+    sent?;
     Ok(())
 }
 

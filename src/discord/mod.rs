@@ -6,6 +6,10 @@
 //! answers), sent as the interaction's first response. Button presses go to [`Hub::press`],
 //! chat posts to [`Hub::chat`], and a ticker posts [`Hub::due_messages`].
 //!
+//! Tournaments (`/tournament …`, `/signup`, `/withdraw`) live in a thread of their own; each
+//! paired match gets a game thread in the same channel, and a match's result is announced in
+//! the tournament's thread.
+//!
 //! Games are stored through [`Service`] (`DATABASE_URL`: SQLite by default, or PostgreSQL);
 //! each command is committed before it is answered, keyed by its interaction id.
 
@@ -15,6 +19,7 @@ mod picture;
 mod respond;
 mod slash;
 mod text;
+mod tournament;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};

@@ -25,15 +25,46 @@ pub(super) fn is_private(reply: &Reply) -> bool {
     reply.ok == Some(false) || reply.ephemeral
 }
 
-/// Users whose ids in a thread's text become mentions: the game's players and the reply's.
-async fn known_users(state: &State, thread: ChannelId, extra: &[String]) -> Vec<String> {
-    let mut users: Vec<String> = state
-        .service
-        .with_game(&thread.to_string(), |g| g.users.clone())
-        .await
-        .unwrap_or_default();
+/// Users whose ids in a thread's text become mentions: the game's players (in a game
+/// thread) or the tournament's players (in a tournament thread), and the reply's.
+pub(super) async fn known_users(state: &State, thread: ChannelId, extra: &[String]) -> Vec<String> {
+    let key = thread.to_string();
+    let mut users: Vec<String> = match state.service.with_game(&key, |g| g.users.clone()).await {
+        Some(users) => users,
+        None => state
+            .service
+            .with_tournament(&key, super::tournament::players)
+            .await
+            .unwrap_or_default(),
+    };
     users.extend(extra.iter().cloned());
     users
+}
+
+/// The channel a thread key of the command layer names, if it is a channel id.
+pub(super) fn channel_of(thread: &str) -> Option<ChannelId> {
+    thread
+        .parse::<u64>()
+        .ok()
+        .filter(|&id| id != 0)
+        .map(ChannelId::new)
+}
+
+/// Posts a reply's news for other threads (like a match result in its tournament's
+/// thread). Failures are logged; the action they report stands.
+pub(super) async fn post_notices(http: &Http, state: &State, notices: &[(String, String)]) {
+    for (thread, text) in notices {
+        let Some(channel) = channel_of(thread) else {
+            tracing::warn!(thread = %thread, "notice for a thread that is not a channel id");
+            continue;
+        };
+        let users = known_users(state, channel, &[]).await;
+        let out = Outgoing::text(mentionize(text, &users));
+        match channel.send_message(http, out.into_message()).await {
+            Ok(_) => tracing::info!(thread = %channel, "notice posted"),
+            Err(e) => tracing::warn!(thread = %channel, error = %e, "notice not posted"),
+        }
+    }
 }
 
 fn ids(users: &[String]) -> Vec<UserId> {
@@ -91,9 +122,14 @@ impl Outgoing {
     }
 
     /// Attaches a board picture.
-    pub(super) fn with_picture(mut self, png: Option<Vec<u8>>) -> Outgoing {
-        if let Some(png) = png {
-            self.files.push(CreateAttachment::bytes(png, "board.png"));
+    pub(super) fn with_picture(self, png: Option<Vec<u8>>) -> Outgoing {
+        self.with_file(png, "board.png")
+    }
+
+    /// Attaches a file under `name`, if there is one.
+    pub(super) fn with_file(mut self, bytes: Option<Vec<u8>>, name: &str) -> Outgoing {
+        if let Some(bytes) = bytes {
+            self.files.push(CreateAttachment::bytes(bytes, name));
         }
         self
     }

@@ -8,7 +8,7 @@ use serenity::{
     CreateAutocompleteResponse, CreateThread, RoleId, UserId,
 };
 
-use super::respond::{is_private, refresh_status, status_message, Outgoing};
+use super::respond::{is_private, post_notices, refresh_status, status_message, Outgoing};
 use super::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
 use crate::commands::{Caller, Command, Hub, Reply, Roles};
 use crate::games::kfb::Game;
@@ -30,6 +30,9 @@ pub(super) fn all() -> Vec<poise::Command<Data, BotError>> {
         revert(),
         help(),
         settings(),
+        super::tournament::tournament(),
+        super::tournament::signup(),
+        super::tournament::withdraw(),
     ]
 }
 
@@ -78,7 +81,7 @@ pub enum Army {
     Forward,
 }
 
-fn command(name: &str, options: Vec<(&str, Option<String>)>) -> Command {
+pub(super) fn command(name: &str, options: Vec<(&str, Option<String>)>) -> Command {
     Command {
         name: name.to_string(),
         positional: Vec::new(),
@@ -90,7 +93,7 @@ fn command(name: &str, options: Vec<(&str, Option<String>)>) -> Command {
 }
 
 /// The command as it would be typed, for the game log.
-fn raw_text(cmd: &Command) -> String {
+pub(super) fn raw_text(cmd: &Command) -> String {
     let mut s = format!("/{}", cmd.name);
     for (k, v) in &cmd.options {
         s.push_str(&format!(" {k}:{v}"));
@@ -98,7 +101,7 @@ fn raw_text(cmd: &Command) -> String {
     s
 }
 
-fn caller_in<'a>(user: &'a str, roles: Roles, thread: &'a str) -> Caller<'a> {
+pub(super) fn caller_in<'a>(user: &'a str, roles: Roles, thread: &'a str) -> Caller<'a> {
     Caller {
         user,
         roles,
@@ -107,37 +110,71 @@ fn caller_in<'a>(user: &'a str, roles: Roles, thread: &'a str) -> Caller<'a> {
     }
 }
 
-fn user(u: UserId) -> Option<String> {
+pub(super) fn user(u: UserId) -> Option<String> {
     Some(u.to_string())
 }
 
-/// Hands a command to the hub and answers: refusals and private answers ephemerally as the
-/// first response; accepted actions publicly in the thread (moves deferred first, to leave
-/// time for the board picture), then the pinned status is refreshed.
-async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
+/// A command as the service answered it, for this interaction's user in its channel.
+pub(super) struct Handled {
+    /// The command layer's reply.
+    pub reply: Reply,
+    /// The user, as the command layer knows them.
+    pub caller: String,
+    /// The channel (thread) the command was run in.
+    pub thread: ChannelId,
+    /// The command as typed.
+    pub raw: String,
+}
+
+/// Hands a command to the service (committed before it is answered), as the interaction's
+/// user, in the interaction's channel.
+pub(super) async fn handle(ctx: Ctx<'_>, cmd: &Command) -> Handled {
     let state = ctx.data();
     let interaction = ctx.interaction;
     let caller = interaction.user.id.to_string();
     let thread = interaction.channel_id;
     let thread_key = thread.to_string();
     let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
-    let raw = raw_text(&cmd);
+    let raw = raw_text(cmd);
     let interaction_id = interaction.id.to_string();
     let reply = state
         .service
         .handle(
             &caller_in(&caller, roles, &thread_key),
             entropy(),
-            &cmd,
+            cmd,
             &raw,
             Some(&interaction_id),
         )
         .await;
     tracing::info!(user = %caller, thread = %thread, command = %raw, ok = ?reply.ok, "command");
+    Handled {
+        reply,
+        caller,
+        thread,
+        raw,
+    }
+}
+
+/// Hands a command to the hub and answers: refusals and private answers ephemerally as the
+/// first response; accepted actions publicly in the thread (moves deferred first, to leave
+/// time for the board picture), then the pinned status is refreshed and news for other
+/// threads (a match result for its tournament) is posted there.
+async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
+    let state = ctx.data();
+    let Handled {
+        reply,
+        caller,
+        thread,
+        ..
+    } = handle(ctx, &cmd).await;
+    let thread_key = thread.to_string();
     let ctx = poise::Context::Application(ctx);
     let out = Outgoing::from_reply(state, thread, &caller, &reply).await;
     if is_private(&reply) {
-        ctx.send(out.into_reply(true)).await?;
+        let sent = ctx.send(out.into_reply(true)).await;
+        post_notices(ctx.http(), state, &reply.notices).await;
+        sent?;
         return Ok(());
     }
     let picture = if cmd.name == "move" && reply.ok == Some(true) {
@@ -153,11 +190,13 @@ async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     } else {
         None
     };
-    ctx.send(out.with_picture(picture).into_reply(false))
-        .await?;
+    // The action is committed: the status and the news go out even if the answer failed.
+    let sent = ctx.send(out.with_picture(picture).into_reply(false)).await;
     if reply.ok == Some(true) {
         refresh_status(ctx.http(), state, thread).await;
     }
+    post_notices(ctx.http(), state, &reply.notices).await;
+    sent?;
     Ok(())
 }
 
@@ -207,7 +246,7 @@ pub async fn kfb_new(
     // Check the command on a scratch hub before a thread exists.
     let probe = Hub::new().handle(&caller_in(&caller, roles, "probe"), seed, &cmd, &raw);
     let pctx = poise::Context::Application(ctx);
-    if let Some(refusal) = new_game_refusal(state, interaction, &probe).await {
+    if let Some(refusal) = new_thread_refusal(state, interaction, &probe, KFB_PLACE).await {
         tracing::info!(user = %caller, command = %raw, "game refused");
         pctx.send(refusal.into_reply(true)).await?;
         return Ok(());
@@ -251,11 +290,26 @@ pub async fn kfb_new(
     Ok(())
 }
 
-/// Why `/kfb new` cannot run here, if it cannot: the command layer's refusal, or the place.
-async fn new_game_refusal(
+/// What a command that opens a thread of its own says when run in the wrong place.
+pub(super) struct Place {
+    /// Outside a server.
+    pub not_in_dm: &'static str,
+    /// Inside a thread.
+    pub not_in_thread: &'static str,
+}
+
+const KFB_PLACE: Place = Place {
+    not_in_dm: "games are played in server channels, not in direct messages",
+    not_in_thread: "run /kfb new in a text channel: the game gets a thread of its own",
+};
+
+/// Why a command that opens a thread (`/kfb new`, `/tournament new`) cannot run here, if it
+/// cannot: the command layer's refusal (checked on a scratch hub: `probe`), or the place.
+pub(super) async fn new_thread_refusal(
     state: &State,
     interaction: &CommandInteraction,
     probe: &Reply,
+    place: Place,
 ) -> Option<Outgoing> {
     let caller = interaction.user.id.to_string();
     if is_private(probe) {
@@ -269,9 +323,9 @@ async fn new_game_refusal(
     });
     let bot_may = interaction.app_permissions.unwrap_or_default();
     let text = if interaction.guild_id.is_none() {
-        "games are played in server channels, not in direct messages"
+        place.not_in_dm
     } else if in_thread {
-        "run /kfb new in a text channel: the game gets a thread of its own"
+        place.not_in_thread
     } else if !(bot_may.create_public_threads() && bot_may.send_messages_in_threads()) {
         "I need the Create Public Threads and Send Messages in Threads permissions here"
     } else {
@@ -282,7 +336,7 @@ async fn new_game_refusal(
 
 /// Posts a new game's first messages in its thread: the game (pinging the six players), the
 /// draft's first turn (pinging that team), and the status message, pinned.
-async fn open_game(
+pub(super) async fn open_game(
     http: &serenity::Http,
     state: &State,
     thread: ChannelId,

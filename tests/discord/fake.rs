@@ -97,6 +97,8 @@ pub struct Inner {
     pub requests: Vec<String>,
     /// Every file uploaded, by name, in order.
     pub uploads: Vec<(String, Bytes)>,
+    /// Refuse thread creation as Discord does without the permission (403, 50013).
+    pub fail_threads: bool,
 }
 
 impl Inner {
@@ -359,16 +361,18 @@ impl Fake {
         let mut inner = self.lock();
         let id = inner.id();
         let token = format!("itoken-{id}");
-        let channel_type = if inner.threads.iter().any(|t| t.0 == channel) {
-            11
-        } else {
-            0
-        };
+        // In a thread, Discord's partial channel names the thread's parent channel.
+        let parent = inner.threads.iter().find(|t| t.0 == channel).map(|t| t.1);
+        let mut partial = json!({"id": channel.to_string(), "type": 0, "name": "games",
+                                 "permissions": user.permissions.to_string()});
+        if let Some(parent) = parent {
+            partial["type"] = json!(11);
+            partial["parent_id"] = json!(parent.to_string());
+        }
         let v = json!({
             "id": id.to_string(), "application_id": APP.to_string(), "type": kind, "data": data,
             "guild_id": GUILD.to_string(), "channel_id": channel.to_string(),
-            "channel": {"id": channel.to_string(), "type": channel_type, "name": "games",
-                        "permissions": user.permissions.to_string()},
+            "channel": partial,
             "member": {"user": user_json(user.id, user.name, false),
                        "roles": user.roles.iter().map(u64::to_string).collect::<Vec<_>>(), "deaf": false,
                        "mute": false, "flags": 0, "joined_at": TS,
@@ -932,6 +936,9 @@ async fn create_thread(
     body: Payload,
 ) -> Response {
     let mut inner = fake.lock();
+    if inner.fail_threads {
+        return discord_error(StatusCode::FORBIDDEN, 50013, "Missing Permissions");
+    }
     let d = body.json;
     let name = d
         .get("name")

@@ -1,0 +1,514 @@
+//! Tournaments on Discord: `/tournament …`, `/signup` and `/withdraw`.
+//!
+//! Like the game commands, each one only translates its typed options into a [`Command`] for
+//! the command layer. What is Discord's own: the tournament gets a public thread of its own
+//! (`/tournament new`), every paired match gets a public thread in the same channel
+//! ([`Reply::opens`], after `/tournament pair`), the standings come with a picture
+//! ([`Reply::standings`]) and the export as a `tournament.trf` file.
+
+use poise::serenity_prelude as serenity;
+use serenity::{AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThread, Http, UserId};
+
+use super::respond::{is_private, post_notices, Outgoing};
+use super::slash::{
+    caller_in, command, handle, new_thread_refusal, open_game, raw_text, user, Handled, Place,
+};
+use super::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
+use crate::commands::{standings_picture, Command, Hub, MatchOpen, Reply};
+use crate::tournament::Tournament;
+
+/// Discord's limit on a thread's name.
+const THREAD_NAME: usize = 100;
+
+/// A match result, as `/tournament result` offers it.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Outcome {
+    /// The first-listed team won.
+    #[name = "1-0: the first-listed team won"]
+    FirstWon,
+    /// The second-listed team won.
+    #[name = "0-1: the second-listed team won"]
+    SecondWon,
+    /// A draw.
+    #[name = "draw"]
+    Draw,
+    /// The first-listed team won by forfeit.
+    #[name = "+-: the first-listed team won by forfeit"]
+    FirstByForfeit,
+    /// The second-listed team won by forfeit.
+    #[name = "-+: the second-listed team won by forfeit"]
+    SecondByForfeit,
+    /// Both teams forfeited.
+    #[name = "--: double forfeit"]
+    DoubleForfeit,
+    /// Follow the match game's own result.
+    #[name = "auto: follow the game"]
+    Auto,
+}
+
+impl Outcome {
+    /// The result as the command layer reads it.
+    fn code(self) -> &'static str {
+        match self {
+            Outcome::FirstWon => "1-0",
+            Outcome::SecondWon => "0-1",
+            Outcome::Draw => "draw",
+            Outcome::FirstByForfeit => "+-",
+            Outcome::SecondByForfeit => "-+",
+            Outcome::DoubleForfeit => "--",
+            Outcome::Auto => "auto",
+        }
+    }
+}
+
+/// Everyone a tournament knows (the organiser, signed-up players and their named mates, team
+/// players): their ids in the tournament thread's text become mentions.
+pub(super) fn players(t: &Tournament) -> Vec<String> {
+    let mut users = vec![t.organiser.clone()];
+    for s in &t.signups {
+        users.push(s.player.clone());
+        users.extend(s.mates.iter().cloned());
+    }
+    for team in &t.teams {
+        users.extend(team.players.iter().cloned());
+    }
+    users.sort();
+    users.dedup();
+    users
+}
+
+fn thread_name(name: &str) -> String {
+    name.trim().chars().take(THREAD_NAME).collect()
+}
+
+/// Tournaments: signups, teams, Swiss rounds with match threads, standings
+#[poise::command(
+    slash_command,
+    subcommands(
+        "tournament_new",
+        "tournament_teams",
+        "tournament_pair",
+        "tournament_result",
+        "tournament_withdraw",
+        "tournament_standings",
+        "tournament_export",
+        "tournament_status"
+    ),
+    subcommand_required
+)]
+pub async fn tournament(_: Ctx<'_>) -> Result<(), BotError> {
+    Ok(())
+}
+
+const TOURNAMENT_PLACE: Place = Place {
+    not_in_dm: "tournaments are played in server channels, not in direct messages",
+    not_in_thread: "run /tournament new in a text channel: the tournament gets a thread of its own",
+};
+
+/// Start a tournament in a new thread of this channel (organisers)
+#[poise::command(slash_command, rename = "new")]
+pub async fn tournament_new(
+    ctx: Ctx<'_>,
+    #[description = "The tournament's name (also its thread's name)"]
+    #[max_length = 80]
+    name: String,
+    #[description = "Match losses that eliminate a team (default 2; 0: Swiss without elimination)"]
+    #[min = 0]
+    losses_to_eliminate: Option<u32>,
+    #[description = "At most this many rounds (default: as many as the field needs)"]
+    #[min = 1]
+    rounds: Option<u32>,
+    #[description = "Kung Fu move limit of the match games, like 6h or 45m (default 6h)"]
+    move_limit: Option<String>,
+    #[description = "Posts in a match thread before inactivity may be claimed (default 18)"]
+    #[min = 1]
+    inactivity_posts: Option<u32>,
+    #[description = "Match points for a win/draw/loss, like 2/1/0 (the default)"]
+    #[max_length = 20]
+    points: Option<String>,
+) -> Result<(), BotError> {
+    // The server's defaults from /settings fill what the organiser left out, as for games.
+    let defaults = ctx
+        .interaction
+        .guild_id
+        .and_then(|g| lock(&ctx.data().roles).get(&g).copied())
+        .unwrap_or_default();
+    let move_limit = move_limit.or(defaults.move_limit.map(crate::time::format_duration));
+    let inactivity_posts = inactivity_posts.or(defaults.inactivity_posts);
+    let cmd = command(
+        "tournament new",
+        vec![
+            ("name", Some(name.clone())),
+            (
+                "losses_to_eliminate",
+                losses_to_eliminate.map(|n| n.to_string()),
+            ),
+            ("rounds", rounds.map(|n| n.to_string())),
+            ("move_limit", move_limit),
+            ("inactivity_posts", inactivity_posts.map(|n| n.to_string())),
+            ("points", points),
+        ],
+    );
+    let state = ctx.data();
+    let interaction = ctx.interaction;
+    let caller = interaction.user.id.to_string();
+    let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
+    let raw = raw_text(&cmd);
+    let seed = entropy();
+    // Check the command on a scratch hub before a thread exists.
+    let probe = Hub::new().handle(&caller_in(&caller, roles, "probe"), seed, &cmd, &raw);
+    let pctx = poise::Context::Application(ctx);
+    if let Some(refusal) = new_thread_refusal(state, interaction, &probe, TOURNAMENT_PLACE).await {
+        tracing::info!(user = %caller, command = %raw, "tournament refused");
+        pctx.send(refusal.into_reply(true)).await?;
+        return Ok(());
+    }
+    pctx.defer().await?;
+    let thread = interaction
+        .channel_id
+        .create_thread(
+            ctx.http(),
+            CreateThread::new(thread_name(&name))
+                .kind(ChannelType::PublicThread)
+                .auto_archive_duration(AutoArchiveDuration::OneWeek),
+        )
+        .await?
+        .id;
+    let thread_key = thread.to_string();
+    let interaction_id = interaction.id.to_string();
+    let reply = state
+        .service
+        .handle(
+            &caller_in(&caller, roles, &thread_key),
+            seed,
+            &cmd,
+            &raw,
+            Some(&interaction_id),
+        )
+        .await;
+    tracing::info!(user = %caller, thread = %thread, ok = ?reply.ok, "tournament created");
+    let out = Outgoing::from_reply(state, thread, &caller, &reply).await;
+    let out = if is_private(&reply) {
+        out
+    } else {
+        thread.send_message(ctx.http(), out.into_message()).await?;
+        Outgoing::text(format!("Tournament created in <#{thread}>."))
+    };
+    pctx.send(out.into_reply(false)).await?;
+    Ok(())
+}
+
+/// Form the teams from the signups (organisers)
+#[poise::command(slash_command, rename = "teams")]
+pub async fn tournament_teams(
+    ctx: Ctx<'_>,
+    #[description = "Seed for the random part of the teams (default: random; it is shown)"]
+    seed: Option<u64>,
+) -> Result<(), BotError> {
+    let cmd = command(
+        "tournament teams",
+        vec![("seed", seed.map(|n| n.to_string()))],
+    );
+    act(ctx, cmd).await
+}
+
+/// Pair the next round and open a thread for each match (organisers)
+#[poise::command(slash_command, rename = "pair")]
+pub async fn tournament_pair(ctx: Ctx<'_>) -> Result<(), BotError> {
+    act(ctx, command("tournament pair", Vec::new())).await
+}
+
+/// Set or correct a match result (organisers)
+#[poise::command(slash_command, rename = "result")]
+pub async fn tournament_result(
+    ctx: Ctx<'_>,
+    #[description = "The board (match) number in its round"]
+    #[min = 1]
+    board: u32,
+    #[description = "The result, for the teams in the order the pairing lists them"]
+    result: Outcome,
+    #[description = "The round (default: the current one)"]
+    #[min = 1]
+    round: Option<u32>,
+) -> Result<(), BotError> {
+    let cmd = command(
+        "tournament result",
+        vec![
+            ("board", Some(board.to_string())),
+            ("round", round.map(|n| n.to_string())),
+            ("result", Some(result.code().to_string())),
+        ],
+    );
+    act(ctx, cmd).await
+}
+
+/// Withdraw a team from the rest of the tournament (organisers)
+#[poise::command(slash_command, rename = "withdraw")]
+pub async fn tournament_withdraw(
+    ctx: Ctx<'_>,
+    #[description = "The team's number"]
+    #[min = 1]
+    team: u32,
+) -> Result<(), BotError> {
+    let cmd = command(
+        "tournament withdraw",
+        vec![("team", Some(team.to_string()))],
+    );
+    act(ctx, cmd).await
+}
+
+/// Post the standings
+#[poise::command(slash_command, rename = "standings")]
+pub async fn tournament_standings(ctx: Ctx<'_>) -> Result<(), BotError> {
+    act(ctx, command("tournament standings", Vec::new())).await
+}
+
+/// Export the tournament as a TRF file (only you see it)
+#[poise::command(slash_command, rename = "export")]
+pub async fn tournament_export(ctx: Ctx<'_>) -> Result<(), BotError> {
+    act(ctx, command("tournament export", Vec::new())).await
+}
+
+/// Show the tournament: settings, signups, teams, round (only you see it)
+#[poise::command(slash_command, rename = "status")]
+pub async fn tournament_status(ctx: Ctx<'_>) -> Result<(), BotError> {
+    act(ctx, command("tournament status", Vec::new())).await
+}
+
+/// Sign up for this thread's tournament, alone or with up to two teammates
+#[poise::command(slash_command)]
+pub async fn signup(
+    ctx: Ctx<'_>,
+    #[description = "A teammate (signed up with you by being named)"] mate1: Option<UserId>,
+    #[description = "A second teammate"] mate2: Option<UserId>,
+) -> Result<(), BotError> {
+    let cmd = command(
+        "signup",
+        vec![
+            ("mate1", mate1.and_then(user)),
+            ("mate2", mate2.and_then(user)),
+        ],
+    );
+    act(ctx, cmd).await
+}
+
+/// Withdraw from this thread's tournament (a substitute takes your place on a team)
+#[poise::command(slash_command)]
+pub async fn withdraw(ctx: Ctx<'_>) -> Result<(), BotError> {
+    act(ctx, command("withdraw", Vec::new())).await
+}
+
+/// Hands a tournament command to the command layer and answers: refusals and private answers
+/// ephemerally (the export with its TRF file); the rest publicly in the tournament thread,
+/// with the standings picture when asked for; then the match threads a pairing opens.
+async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
+    let state = ctx.data();
+    let Handled {
+        reply,
+        caller,
+        thread,
+        raw,
+    } = handle(ctx, &cmd).await;
+    let pctx = poise::Context::Application(ctx);
+    if cmd.name == "tournament export" && reply.ok == Some(true) {
+        // The file is the export itself, as the command layer wrote it.
+        let out = Outgoing::text(
+            "The tournament in the FIDE Tournament Report File format: tournament.trf".into(),
+        )
+        .with_file(Some(reply.text.into_bytes()), "tournament.trf");
+        pctx.send(out.into_reply(true)).await?;
+        return Ok(());
+    }
+    let out = Outgoing::from_reply(state, thread, &caller, &reply).await;
+    if is_private(&reply) {
+        let sent = pctx.send(out.into_reply(true)).await;
+        post_notices(ctx.http(), state, &reply.notices).await;
+        sent?;
+        return Ok(());
+    }
+    // A picture to draw or threads to open: acknowledge first.
+    if reply.standings || !reply.opens.is_empty() {
+        pctx.defer().await?;
+    }
+    let picture = if reply.standings {
+        standings_png(state, thread).await
+    } else {
+        None
+    };
+    // The command is committed: its news and match threads go out even if the answer failed.
+    let sent = pctx
+        .send(out.with_file(picture, "standings.png").into_reply(false))
+        .await;
+    post_notices(ctx.http(), state, &reply.notices).await;
+    if !reply.opens.is_empty() {
+        open_matches(ctx, &reply.opens, &raw).await?;
+    }
+    sent?;
+    Ok(())
+}
+
+/// The standings picture of a thread's tournament, drawn on a blocking thread; `None` (logged)
+/// when it cannot be drawn: the standings then go out as text only.
+async fn standings_png(state: &State, thread: ChannelId) -> Option<Vec<u8>> {
+    let t = state
+        .service
+        .with_tournament(&thread.to_string(), Tournament::clone)
+        .await?;
+    match tokio::task::spawn_blocking(move || standings_picture(&t)).await {
+        Ok(Ok(png)) => Some(png),
+        Ok(Err(e)) => {
+            tracing::warn!(thread = %thread, error = %e, "standings picture not drawn");
+            None
+        }
+        Err(e) => {
+            tracing::error!(thread = %thread, error = %e, "standings picture task failed");
+            None
+        }
+    }
+}
+
+/// The text channel a tournament thread belongs to: match threads are opened there, since
+/// threads do not nest.
+async fn parent_channel(ctx: Ctx<'_>, tournament: ChannelId) -> Option<ChannelId> {
+    let interaction = ctx.interaction;
+    if interaction.channel_id == tournament {
+        if let Some(parent) = interaction.channel.as_ref().and_then(|c| c.parent_id) {
+            return Some(parent);
+        }
+    }
+    match tournament.to_channel(ctx.http()).await {
+        Ok(Channel::Guild(c)) => c.parent_id,
+        Ok(_) => None,
+        Err(e) => {
+            tracing::error!(thread = %tournament, error = %e, "cannot look up the tournament thread");
+            None
+        }
+    }
+}
+
+/// Why a match thread did not open.
+enum OpenFailure {
+    /// Discord refused or failed (logged; the organiser is told without details).
+    Discord(serenity::Error),
+    /// The command layer refused (its text is for users).
+    Refused(String),
+}
+
+/// Opens each paired match in a new public thread of the tournament's channel, with the
+/// game's first messages as for `/kfb new`; then lists the threads in the tournament thread.
+/// A match whose thread cannot be opened stays paired: the organiser is told, privately, to
+/// run `/tournament pair` again, which offers it again.
+async fn open_matches(ctx: Ctx<'_>, opens: &[MatchOpen], raw: &str) -> Result<(), BotError> {
+    let state = ctx.data();
+    let http = ctx.http();
+    let caller = ctx.interaction.user.id.to_string();
+    let mut links = Vec::new();
+    let mut failed = Vec::new();
+    let mut tournament_thread = ctx.interaction.channel_id;
+    for m in opens {
+        let Some(tournament) = super::respond::channel_of(&m.tournament) else {
+            tracing::error!(thread = %m.tournament, "a match of a tournament that is not in a channel");
+            failed.push(format!("round {} board {}", m.round, m.board));
+            continue;
+        };
+        tournament_thread = tournament;
+        let Some(parent) = parent_channel(ctx, tournament).await else {
+            tracing::error!(thread = %tournament, "the tournament thread has no parent channel");
+            failed.push(format!("round {} board {}", m.round, m.board));
+            continue;
+        };
+        match open_match(http, state, parent, m, &caller).await {
+            Ok(thread) => {
+                tracing::info!(tournament = %tournament, thread = %thread, round = m.round, board = m.board, command = %raw, "match opened");
+                links.push(format!("{}: <#{thread}>", m.title));
+            }
+            Err(OpenFailure::Discord(e)) => {
+                tracing::error!(tournament = %tournament, round = m.round, board = m.board, error = %e, "match thread not opened");
+                failed.push(format!("round {} board {}", m.round, m.board));
+            }
+            Err(OpenFailure::Refused(text)) => {
+                tracing::warn!(tournament = %tournament, round = m.round, board = m.board, reason = %text, "match not opened");
+                failed.push(format!("round {} board {} ({text})", m.round, m.board));
+            }
+        }
+    }
+    if !links.is_empty() {
+        let out = Outgoing::text(links.join("\n"));
+        if let Err(e) = tournament_thread
+            .send_message(http, out.into_message())
+            .await
+        {
+            tracing::warn!(thread = %tournament_thread, error = %e, "match links not posted");
+        }
+    }
+    if !failed.is_empty() {
+        let text = format!(
+            "refused: the thread of {} could not be opened; the pairing stands: run /tournament pair again to open it",
+            failed.join(", ")
+        );
+        let pctx = poise::Context::Application(ctx);
+        pctx.send(Outgoing::text(text).into_reply(true)).await?;
+    }
+    Ok(())
+}
+
+/// Opens one match: its thread in `parent`, the game in it (through the service), and the
+/// game's first messages.
+async fn open_match(
+    http: &Http,
+    state: &Data,
+    parent: ChannelId,
+    m: &MatchOpen,
+    caller: &str,
+) -> Result<ChannelId, OpenFailure> {
+    let thread = parent
+        .create_thread(
+            http,
+            CreateThread::new(thread_name(&m.title))
+                .kind(ChannelType::PublicThread)
+                .auto_archive_duration(AutoArchiveDuration::OneWeek),
+        )
+        .await
+        .map_err(OpenFailure::Discord)?
+        .id;
+    let reply: Reply = state
+        .service
+        .open_match(&m.tournament, m.round, m.board, &thread.to_string(), now())
+        .await;
+    if reply.ok != Some(true) {
+        return Err(OpenFailure::Refused(reply.text));
+    }
+    let out = Outgoing::from_reply(state, thread, caller, &reply).await;
+    if let Err(e) = open_game(http, state, thread, out).await {
+        // The game exists and its thread is linked; only its first messages are missing.
+        tracing::warn!(thread = %thread, error = %e, "match game's first messages not all posted");
+    }
+    Ok(thread)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use poise::ChoiceParameter;
+
+    #[test]
+    fn every_result_choice_is_one_the_command_layer_reads() {
+        let list = Outcome::list();
+        assert_eq!(list.len(), 7);
+        for choice in list.iter() {
+            let name = &choice.name;
+            let outcome = Outcome::from_name(name).unwrap();
+            let code = outcome.code();
+            assert!(name.starts_with(code), "{name} / {code}");
+            if code != "auto" {
+                crate::tournament::MatchResult::parse(code).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn thread_names_fit() {
+        assert_eq!(thread_name("  Cup "), "Cup");
+        assert_eq!(thread_name(&"x".repeat(150)).chars().count(), THREAD_NAME);
+    }
+}
