@@ -7,14 +7,14 @@
 //! ([`Reply::standings`]) and the export as a `tournament.trf` file.
 
 use poise::serenity_prelude as serenity;
-use serenity::{AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThread, Http, UserId};
+use serenity::{AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThread, Http};
 
 use super::respond::{is_private, post_notices, Outgoing};
 use super::slash::{
     caller_in, command, handle, new_thread_refusal, open_game, raw_text, user, Handled, Place,
 };
 use super::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
-use crate::commands::{standings_picture, Command, Hub, MatchOpen, Reply};
+use crate::commands::{standings_picture_named, Command, Hub, MatchOpen, Reply};
 use crate::tournament::Tournament;
 
 /// Discord's limit on a thread's name.
@@ -279,17 +279,54 @@ pub async fn tournament_status(ctx: Ctx<'_>) -> Result<(), BotError> {
 #[poise::command(slash_command)]
 pub async fn signup(
     ctx: Ctx<'_>,
-    #[description = "A teammate (signed up with you by being named)"] mate1: Option<UserId>,
-    #[description = "A second teammate"] mate2: Option<UserId>,
+    #[description = "A teammate (signed up with you by being named)"] mate1: Option<serenity::User>,
+    #[description = "A second teammate"] mate2: Option<serenity::User>,
 ) -> Result<(), BotError> {
+    remember_names(
+        ctx.data(),
+        [Some(&ctx.interaction.user), mate1.as_ref(), mate2.as_ref()]
+            .into_iter()
+            .flatten(),
+    )
+    .await;
     let cmd = command(
         "signup",
         vec![
-            ("mate1", mate1.and_then(user)),
-            ("mate2", mate2.and_then(user)),
+            ("mate1", mate1.and_then(|u| user(u.id))),
+            ("mate2", mate2.and_then(|u| user(u.id))),
         ],
     );
     act(ctx, cmd).await
+}
+
+/// Remembers how players are called, for the standings picture (meta `name:<user id>`).
+async fn remember_names<'a>(state: &State, users: impl Iterator<Item = &'a serenity::User>) {
+    let Some(store) = state.service.store() else {
+        return;
+    };
+    for u in users {
+        let name = u.global_name.clone().unwrap_or_else(|| u.name.clone());
+        if let Err(e) = store.set_meta(&format!("name:{}", u.id), &name).await {
+            tracing::warn!(error = %e, "player name not stored");
+        }
+    }
+}
+
+/// Display names stored by [`remember_names`].
+async fn known_names(state: &State) -> std::collections::HashMap<String, String> {
+    let Some(store) = state.service.store() else {
+        return std::collections::HashMap::new();
+    };
+    match store.meta_with_prefix("name:").await {
+        Ok(rows) => rows
+            .into_iter()
+            .filter_map(|(k, v)| Some((k.strip_prefix("name:")?.to_string(), v)))
+            .collect(),
+        Err(e) => {
+            tracing::warn!(error = %e, "player names not read");
+            std::collections::HashMap::new()
+        }
+    }
 }
 
 /// Withdraw from this thread's tournament (a substitute takes your place on a team)
@@ -354,7 +391,13 @@ async fn standings_png(state: &State, thread: ChannelId) -> Option<Vec<u8>> {
         .service
         .with_tournament(&thread.to_string(), Tournament::clone)
         .await?;
-    match tokio::task::spawn_blocking(move || standings_picture(&t)).await {
+    let names = known_names(state).await;
+    let picture = move || {
+        standings_picture_named(&t, &|p: &str| {
+            names.get(p).cloned().unwrap_or_else(|| p.to_string())
+        })
+    };
+    match tokio::task::spawn_blocking(picture).await {
         Ok(Ok(png)) => Some(png),
         Ok(Err(e)) => {
             tracing::warn!(thread = %thread, error = %e, "standings picture not drawn");

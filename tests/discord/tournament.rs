@@ -349,15 +349,26 @@ async fn a_tournament_through_discord() {
         "{r}"
     );
 
-    // Standings: a public message (with standings.png once it can be drawn).
+    // Standings: a public message with the table as a picture.
     let t = fake.slash(someone, cup, "tournament standings", json!([]), &[]);
     let answer = fake.answer(&t).await;
     let r = accepted(&answer, "standings");
     assert!(r.contains("1. Team"), "{r}");
-    let files = &message(&answer).files;
+    assert_eq!(message(&answer).files, vec!["standings.png".to_string()]);
+    let png = fake
+        .lock()
+        .uploads
+        .iter()
+        .rev()
+        .find(|(n, _)| n == "standings.png")
+        .map(|(_, b)| b.clone())
+        .expect("the standings picture was uploaded");
+    let img = image::load_from_memory(&png).expect("standings.png decodes");
     assert!(
-        files.is_empty() || files == &["standings.png".to_string()],
-        "{files:?}"
+        img.width() >= 400 && img.height() >= 150,
+        "{}x{}",
+        img.width(),
+        img.height()
     );
 
     // The export is private, with the TRF attached.
