@@ -525,17 +525,7 @@ impl Hub {
         let users: Vec<String> = t1.into_iter().chain(t2).collect();
         match Game::new(users, settings.clone()) {
             Ok(game) => {
-                let first = Game::first_picker(&settings);
-                let text = format!(
-                    "game created by {user}: team 1 {} vs team 2 {}; move limit {}, inactivity {} posts; seed {}; first picker {} ({}): /pick order:first|second color:red|lightgreen|blue army:fide|clobberers|nutty|rookies|forward",
-                    game.users[..3].join(", "),
-                    game.users[3..].join(", "),
-                    format_duration(settings.move_limit),
-                    settings.inactivity_posts,
-                    settings.seed,
-                    game.users[first],
-                    if first < 3 { "team 1" } else { "team 2" }
-                );
+                let text = format!("game created by {user}: {}", game_announcement(&game));
                 let mentions = game.users.clone();
                 self.games.insert(thread.to_string(), game);
                 Reply {
@@ -604,6 +594,22 @@ impl Hub {
             })
             .collect()
     }
+}
+
+/// A new game's teams, settings and first picker, with how to pick.
+pub fn game_announcement(game: &Game) -> String {
+    let settings = &game.settings;
+    let first = Game::first_picker(settings);
+    format!(
+        "team 1 {} vs team 2 {}; move limit {}, inactivity {} posts; seed {}; first picker {} ({}): /pick order:first|second color:red|lightgreen|blue army:fide|clobberers|nutty|rookies|forward",
+        game.users[..3].join(", "),
+        game.users[3..].join(", "),
+        format_duration(settings.move_limit),
+        settings.inactivity_posts,
+        settings.seed,
+        game.users[first],
+        if first < 3 { "team 1" } else { "team 2" }
+    )
 }
 
 /// The `/status` text.

@@ -419,19 +419,9 @@ impl Hub {
         let Some(game) = self.games.get(match_thread) else {
             return Reply::refused("the game could not be created");
         };
-        let first = Game::first_picker(&settings);
         Reply {
             ok: Some(true),
-            text: format!(
-                "{title}\nteam 1 {} vs team 2 {}; move limit {}, inactivity {} posts; seed {}; first picker {} ({}): /pick order:first|second color:red|lightgreen|blue army:fide|clobberers|nutty|rookies|forward",
-                game.users[..3].join(", "),
-                game.users[3..].join(", "),
-                format_duration(settings.move_limit),
-                settings.inactivity_posts,
-                settings.seed,
-                game.users[first],
-                if first < 3 { "team 1" } else { "team 2" }
-            ),
+            text: format!("{title}\n{}", super::game_announcement(game)),
             mentions: game.users.clone(),
             ..Reply::default()
         }

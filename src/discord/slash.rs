@@ -237,25 +237,57 @@ pub async fn kfb_new(
             ("seed", seed.map(|n| n.to_string())),
         ],
     );
+    let name: String = format!("Kung Fu Bughouse: {}'s game", ctx.interaction.user.name);
+    let Some(started) = in_new_thread(ctx, &cmd, KFB_PLACE, &name, "game").await? else {
+        return Ok(());
+    };
+    let out = if is_private(&started.reply) {
+        started.out
+    } else {
+        open_game(ctx.http(), ctx.data(), started.thread, started.out).await?;
+        Outgoing::text(format!("Game created in <#{}>.", started.thread))
+    };
+    poise::Context::Application(ctx)
+        .send(out.into_reply(false))
+        .await?;
+    Ok(())
+}
+
+/// A command that starts something in a thread of its own, once handled there.
+pub(super) struct Started {
+    /// The new thread.
+    pub(super) thread: ChannelId,
+    /// The command layer's reply.
+    pub(super) reply: Reply,
+    /// The reply ready to post.
+    pub(super) out: Outgoing,
+}
+
+/// Runs a command that needs a new thread (`/kfb new`, `/tournament new`): checked first on a
+/// scratch hub, so a refusal is answered privately and creates nothing (`None`); then the
+/// thread named `name` is created in this channel and the command handled there.
+pub(super) async fn in_new_thread(
+    ctx: Ctx<'_>,
+    cmd: &Command,
+    place: Place,
+    name: &str,
+    what: &str,
+) -> Result<Option<Started>, BotError> {
     let state = ctx.data();
     let interaction = ctx.interaction;
     let caller = interaction.user.id.to_string();
     let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
-    let raw = raw_text(&cmd);
+    let raw = raw_text(cmd);
     let seed = entropy();
-    // Check the command on a scratch hub before a thread exists.
-    let probe = Hub::new().handle(&caller_in(&caller, roles, "probe"), seed, &cmd, &raw);
+    let probe = Hub::new().handle(&caller_in(&caller, roles, "probe"), seed, cmd, &raw);
     let pctx = poise::Context::Application(ctx);
-    if let Some(refusal) = new_thread_refusal(state, interaction, &probe, KFB_PLACE).await {
-        tracing::info!(user = %caller, command = %raw, "game refused");
+    if let Some(refusal) = new_thread_refusal(state, interaction, &probe, place).await {
+        tracing::info!(user = %caller, command = %raw, what, "refused before a thread exists");
         pctx.send(refusal.into_reply(true)).await?;
-        return Ok(());
+        return Ok(None);
     }
     pctx.defer().await?;
-    let name: String = format!("Kung Fu Bughouse: {}'s game", interaction.user.name)
-        .chars()
-        .take(100)
-        .collect();
+    let name: String = name.chars().take(100).collect();
     let thread = interaction
         .channel_id
         .create_thread(
@@ -273,21 +305,14 @@ pub async fn kfb_new(
         .handle(
             &caller_in(&caller, roles, &thread_key),
             seed,
-            &cmd,
+            cmd,
             &raw,
             Some(&interaction_id),
         )
         .await;
-    tracing::info!(user = %caller, thread = %thread, ok = ?reply.ok, "game created");
+    tracing::info!(user = %caller, thread = %thread, ok = ?reply.ok, what, "created in a new thread");
     let out = Outgoing::from_reply(state, thread, &caller, &reply).await;
-    let out = if is_private(&reply) {
-        out
-    } else {
-        open_game(ctx.http(), state, thread, out).await?;
-        Outgoing::text(format!("Game created in <#{thread}>."))
-    };
-    pctx.send(out.into_reply(false)).await?;
-    Ok(())
+    Ok(Some(Started { thread, reply, out }))
 }
 
 /// What a command that opens a thread of its own says when run in the wrong place.

@@ -10,11 +10,9 @@ use poise::serenity_prelude as serenity;
 use serenity::{AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThread, Http};
 
 use super::respond::{is_private, post_notices, Outgoing};
-use super::slash::{
-    caller_in, command, handle, new_thread_refusal, open_game, raw_text, user, Handled, Place,
-};
-use super::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
-use crate::commands::{standings_picture_named, Command, Hub, MatchOpen, Reply};
+use super::slash::{command, handle, in_new_thread, open_game, user, Handled, Place};
+use super::{lock, now, BotError, Ctx, Data, State};
+use crate::commands::{standings_picture_named, Command, MatchOpen, Reply};
 use crate::tournament::Tournament;
 
 /// Discord's limit on a thread's name.
@@ -149,52 +147,29 @@ pub async fn tournament_new(
             ("points", points),
         ],
     );
-    let state = ctx.data();
-    let interaction = ctx.interaction;
-    let caller = interaction.user.id.to_string();
-    let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
-    let raw = raw_text(&cmd);
-    let seed = entropy();
-    // Check the command on a scratch hub before a thread exists.
-    let probe = Hub::new().handle(&caller_in(&caller, roles, "probe"), seed, &cmd, &raw);
-    let pctx = poise::Context::Application(ctx);
-    if let Some(refusal) = new_thread_refusal(state, interaction, &probe, TOURNAMENT_PLACE).await {
-        tracing::info!(user = %caller, command = %raw, "tournament refused");
-        pctx.send(refusal.into_reply(true)).await?;
+    let Some(started) = in_new_thread(
+        ctx,
+        &cmd,
+        TOURNAMENT_PLACE,
+        &thread_name(&name),
+        "tournament",
+    )
+    .await?
+    else {
         return Ok(());
-    }
-    pctx.defer().await?;
-    let thread = interaction
-        .channel_id
-        .create_thread(
-            ctx.http(),
-            CreateThread::new(thread_name(&name))
-                .kind(ChannelType::PublicThread)
-                .auto_archive_duration(AutoArchiveDuration::OneWeek),
-        )
-        .await?
-        .id;
-    let thread_key = thread.to_string();
-    let interaction_id = interaction.id.to_string();
-    let reply = state
-        .service
-        .handle(
-            &caller_in(&caller, roles, &thread_key),
-            seed,
-            &cmd,
-            &raw,
-            Some(&interaction_id),
-        )
-        .await;
-    tracing::info!(user = %caller, thread = %thread, ok = ?reply.ok, "tournament created");
-    let out = Outgoing::from_reply(state, thread, &caller, &reply).await;
-    let out = if is_private(&reply) {
-        out
-    } else {
-        thread.send_message(ctx.http(), out.into_message()).await?;
-        Outgoing::text(format!("Tournament created in <#{thread}>."))
     };
-    pctx.send(out.into_reply(false)).await?;
+    let out = if is_private(&started.reply) {
+        started.out
+    } else {
+        started
+            .thread
+            .send_message(ctx.http(), started.out.into_message())
+            .await?;
+        Outgoing::text(format!("Tournament created in <#{}>.", started.thread))
+    };
+    poise::Context::Application(ctx)
+        .send(out.into_reply(false))
+        .await?;
     Ok(())
 }
 
