@@ -219,14 +219,7 @@ pub async fn kfb_new(
     inactivity_posts: Option<u32>,
     #[description = "Seed for the draft order (default: random)"] seed: Option<u64>,
 ) -> Result<(), BotError> {
-    // The server's defaults from /settings fill what the organiser left out.
-    let defaults = ctx
-        .interaction
-        .guild_id
-        .and_then(|g| lock(&ctx.data().roles).get(&g).copied())
-        .unwrap_or_default();
-    let move_limit = move_limit.or(defaults.move_limit.map(crate::time::format_duration));
-    let inactivity_posts = inactivity_posts.or(defaults.inactivity_posts);
+    let (move_limit, inactivity_posts) = with_defaults(ctx, move_limit, inactivity_posts);
     let cmd = command(
         "kfb new",
         vec![
@@ -251,6 +244,24 @@ pub async fn kfb_new(
         .send(out.into_reply(false))
         .await?;
     Ok(())
+}
+
+/// The server's defaults from `/settings` fill what the organiser left out: the move limit
+/// and the inactivity posts of new games.
+pub(super) fn with_defaults(
+    ctx: Ctx<'_>,
+    move_limit: Option<String>,
+    inactivity_posts: Option<u32>,
+) -> (Option<String>, Option<u32>) {
+    let defaults = ctx
+        .interaction
+        .guild_id
+        .and_then(|g| lock(&ctx.data().roles).get(&g).copied())
+        .unwrap_or_default();
+    (
+        move_limit.or(defaults.move_limit.map(crate::time::format_duration)),
+        inactivity_posts.or(defaults.inactivity_posts),
+    )
 }
 
 /// A command that starts something in a thread of its own, once handled there.

@@ -10,8 +10,10 @@ use poise::serenity_prelude as serenity;
 use serenity::{AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThread, Http};
 
 use super::respond::{is_private, post_notices, Outgoing};
-use super::slash::{command, handle, in_new_thread, open_game, user, Handled, Place};
-use super::{lock, now, BotError, Ctx, Data, State};
+use super::slash::{
+    command, handle, in_new_thread, open_game, user, with_defaults, Handled, Place,
+};
+use super::{now, BotError, Ctx, Data, State};
 use crate::commands::{standings_picture_named, Command, MatchOpen, Reply};
 use crate::tournament::Tournament;
 
@@ -126,13 +128,7 @@ pub async fn tournament_new(
     points: Option<String>,
 ) -> Result<(), BotError> {
     // The server's defaults from /settings fill what the organiser left out, as for games.
-    let defaults = ctx
-        .interaction
-        .guild_id
-        .and_then(|g| lock(&ctx.data().roles).get(&g).copied())
-        .unwrap_or_default();
-    let move_limit = move_limit.or(defaults.move_limit.map(crate::time::format_duration));
-    let inactivity_posts = inactivity_posts.or(defaults.inactivity_posts);
+    let (move_limit, inactivity_posts) = with_defaults(ctx, move_limit, inactivity_posts);
     let cmd = command(
         "tournament new",
         vec![
