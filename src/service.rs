@@ -273,9 +273,7 @@ impl Service {
                 return internal_error(&e);
             }
             let was = before(&inner.hub, match_thread);
-            let reply = inner
-                .hub
-                .open_match(tournament, round, board, match_thread, now);
+            let reply = inner.hub.open_match(tournament, round, board, match_thread);
             if reply.ok != Some(true) {
                 return reply;
             }

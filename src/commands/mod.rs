@@ -11,7 +11,7 @@ pub use tournament::{
     standings_picture, standings_picture_named, tournament_lines, MatchOpen, TOURNAMENT_HELP,
 };
 
-use crate::engine::{fen, Side};
+use crate::engine::fen;
 use crate::games::kfb::{self, draft, Game, Settings};
 use crate::time::{format_duration, parse_duration, Timestamp};
 
@@ -684,7 +684,6 @@ pub fn state_lines(game: &Game, now: Timestamp) -> Vec<String> {
         out.push(format!("inactivity {}: {}", p.user, p.counter));
     }
     out.push(format!("kings held: {}", game.kings_summary()));
-    let _ = Side(0);
     out
 }
 

@@ -374,9 +374,7 @@ impl Hub {
         round: u32,
         board: u32,
         match_thread: &str,
-        now: Timestamp,
     ) -> Reply {
-        let _ = now;
         let Some(t) = self.tournaments.get_mut(tournament) else {
             return Reply::refused("the tournament is gone");
         };

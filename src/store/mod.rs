@@ -144,19 +144,28 @@ impl Store {
         Ok(r.rows_affected() == 1)
     }
 
+    /// The first column of the row `sql` finds for `key` (bound as `$1`), if there is one.
+    async fn one<T>(&self, sql: &str, key: &str) -> Result<Option<T>, StoreError>
+    where
+        T: for<'r> sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>,
+    {
+        let row = sqlx::query(sql)
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get::<T, _>(0)?),
+            None => None,
+        })
+    }
+
     /// The version of a game, if stored.
     ///
     /// # Errors
     /// Database failure.
     pub async fn version(&self, thread: &str) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query("SELECT version FROM games WHERE thread = $1")
-            .bind(thread)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(match row {
-            Some(r) => Some(r.try_get::<i64, _>(0)?),
-            None => None,
-        })
+        self.one("SELECT version FROM games WHERE thread = $1", thread)
+            .await
     }
 
     /// Commits a game's new log entries (from `base_len` on), the entries newly marked
@@ -247,17 +256,12 @@ impl Store {
     /// # Errors
     /// Database failure.
     pub async fn interaction_reply(&self, id: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query(
+        self.one(
             "SELECT reply FROM actions WHERE interaction = $1 \
              UNION ALL SELECT reply FROM tournament_log WHERE interaction = $1",
+            id,
         )
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(match row {
-            Some(r) => Some(r.try_get::<String, _>(0)?),
-            None => None,
-        })
+        .await
     }
 
     /// Loads one game by replaying its log.
@@ -351,14 +355,7 @@ impl Store {
     /// # Errors
     /// Database failure.
     pub async fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT value FROM meta WHERE key = $1")
-            .bind(key)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(match row {
-            Some(r) => Some(r.try_get::<String, _>(0)?),
-            None => None,
-        })
+        self.one("SELECT value FROM meta WHERE key = $1", key).await
     }
 
     /// Stores a setting.

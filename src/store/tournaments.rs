@@ -10,14 +10,53 @@ use super::{i64_of, Store, StoreError};
 use crate::time::Timestamp;
 use crate::tournament::{Board, MatchResult, ResultEntry, Settings, Signup, Team, Tournament};
 
+/// One stored value.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Cell {
+    Int(i64),
+    Text(String),
+    MaybeText(Option<String>),
+}
+
+/// A child table of a tournament: its key columns (after `tournament`) and value columns.
+struct Table {
+    name: &'static str,
+    keys: &'static [&'static str],
+    values: &'static [&'static str],
+}
+
+const TABLES: [Table; 4] = [
+    Table {
+        name: "signups",
+        keys: &["player"],
+        values: &["seq", "mates", "withdrawn", "time"],
+    },
+    Table {
+        name: "teams",
+        keys: &["number"],
+        values: &["players", "withdrawn", "joined"],
+    },
+    Table {
+        name: "pairings",
+        keys: &["round", "board"],
+        values: &["white", "black", "thread"],
+    },
+    Table {
+        name: "results",
+        keys: &["round", "board"],
+        values: &["result", "set_by", "time"],
+    },
+];
+
+/// Rows of one table: key cells to value cells.
+type Rows = BTreeMap<Vec<Cell>, Vec<Cell>>;
+
 /// A tournament as rows, keyed like the tables, to find what a command changed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TournamentRows {
     header: (String, String, i64, i64, i64, String),
-    signups: BTreeMap<String, (i64, String, i64, i64)>,
-    teams: BTreeMap<i64, (String, i64, i64)>,
-    pairings: BTreeMap<(i64, i64), (i64, i64, Option<String>)>,
-    results: BTreeMap<(i64, i64), (String, String, i64)>,
+    /// Rows of each of [`TABLES`], in the same order.
+    tables: [Rows; 4],
 }
 
 /// A logged tournament command.
@@ -50,71 +89,78 @@ impl TournamentRows {
                 i64_of(t.created_at),
                 t.organiser.clone(),
             ),
-            signups: t
-                .signups
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    Ok((
-                        s.player.clone(),
+            tables: [
+                t.signups
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        Ok((
+                            vec![Cell::Text(s.player.clone())],
+                            vec![
+                                Cell::Int(i as i64),
+                                Cell::Text(serde_json::to_string(&s.mates)?),
+                                Cell::Int(i64::from(s.withdrawn)),
+                                Cell::Int(i64_of(s.time)),
+                            ],
+                        ))
+                    })
+                    .collect::<Result<_, StoreError>>()?,
+                t.teams
+                    .iter()
+                    .map(|tm| {
+                        Ok((
+                            vec![Cell::Int(i64::from(tm.number))],
+                            vec![
+                                Cell::Text(serde_json::to_string(&tm.players)?),
+                                Cell::Int(i64::from(tm.withdrawn)),
+                                Cell::Int(i64::from(tm.joined)),
+                            ],
+                        ))
+                    })
+                    .collect::<Result<_, StoreError>>()?,
+                t.boards
+                    .iter()
+                    .map(|b| {
                         (
-                            i as i64,
-                            serde_json::to_string(&s.mates)?,
-                            i64::from(s.withdrawn),
-                            i64_of(s.time),
-                        ),
-                    ))
-                })
-                .collect::<Result<_, StoreError>>()?,
-            teams: t
-                .teams
-                .iter()
-                .map(|tm| {
-                    Ok((
-                        i64::from(tm.number),
+                            vec![Cell::Int(i64::from(b.round)), Cell::Int(i64::from(b.board))],
+                            vec![
+                                Cell::Int(i64::from(b.white)),
+                                Cell::Int(i64::from(b.black)),
+                                Cell::MaybeText(b.thread.clone()),
+                            ],
+                        )
+                    })
+                    .collect(),
+                t.results
+                    .iter()
+                    .map(|r| {
                         (
-                            serde_json::to_string(&tm.players)?,
-                            i64::from(tm.withdrawn),
-                            i64::from(tm.joined),
-                        ),
-                    ))
-                })
-                .collect::<Result<_, StoreError>>()?,
-            pairings: t
-                .boards
-                .iter()
-                .map(|b| {
-                    (
-                        (i64::from(b.round), i64::from(b.board)),
-                        (i64::from(b.white), i64::from(b.black), b.thread.clone()),
-                    )
-                })
-                .collect(),
-            results: t
-                .results
-                .iter()
-                .map(|r| {
-                    (
-                        (i64::from(r.round), i64::from(r.board)),
-                        (
-                            r.result.code().to_string(),
-                            r.set_by.clone(),
-                            i64_of(r.time),
-                        ),
-                    )
-                })
-                .collect(),
+                            vec![Cell::Int(i64::from(r.round)), Cell::Int(i64::from(r.board))],
+                            vec![
+                                Cell::Text(r.result.code().to_string()),
+                                Cell::Text(r.set_by.clone()),
+                                Cell::Int(i64_of(r.time)),
+                            ],
+                        )
+                    })
+                    .collect(),
+            ],
         })
     }
 }
 
-fn changed<'a, K: Ord, V: PartialEq>(
-    old: &'a BTreeMap<K, V>,
-    new: &'a BTreeMap<K, V>,
-) -> (Vec<&'a K>, Vec<(&'a K, &'a V)>) {
-    let gone = old.keys().filter(|k| !new.contains_key(k)).collect();
-    let put = new.iter().filter(|(k, v)| old.get(k) != Some(v)).collect();
-    (gone, put)
+fn bind_cells<'q>(
+    mut q: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+    cells: &'q [Cell],
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    for c in cells {
+        q = match c {
+            Cell::Int(v) => q.bind(*v),
+            Cell::Text(v) => q.bind(v.as_str()),
+            Cell::MaybeText(v) => q.bind(v.as_deref()),
+        };
+    }
+    q
 }
 
 fn u32_of(v: i64) -> u32 {
@@ -147,14 +193,8 @@ impl Store {
     /// # Errors
     /// Database failure.
     pub async fn tournament_version(&self, thread: &str) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query("SELECT version FROM tournaments WHERE thread = $1")
-            .bind(thread)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(match row {
-            Some(r) => Some(r.try_get::<i64, _>(0)?),
-            None => None,
-        })
+        self.one("SELECT version FROM tournaments WHERE thread = $1", thread)
+            .await
     }
 
     /// Every tournament's thread.
@@ -175,14 +215,8 @@ impl Store {
     /// # Errors
     /// Database failure.
     pub async fn tournament_of_match(&self, thread: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT tournament FROM pairings WHERE thread = $1")
-            .bind(thread)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(match row {
-            Some(r) => Some(r.try_get::<String, _>(0)?),
-            None => None,
-        })
+        self.one("SELECT tournament FROM pairings WHERE thread = $1", thread)
+            .await
     }
 
     /// Loads a tournament with its version.
@@ -313,82 +347,40 @@ impl Store {
             tx.rollback().await?;
             return Err(StoreError::Conflict);
         }
-        let (gone, put) = changed(&old.signups, &new.signups);
-        for k in gone.into_iter().chain(put.iter().map(|(k, _)| *k)) {
-            sqlx::query("DELETE FROM signups WHERE tournament = $1 AND player = $2")
-                .bind(thread)
-                .bind(k)
-                .execute(&mut *tx)
-                .await?;
-        }
-        for (k, v) in put {
-            sqlx::query("INSERT INTO signups (tournament, player, seq, mates, withdrawn, time) VALUES ($1, $2, $3, $4, $5, $6)")
-                .bind(thread)
-                .bind(k)
-                .bind(v.0)
-                .bind(&v.1)
-                .bind(v.2)
-                .bind(v.3)
-                .execute(&mut *tx)
-                .await?;
-        }
-        let (gone, put) = changed(&old.teams, &new.teams);
-        for k in gone.into_iter().chain(put.iter().map(|(k, _)| *k)) {
-            sqlx::query("DELETE FROM teams WHERE tournament = $1 AND number = $2")
-                .bind(thread)
-                .bind(*k)
-                .execute(&mut *tx)
-                .await?;
-        }
-        for (k, v) in put {
-            sqlx::query("INSERT INTO teams (tournament, number, players, withdrawn, joined) VALUES ($1, $2, $3, $4, $5)")
-                .bind(thread)
-                .bind(*k)
-                .bind(&v.0)
-                .bind(v.1)
-                .bind(v.2)
-                .execute(&mut *tx)
-                .await?;
-        }
-        let (gone, put) = changed(&old.pairings, &new.pairings);
-        for k in gone.into_iter().chain(put.iter().map(|(k, _)| *k)) {
-            sqlx::query("DELETE FROM pairings WHERE tournament = $1 AND round = $2 AND board = $3")
-                .bind(thread)
-                .bind(k.0)
-                .bind(k.1)
-                .execute(&mut *tx)
-                .await?;
-        }
-        for (k, v) in put {
-            sqlx::query("INSERT INTO pairings (tournament, round, board, white, black, thread) VALUES ($1, $2, $3, $4, $5, $6)")
-                .bind(thread)
-                .bind(k.0)
-                .bind(k.1)
-                .bind(v.0)
-                .bind(v.1)
-                .bind(v.2.as_deref())
-                .execute(&mut *tx)
-                .await?;
-        }
-        let (gone, put) = changed(&old.results, &new.results);
-        for k in gone.into_iter().chain(put.iter().map(|(k, _)| *k)) {
-            sqlx::query("DELETE FROM results WHERE tournament = $1 AND round = $2 AND board = $3")
-                .bind(thread)
-                .bind(k.0)
-                .bind(k.1)
-                .execute(&mut *tx)
-                .await?;
-        }
-        for (k, v) in put {
-            sqlx::query("INSERT INTO results (tournament, round, board, result, set_by, time) VALUES ($1, $2, $3, $4, $5, $6)")
-                .bind(thread)
-                .bind(k.0)
-                .bind(k.1)
-                .bind(&v.0)
-                .bind(&v.1)
-                .bind(v.2)
-                .execute(&mut *tx)
-                .await?;
+        for ((table, old), new) in TABLES.iter().zip(&old.tables).zip(&new.tables) {
+            // A changed row is deleted and inserted again; a row no longer there is deleted.
+            let keys: Vec<String> = table
+                .keys
+                .iter()
+                .enumerate()
+                .map(|(i, k)| format!("{k} = ${}", i + 2))
+                .collect();
+            let delete = format!(
+                "DELETE FROM {} WHERE tournament = $1 AND {}",
+                table.name,
+                keys.join(" AND ")
+            );
+            let columns: Vec<&str> = table.keys.iter().chain(table.values).copied().collect();
+            let places: Vec<String> = (1..=columns.len() + 1).map(|i| format!("${i}")).collect();
+            let insert = format!(
+                "INSERT INTO {} (tournament, {}) VALUES ({})",
+                table.name,
+                columns.join(", "),
+                places.join(", ")
+            );
+            for key in old.keys().filter(|k| !new.contains_key(*k)) {
+                bind_cells(sqlx::query(&delete).bind(thread), key)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            for (key, values) in new.iter().filter(|(k, v)| old.get(*k) != Some(v)) {
+                bind_cells(sqlx::query(&delete).bind(thread), key)
+                    .execute(&mut *tx)
+                    .await?;
+                bind_cells(bind_cells(sqlx::query(&insert).bind(thread), key), values)
+                    .execute(&mut *tx)
+                    .await?;
+            }
         }
         if let Some(l) = log {
             let res = sqlx::query("INSERT INTO tournament_log (tournament, seq, actor, time, command, reply, interaction) VALUES ($1, $2, $3, $4, $5, $6, $7)")

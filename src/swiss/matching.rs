@@ -489,8 +489,14 @@ impl<W: Weight> Matcher<W> {
     /// Flip the alternating path from outer vertex `w` to the root of its
     /// tree, leaving `w` exposed and the root matched.
     fn expose(&mut self, w: usize) {
-        let mut s = w;
-        let mut p = NONE;
+        self.flip_to_root(w, NONE);
+    }
+
+    /// Flip the alternating path from outer vertex `start` to the root of its tree, matching
+    /// `start` to `partner` (or leaving it exposed with [`NONE`]).
+    fn flip_to_root(&mut self, start: usize, partner: usize) {
+        let mut s = start;
+        let mut p = partner;
         loop {
             let bs = self.in_blossom[s];
             if bs >= self.n {
@@ -643,27 +649,7 @@ impl<W: Weight> Matcher<W> {
 
     fn augment_matching(&mut self, v: usize, w: usize) {
         for (start, partner) in [(v, w), (w, v)] {
-            let mut s = start;
-            let mut p = partner;
-            loop {
-                let bs = self.in_blossom[s];
-                if bs >= self.n {
-                    self.augment_blossom(bs, s);
-                }
-                self.mate[s] = p;
-                if self.label_arc[bs].0 == NONE {
-                    break;
-                }
-                let t = self.label_arc[bs].0;
-                let bt = self.in_blossom[t];
-                let (s2, j) = self.label_arc[bt];
-                if bt >= self.n {
-                    self.augment_blossom(bt, j);
-                }
-                self.mate[j] = s2;
-                s = s2;
-                p = j;
-            }
+            self.flip_to_root(start, partner);
         }
     }
 
