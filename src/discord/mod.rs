@@ -252,12 +252,8 @@ mod tests {
 
     #[test]
     fn server_settings_survive_a_restart() {
-        let url = format!(
-            "sqlite://{}?mode=rwc",
-            std::env::temp_dir()
-                .join(format!("arbiter-settings-{}.db", std::process::id()))
-                .display()
-        );
+        let file = std::env::temp_dir().join(format!("arbiter-settings-{}.db", std::process::id()));
+        let url = format!("sqlite://{}?mode=rwc", file.display());
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -279,6 +275,9 @@ mod tests {
             again.load_settings().await;
             assert_eq!(lock(&again.roles).get(&GuildId::new(9)).copied(), Some(s));
         });
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
+        }
     }
 
     #[test]
