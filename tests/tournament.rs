@@ -242,3 +242,36 @@ fn too_few_players_change_nothing() {
     assert!(err.to_string().contains("at least three teams"));
     assert_eq!(t, before);
 }
+
+#[test]
+fn seats_are_kept_per_board_and_a_substitute_takes_only_unstarted_matches() {
+    // 14 players: four teams of three and two substitutes.
+    let mut t = event(14, 2, 7);
+    let subs = t.unassigned();
+    assert_eq!(subs.len(), 2, "two substitutes");
+    let sub = subs[1].clone();
+    let PairOutcome::Round(_) = t.pair_next().expect("round 1") else {
+        panic!("round 1 should be paired");
+    };
+    let boards: Vec<_> = t.round_boards(1).into_iter().cloned().collect();
+    assert_eq!(boards.len(), 2);
+    // Board 1's game has started (its thread is open); board 2's has not.
+    t.set_thread(1, 1, "m1");
+    let started = t.match_players(1, 1).expect("board 1");
+    let waiting = t.match_players(1, 2).expect("board 2");
+    let (a, b) = (started[0].clone(), waiting[4].clone());
+    t.withdraw(&a, 100).expect("withdraw from a started match");
+    assert_eq!(
+        t.match_players(1, 1).expect("board 1"),
+        started,
+        "started match keeps its seats"
+    );
+    t.withdraw(&b, 101).expect("withdraw from a waiting match");
+    let mut expected = waiting.clone();
+    expected[4] = sub.clone();
+    assert_eq!(t.match_players(1, 2).expect("board 2"), expected);
+    // The team's roster now has the substitute; round 1's table still shows who sat on board 1.
+    let team = t.team_of(&sub).expect("the substitute is on a team");
+    assert!(t.team(team).expect("team").players.contains(&sub));
+    assert!(t.pairing_text(1).contains(&a), "round 1 still lists {a}");
+}

@@ -22,7 +22,7 @@ pub struct MatchOpen {
 }
 
 /// The tournament help text.
-pub const TOURNAMENT_HELP: &str = "tournaments: /tournament new name:<name> [losses_to_eliminate:2] [rounds:<n>] [move_limit:6h] [inactivity_posts:18] [points:2/1/0] | /signup [mate1:@x] [mate2:@y] | /withdraw | /tournament teams [seed:<n>] | /tournament pair | /tournament result board:<n> [round:<n>] result:1-0|0-1|draw|+-|-+|--|auto | /tournament standings | /tournament export | /tournament withdraw team:<n> | /tournament status";
+pub const TOURNAMENT_HELP: &str = "tournaments: /tournament new name:<name> [losses_to_eliminate:2] [rounds:<n>] [move_limit:6h] [inactivity_posts:18] [points:2/1/0] | /signup [mate1:@x] [mate2:@y] | /withdraw | /tournament teams [seed:<n>] | /tournament pair | /tournament result board:<n> [round:<n>] result:1-0|0-1|draw|+-|-+|--|auto | /tournament standings | /tournament pairings [round:<n>] | /tournament export | /tournament withdraw team:<n> | /tournament status";
 
 fn accepted(text: impl Into<String>) -> Reply {
     Reply::ok(text)
@@ -291,6 +291,19 @@ impl Hub {
                 })
                 .map_err(|e| e.to_string()),
             "tournament export" => t.trf().map(private).map_err(|e| e.to_string()),
+            "tournament pairings" => (|| {
+                let last = t.paired_rounds();
+                if last == 0 {
+                    return Err("no round has been paired yet".to_string());
+                }
+                let round = number(cmd, "round")?.unwrap_or(last);
+                if round == 0 || round > last {
+                    return Err(format!(
+                        "there is no round {round}: rounds 1 to {last} have been paired"
+                    ));
+                }
+                Ok(private(t.pairing_text(round)))
+            })(),
             "tournament" | "tournament status" => Ok(private(t.summary())),
             other => Err(format!("unknown command /{other}; try /tournament help")),
         };
@@ -398,10 +411,10 @@ impl Hub {
             "{} round {round} board {board}: {} vs {}",
             t.name,
             t.board(round, board)
-                .map(|b| t.team_label(b.white))
+                .map(|b| t.board_label(b, b.white))
                 .unwrap_or_default(),
             t.board(round, board)
-                .map(|b| t.team_label(b.black))
+                .map(|b| t.board_label(b, b.black))
                 .unwrap_or_default(),
         );
         self.links

@@ -91,6 +91,7 @@ fn thread_name(name: &str) -> String {
         "tournament_result",
         "tournament_withdraw",
         "tournament_standings",
+        "tournament_pairings",
         "tournament_export",
         "tournament_status"
     ),
@@ -232,6 +233,21 @@ pub async fn tournament_withdraw(
 #[poise::command(slash_command, rename = "standings")]
 pub async fn tournament_standings(ctx: Ctx<'_>) -> Result<(), BotError> {
     act(ctx, command("tournament standings", Vec::new())).await
+}
+
+/// Show a round's pairings with their results and the players seated (only you see it)
+#[poise::command(slash_command, rename = "pairings")]
+pub async fn tournament_pairings(
+    ctx: Ctx<'_>,
+    #[description = "The round (default: the current one)"]
+    #[min = 1]
+    round: Option<u32>,
+) -> Result<(), BotError> {
+    let cmd = command(
+        "tournament pairings",
+        vec![("round", round.map(|n| n.to_string()))],
+    );
+    act(ctx, cmd).await
 }
 
 /// Export the tournament as a TRF file (only you see it)

@@ -1,4 +1,4 @@
-//! Tournaments in the database (migrations 0002 and 0003): one row per tournament with a
+//! Tournaments in the database (migrations 0002 to 0004): one row per tournament with a
 //! version for optimistic writes, and rows for signups, teams, pairings and results. A save
 //! writes only the rows that changed since the version it read.
 
@@ -39,7 +39,7 @@ const TABLES: [Table; 4] = [
     Table {
         name: "pairings",
         keys: &["round", "board"],
-        values: &["white", "black", "thread"],
+        values: &["white", "black", "thread", "players"],
     },
     Table {
         name: "results",
@@ -121,16 +121,17 @@ impl TournamentRows {
                 t.boards
                     .iter()
                     .map(|b| {
-                        (
+                        Ok((
                             vec![Cell::Int(i64::from(b.round)), Cell::Int(i64::from(b.board))],
                             vec![
                                 Cell::Int(i64::from(b.white)),
                                 Cell::Int(i64::from(b.black)),
                                 Cell::MaybeText(b.thread.clone()),
+                                Cell::Text(serde_json::to_string(&b.players)?),
                             ],
-                        )
+                        ))
                     })
-                    .collect(),
+                    .collect::<Result<_, StoreError>>()?,
                 t.results
                     .iter()
                     .map(|r| {
@@ -282,7 +283,7 @@ impl Store {
             });
         }
         for r in sqlx::query(
-            "SELECT round, board, white, black, thread FROM pairings WHERE tournament = $1 ORDER BY round, board",
+            "SELECT round, board, white, black, thread, players FROM pairings WHERE tournament = $1 ORDER BY round, board",
         )
         .bind(thread)
         .fetch_all(&self.pool)
@@ -294,6 +295,7 @@ impl Store {
                 white: u32_of(r.try_get(2)?),
                 black: u32_of(r.try_get(3)?),
                 thread: r.try_get(4)?,
+                players: serde_json::from_str(&r.try_get::<String, _>(5)?)?,
             });
         }
         for r in sqlx::query(

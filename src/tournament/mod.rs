@@ -92,6 +92,10 @@ pub struct Board {
     pub black: u32,
     /// The match's thread, once opened.
     pub thread: Option<String>,
+    /// The players seated: the first team's three, then the second's (none for the bye's
+    /// second). Recorded at pairing, so later substitutions do not rewrite history; empty for
+    /// boards stored before seats were recorded, which then show the teams' current players.
+    pub players: Vec<String>,
 }
 
 /// A match result.
@@ -349,6 +353,32 @@ impl Tournament {
         (number as usize)
             .checked_sub(1)
             .and_then(|i| self.teams.get(i))
+    }
+
+    /// The players `team` fielded on board `b` (the team's current players if not recorded).
+    pub fn seated(&self, b: &Board, team: u32) -> Vec<String> {
+        let half = if team == b.white && b.players.len() >= 3 {
+            Some(&b.players[..3])
+        } else if team == b.black && b.players.len() >= 6 {
+            Some(&b.players[3..6])
+        } else {
+            None
+        };
+        match (half, self.team(team)) {
+            (Some(h), _) => h.to_vec(),
+            (None, Some(t)) => t.players.clone(),
+            (None, None) => Vec::new(),
+        }
+    }
+
+    /// `Team 3 (a, b, c)` with the players `team` fielded on board `b`.
+    pub fn board_label(&self, b: &Board, team: u32) -> String {
+        let players = self.seated(b, team);
+        if players.is_empty() {
+            format!("Team {team}")
+        } else {
+            format!("Team {team} ({})", players.join(", "))
+        }
     }
 
     /// `Team 3 (a, b, c)`.
@@ -690,6 +720,28 @@ impl Tournament {
                 if let Some(slot) = self.teams[idx].players.iter_mut().find(|p| *p == player) {
                     slot.clone_from(&sub);
                 }
+                // A match of the current round whose game has not started yet is the next
+                // match: the substitute sits there too.
+                let current = self.paired_rounds();
+                let unplayed: Vec<u32> = self
+                    .round_boards(current)
+                    .into_iter()
+                    .filter(|b| {
+                        b.black != 0
+                            && b.thread.is_none()
+                            && self.result(current, b.board).is_none()
+                    })
+                    .map(|b| b.board)
+                    .collect();
+                for b in self
+                    .boards
+                    .iter_mut()
+                    .filter(|b| b.round == current && unplayed.contains(&b.board))
+                {
+                    if let Some(slot) = b.players.iter_mut().find(|p| *p == player) {
+                        slot.clone_from(&sub);
+                    }
+                }
                 Ok(format!(
                     "{player} withdrew from Team {team}; substitute {sub} takes their place from the next match{note}"
                 ))
@@ -852,14 +904,22 @@ impl Tournament {
             Err(e) => return Err(e.into()),
         };
         let round = r + 1;
+        let players_of = |team: u32| {
+            self.team(team)
+                .map(|t| t.players.clone())
+                .unwrap_or_default()
+        };
         let mut boards = Vec::new();
         for (i, &(w, b)) in pairing.pairs.iter().enumerate() {
+            let mut players = players_of(w);
+            players.extend(players_of(b));
             boards.push(Board {
                 round,
                 board: i as u32 + 1,
                 white: w,
                 black: b,
                 thread: None,
+                players,
             });
         }
         if let Some(b) = pairing.bye {
@@ -869,6 +929,7 @@ impl Tournament {
                 white: b,
                 black: 0,
                 thread: None,
+                players: players_of(b),
             });
         }
         self.boards.extend(boards.iter().cloned());
@@ -888,7 +949,7 @@ impl Tournament {
             if b.black == 0 {
                 text.push_str(&format!(
                     "\nbye: {} ({} points)",
-                    self.team_label(b.white),
+                    self.board_label(b, b.white),
                     self.settings.win
                 ));
                 continue;
@@ -900,8 +961,8 @@ impl Tournament {
             text.push_str(&format!(
                 "\nboard {}: {} vs {}{result}",
                 b.board,
-                self.team_label(b.white),
-                self.team_label(b.black)
+                self.board_label(b, b.white),
+                self.board_label(b, b.black)
             ));
         }
         let out: Vec<String> = self
@@ -937,10 +998,12 @@ impl Tournament {
         let b = self
             .board(round, board)
             .ok_or_else(|| refused(format!("there is no board {board} in round {round}")))?;
-        let (Some(w), Some(k)) = (self.team(b.white), self.team(b.black)) else {
+        if b.black == 0 {
             return Err(refused("the bye has no game"));
-        };
-        Ok(w.players.iter().chain(&k.players).cloned().collect())
+        }
+        let mut players = self.seated(b, b.white);
+        players.extend(self.seated(b, b.black));
+        Ok(players)
     }
 
     /// Notes the thread a match is played in.
@@ -965,7 +1028,7 @@ impl Tournament {
 
     /// `Team 3 beat Team 5` and the like.
     fn result_text(&self, b: &Board, res: MatchResult) -> String {
-        let (w, k) = (self.team_label(b.white), self.team_label(b.black));
+        let (w, k) = (self.board_label(b, b.white), self.board_label(b, b.black));
         let what = match res {
             MatchResult::WhiteWins => format!("{w} beat {k}"),
             MatchResult::BlackWins => format!("{k} beat {w}"),

@@ -70,6 +70,7 @@ async fn a_tournament_through_discord() {
         "result",
         "withdraw",
         "standings",
+        "pairings",
         "export",
         "status",
     ] {
@@ -369,6 +370,23 @@ async fn a_tournament_through_discord() {
         "{}x{}",
         img.width(),
         img.height()
+    );
+
+    // A round's table, privately, with its results.
+    let t = fake.slash(
+        someone,
+        cup,
+        "tournament pairings",
+        json!([int("round", 1)]),
+        &[],
+    );
+    let answer = fake.answer(&t).await;
+    let pairings = message(&answer);
+    assert!(pairings.ephemeral, "pairings are private: {pairings:?}");
+    let r = &pairings.content;
+    assert!(
+        r.contains("round 1") && r.contains("board 2: Team") && r.contains("[1-0]"),
+        "{r}"
     );
 
     // The export is private, with the TRF attached.
