@@ -21,6 +21,21 @@ pub struct MatchOpen {
     pub title: String,
 }
 
+impl MatchOpen {
+    /// The match on board `b` of the tournament in `thread`.
+    fn of(t: &Tournament, thread: &str, b: &tournament::Board) -> MatchOpen {
+        MatchOpen {
+            tournament: thread.to_string(),
+            round: b.round,
+            board: b.board,
+            title: format!(
+                "{}: round {} board {} (Team {} vs Team {})",
+                t.name, b.round, b.board, b.white, b.black
+            ),
+        }
+    }
+}
+
 /// The tournament help text.
 pub const TOURNAMENT_HELP: &str = "tournaments: /tournament new name:<name> [losses_to_eliminate:2] [rounds:<n>] [move_limit:6h] [inactivity_posts:18] [points:2/1/0] | /signup [mate1:@x] [mate2:@y] | /withdraw | /tournament teams [seed:<n>] | /tournament pair | /tournament result board:<n> [round:<n>] result:1-0|0-1|draw|+-|-+|--|auto | /tournament standings | /tournament pairings [round:<n>] | /tournament export | /tournament withdraw team:<n> | /tournament status";
 
@@ -215,15 +230,7 @@ impl Hub {
                         .boards
                         .iter()
                         .filter(|b| b.black != 0)
-                        .map(|b| MatchOpen {
-                            tournament: thread.to_string(),
-                            round: b.round,
-                            board: b.board,
-                            title: format!(
-                                "{}: round {} board {} (Team {} vs Team {})",
-                                t.name, b.round, b.board, b.white, b.black
-                            ),
-                        })
+                        .map(|b| MatchOpen::of(t, thread, b))
                         .collect();
                     let mentions = p
                         .boards
@@ -248,12 +255,8 @@ impl Hub {
                     let opens: Vec<MatchOpen> = t
                         .unopened()
                         .into_iter()
-                        .map(|(round, board)| MatchOpen {
-                            tournament: thread.to_string(),
-                            round,
-                            board,
-                            title: format!("{}: round {round} board {board}", t.name),
-                        })
+                        .filter_map(|(round, board)| t.board(round, board))
+                        .map(|b| MatchOpen::of(t, thread, b))
                         .collect();
                     if opens.is_empty() {
                         Err(e.to_string())

@@ -83,6 +83,9 @@ pub struct State {
     /// The pinned status message of each game thread.
     status: Mutex<HashMap<ChannelId, MessageId>>,
     roles: Mutex<HashMap<GuildId, RoleSettings>>,
+    /// Held while match threads are being opened, so two commands at once cannot open a
+    /// match twice.
+    opening: tokio::sync::Mutex<()>,
 }
 
 impl State {
@@ -92,6 +95,7 @@ impl State {
             service,
             status: Mutex::default(),
             roles: Mutex::default(),
+            opening: tokio::sync::Mutex::new(()),
         }
     }
 

@@ -427,10 +427,12 @@ enum OpenFailure {
 /// Opens each paired match in a new public thread of the tournament's channel, with the
 /// game's first messages as for `/kfb new`; then lists the threads in the tournament thread.
 /// A match whose thread cannot be opened stays paired: the organiser is told, privately, to
-/// run `/tournament pair` again, which offers it again.
+/// run `/tournament pair` again, which offers it again. Openings are serialised, and a match
+/// opened meanwhile (by another command) is skipped.
 async fn open_matches(ctx: Ctx<'_>, opens: &[MatchOpen], raw: &str) -> Result<(), BotError> {
     let state = ctx.data();
     let http = ctx.http();
+    let _opening = state.opening.lock().await;
     let caller = ctx.interaction.user.id.to_string();
     let mut links = Vec::new();
     let mut failed = Vec::new();
@@ -442,6 +444,17 @@ async fn open_matches(ctx: Ctx<'_>, opens: &[MatchOpen], raw: &str) -> Result<()
             continue;
         };
         tournament_thread = tournament;
+        let open = state
+            .service
+            .with_tournament(&m.tournament, |t| {
+                t.board(m.round, m.board).map(|b| b.thread.is_some())
+            })
+            .await
+            .flatten();
+        if open == Some(true) {
+            tracing::info!(tournament = %tournament, round = m.round, board = m.board, "match already opened");
+            continue;
+        }
         let Some(parent) = parent_channel(ctx, tournament).await else {
             tracing::error!(thread = %tournament, "the tournament thread has no parent channel");
             failed.push(format!("round {} board {}", m.round, m.board));
@@ -506,6 +519,17 @@ async fn open_match(
         .open_match(&m.tournament, m.round, m.board, &thread.to_string(), now())
         .await;
     if reply.ok != Some(true) {
+        // No game in the new thread: remove it, or at least say why it is empty.
+        if let Err(e) = thread.delete(http).await {
+            tracing::warn!(thread = %thread, error = %e, "empty match thread not deleted");
+            let note = Outgoing::text(format!(
+                "This match could not be opened here ({}); the organiser has been told.",
+                reply.text
+            ));
+            if let Err(e) = thread.send_message(http, note.into_message()).await {
+                tracing::warn!(thread = %thread, error = %e, "empty match thread not explained");
+            }
+        }
         return Err(OpenFailure::Refused(reply.text));
     }
     let out = Outgoing::from_reply(state, thread, caller, &reply).await;

@@ -179,13 +179,18 @@ async fn a_tournament_through_discord() {
     let t = fake.slash(someone, cup, "tournament pair", json!([]), &[]);
     let r = refused(&fake.answer(&t).await, "pair by a player");
     assert!(r.contains("only an organiser"), "{r}");
-    let t = fake.slash(&org, cup, "tournament pair", json!([]), &[]);
-    let answer = fake.answer(&t).await;
-    let pairing = accepted(&answer, "pair");
-    assert!(
-        pairing.contains("round 1") && pairing.contains("board 2"),
-        "{pairing}"
-    );
+    // Two organisers' commands at once: one pairs the round, the other finds it being played
+    // (and offers the matches not yet open); each match still gets exactly one thread.
+    let t1 = fake.slash(&org, cup, "tournament pair", json!([]), &[]);
+    let t2 = fake.slash(&org, cup, "tournament pair", json!([]), &[]);
+    let (a1, a2) = (fake.answer(&t1).await, fake.answer(&t2).await);
+    let texts = [message(&a1).content.clone(), message(&a2).content.clone()];
+    let pairing = texts
+        .iter()
+        .find(|t| t.contains("board 2:"))
+        .cloned()
+        .unwrap_or_else(|| panic!("one answer is the pairing: {texts:?}"));
+    assert!(pairing.contains("round 1"), "{pairing}");
     let matches: Vec<(u64, String)> = fake
         .wait("two match threads", 10, |i| {
             let m: Vec<(u64, String)> = i
@@ -197,8 +202,15 @@ async fn a_tournament_through_discord() {
             (m.len() == 2).then_some(m)
         })
         .await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     {
         let inner = fake.lock();
+        assert_eq!(
+            inner.threads.len(),
+            3,
+            "the tournament's thread and one per match: {:?}",
+            inner.threads
+        );
         for t in &inner.threads {
             assert_eq!(t.1, CHANNEL, "match threads open in the channel: {t:?}");
         }
