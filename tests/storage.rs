@@ -63,6 +63,13 @@ async fn new_game(svc: &Service, thread: &str) {
     }
 }
 
+/// A service over the database at `url`: one bot process.
+async fn service(url: &str) -> Service {
+    Service::with_store(Store::connect(Some(url)).await.unwrap())
+        .await
+        .unwrap()
+}
+
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(4)
@@ -99,16 +106,8 @@ fn concurrent_commands_are_serialised_without_gaps_or_duplicates() {
     let url = common::fresh_db("concurrency");
     rt().block_on(async {
         // Two services on one database stand for two bot processes.
-        let a = Arc::new(
-            Service::with_store(Store::connect(Some(&url)).await.unwrap())
-                .await
-                .unwrap(),
-        );
-        let b = Arc::new(
-            Service::with_store(Store::connect(Some(&url)).await.unwrap())
-                .await
-                .unwrap(),
-        );
+        let a = Arc::new(service(&url).await);
+        let b = Arc::new(service(&url).await);
         for t in ["g1", "g2", "g3"] {
             new_game(&a, t).await;
         }
@@ -160,18 +159,14 @@ fn concurrent_commands_are_serialised_without_gaps_or_duplicates() {
 fn a_repeated_interaction_is_applied_once() {
     let url = common::fresh_db("idempotent");
     rt().block_on(async {
-        let svc = Service::with_store(Store::connect(Some(&url)).await.unwrap())
-            .await
-            .unwrap();
+        let svc = service(&url).await;
         new_game(&svc, "t").await;
         let r1 = send(&svc, "a", "t", START, "/move e2-e4", Some("interaction-1")).await;
         let r2 = send(&svc, "a", "t", START, "/move e2-e4", Some("interaction-1")).await;
         assert_eq!(r1.ok, Some(true));
         assert_eq!(r2.ok, Some(true));
         assert_eq!(r1.text, r2.text);
-        let other = Service::with_store(Store::connect(Some(&url)).await.unwrap())
-            .await
-            .unwrap();
+        let other = service(&url).await;
         let r3 = send(
             &other,
             "a",
@@ -191,15 +186,11 @@ fn a_repeated_interaction_is_applied_once() {
 fn a_lock_expiry_is_announced_once_even_across_processes_and_late_after_downtime() {
     let url = common::fresh_db("timers");
     rt().block_on(async {
-        let a = Service::with_store(Store::connect(Some(&url)).await.unwrap())
-            .await
-            .unwrap();
+        let a = service(&url).await;
         new_game(&a, "t").await;
         let r = send(&a, "a", "t", START, "/move e2-e4", None).await;
         assert_eq!(r.ok, Some(true));
-        let b = Service::with_store(Store::connect(Some(&url)).await.unwrap())
-            .await
-            .unwrap();
+        let b = service(&url).await;
         // Nothing before the limit.
         assert!(a.due_messages(START, START + 359).await.is_empty());
         // The process was down when it fell due: it fires once, late, with a note.
@@ -213,9 +204,7 @@ fn a_lock_expiry_is_announced_once_even_across_processes_and_late_after_downtime
             a.due_messages(0, START + 3_600).await.is_empty(),
             "never twice"
         );
-        let c = Service::with_store(Store::connect(Some(&url)).await.unwrap())
-            .await
-            .unwrap();
+        let c = service(&url).await;
         assert!(
             c.due_messages(0, START + 7_200).await.is_empty(),
             "not after a restart either"
@@ -492,16 +481,8 @@ fn a_game_moves_between_databases_through_export_and_import() {
 fn tournament_signups_from_two_processes_and_a_result_from_a_game() {
     let url = common::fresh_db("tournament");
     rt().block_on(async {
-        let a = Arc::new(
-            Service::with_store(Store::connect(Some(&url)).await.unwrap())
-                .await
-                .unwrap(),
-        );
-        let b = Arc::new(
-            Service::with_store(Store::connect(Some(&url)).await.unwrap())
-                .await
-                .unwrap(),
-        );
+        let a = Arc::new(service(&url).await);
+        let b = Arc::new(service(&url).await);
         let r = send(&a, "org", "cup", START, "/tournament new name:Cup", None).await;
         assert_eq!(r.ok, Some(true), "{}", r.text);
         let mut tasks = Vec::new();
@@ -602,9 +583,7 @@ fn tournament_signups_from_two_processes_and_a_result_from_a_game() {
             .flatten();
         assert_eq!(seen, Some(arbiter::tournament::MatchResult::WhiteWins));
         // Reloaded from scratch, the tournament is the same.
-        let fresh = Service::with_store(Store::connect(Some(&url)).await.unwrap())
-            .await
-            .unwrap();
+        let fresh = service(&url).await;
         let x = a.with_tournament("cup", Clone::clone).await.unwrap();
         let y = fresh.with_tournament("cup", Clone::clone).await.unwrap();
         assert_eq!(x, y);

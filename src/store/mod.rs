@@ -70,6 +70,16 @@ pub struct StoredGame {
     pub version: i64,
 }
 
+/// A duplicate key on insert means another writer (or an earlier delivery of the same
+/// interaction) got there first: a [`StoreError::Conflict`]. The transaction is rolled back
+/// when it is dropped.
+fn conflict_if_duplicate(e: sqlx::Error) -> StoreError {
+    match e {
+        sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
+        e => e.into(),
+    }
+}
+
 fn i64_of(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
@@ -197,7 +207,7 @@ impl Store {
         }
         for (i, e) in game.log.iter().enumerate().skip(base_len) {
             let last = i + 1 == game.log.len();
-            let res = sqlx::query(
+            sqlx::query(
                 "INSERT INTO actions (thread, seq, number, actor, time, command, action, reply, interaction, reverted_by, reverted_reason) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
             )
@@ -213,15 +223,8 @@ impl Store {
             .bind(e.reverted.as_ref().map(|r| r.0.clone()))
             .bind(e.reverted.as_ref().map(|r| r.1.clone()))
             .execute(&mut *tx)
-            .await;
-            match res {
-                Ok(_) => {}
-                Err(sqlx::Error::Database(d)) if d.is_unique_violation() => {
-                    tx.rollback().await?;
-                    return Err(StoreError::Conflict);
-                }
-                Err(e) => return Err(e.into()),
-            }
+            .await
+            .map_err(conflict_if_duplicate)?;
             if let Action::Revert { to, reason } = &e.action {
                 sqlx::query("INSERT INTO audit (thread, seq, moderator, what, reason, time) VALUES ($1, $2, $3, $4, $5, $6)")
                     .bind(thread)

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use sqlx::Row;
 
-use super::{i64_of, Store, StoreError};
+use super::{conflict_if_duplicate, i64_of, Store, StoreError};
 use crate::time::Timestamp;
 use crate::tournament::{Board, MatchResult, ResultEntry, Settings, Signup, Team, Tournament};
 
@@ -385,7 +385,7 @@ impl Store {
             }
         }
         if let Some(l) = log {
-            let res = sqlx::query("INSERT INTO tournament_log (tournament, seq, actor, time, command, reply, interaction) VALUES ($1, $2, $3, $4, $5, $6, $7)")
+            sqlx::query("INSERT INTO tournament_log (tournament, seq, actor, time, command, reply, interaction) VALUES ($1, $2, $3, $4, $5, $6, $7)")
                 .bind(thread)
                 .bind(expected + 1)
                 .bind(l.actor)
@@ -394,15 +394,8 @@ impl Store {
                 .bind(l.reply)
                 .bind(l.interaction)
                 .execute(&mut *tx)
-                .await;
-            match res {
-                Ok(_) => {}
-                Err(sqlx::Error::Database(d)) if d.is_unique_violation() => {
-                    tx.rollback().await?;
-                    return Err(StoreError::Conflict);
-                }
-                Err(e) => return Err(e.into()),
-            }
+                .await
+                .map_err(conflict_if_duplicate)?;
         }
         tx.commit().await?;
         Ok((expected + 1, new))

@@ -364,29 +364,22 @@ impl Tournament {
         } else {
             None
         };
-        match (half, self.team(team)) {
-            (Some(h), _) => h.to_vec(),
-            (None, Some(t)) => t.players.clone(),
-            (None, None) => Vec::new(),
-        }
+        half.map(<[String]>::to_vec)
+            .or_else(|| self.team(team).map(|t| t.players.clone()))
+            .unwrap_or_default()
     }
 
     /// `Team 3 (a, b, c)` with the players `team` fielded on board `b`.
     pub fn board_label(&self, b: &Board, team: u32) -> String {
-        let players = self.seated(b, team);
-        if players.is_empty() {
-            format!("Team {team}")
-        } else {
-            format!("Team {team} ({})", players.join(", "))
-        }
+        label(team, &self.seated(b, team))
     }
 
     /// `Team 3 (a, b, c)`.
     pub fn team_label(&self, number: u32) -> String {
-        match self.team(number) {
-            Some(t) => format!("Team {} ({})", t.number, t.players.join(", ")),
-            None => format!("Team {number}"),
-        }
+        label(
+            number,
+            self.team(number).map_or(&[], |t| t.players.as_slice()),
+        )
     }
 
     /// The team a player is on (the latest, if substituted around).
@@ -722,21 +715,15 @@ impl Tournament {
                 }
                 // A match of the current round whose game has not started yet is the next
                 // match: the substitute sits there too.
-                let current = self.paired_rounds();
-                let unplayed: Vec<u32> = self
-                    .round_boards(current)
+                let waiting: Vec<(u32, u32)> = self
+                    .unopened()
                     .into_iter()
-                    .filter(|b| {
-                        b.black != 0
-                            && b.thread.is_none()
-                            && self.result(current, b.board).is_none()
-                    })
-                    .map(|b| b.board)
+                    .filter(|&(r, b)| self.result(r, b).is_none())
                     .collect();
                 for b in self
                     .boards
                     .iter_mut()
-                    .filter(|b| b.round == current && unplayed.contains(&b.board))
+                    .filter(|b| waiting.contains(&(b.round, b.board)))
                 {
                     if let Some(slot) = b.players.iter_mut().find(|p| *p == player) {
                         slot.clone_from(&sub);
@@ -1329,6 +1316,15 @@ impl Tournament {
             ));
         }
         s
+    }
+}
+
+/// `Team 3 (a, b, c)`, or `Team 3` without players.
+fn label(team: u32, players: &[String]) -> String {
+    if players.is_empty() {
+        format!("Team {team}")
+    } else {
+        format!("Team {team} ({})", players.join(", "))
     }
 }
 
