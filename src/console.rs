@@ -44,6 +44,15 @@ fn print_reply(out: &mut Vec<String>, r: &Reply) {
     for b in &r.buttons {
         out.push(format!("[button:{b}]"));
     }
+    if let Some(n) = &r.notify {
+        for l in n.text.lines() {
+            if l.starts_with("ok:") || l.starts_with("refused:") {
+                out.push(format!("  {l}"));
+            } else {
+                out.push(l.to_string());
+            }
+        }
+    }
 }
 
 impl Console {

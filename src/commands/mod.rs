@@ -90,6 +90,19 @@ pub struct Reply {
     pub notices: Vec<(String, String)>,
     /// Attach the standings picture of the thread's tournament.
     pub standings: bool,
+    /// A public message for the thread that notifies whoever must act next; posted as a new
+    /// message after the reply (Discord notifies nobody for mentions in a deferred
+    /// completion or an edit). The console prints its text as plain lines after the reply.
+    pub notify: Option<Notify>,
+}
+
+/// A public message in the game's thread that notifies exactly `users`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Notify {
+    /// The text, naming the users (as `@id`/user names, like every reply).
+    pub text: String,
+    /// The users to notify.
+    pub users: Vec<String>,
 }
 
 impl Reply {

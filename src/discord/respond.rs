@@ -50,6 +50,21 @@ pub(super) fn channel_of(thread: &str) -> Option<ChannelId> {
         .map(ChannelId::new)
 }
 
+/// Posts a reply's notification (who must act next) in the thread as a new message, the only
+/// kind of message for which Discord notifies the users it mentions. Failures are logged; the
+/// action stands.
+pub(super) async fn post_notify(http: &Http, state: &State, thread: ChannelId, reply: &Reply) {
+    let Some(n) = &reply.notify else {
+        return;
+    };
+    let users = known_users(state, thread, &n.users).await;
+    let out = Outgoing::text(mentionize(&n.text, &users)).pinging(&n.users);
+    match thread.send_message(http, out.into_message()).await {
+        Ok(_) => tracing::info!(thread = %thread, "notification posted"),
+        Err(e) => tracing::warn!(thread = %thread, error = %e, "notification not posted"),
+    }
+}
+
 /// Posts a reply's news for other threads (like a match result in its tournament's
 /// thread). Failures are logged; the action they report stands.
 pub(super) async fn post_notices(http: &Http, state: &State, notices: &[(String, String)]) {

@@ -8,7 +8,9 @@ use serenity::{
     CreateAutocompleteResponse, CreateThread, RoleId, UserId,
 };
 
-use super::respond::{is_private, post_notices, refresh_status, status_message, Outgoing};
+use super::respond::{
+    is_private, post_notices, post_notify, refresh_status, status_message, Outgoing,
+};
 use super::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
 use crate::commands::{Caller, Command, Hub, Reply, Roles};
 use crate::games::kfb::Game;
@@ -173,6 +175,7 @@ async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let out = Outgoing::from_reply(state, thread, &caller, &reply).await;
     if is_private(&reply) {
         let sent = ctx.send(out.into_reply(true)).await;
+        post_notify(ctx.http(), state, thread, &reply).await;
         post_notices(ctx.http(), state, &reply.notices).await;
         sent?;
         return Ok(());
@@ -195,6 +198,7 @@ async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     if reply.ok == Some(true) {
         refresh_status(ctx.http(), state, thread).await;
     }
+    post_notify(ctx.http(), state, thread, &reply).await;
     post_notices(ctx.http(), state, &reply.notices).await;
     sent?;
     Ok(())
