@@ -93,7 +93,10 @@ impl Console {
         let mut c = Console::with_service(rt, svc, now, entropy);
         // Timers that fell due while no console ran fire now, once.
         let due = c.rt.block_on(c.svc.due_messages(0, now));
-        c.pending_output = due.into_iter().map(|(t, m)| format!("[{t}] {m}")).collect();
+        c.pending_output = due
+            .into_iter()
+            .map(|(t, m)| format!("[{t}] {}", m.text))
+            .collect();
         Ok(c)
     }
 
@@ -229,7 +232,7 @@ impl Console {
                             self.svc.due_messages(before, self.now).await
                         });
                         for (thread, msg) in due {
-                            out.push(format!("[{thread}] {msg}"));
+                            out.push(format!("[{thread}] {}", msg.text));
                         }
                     }
                     _ => out.push(
@@ -266,10 +269,9 @@ impl Console {
             },
             Some("state") => {
                 let now = self.now;
-                let lines = self.rt.block_on(
-                    self.svc
-                        .with_game(&self.thread, |g| commands::state_lines(g, now)),
-                );
+                let lines = self
+                    .rt
+                    .block_on(self.svc.with_game(&self.thread, |g| g.state_lines(now)));
                 let lines = match lines {
                     Some(l) => Some(l),
                     None => self.rt.block_on(
@@ -289,12 +291,11 @@ impl Console {
                     return;
                 };
                 let now = self.now;
-                let picture = self.rt.block_on(
-                    self.svc
-                        .with_game(&self.thread, |g| commands::kfb_picture(g, now)),
-                );
+                let picture = self
+                    .rt
+                    .block_on(self.svc.with_game(&self.thread, |g| g.picture(now)));
                 let picture = match picture {
-                    Some(p) => Some(p.map_err(|e| e.to_string())),
+                    Some(job) => Some(job()),
                     None => self.rt.block_on(
                         self.svc
                             .with_tournament(&self.thread, commands::standings_picture),

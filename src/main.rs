@@ -230,14 +230,7 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             let text = runtime()?.block_on(async {
                 let store = arbiter::store::Store::connect(db.as_deref()).await?;
                 let stored = store.load(&game).await?;
-                Ok::<_, arbiter::store::StoreError>(stored.map(|s| {
-                    let mut t = arbiter::games::kfb::export::bpgn(&s.game);
-                    for pgn in arbiter::games::kfb::export::board_pgns(&s.game) {
-                        t.push('\n');
-                        t.push_str(&pgn);
-                    }
-                    t
-                }))
+                Ok::<_, arbiter::store::StoreError>(stored.map(|s| s.game.export()))
             })?;
             let Some(text) = text else {
                 return Err(format!("no game in thread `{game}`").into());
@@ -250,16 +243,16 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         Command::Import { file, thread, db } => {
             let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
             let text = std::fs::read_to_string(&file)?;
-            let game = arbiter::games::kfb::export::import(&text)?;
-            let actions = game.log.len();
+            let game = arbiter::commands::import(&text)?;
+            let actions = game.log_len();
             runtime()?.block_on(async {
                 let store = arbiter::store::Store::connect(db.as_deref()).await?;
-                if !store.create_game(&thread, &game, 0).await? {
+                if !store.create_game(&thread, &*game, 0).await? {
                     return Err::<(), Box<dyn std::error::Error>>(
                         format!("thread `{thread}` already has a game").into(),
                     );
                 }
-                store.commit(&thread, 0, &game, 0, &[], None, "").await?;
+                store.commit(&thread, 0, &*game, 0, &[], None, "").await?;
                 Ok(())
             })?;
             println!("imported {actions} log entries into thread `{thread}`");

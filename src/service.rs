@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use tokio::sync::Mutex;
 
-use crate::commands::{Caller, Command, Hub, Reply};
+use crate::commands::{Caller, Command, Hub, Notify, Reply, ThreadGame};
 use crate::games::kfb::Game;
 use crate::store::{LogLine, Store, StoreError, TournamentRows};
 use crate::time::Timestamp;
@@ -41,8 +41,8 @@ fn before(hub: &Hub, thread: &str) -> Before {
     match hub.game(thread) {
         Some(g) => Before {
             existed: true,
-            len: g.log.len(),
-            reverted: g.log.iter().map(|e| e.reverted.is_some()).collect(),
+            len: g.log_len(),
+            reverted: g.reverted(),
         },
         None => Before {
             existed: false,
@@ -361,21 +361,19 @@ impl Service {
                 return Ok(false);
             }
             inner.versions.insert(thread.to_string(), 0);
-            if game.log.is_empty() {
+            if game.log_len() == 0 {
                 return Ok(true);
             }
         }
         let newly: Vec<usize> = game
-            .log
-            .iter()
+            .reverted()
+            .into_iter()
             .enumerate()
             .take(was.len)
-            .filter(|(i, e)| {
-                e.reverted.is_some() && !was.reverted.get(*i).copied().unwrap_or(false)
-            })
+            .filter(|&(i, r)| r && !was.reverted.get(i).copied().unwrap_or(false))
             .map(|(i, _)| i)
             .collect();
-        if game.log.len() == was.len && newly.is_empty() {
+        if game.log_len() == was.len && newly.is_empty() {
             return Ok(true);
         }
         let expected = inner.versions.get(thread).copied().unwrap_or(0);
@@ -544,15 +542,16 @@ impl Service {
         }
     }
 
-    /// Lock-expiry messages due by `now` (after `after`), each announced once even across
-    /// restarts and processes; those that fell due more than a minute ago say they are late.
-    pub async fn due_messages(&self, after: Timestamp, now: Timestamp) -> Vec<(String, String)> {
+    /// Timer messages (lock expiries, turn limits) due by `now` (after `after`), each
+    /// announced once even across restarts and processes; those that fell due more than a
+    /// minute ago say they are late.
+    pub async fn due_messages(&self, after: Timestamp, now: Timestamp) -> Vec<(String, Notify)> {
         let mut inner = self.inner.lock().await;
         let due = inner.hub.due_timers(after, now);
         let mut out = Vec::new();
-        for (thread, seat, at, text) in due {
+        for (thread, d) in due {
             let fresh = match &self.store {
-                Some(store) => match store.fire_timer(&thread, seat, at, now).await {
+                Some(store) => match store.fire_timer(&thread, d.seat, d.at, now).await {
                     Ok(f) => f,
                     Err(e) => {
                         tracing::error!(error = %e, "storage failed");
@@ -561,29 +560,40 @@ impl Service {
                 },
                 None => true,
             };
-            inner.hub.mark_notified(&thread, seat, at);
+            inner.hub.mark_notified(&thread, d.seat, d.at);
             if fresh {
-                let text = if now > at + 60 {
-                    format!(
-                        "{text} (late: this fell due at {} while the bot was away)",
-                        crate::commands::clock_text(at)
-                    )
-                } else {
-                    text
-                };
-                out.push((thread, text));
+                let mut notify = d.notify;
+                if now > d.at + 60 {
+                    notify.text = format!(
+                        "{} (late: this fell due at {} while the bot was away)",
+                        notify.text,
+                        crate::commands::clock_text(d.at)
+                    );
+                }
+                out.push((thread, notify));
             }
         }
         out
     }
 
     /// Runs `f` on a game (for pictures, state dumps and autocomplete).
-    pub async fn with_game<T>(&self, thread: &str, f: impl FnOnce(&Game) -> T) -> Option<T> {
+    pub async fn with_game<T>(
+        &self,
+        thread: &str,
+        f: impl FnOnce(&dyn ThreadGame) -> T,
+    ) -> Option<T> {
         let mut inner = self.inner.lock().await;
         if let Err(e) = self.sync(&mut inner, thread).await {
             tracing::error!(error = %e, "storage failed");
         }
         inner.hub.game(thread).map(f)
+    }
+
+    /// Runs `f` on a thread's game if it is a Kung Fu Bughouse game.
+    pub async fn with_kfb<T>(&self, thread: &str, f: impl FnOnce(&Game) -> T) -> Option<T> {
+        self.with_game(thread, |g| g.as_any().downcast_ref::<Game>().map(f))
+            .await
+            .flatten()
     }
 }
 
@@ -689,7 +699,7 @@ pub async fn bench(
                 now += 400;
                 let thread = &threads[(rng % threads.len() as u64) as usize];
                 let seat = (crate::games::kfb::splitmix(rng) % 6) as usize;
-                let Some(moves) = svc.with_game(thread, |g| g.legal_moves(seat, now)).await else {
+                let Some(moves) = svc.with_kfb(thread, |g| g.legal_moves(seat, now)).await else {
                     continue;
                 };
                 if moves.is_empty() {

@@ -9,7 +9,7 @@ use std::process::{Child, Command as Proc, Stdio};
 use std::sync::Arc;
 
 use arbiter::commands::{parse_command, state_lines, Caller, Roles};
-use arbiter::games::kfb::splitmix;
+use arbiter::games::kfb::{splitmix, Game};
 use arbiter::service::Service;
 use arbiter::store::Store;
 
@@ -86,19 +86,20 @@ async fn check_stored(store: &Store, svc: &Service, thread: &str, now: u64) -> u
         .await
         .expect("load")
         .expect("stored game");
-    let numbers: Vec<u32> = stored.game.log.iter().filter_map(|e| e.number).collect();
+    let game = stored.game.downcast::<Game>().expect("a KFB game");
+    let numbers: Vec<u32> = game.log.iter().filter_map(|e| e.number).collect();
     let expected: Vec<u32> = (1..=numbers.len() as u32).collect();
     assert_eq!(numbers, expected, "action numbers of {thread}");
     let mine = svc
-        .with_game(thread, |g| state_lines(g, now))
+        .with_kfb(thread, |g| state_lines(g, now))
         .await
         .expect("game");
     assert_eq!(
         mine,
-        state_lines(&stored.game, now),
+        state_lines(game, now),
         "{thread}: state equals the replayed log"
     );
-    stored.game.log.len()
+    game.log.len()
 }
 
 #[test]
@@ -123,7 +124,7 @@ fn concurrent_commands_are_serialised_without_gaps_or_duplicates() {
                     let now = START + 400 * (step + 1);
                     let seat = (splitmix(rng) % 6) as usize;
                     let moves = svc
-                        .with_game(thread, |g| g.legal_moves(seat, now))
+                        .with_kfb(thread, |g| g.legal_moves(seat, now))
                         .await
                         .unwrap();
                     if moves.is_empty() {
@@ -197,7 +198,8 @@ fn a_lock_expiry_is_announced_once_even_across_processes_and_late_after_downtime
         let first = b.due_messages(0, START + 3_600).await;
         assert_eq!(first.len(), 1, "{first:?}");
         assert!(
-            first[0].1.contains("@a: your lock has expired") && first[0].1.contains("late"),
+            first[0].1.text.contains("@a: your lock has expired")
+                && first[0].1.text.contains("late"),
             "{first:?}"
         );
         assert!(
@@ -395,7 +397,14 @@ fn killed_at_random_points_the_console_loses_nothing_and_applies_nothing_twice()
                     .map(|e| (e.number, e.command.clone(), e.reverted.is_some()))
                     .collect()
             };
-            assert_eq!(summary(&game), summary(&clean), "seed {seed}: the same log");
+            let (game, clean) = (
+                game.downcast::<arbiter::games::kfb::Game>()
+                    .expect("a KFB game"),
+                clean
+                    .downcast::<arbiter::games::kfb::Game>()
+                    .expect("a KFB game"),
+            );
+            assert_eq!(summary(game), summary(clean), "seed {seed}: the same log");
         });
     }
 }
@@ -535,11 +544,11 @@ fn tournament_signups_from_two_processes_and_a_result_from_a_game() {
         }
         // Process b ends match 1 by a resignation after the draft; a still knows nothing of it.
         let users = b
-            .with_game("cup/1", |g| g.users.clone())
+            .with_kfb("cup/1", |g| g.users.clone())
             .await
             .expect("match game");
         let first = b
-            .with_game("cup/1", |g| {
+            .with_kfb("cup/1", |g| {
                 arbiter::games::kfb::Game::first_picker(&g.settings)
             })
             .await

@@ -1,19 +1,22 @@
 //! The command layer: one place that turns what a user typed (slash options or console text)
 //! into game actions and replies. Every front end (console, Discord) goes through it.
 
+mod kfb;
+mod layer;
 mod picture;
 mod tournament;
 
 use std::collections::{HashMap, HashSet};
 
+pub use kfb::{game_announcement, state_lines, status_text, HELP};
+pub use layer::{import, kind_of, Due, GameKind, LogRow, PictureJob, ThreadGame, KINDS};
 pub use picture::{clock_text, kfb_picture};
 pub use tournament::{
     standings_picture, standings_picture_named, tournament_lines, MatchOpen, TOURNAMENT_HELP,
 };
 
-use crate::engine::fen;
-use crate::games::kfb::{self, draft, Game, Settings};
-use crate::time::{format_duration, parse_duration, Timestamp};
+use crate::games::kfb::Accepted as KfbAccepted;
+use crate::time::Timestamp;
 
 /// A command as typed: its name (`kfb new`, `move`), positional words and `key:value` options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -36,26 +39,40 @@ impl Command {
     }
 }
 
+/// Options whose value is the rest of the line, verbatim (spaces and colons included).
+pub const REST_OF_LINE: [&str; 3] = ["position", "text", "question"];
+
 /// Parses console text after the user name: `/move e2-e4 board:2`.
 /// A word without `:` after an option continues that option's value (`team1:@a @b @c`,
-/// `reason:a long reason`).
+/// `reason:a long reason`); before any option it is a main argument (`/move e2-e4`).
+/// `position:`, `text:` and `question:` take the rest of the line as it is.
 pub fn parse_command(text: &str) -> Option<Command> {
     let rest = text.trim().strip_prefix('/')?;
-    let mut words = rest.split_whitespace();
+    let mut words = Words(rest);
     let mut name = words.next()?.to_lowercase();
     let mut cmd = Command::default();
-    let grouped = ["kfb", "proxy", "tournament"];
-    let mut pending: Vec<&str> = words.collect();
-    if grouped.contains(&name.as_str()) && !pending.is_empty() && !pending[0].contains(':') {
-        name = format!("{name} {}", pending.remove(0).to_lowercase());
+    let grouped =
+        |n: &str| ["proxy", "tournament"].contains(&n) || KINDS.iter().any(|k| k.group == n);
+    if grouped(&name) {
+        let save = words.0;
+        match words.next() {
+            Some(w) if !w.contains(':') => name = format!("{name} {}", w.to_lowercase()),
+            _ => words.0 = save,
+        }
     }
     cmd.name = name;
-    for w in pending {
+    while let Some(w) = words.next() {
         match w.split_once(':') {
             Some((k, v))
                 if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
             {
-                cmd.options.push((k.to_lowercase(), v.to_string()));
+                let key = k.to_lowercase();
+                if REST_OF_LINE.contains(&key.as_str()) {
+                    let value = format!("{v}{}", words.0).trim_end().to_string();
+                    cmd.options.push((key, value));
+                    break;
+                }
+                cmd.options.push((key, v.to_string()));
             }
             _ => match cmd.options.last_mut() {
                 Some((_, v)) => {
@@ -69,6 +86,24 @@ pub fn parse_command(text: &str) -> Option<Command> {
         }
     }
     Some(cmd)
+}
+
+/// Whitespace-separated words that keep the unread rest of the text.
+struct Words<'a>(&'a str);
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+    fn next(&mut self) -> Option<&'a str> {
+        let s = self.0.trim_start();
+        if s.is_empty() {
+            self.0 = s;
+            return None;
+        }
+        let end = s.find(char::is_whitespace).unwrap_or(s.len());
+        let (word, rest) = s.split_at(end);
+        self.0 = rest;
+        Some(word)
+    }
 }
 
 /// A reply to show.
@@ -121,7 +156,8 @@ impl Reply {
             ..Reply::default()
         }
     }
-    fn from_accepted(a: kfb::Accepted) -> Reply {
+    /// The public reply of an accepted KFB action.
+    fn from_accepted(a: KfbAccepted) -> Reply {
         let text = match a.number {
             Some(n) => format!("#{n} {}", a.text),
             None => a.text,
@@ -169,7 +205,7 @@ struct PendingRevert {
 /// All games, by thread, with pending confirmations.
 #[derive(Default)]
 pub struct Hub {
-    games: HashMap<String, Game>,
+    games: HashMap<String, Box<dyn ThreadGame>>,
     pending: HashMap<String, PendingRevert>,
     next_button: u64,
     notified: HashSet<(String, usize, Timestamp)>,
@@ -196,12 +232,12 @@ impl Hub {
     }
 
     /// The game in a thread.
-    pub fn game(&self, thread: &str) -> Option<&Game> {
-        self.games.get(thread)
+    pub fn game(&self, thread: &str) -> Option<&dyn ThreadGame> {
+        self.games.get(thread).map(|g| &**g)
     }
 
     /// Puts a game (loaded from storage) in a thread, replacing any there.
-    pub fn insert_game(&mut self, thread: &str, game: Game) {
+    pub fn insert_game(&mut self, thread: &str, game: Box<dyn ThreadGame>) {
         self.games.insert(thread.to_string(), game);
     }
 
@@ -227,26 +263,15 @@ impl Hub {
         self.notified.insert((thread.to_string(), seat, due));
     }
 
-    /// Lock expiries due in `(after, until]` not yet announced: (thread, seat, due, text).
-    pub fn due_timers(
-        &self,
-        after: Timestamp,
-        until: Timestamp,
-    ) -> Vec<(String, usize, Timestamp, String)> {
+    /// Timers (lock expiries, turn limits) due in `(after, until]` not yet announced:
+    /// (thread, seat, due, message).
+    pub fn due_timers(&self, after: Timestamp, until: Timestamp) -> Vec<(String, Due)> {
         let mut out = Vec::new();
         for thread in self.threads() {
-            let game = &self.games[&thread];
-            for (seat, at) in game.lock_expiries(after, until) {
-                if self.notified.contains(&(thread.clone(), seat, at)) {
-                    continue;
+            for d in self.games[&thread].due(after, until) {
+                if !self.notified.contains(&(thread.clone(), d.seat, d.at)) {
+                    out.push((thread.clone(), d));
                 }
-                let p = &game.state().players[seat];
-                let text = format!(
-                    "@{}: your lock has expired; you may move on board {}",
-                    p.user,
-                    p.board + 1
-                );
-                out.push((thread.clone(), seat, at, text));
             }
         }
         out
@@ -263,117 +288,42 @@ impl Hub {
         } = *caller;
         let name = cmd.name.as_str();
         match name {
-            "help" => return Reply::ok(format!("{HELP}\n{TOURNAMENT_HELP}")),
-            "kfb new" => return self.new_game(user, roles, thread, entropy, cmd),
+            "help" => {
+                let games: Vec<&str> = KINDS.iter().map(|k| k.help).collect();
+                return Reply::ok(format!("{}\n{TOURNAMENT_HELP}", games.join("\n")));
+            }
             "signup" | "withdraw" | "tournament" => {
                 return self.tournament_command(caller, entropy, cmd)
             }
             n if n.starts_with("tournament ") => {
                 return self.tournament_command(caller, entropy, cmd)
             }
-            "kfb" => return Reply::refused("use /kfb new team1:@a @b @c team2:@d @e @f [move_limit:6h] [inactivity_posts:18] [seed:<n>]"),
             _ => {}
+        }
+        if let Some(kind) = KINDS.iter().copied().find(|k| k.group == name) {
+            return Reply::refused(format!(
+                "use /{} new (see /help for its options)",
+                kind.group
+            ));
+        }
+        if let Some(kind) = KINDS
+            .iter()
+            .copied()
+            .find(|k| name.strip_prefix(k.group) == Some(" new"))
+        {
+            return self.new_game(kind, caller, entropy, cmd);
         }
         let Some(game) = self.games.get_mut(thread) else {
             return Reply::refused(
                 "there is no game in this thread (an organiser starts one with /kfb new)",
             );
         };
-        let kill_pending = |pending: &mut HashMap<String, PendingRevert>, thread: &str| {
-            pending.retain(|_, p| p.thread != thread);
-        };
-        let result: Result<kfb::Accepted, String> = match name {
-            "pick" => (|| {
-                let seat = game
-                    .seat_of(user)
-                    .ok_or_else(|| "you are not seated in this game".to_string())?;
-                let order = cmd.opt("order").ok_or("missing order:first|second")?;
-                let colour = cmd
-                    .opt("color")
-                    .or(cmd.opt("colour"))
-                    .ok_or("missing color:red|lightgreen|blue")?;
-                let army = cmd
-                    .opt("army")
-                    .ok_or("missing army:fide|clobberers|nutty|rookies|forward")?;
-                let choice = draft::Choice {
-                    order: draft::Order::parse(order).map_err(|e| e.to_string())?,
-                    colour: draft::Colour::parse(colour).map_err(|e| e.to_string())?,
-                    army: draft::Army::parse(army).map_err(|e| e.to_string())?,
-                };
-                let for_player = match cmd.opt("for") {
-                    Some(f) => Some(
-                        game.seat_of(&mention(f))
-                            .ok_or("for: must name a seated player")?,
-                    ),
-                    None => None,
-                };
-                game.pick(seat, for_player, choice, now, raw)
-                    .map_err(|e| e.to_string())
-            })(),
-            "move" => (|| {
-                let text = cmd
-                    .opt("notation")
-                    .map(String::from)
-                    .or_else(|| cmd.positional.first().cloned())
-                    .ok_or("missing notation (like /move e2-e4)")?;
-                let board = match cmd.opt("board") {
-                    Some(b) => Some(b.parse::<usize>().map_err(|_| "board must be 1, 2 or 3")?),
-                    None => None,
-                };
-                let seat = game.acting_seat(user, board).map_err(|e| e.to_string())?;
-                game.play(user, seat, &text, cmd.opt("army"), now, raw)
-                    .map_err(|e| e.to_string())
-            })(),
-            "give" => (|| {
-                let seat = game
-                    .seat_of(user)
-                    .ok_or("you are not seated in this game")?;
-                let piece = cmd.opt("piece").unwrap_or("K");
-                if !piece.eq_ignore_ascii_case("k") {
-                    return Err(
-                        "only kings are given (piece:K); other pieces route by themselves"
-                            .to_string(),
-                    );
-                }
-                let to = cmd.opt("to").ok_or("missing to:@teammate")?;
-                game.give(
-                    seat,
-                    &mention(to),
-                    cmd.opt("color").or(cmd.opt("colour")),
-                    now,
-                    raw,
-                )
-                .map_err(|e| e.to_string())
-            })(),
-            "claim" => (|| {
-                let seat = game
-                    .seat_of(user)
-                    .ok_or("you are not seated in this game")?;
-                game.claim(seat, now, raw).map_err(|e| e.to_string())
-            })(),
-            "resign" => (|| {
-                let seat = game
-                    .seat_of(user)
-                    .ok_or("you are not seated in this game")?;
-                game.resign(seat, now, raw).map_err(|e| e.to_string())
-            })(),
-            "takeback" => game.takeback(user, now, raw).map_err(|e| e.to_string()),
-            "proxy grant" | "proxy revoke" => (|| {
-                if !roles.organiser {
-                    return Err("only an organiser may grant or revoke proxies".to_string());
-                }
-                let p = cmd.opt("player").ok_or("missing player:@x")?;
-                let f = cmd.opt("for").ok_or("missing for:@y")?;
-                game.proxy(
-                    user,
-                    name == "proxy grant",
-                    &mention(p),
-                    &mention(f),
-                    now,
-                    raw,
-                )
-                .map_err(|e| e.to_string())
-            })(),
+        let logged = game.log_len();
+        let reply = match name {
+            "takeback" => match game.takeback(user, now, raw) {
+                Ok(r) => r,
+                Err(e) => Reply::refused(e),
+            },
             "revert" => {
                 if !roles.moderator {
                     return Reply::refused(
@@ -404,34 +354,33 @@ impl Hub {
                                 to,
                                 reason,
                                 created: now,
-                                log_len: game.log.len(),
+                                log_len: game.log_len(),
                             },
                         );
                         Reply { ok: Some(true), text: format!("revert to before #{to} will undo:\n{}\npress the button within 15 minutes to confirm", lines.join("\n")), buttons: vec![id], ephemeral: true, ..Reply::default() }
                     }
-                    Err(e) => Reply::refused(e.to_string()),
+                    Err(e) => Reply::refused(e),
                 };
             }
             "status" => {
                 return Reply {
                     ok: Some(true),
-                    text: status_text(game, now),
+                    text: game.status(now),
                     ephemeral: true,
                     ..Reply::default()
                 }
             }
             "moves" => {
-                let Some(seat) = game.seat_of(user) else {
-                    return Reply::refused("you are not seated in this game");
-                };
                 let sq = cmd
                     .opt("square")
                     .or(cmd.positional.first().map(String::as_str))
                     .unwrap_or("");
-                let moves = game.legal_moves(seat, now);
-                let list: Vec<String> = moves
+                let list = match game.offered_moves(user, None, now) {
+                    Ok(list) => list,
+                    Err(e) => return Reply::refused(e),
+                };
+                let list: Vec<String> = list
                     .into_iter()
-                    .map(|(_, s)| s)
                     .filter(|s| sq.is_empty() || s.contains(sq))
                     .collect();
                 let text = if list.is_empty() {
@@ -447,117 +396,70 @@ impl Hub {
                 };
             }
             "export" => {
-                let mut text = kfb::export::bpgn(game);
-                for pgn in kfb::export::board_pgns(game) {
-                    text.push('\n');
-                    text.push_str(&pgn);
-                }
                 return Reply {
                     ok: Some(true),
-                    text,
+                    text: game.export(),
                     ephemeral: true,
                     ..Reply::default()
                 };
             }
-            other => return Reply::refused(format!("unknown command /{other}; try /help")),
+            other => match game.act(caller, cmd, raw) {
+                Some(r) => r,
+                None => {
+                    let here = game.kind();
+                    return match layer::owner_of_command(other) {
+                        Some(k) if !std::ptr::eq(k, here) => Reply::refused(format!(
+                            "/{other} is a {} command; this thread is playing {}",
+                            k.title, here.title
+                        )),
+                        _ => Reply::refused(format!("unknown command /{other}; try /help")),
+                    };
+                }
+            },
         };
-        match result {
-            Ok(a) => {
-                kill_pending(&mut self.pending, thread);
-                Reply::from_accepted(a)
-            }
-            Err(e) => Reply::refused(e),
+        // Any logged action (a hand-over refused to its sender included) ends pending
+        // revert confirmations (RULINGS §1.10).
+        if self.games.get(thread).map(|g| g.log_len()) != Some(logged) {
+            self.pending.retain(|_, p| p.thread != thread);
         }
+        reply
     }
 
     fn new_game(
         &mut self,
-        user: &str,
-        roles: Roles,
-        thread: &str,
+        kind: &'static GameKind,
+        caller: &Caller<'_>,
         entropy: u64,
         cmd: &Command,
     ) -> Reply {
-        if !roles.organiser {
+        if !caller.roles.organiser {
             return Reply::refused(
                 "only an organiser may start a game (Manage Threads or the organiser role)",
             );
         }
-        if self.games.contains_key(thread) {
+        if self.games.contains_key(caller.thread) {
             return Reply::refused(
                 "this thread already has a game; start the next one in a new thread",
             );
         }
-        if self.tournaments.contains_key(thread) {
+        if self.tournaments.contains_key(caller.thread) {
             return Reply::refused(
                 "this is a tournament's thread: its matches get threads of their own from /tournament pair",
             );
         }
-        let team = |k: &str| -> Vec<String> {
-            cmd.opt(k)
-                .unwrap_or("")
-                .split_whitespace()
-                .map(mention)
-                .collect()
-        };
-        let (t1, t2) = (team("team1"), team("team2"));
-        if t1.len() != 3 || t2.len() != 3 {
-            return Reply::refused(
-                "each team needs exactly three players: team1:@a @b @c team2:@d @e @f",
-            );
-        }
-        let mut settings = Settings {
-            seed: entropy,
-            ..Settings::default()
-        };
-        if let Some(l) = cmd.opt("move_limit") {
-            match parse_duration(l) {
-                Ok(s) => settings.move_limit = s,
-                Err(e) => return Reply::refused(e.to_string()),
+        match (kind.create)(caller, cmd, entropy) {
+            Ok((game, reply)) => {
+                self.games.insert(caller.thread.to_string(), game);
+                reply
             }
-        }
-        if let Some(n) = cmd.opt("inactivity_posts") {
-            match n.parse::<u32>() {
-                Ok(v) if v > 0 => settings.inactivity_posts = v,
-                _ => return Reply::refused("inactivity_posts must be a whole number above 0"),
-            }
-        }
-        if let Some(v) = cmd.opt("promoted_pawns") {
-            match v.to_lowercase().as_str() {
-                "on" | "yes" | "true" => settings.promoted_to_pawn = true,
-                "off" | "no" | "false" => settings.promoted_to_pawn = false,
-                _ => return Reply::refused("promoted_pawns must be on (a captured promoted piece returns to hand as a pawn) or off"),
-            }
-        }
-        if let Some(s) = cmd.opt("seed") {
-            match s.parse::<u64>() {
-                Ok(v) => settings.seed = v,
-                Err(_) => return Reply::refused("seed must be a whole number"),
-            }
-        }
-        let users: Vec<String> = t1.into_iter().chain(t2).collect();
-        match Game::new(users, settings.clone()) {
-            Ok(game) => {
-                let text = format!("game created by {user}: {}", game_announcement(&game));
-                let mentions = game.users.clone();
-                self.games.insert(thread.to_string(), game);
-                Reply {
-                    ok: Some(true),
-                    text,
-                    mentions,
-                    ..Reply::default()
-                }
-            }
-            Err(e) => Reply::refused(e.to_string()),
+            Err(refusal) => refusal,
         }
     }
 
     /// A plain chat message in a thread.
     pub fn chat(&mut self, user: &str, thread: &str, now: Timestamp) {
         if let Some(game) = self.games.get_mut(thread) {
-            if let Some(seat) = game.seat_of(user) {
-                game.chat(seat, now);
-            }
+            game.chat(user, now);
         }
     }
 
@@ -583,122 +485,60 @@ impl Hub {
         let Some(game) = self.games.get_mut(&p.thread) else {
             return Reply::refused("the game is gone");
         };
-        if game.log.len() != p.log_len {
+        if game.log_len() != p.log_len {
             return Reply::refused("the game changed since the preview; ask again with /revert");
         }
         let cmd = format!("/revert to:{} reason:{}", p.to, p.reason);
         match game.revert(user, p.to, &p.reason, now, &cmd) {
-            Ok(a) => {
+            Ok(r) => {
                 let thread = p.thread.clone();
                 self.pending.retain(|_, q| q.thread != thread);
-                Reply::from_accepted(a)
+                r
             }
-            Err(e) => Reply::refused(e.to_string()),
+            Err(e) => Reply::refused(e),
         }
     }
 
-    /// Lock-expiry messages that fall due in `(after, until]`, each sent once.
-    pub fn due_messages(&mut self, after: Timestamp, until: Timestamp) -> Vec<(String, String)> {
+    /// Timer messages that fall due in `(after, until]`, each sent once.
+    pub fn due_messages(&mut self, after: Timestamp, until: Timestamp) -> Vec<(String, Notify)> {
         let due = self.due_timers(after, until);
         due.into_iter()
-            .map(|(thread, seat, at, text)| {
-                self.mark_notified(&thread, seat, at);
-                (thread, text)
+            .map(|(thread, d)| {
+                self.mark_notified(&thread, d.seat, d.at);
+                (thread, d.notify)
             })
             .collect()
     }
 }
 
-/// A new game's teams, settings and first picker, with how to pick.
-pub fn game_announcement(game: &Game) -> String {
-    let settings = &game.settings;
-    let first = Game::first_picker(settings);
-    format!(
-        "team 1 {} vs team 2 {}; move limit {}, inactivity {} posts; seed {}; first picker {} ({}): /pick order:first|second color:red|lightgreen|blue army:fide|clobberers|nutty|rookies|forward",
-        game.users[..3].join(", "),
-        game.users[3..].join(", "),
-        format_duration(settings.move_limit),
-        settings.inactivity_posts,
-        settings.seed,
-        game.users[first],
-        if first < 3 { "team 1" } else { "team 2" }
-    )
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The `/status` text.
-pub fn status_text(game: &Game, now: Timestamp) -> String {
-    let st = game.state();
-    let mut s = String::new();
-    if st.boards.is_none() {
-        s.push_str(&format!(
-            "draft: team {} to pick\n",
-            game.draft_turn_team() + 1
-        ));
-        for (i, p) in st.players.iter().enumerate() {
-            let c = st
-                .draft
-                .choice(i)
-                .map(|c| {
-                    format!(
-                        "{} {} {}",
-                        c.order.as_str(),
-                        c.colour.as_str(),
-                        c.army.as_str()
-                    )
-                })
-                .unwrap_or_else(|| "not picked".into());
-            s.push_str(&format!("{} (team {}): {c}\n", p.user, i / 3 + 1));
-        }
-        return s;
+    #[test]
+    fn options_take_mentions_and_main_arguments() {
+        let c = parse_command("/move e2-e4 board:2").expect("parses");
+        assert_eq!(c.name, "move");
+        assert_eq!(c.positional, vec!["e2-e4"]);
+        assert_eq!(c.opt("board"), Some("2"));
+        let c = parse_command("/kfb new team1:@a @b @c team2:@d @e @f seed:3").expect("parses");
+        assert_eq!(c.name, "kfb new");
+        assert_eq!(c.opt("team1"), Some("@a @b @c"));
+        assert_eq!(c.opt("team2"), Some("@d @e @f"));
+        assert_eq!(c.opt("seed"), Some("3"));
     }
-    if let Some((t, how)) = &st.winner {
-        s.push_str(&format!("game over: team {} won ({how})\n", t + 1));
-    }
-    s.push_str(&game.seating_text());
-    for (i, p) in st.players.iter().enumerate() {
-        let lock = match game.locked_until(i, now) {
-            Some(u) => format!("locked for {}", format_duration(u - now)),
-            None if game.is_free(i, now) => "free to move".into(),
-            None => "waiting".into(),
-        };
-        s.push_str(&format!(
-            "{}: {lock}; inactivity {}/{}\n",
-            p.user, p.counter, game.settings.inactivity_posts
-        ));
-    }
-    s.push_str(&format!("kings: {}\n", game.kings_summary()));
-    s
-}
 
-/// The console's `!state` lines.
-pub fn state_lines(game: &Game, now: Timestamp) -> Vec<String> {
-    let st = game.state();
-    let mut out = Vec::new();
-    let Some(boards) = &st.boards else {
-        out.push("draft in progress".into());
-        return out;
-    };
-    for (i, b) in boards.iter().enumerate() {
-        out.push(format!(
-            "board {}: {} [{}]",
-            i + 1,
-            fen::write_placement(&b.pos),
-            fen::write_hands(&b.pos)
-        ));
+    #[test]
+    fn rest_of_line_options_are_verbatim() {
+        let c = parse_command("/kfb new team1:@a seed:1 position:a b:c  1:KQ,2:K - x:y ")
+            .expect("parses");
+        assert_eq!(c.opt("position"), Some("a b:c  1:KQ,2:K - x:y"));
+        assert_eq!(c.opt("seed"), Some("1"));
+        let c = parse_command("/revert to:3 reason:because it was wrong").expect("parses");
+        assert_eq!(c.opt("reason"), Some("because it was wrong"));
+        let c = parse_command("/tournament").expect("parses");
+        assert_eq!(c.name, "tournament");
+        let c = parse_command("/proxy grant player:@x for:@y").expect("parses");
+        assert_eq!(c.name, "proxy grant");
     }
-    for (i, p) in st.players.iter().enumerate() {
-        let lock = match game.locked_until(i, now) {
-            Some(u) => format!("locked until {u}"),
-            None => "unlocked".into(),
-        };
-        out.push(format!("lock {}: {lock}", p.user));
-    }
-    for p in &st.players {
-        out.push(format!("inactivity {}: {}", p.user, p.counter));
-    }
-    out.push(format!("kings held: {}", game.kings_summary()));
-    out
 }
-
-/// The help text.
-pub const HELP: &str = "commands: /kfb new team1:@a @b @c team2:@d @e @f [move_limit:6h] [inactivity_posts:18] [seed:<n>] | /pick order:first|second color:red|lightgreen|blue army:fide|clobberers|nutty|rookies|forward [for:@player] | /move notation:<move> [board:1|2|3] [army:<army>] | /give piece:K to:@user [color:<colour>] | /takeback | /claim | /status | /moves square:<sq> | /export | /resign | /proxy grant|revoke player:@x for:@y | /revert to:<n> reason:<text>";

@@ -425,12 +425,16 @@ impl Hub {
         if !self.games.contains_key(match_thread) {
             match Game::new(players, settings.clone()) {
                 Ok(g) => {
-                    self.games.insert(match_thread.to_string(), g);
+                    self.games.insert(match_thread.to_string(), Box::new(g));
                 }
                 Err(e) => return Reply::refused(e.to_string()),
             }
         }
-        let Some(game) = self.games.get(match_thread) else {
+        let Some(game) = self
+            .games
+            .get(match_thread)
+            .and_then(|g| g.as_any().downcast_ref::<Game>())
+        else {
             return Reply::refused("the game could not be created");
         };
         Reply {
@@ -445,15 +449,19 @@ impl Hub {
     /// line with the game. Returns the tournament thread and the news to post there.
     pub fn reconcile_match(&mut self, thread: &str, now: Timestamp) -> Option<(String, String)> {
         let owner = self.links.get(thread)?.clone();
-        let result = self.games.get(thread).map(|g| {
-            g.state().winner.as_ref().map(|(team, _)| {
-                if *team == 0 {
-                    MatchResult::WhiteWins
-                } else {
-                    MatchResult::BlackWins
-                }
-            })
-        })?;
+        let result = self
+            .games
+            .get(thread)
+            .and_then(|g| g.as_any().downcast_ref::<Game>())
+            .map(|g| {
+                g.state().winner.as_ref().map(|(team, _)| {
+                    if *team == 0 {
+                        MatchResult::WhiteWins
+                    } else {
+                        MatchResult::BlackWins
+                    }
+                })
+            })?;
         let t = self.tournaments.get_mut(&owner)?;
         let news = t.game_result(thread, result, now)?;
         Some((owner, news))

@@ -10,6 +10,7 @@ use serenity::{ChannelId, ComponentInteraction, CreateInteractionResponse, FullE
 use super::respond::{is_private, post_notices, refresh_status, Outgoing};
 use super::text::mentionize;
 use super::{now, BotError, Data};
+use crate::commands::Notify;
 
 /// Handles one gateway event (poise has already dispatched slash commands).
 pub(super) async fn handle(
@@ -74,14 +75,14 @@ pub(super) fn spawn_ticker(http: Arc<Http>, state: Data, every: Duration) {
             }
             let due = state.service.due_messages(last, until).await;
             last = until;
-            for (thread, text) in due {
-                post_due(&http, &state, &thread, &text).await;
+            for (thread, notify) in due {
+                post_due(&http, &state, &thread, &notify).await;
             }
         }
     });
 }
 
-async fn post_due(http: &Http, state: &Data, thread: &str, text: &str) {
+async fn post_due(http: &Http, state: &Data, thread: &str, notify: &Notify) {
     let Ok(id) = thread.parse::<u64>() else {
         tracing::warn!(thread = %thread, "due message for a thread that is not a channel id");
         return;
@@ -89,15 +90,10 @@ async fn post_due(http: &Http, state: &Data, thread: &str, text: &str) {
     let channel = ChannelId::new(id);
     let users = state
         .service
-        .with_game(thread, |g| g.users.clone())
+        .with_game(thread, |g| g.users())
         .await
         .unwrap_or_default();
-    let named: Vec<String> = users
-        .iter()
-        .filter(|u| text.contains(u.as_str()))
-        .cloned()
-        .collect();
-    let out = Outgoing::text(mentionize(text, &users)).pinging(&named);
+    let out = Outgoing::text(mentionize(&notify.text, &users)).pinging(&notify.users);
     match channel.send_message(http, out.into_message()).await {
         Ok(_) => tracing::info!(thread = %channel, "lock expiry posted"),
         Err(e) => tracing::warn!(thread = %channel, error = %e, "lock expiry not posted"),

@@ -9,7 +9,7 @@ use serenity::{
 
 use super::text::{fit, mentionize, with_mentions};
 use super::{lock, now, State};
-use crate::commands::{status_text, Reply};
+use crate::commands::Reply;
 
 /// A reply ready to send anywhere (interaction response, follow-up, thread message).
 #[derive(Debug, Default)]
@@ -29,7 +29,7 @@ pub(super) fn is_private(reply: &Reply) -> bool {
 /// thread) or the tournament's players (in a tournament thread), and the reply's.
 pub(super) async fn known_users(state: &State, thread: ChannelId, extra: &[String]) -> Vec<String> {
     let key = thread.to_string();
-    let mut users: Vec<String> = match state.service.with_game(&key, |g| g.users.clone()).await {
+    let mut users: Vec<String> = match state.service.with_game(&key, |g| g.users()).await {
         Some(users) => users,
         None => state
             .service
@@ -222,7 +222,7 @@ pub(super) async fn status_message(state: &State, thread: ChannelId) -> Option<S
     let text = state
         .service
         .with_game(&thread.to_string(), |game| {
-            mentionize(&status_text(game, now), &game.users)
+            mentionize(&game.status(now), &game.users())
         })
         .await?;
     Some(format!(

@@ -13,7 +13,6 @@ use super::respond::{
 };
 use super::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
 use crate::commands::{Caller, Command, Hub, Reply, Roles};
-use crate::games::kfb::Game;
 
 /// Every command, for registration.
 pub(super) fn all() -> Vec<poise::Command<Data, BotError>> {
@@ -182,12 +181,13 @@ async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     }
     let picture = if cmd.name == "move" && reply.ok == Some(true) {
         ctx.defer().await?;
-        let game = state.service.with_game(&thread_key, Game::clone).await;
-        match game {
-            Some(game) => {
-                let now = now();
-                tokio::task::spawn_blocking(move || super::board_png(&game, now)).await?
-            }
+        let now = now();
+        let job = state
+            .service
+            .with_game(&thread_key, |g| g.picture(now))
+            .await;
+        match job {
+            Some(job) => tokio::task::spawn_blocking(move || super::board_png(job)).await?,
             None => None,
         }
     } else {
@@ -384,7 +384,7 @@ pub(super) async fn open_game(
 ) -> Result<(), BotError> {
     let first_team = state
         .service
-        .with_game(&thread.to_string(), |g| {
+        .with_kfb(&thread.to_string(), |g| {
             let t = g.draft_turn_team();
             (t + 1, g.users[t * 3..t * 3 + 3].to_vec())
         })
@@ -449,16 +449,10 @@ async fn legal_moves(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteResponse 
     let moves: Vec<String> = ctx
         .data()
         .service
-        .with_game(&thread, |g| {
-            let seat = g.acting_seat(&user, board).ok()?;
-            Some(g.legal_moves(seat, now))
-        })
+        .with_game(&thread, |g| g.offered_moves(&user, board, now).ok())
         .await
         .flatten()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(_, text)| text)
-        .collect();
+        .unwrap_or_default();
     let (mut first, rest): (Vec<String>, Vec<String>) = moves
         .into_iter()
         .filter(|m| m.to_lowercase().contains(&typed))

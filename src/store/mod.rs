@@ -14,7 +14,7 @@ mod tournaments;
 
 pub use tournaments::{LogLine, TournamentRows};
 
-use crate::games::kfb::{Action, Entry, Game, Settings};
+use crate::commands::{kind_of, LogRow, ThreadGame};
 use crate::time::Timestamp;
 
 /// The default database: a SQLite file in the working directory.
@@ -59,13 +59,13 @@ pub struct Store {
     backend: Backend,
 }
 
-/// A game as stored: the game, its version, and the reply of each log entry.
-#[derive(Clone, Debug)]
+/// A game as stored: the game and its version.
+#[derive(Clone)]
 pub struct StoredGame {
     /// Thread.
     pub thread: String,
     /// The game, replayed.
-    pub game: Game,
+    pub game: Box<dyn ThreadGame>,
     /// Version for optimistic writes.
     pub version: i64,
 }
@@ -137,7 +137,7 @@ impl Store {
     pub async fn create_game(
         &self,
         thread: &str,
-        game: &Game,
+        game: &dyn ThreadGame,
         now: Timestamp,
     ) -> Result<bool, StoreError> {
         let r = sqlx::query(
@@ -145,9 +145,9 @@ impl Store {
              VALUES ($1, $2, $3, $4, 0, 0, $5) ON CONFLICT (thread) DO NOTHING",
         )
         .bind(thread)
-        .bind("kfb")
-        .bind(serde_json::to_string(&game.users)?)
-        .bind(serde_json::to_string(&game.settings)?)
+        .bind(game.kind().variant)
+        .bind(serde_json::to_string(&game.users())?)
+        .bind(game.settings_json()?)
         .bind(i64_of(now))
         .execute(&self.pool)
         .await?;
@@ -188,7 +188,7 @@ impl Store {
         &self,
         thread: &str,
         expected: i64,
-        game: &Game,
+        game: &dyn ThreadGame,
         base_len: usize,
         newly_reverted: &[usize],
         interaction: Option<&str>,
@@ -205,8 +205,11 @@ impl Store {
             tx.rollback().await?;
             return Err(StoreError::Conflict);
         }
-        for (i, e) in game.log.iter().enumerate().skip(base_len) {
-            let last = i + 1 == game.log.len();
+        let len = game.log_len();
+        for i in base_len..len {
+            let Some(e) = game.row(i) else { continue };
+            let e = e?;
+            let last = i + 1 == len;
             sqlx::query(
                 "INSERT INTO actions (thread, seq, number, actor, time, command, action, reply, interaction, reverted_by, reverted_reason) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
@@ -217,7 +220,7 @@ impl Store {
             .bind(&e.actor)
             .bind(i64_of(e.time))
             .bind(&e.command)
-            .bind(serde_json::to_string(&e.action)?)
+            .bind(&e.action)
             .bind(if last { reply } else { "" })
             .bind(if last { interaction } else { None })
             .bind(e.reverted.as_ref().map(|r| r.0.clone()))
@@ -225,12 +228,12 @@ impl Store {
             .execute(&mut *tx)
             .await
             .map_err(conflict_if_duplicate)?;
-            if let Action::Revert { to, reason } = &e.action {
+            if let Some((what, reason)) = &e.audit {
                 sqlx::query("INSERT INTO audit (thread, seq, moderator, what, reason, time) VALUES ($1, $2, $3, $4, $5, $6)")
                     .bind(thread)
                     .bind(i as i64)
                     .bind(&e.actor)
-                    .bind(format!("revert to before #{to}"))
+                    .bind(what)
                     .bind(reason)
                     .bind(i64_of(e.time))
                     .execute(&mut *tx)
@@ -238,8 +241,8 @@ impl Store {
             }
         }
         for &i in newly_reverted {
-            let Some(e) = game.log.get(i) else { continue };
-            let Some((by, why)) = &e.reverted else {
+            let Some(e) = game.row(i) else { continue };
+            let Some((by, why)) = e?.reverted else {
                 continue;
             };
             sqlx::query("UPDATE actions SET reverted_by = $1, reverted_reason = $2 WHERE thread = $3 AND seq = $4")
@@ -272,16 +275,21 @@ impl Store {
     /// # Errors
     /// Database failure or a log that does not replay.
     pub async fn load(&self, thread: &str) -> Result<Option<StoredGame>, StoreError> {
-        let Some(row) = sqlx::query("SELECT users, settings, version FROM games WHERE thread = $1")
-            .bind(thread)
-            .fetch_optional(&self.pool)
-            .await?
+        let Some(row) =
+            sqlx::query("SELECT users, settings, version, variant FROM games WHERE thread = $1")
+                .bind(thread)
+                .fetch_optional(&self.pool)
+                .await?
         else {
             return Ok(None);
         };
         let users: Vec<String> = serde_json::from_str(&row.try_get::<String, _>(0)?)?;
-        let settings: Settings = serde_json::from_str(&row.try_get::<String, _>(1)?)?;
+        let settings: String = row.try_get(1)?;
         let version: i64 = row.try_get(2)?;
+        let variant: String = row.try_get(3)?;
+        let kind = kind_of(&variant).ok_or_else(|| {
+            StoreError::Decode(format!("game {thread}: unknown game kind {variant:?}"))
+        })?;
         let rows = sqlx::query(
             "SELECT seq, number, actor, time, command, action, reverted_by, reverted_reason FROM actions WHERE thread = $1 ORDER BY seq",
         )
@@ -299,17 +307,18 @@ impl Store {
             let number: Option<i64> = r.try_get(1)?;
             let by: Option<String> = r.try_get(6)?;
             let why: Option<String> = r.try_get(7)?;
-            entries.push(Entry {
+            entries.push(LogRow {
                 number: number.map(|n| n as u32),
                 actor: r.try_get(2)?,
                 time: r.try_get::<i64, _>(3)?.max(0) as u64,
                 command: r.try_get(4)?,
-                action: serde_json::from_str(&r.try_get::<String, _>(5)?)?,
+                action: r.try_get(5)?,
                 reverted: by.map(|b| (b, why.unwrap_or_default())),
+                audit: None,
             });
         }
-        let game = Game::from_log(users, settings, entries)
-            .map_err(|e| StoreError::Decode(e.to_string()))?;
+        let game = (kind.load)(users, &settings, entries)
+            .map_err(|e| StoreError::Decode(format!("game {thread}: {e}")))?;
         Ok(Some(StoredGame {
             thread: thread.to_string(),
             game,

@@ -1,0 +1,481 @@
+//! Kung Fu Bughouse with Different Armies on the game layer: its commands (`/kfb new`,
+//! `/pick`, `/move`, `/give`, `/claim`, `/resign`, `/proxy`), its texts and its timers.
+
+use std::any::Any;
+
+use super::layer::{Due, GameKind, LogRow, PictureJob, ThreadGame};
+use super::{mention, Caller, Command, Notify, Reply};
+use crate::engine::fen;
+use crate::games::kfb::{self, draft, Action, Entry, Game, Settings};
+use crate::time::{format_duration, parse_duration, Timestamp};
+
+/// KFB in the game layer.
+pub static KIND: GameKind = GameKind {
+    variant: "kfb",
+    title: "Kung Fu Bughouse",
+    group: "kfb",
+    commands: &[
+        "pick",
+        "give",
+        "claim",
+        "resign",
+        "proxy grant",
+        "proxy revoke",
+        "proxy",
+    ],
+    help: HELP,
+    create,
+    load,
+    import: |text| {
+        kfb::export::import(text)
+            .map(|g| Box::new(g) as Box<dyn ThreadGame>)
+            .map_err(|e| e.to_string())
+    },
+};
+
+/// The help text.
+pub const HELP: &str = "commands: /kfb new team1:@a @b @c team2:@d @e @f [move_limit:6h] [inactivity_posts:18] [seed:<n>] | /pick order:first|second color:red|lightgreen|blue army:fide|clobberers|nutty|rookies|forward [for:@player] | /move notation:<move> [board:1|2|3] [army:<army>] | /give piece:K to:@user [color:<colour>] | /takeback | /claim | /status | /moves square:<sq> | /export | /resign | /proxy grant|revoke player:@x for:@y | /revert to:<n> reason:<text>";
+
+fn create(
+    caller: &Caller<'_>,
+    cmd: &Command,
+    entropy: u64,
+) -> Result<(Box<dyn ThreadGame>, Reply), Reply> {
+    let team = |k: &str| -> Vec<String> {
+        cmd.opt(k)
+            .unwrap_or("")
+            .split_whitespace()
+            .map(mention)
+            .collect()
+    };
+    let (t1, t2) = (team("team1"), team("team2"));
+    if t1.len() != 3 || t2.len() != 3 {
+        return Err(Reply::refused(
+            "each team needs exactly three players: team1:@a @b @c team2:@d @e @f",
+        ));
+    }
+    let mut settings = Settings {
+        seed: entropy,
+        ..Settings::default()
+    };
+    if let Some(l) = cmd.opt("move_limit") {
+        match parse_duration(l) {
+            Ok(s) => settings.move_limit = s,
+            Err(e) => return Err(Reply::refused(e.to_string())),
+        }
+    }
+    if let Some(n) = cmd.opt("inactivity_posts") {
+        match n.parse::<u32>() {
+            Ok(v) if v > 0 => settings.inactivity_posts = v,
+            _ => {
+                return Err(Reply::refused(
+                    "inactivity_posts must be a whole number above 0",
+                ))
+            }
+        }
+    }
+    if let Some(v) = cmd.opt("promoted_pawns") {
+        match v.to_lowercase().as_str() {
+            "on" | "yes" | "true" => settings.promoted_to_pawn = true,
+            "off" | "no" | "false" => settings.promoted_to_pawn = false,
+            _ => return Err(Reply::refused("promoted_pawns must be on (a captured promoted piece returns to hand as a pawn) or off")),
+        }
+    }
+    if let Some(s) = cmd.opt("seed") {
+        match s.parse::<u64>() {
+            Ok(v) => settings.seed = v,
+            Err(_) => return Err(Reply::refused("seed must be a whole number")),
+        }
+    }
+    let users: Vec<String> = t1.into_iter().chain(t2).collect();
+    match Game::new(users, settings) {
+        Ok(game) => {
+            let text = format!(
+                "game created by {}: {}",
+                caller.user,
+                game_announcement(&game)
+            );
+            let reply = Reply {
+                ok: Some(true),
+                text,
+                mentions: game.users.clone(),
+                ..Reply::default()
+            };
+            Ok((Box::new(game), reply))
+        }
+        Err(e) => Err(Reply::refused(e.to_string())),
+    }
+}
+
+fn load(
+    users: Vec<String>,
+    settings: &str,
+    rows: Vec<LogRow>,
+) -> Result<Box<dyn ThreadGame>, String> {
+    let settings: Settings = serde_json::from_str(settings).map_err(|e| e.to_string())?;
+    let mut entries = Vec::with_capacity(rows.len());
+    for r in rows {
+        let action: Action = serde_json::from_str(&r.action).map_err(|e| e.to_string())?;
+        entries.push(Entry {
+            number: r.number,
+            actor: r.actor,
+            time: r.time,
+            command: r.command,
+            action,
+            reverted: r.reverted,
+        });
+    }
+    let game = Game::from_log(users, settings, entries).map_err(|e| e.to_string())?;
+    Ok(Box::new(game))
+}
+
+/// A new game's teams, settings and first picker, with how to pick.
+pub fn game_announcement(game: &Game) -> String {
+    let settings = &game.settings;
+    let first = Game::first_picker(settings);
+    format!(
+        "team 1 {} vs team 2 {}; move limit {}, inactivity {} posts; seed {}; first picker {} ({}): /pick order:first|second color:red|lightgreen|blue army:fide|clobberers|nutty|rookies|forward",
+        game.users[..3].join(", "),
+        game.users[3..].join(", "),
+        format_duration(settings.move_limit),
+        settings.inactivity_posts,
+        settings.seed,
+        game.users[first],
+        if first < 3 { "team 1" } else { "team 2" }
+    )
+}
+
+/// The `/status` text.
+pub fn status_text(game: &Game, now: Timestamp) -> String {
+    let st = game.state();
+    let mut s = String::new();
+    if st.boards.is_none() {
+        s.push_str(&format!(
+            "draft: team {} to pick\n",
+            game.draft_turn_team() + 1
+        ));
+        for (i, p) in st.players.iter().enumerate() {
+            let c = st
+                .draft
+                .choice(i)
+                .map(|c| {
+                    format!(
+                        "{} {} {}",
+                        c.order.as_str(),
+                        c.colour.as_str(),
+                        c.army.as_str()
+                    )
+                })
+                .unwrap_or_else(|| "not picked".into());
+            s.push_str(&format!("{} (team {}): {c}\n", p.user, i / 3 + 1));
+        }
+        return s;
+    }
+    if let Some((t, how)) = &st.winner {
+        s.push_str(&format!("game over: team {} won ({how})\n", t + 1));
+    }
+    s.push_str(&game.seating_text());
+    for (i, p) in st.players.iter().enumerate() {
+        let lock = match game.locked_until(i, now) {
+            Some(u) => format!("locked for {}", format_duration(u - now)),
+            None if game.is_free(i, now) => "free to move".into(),
+            None => "waiting".into(),
+        };
+        s.push_str(&format!(
+            "{}: {lock}; inactivity {}/{}\n",
+            p.user, p.counter, game.settings.inactivity_posts
+        ));
+    }
+    s.push_str(&format!("kings: {}\n", game.kings_summary()));
+    s
+}
+
+/// The console's `!state` lines.
+pub fn state_lines(game: &Game, now: Timestamp) -> Vec<String> {
+    let st = game.state();
+    let mut out = Vec::new();
+    let Some(boards) = &st.boards else {
+        out.push("draft in progress".into());
+        return out;
+    };
+    for (i, b) in boards.iter().enumerate() {
+        out.push(format!(
+            "board {}: {} [{}]",
+            i + 1,
+            fen::write_placement(&b.pos),
+            fen::write_hands(&b.pos)
+        ));
+    }
+    for (i, p) in st.players.iter().enumerate() {
+        let lock = match game.locked_until(i, now) {
+            Some(u) => format!("locked until {u}"),
+            None => "unlocked".into(),
+        };
+        out.push(format!("lock {}: {lock}", p.user));
+    }
+    for p in &st.players {
+        out.push(format!("inactivity {}: {}", p.user, p.counter));
+    }
+    out.push(format!("kings held: {}", game.kings_summary()));
+    out
+}
+
+fn seated(game: &Game, user: &str) -> Result<usize, String> {
+    game.seat_of(user)
+        .ok_or_else(|| "you are not seated in this game".to_string())
+}
+
+fn pick(
+    game: &mut Game,
+    caller: &Caller<'_>,
+    cmd: &Command,
+    raw: &str,
+) -> Result<kfb::Accepted, String> {
+    let seat = seated(game, caller.user)?;
+    let order = cmd.opt("order").ok_or("missing order:first|second")?;
+    let colour = cmd
+        .opt("color")
+        .or(cmd.opt("colour"))
+        .ok_or("missing color:red|lightgreen|blue")?;
+    let army = cmd
+        .opt("army")
+        .ok_or("missing army:fide|clobberers|nutty|rookies|forward")?;
+    let choice = draft::Choice {
+        order: draft::Order::parse(order).map_err(|e| e.to_string())?,
+        colour: draft::Colour::parse(colour).map_err(|e| e.to_string())?,
+        army: draft::Army::parse(army).map_err(|e| e.to_string())?,
+    };
+    let for_player = match cmd.opt("for") {
+        Some(f) => Some(
+            game.seat_of(&mention(f))
+                .ok_or("for: must name a seated player")?,
+        ),
+        None => None,
+    };
+    game.pick(seat, for_player, choice, caller.now, raw)
+        .map_err(|e| e.to_string())
+}
+
+fn play(
+    game: &mut Game,
+    caller: &Caller<'_>,
+    cmd: &Command,
+    raw: &str,
+) -> Result<kfb::Accepted, String> {
+    let text = cmd
+        .opt("notation")
+        .map(String::from)
+        .or_else(|| cmd.positional.first().cloned())
+        .ok_or("missing notation (like /move e2-e4)")?;
+    let board = match cmd.opt("board") {
+        Some(b) => Some(b.parse::<usize>().map_err(|_| "board must be 1, 2 or 3")?),
+        None => None,
+    };
+    let seat = game
+        .acting_seat(caller.user, board)
+        .map_err(|e| e.to_string())?;
+    game.play(caller.user, seat, &text, cmd.opt("army"), caller.now, raw)
+        .map_err(|e| e.to_string())
+}
+
+fn give(
+    game: &mut Game,
+    caller: &Caller<'_>,
+    cmd: &Command,
+    raw: &str,
+) -> Result<kfb::Accepted, String> {
+    let seat = seated(game, caller.user)?;
+    let piece = cmd.opt("piece").unwrap_or("K");
+    if !piece.eq_ignore_ascii_case("k") {
+        return Err("only kings are given (piece:K); other pieces route by themselves".to_string());
+    }
+    let to = cmd.opt("to").ok_or("missing to:@teammate")?;
+    game.give(
+        seat,
+        &mention(to),
+        cmd.opt("color").or(cmd.opt("colour")),
+        caller.now,
+        raw,
+    )
+    .map_err(|e| e.to_string())
+}
+
+fn proxy(
+    game: &mut Game,
+    caller: &Caller<'_>,
+    cmd: &Command,
+    raw: &str,
+) -> Result<kfb::Accepted, String> {
+    if !caller.roles.organiser {
+        return Err("only an organiser may grant or revoke proxies".to_string());
+    }
+    let p = cmd.opt("player").ok_or("missing player:@x")?;
+    let f = cmd.opt("for").ok_or("missing for:@y")?;
+    game.proxy(
+        caller.user,
+        cmd.name == "proxy grant",
+        &mention(p),
+        &mention(f),
+        caller.now,
+        raw,
+    )
+    .map_err(|e| e.to_string())
+}
+
+impl ThreadGame for Game {
+    fn kind(&self) -> &'static GameKind {
+        &KIND
+    }
+
+    fn users(&self) -> Vec<String> {
+        self.users.clone()
+    }
+
+    fn settings_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(&self.settings)
+    }
+
+    fn log_len(&self) -> usize {
+        self.log.len()
+    }
+
+    fn reverted(&self) -> Vec<bool> {
+        self.log.iter().map(|e| e.reverted.is_some()).collect()
+    }
+
+    fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {
+        let e = self.log.get(i)?;
+        Some(serde_json::to_string(&e.action).map(|action| LogRow {
+            number: e.number,
+            actor: e.actor.clone(),
+            time: e.time,
+            command: e.command.clone(),
+            action,
+            reverted: e.reverted.clone(),
+            audit: match &e.action {
+                Action::Revert { to, reason } => {
+                    Some((format!("revert to before #{to}"), reason.clone()))
+                }
+                _ => None,
+            },
+        }))
+    }
+
+    fn finished(&self) -> bool {
+        Game::finished(self)
+    }
+
+    fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
+        let result = match cmd.name.as_str() {
+            "pick" => pick(self, caller, cmd, raw),
+            "move" => play(self, caller, cmd, raw),
+            "give" => give(self, caller, cmd, raw),
+            "claim" => seated(self, caller.user)
+                .and_then(|seat| self.claim(seat, caller.now, raw).map_err(|e| e.to_string())),
+            "resign" => seated(self, caller.user).and_then(|seat| {
+                self.resign(seat, caller.now, raw)
+                    .map_err(|e| e.to_string())
+            }),
+            "proxy grant" | "proxy revoke" => proxy(self, caller, cmd, raw),
+            _ => return None,
+        };
+        Some(match result {
+            Ok(a) => Reply::from_accepted(a),
+            Err(e) => Reply::refused(e),
+        })
+    }
+
+    fn chat(&mut self, user: &str, now: Timestamp) {
+        if let Some(seat) = self.seat_of(user) {
+            Game::chat(self, seat, now);
+        }
+    }
+
+    fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
+        Game::takeback(self, user, now, raw)
+            .map(Reply::from_accepted)
+            .map_err(|e| e.to_string())
+    }
+
+    fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
+        Game::revert_preview(self, to).map_err(|e| e.to_string())
+    }
+
+    fn revert(
+        &mut self,
+        moderator: &str,
+        to: u32,
+        reason: &str,
+        now: Timestamp,
+        raw: &str,
+    ) -> Result<Reply, String> {
+        Game::revert(self, moderator, to, reason, now, raw)
+            .map(Reply::from_accepted)
+            .map_err(|e| e.to_string())
+    }
+
+    fn status(&self, now: Timestamp) -> String {
+        status_text(self, now)
+    }
+
+    fn state_lines(&self, now: Timestamp) -> Vec<String> {
+        state_lines(self, now)
+    }
+
+    fn offered_moves(
+        &self,
+        user: &str,
+        board: Option<usize>,
+        now: Timestamp,
+    ) -> Result<Vec<String>, String> {
+        let seat = self.acting_seat(user, board).map_err(|e| e.to_string())?;
+        Ok(self
+            .legal_moves(seat, now)
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect())
+    }
+
+    fn export(&self) -> String {
+        let mut text = kfb::export::bpgn(self);
+        for pgn in kfb::export::board_pgns(self) {
+            text.push('\n');
+            text.push_str(&pgn);
+        }
+        text
+    }
+
+    fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due> {
+        self.lock_expiries(after, until)
+            .into_iter()
+            .map(|(seat, at)| {
+                let p = &self.state().players[seat];
+                Due {
+                    seat,
+                    at,
+                    notify: Notify {
+                        text: format!(
+                            "@{}: your lock has expired; you may move on board {}",
+                            p.user,
+                            p.board + 1
+                        ),
+                        users: vec![p.user.clone()],
+                    },
+                }
+            })
+            .collect()
+    }
+
+    fn picture(&self, now: Timestamp) -> PictureJob {
+        let game = self.clone();
+        Box::new(move || super::kfb_picture(&game, now).map_err(|e| e.to_string()))
+    }
+
+    fn clone_box(&self) -> Box<dyn ThreadGame> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

@@ -1,0 +1,189 @@
+//! The game layer: one seam between "a game in a thread" and everything that serves it (the
+//! command layer, storage, the console, pictures, export, timers and the Discord front end).
+//!
+//! Every game is an append-only log of actions replayed into its state. A game plugs in with
+//! a [`GameKind`] (its name, its commands, how to create and load one) and an implementation
+//! of [`ThreadGame`] for its state. The seam is a trait object rather than an enum over the
+//! games: the hub, the store and the front ends then never name a game, so adding one touches
+//! only its own modules and the [`KINDS`] list (an enum would need a new arm in every match of
+//! every layer for each game).
+
+use std::any::Any;
+
+use super::{Caller, Command, Notify, Reply};
+use crate::time::Timestamp;
+
+/// One entry of a game's log, as stored: the action is the game's own JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogRow {
+    /// Action number (entries without one, like chat lines, have none).
+    pub number: Option<u32>,
+    /// The user who issued it.
+    pub actor: String,
+    /// When.
+    pub time: Timestamp,
+    /// The command as typed.
+    pub command: String,
+    /// What it did, in the game's own JSON.
+    pub action: String,
+    /// If undone: by whom and why.
+    pub reverted: Option<(String, String)>,
+    /// For a moderator's revert: the audit line (`revert to before #12`) and the reason.
+    pub audit: Option<(String, String)>,
+}
+
+/// Renders a picture away from the async executor: a snapshot of the game moved into it.
+pub type PictureJob = Box<dyn FnOnce() -> Result<Vec<u8>, String> + Send>;
+
+/// A timer that falls due: a seat's lock expiring, a turn limit passing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Due {
+    /// Which seat it concerns (timers are announced once per seat and due time).
+    pub seat: usize,
+    /// When it falls due.
+    pub at: Timestamp,
+    /// The message, notifying whoever must act.
+    pub notify: Notify,
+}
+
+/// A game in a thread.
+pub trait ThreadGame: Send + Sync {
+    /// The kind of game.
+    fn kind(&self) -> &'static GameKind;
+    /// The seated users (their ids become mentions in the thread).
+    fn users(&self) -> Vec<String>;
+    /// The settings, as stored.
+    ///
+    /// # Errors
+    /// They do not serialise (never, for plain data).
+    fn settings_json(&self) -> Result<String, serde_json::Error>;
+    /// Number of log entries.
+    fn log_len(&self) -> usize;
+    /// Which log entries are reverted.
+    fn reverted(&self) -> Vec<bool>;
+    /// One log entry as stored.
+    ///
+    /// # Errors
+    /// The action does not serialise (never, for plain data).
+    fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>>;
+    /// Whether the game is over (stored, so finished games load last).
+    fn finished(&self) -> bool;
+    /// The game's own commands (moves and everything the [`GameKind`] lists); `None` when
+    /// `cmd` is not one of them.
+    fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply>;
+    /// A chat line by a user in the thread.
+    fn chat(&mut self, _user: &str, _now: Timestamp) {}
+    /// `/takeback` by a user: the accepted reply.
+    ///
+    /// # Errors
+    /// Why it is refused, for the user.
+    fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String>;
+    /// What a revert to before action `to` would undo, one line each.
+    ///
+    /// # Errors
+    /// Why it is refused.
+    fn revert_preview(&self, to: u32) -> Result<Vec<String>, String>;
+    /// Reverts to before action `to` (confirmed by `moderator`): the accepted reply.
+    ///
+    /// # Errors
+    /// Why it is refused.
+    fn revert(
+        &mut self,
+        moderator: &str,
+        to: u32,
+        reason: &str,
+        now: Timestamp,
+        raw: &str,
+    ) -> Result<Reply, String>;
+    /// The `/status` text.
+    fn status(&self, now: Timestamp) -> String;
+    /// The console's `!state` lines.
+    fn state_lines(&self, now: Timestamp) -> Vec<String>;
+    /// The plays a user may make now, each exactly as `/move` accepts it (for `/moves` and
+    /// the autocomplete). `board` is the KFB proxy board.
+    ///
+    /// # Errors
+    /// Why the user has none (not seated, not their turn…).
+    fn offered_moves(
+        &self,
+        user: &str,
+        board: Option<usize>,
+        now: Timestamp,
+    ) -> Result<Vec<String>, String>;
+    /// The export text (every action), as `/export` attaches it and `arbiter import` reads it.
+    fn export(&self) -> String;
+    /// Timers falling due in `(after, until]`.
+    fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due>;
+    /// The picture of the game now, to render away from the executor.
+    fn picture(&self, now: Timestamp) -> PictureJob;
+    /// A copy.
+    fn clone_box(&self) -> Box<dyn ThreadGame>;
+    /// For the few places that need one game's own state (a tournament reading a KFB
+    /// result).
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl Clone for Box<dyn ThreadGame> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// A game's entry in the layer: how it is named, created and loaded.
+pub struct GameKind {
+    /// The name stored in `games.variant` and used by `arbiter … --variant`.
+    pub variant: &'static str,
+    /// The game's name for players.
+    pub title: &'static str,
+    /// The command group that creates one (`kfb` for `/kfb new`).
+    pub group: &'static str,
+    /// Commands only this game has (`pick`, `give`, …), to tell a player which game they
+    /// belong to when used elsewhere.
+    pub commands: &'static [&'static str],
+    /// Help lines for `/help`.
+    pub help: &'static str,
+    /// `/<group> new …`: the new game and its announcement, or the refusal.
+    pub create: fn(&Caller<'_>, &Command, u64) -> Result<(Box<dyn ThreadGame>, Reply), Reply>,
+    /// A game rebuilt from its stored users, settings and log.
+    pub load: fn(Vec<String>, &str, Vec<LogRow>) -> Result<Box<dyn ThreadGame>, String>,
+    /// A game read from its export text (`arbiter import`).
+    pub import: fn(&str) -> Result<Box<dyn ThreadGame>, String>,
+}
+
+/// Every game the bot referees.
+pub static KINDS: &[&GameKind] = &[&super::kfb::KIND];
+
+/// The kind stored under `variant`.
+pub fn kind_of(variant: &str) -> Option<&'static GameKind> {
+    KINDS.iter().copied().find(|k| k.variant == variant)
+}
+
+/// The game whose own command `name` is, if any.
+pub fn owner_of_command(name: &str) -> Option<&'static GameKind> {
+    KINDS
+        .iter()
+        .copied()
+        .find(|k| k.commands.contains(&name) || name.split_whitespace().next() == Some(k.group))
+}
+
+/// A game read from any game's export text: the first kind that reads it.
+///
+/// # Errors
+/// No kind reads it: each kind's reason.
+pub fn import(text: &str) -> Result<Box<dyn ThreadGame>, String> {
+    let mut why = Vec::new();
+    for k in KINDS {
+        match (k.import)(text) {
+            Ok(g) => return Ok(g),
+            Err(e) => why.push(format!("not a {} export: {e}", k.title)),
+        }
+    }
+    Err(why.join("; "))
+}
+
+impl dyn ThreadGame {
+    /// This game as one game's own type, if it is one.
+    pub fn downcast<T: 'static>(&self) -> Option<&T> {
+        self.as_any().downcast_ref()
+    }
+}
