@@ -314,9 +314,11 @@ impl Hub {
             return self.new_game(kind, caller, entropy, cmd);
         }
         let Some(game) = self.games.get_mut(thread) else {
-            return Reply::refused(
-                "there is no game in this thread (an organiser starts one with /kfb new)",
-            );
+            let starts: Vec<String> = KINDS.iter().map(|k| format!("/{} new", k.group)).collect();
+            return Reply::refused(format!(
+                "there is no game in this thread (an organiser starts one with {})",
+                starts.join(" or ")
+            ));
         };
         let logged = game.log_len();
         let reply = match name {

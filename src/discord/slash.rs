@@ -161,7 +161,7 @@ pub(super) async fn handle(ctx: Ctx<'_>, cmd: &Command) -> Handled {
 /// first response; accepted actions publicly in the thread (moves deferred first, to leave
 /// time for the board picture), then the pinned status is refreshed and news for other
 /// threads (a match result for its tournament) is posted there.
-async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
+pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let state = ctx.data();
     let Handled {
         reply,
