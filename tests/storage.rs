@@ -15,12 +15,13 @@ use arbiter::store::Store;
 
 const START: u64 = 1_767_225_600;
 
+/// The draft of a game made with seed 1, whose first picker is f (RULINGS §1.8).
 const DRAFT: [(&str, &str); 6] = [
-    ("d", "/pick order:second color:lightgreen army:clobberers"),
+    ("f", "/pick order:second color:red army:fide"),
     ("a", "/pick order:first color:red army:fide"),
     ("e", "/pick order:first color:blue army:rookies"),
     ("b", "/pick order:second color:lightgreen army:nutty"),
-    ("f", "/pick order:second color:red army:fide"),
+    ("d", "/pick order:second color:lightgreen army:clobberers"),
     ("c", "/pick order:first color:blue army:forward"),
 ];
 
@@ -179,6 +180,31 @@ fn a_repeated_interaction_is_applied_once() {
         assert_eq!(r3.text, r1.text);
         let store = Store::connect(Some(&url)).await.unwrap();
         assert_eq!(check_stored(&store, &svc, "t", START).await, 7);
+
+        // A draft choice handed over is logged once and stays a refusal when delivered again.
+        send(
+            &svc,
+            "org",
+            "h",
+            START,
+            "/kfb new team1:@a @b @c team2:@d @e @f seed:1",
+            None,
+        )
+        .await;
+        for (u, p) in &DRAFT[..3] {
+            let r = send(&svc, u, "h", START, p, None).await;
+            assert_eq!(r.ok, Some(true), "{}", r.text);
+        }
+        let red_again = "/pick order:second color:red army:nutty";
+        let h1 = send(&svc, "b", "h", START, red_again, Some("interaction-2")).await;
+        assert_eq!(h1.ok, Some(false), "{}", h1.text);
+        assert!(h1.notify.is_some(), "{h1:?}");
+        for svc in [&svc, &other] {
+            let h2 = send(svc, "b", "h", START, red_again, Some("interaction-2")).await;
+            assert_eq!((h2.ok, h2.ephemeral), (Some(false), true), "{h2:?}");
+            assert_eq!(h2.text, h1.text);
+        }
+        assert_eq!(check_stored(&store, &svc, "h", START).await, 4);
     });
 }
 
@@ -545,7 +571,8 @@ fn tournament_signups_from_two_processes_and_a_result_from_a_game() {
             .await
             .unwrap();
         // A valid draft: team 1 takes a's, b's, c's choices of the victory script, team 2 d's,
-        // e's, f's; the team that picks first starts.
+        // e's, f's; the first picker starts, and within a team who takes which choice does
+        // not matter, so the first picker's team is rotated to put them first.
         let t1 = [
             "/pick order:first color:red army:fide",
             "/pick order:second color:lightgreen army:nutty",
@@ -556,10 +583,21 @@ fn tournament_signups_from_two_processes_and_a_result_from_a_game() {
             "/pick order:first color:blue army:rookies",
             "/pick order:second color:red army:fide",
         ];
+        let seat = |team: usize, k: usize| {
+            if team == first / 3 {
+                team * 3 + (first % 3 + k) % 3
+            } else {
+                team * 3 + k
+            }
+        };
         let order: Vec<(usize, &str)> = if first < 3 {
-            (0..3).flat_map(|k| [(k, t1[k]), (k + 3, t2[k])]).collect()
+            (0..3)
+                .flat_map(|k| [(seat(0, k), t1[k]), (seat(1, k), t2[k])])
+                .collect()
         } else {
-            (0..3).flat_map(|k| [(k + 3, t2[k]), (k, t1[k])]).collect()
+            (0..3)
+                .flat_map(|k| [(seat(1, k), t2[k]), (seat(0, k), t1[k])])
+                .collect()
         };
         for (seat, pick) in order {
             let r = send(&b, &users[seat], "cup/1", START + 6, pick, None).await;
@@ -589,3 +627,4 @@ fn tournament_signups_from_two_processes_and_a_result_from_a_game() {
         assert_eq!(x, y);
     });
 }
+

@@ -121,6 +121,17 @@ impl Reply {
             ..Reply::default()
         }
     }
+    /// A choice handed over in the draft: refused for its sender (only they see it), while
+    /// the thread is told which team picks the replacement, notifying its players.
+    fn handed_over(h: kfb::HandOver) -> Reply {
+        Reply {
+            notify: Some(Notify {
+                text: h.notice,
+                users: h.replacing,
+            }),
+            ..Reply::refused(h.refusal)
+        }
+    }
     fn from_accepted(a: kfb::Accepted) -> Reply {
         let text = match a.number {
             Some(n) => format!("#{n} {}", a.text),
@@ -283,33 +294,16 @@ impl Hub {
             pending.retain(|_, p| p.thread != thread);
         };
         let result: Result<kfb::Accepted, String> = match name {
-            "pick" => (|| {
-                let seat = game
-                    .seat_of(user)
-                    .ok_or_else(|| "you are not seated in this game".to_string())?;
-                let order = cmd.opt("order").ok_or("missing order:first|second")?;
-                let colour = cmd
-                    .opt("color")
-                    .or(cmd.opt("colour"))
-                    .ok_or("missing color:red|lightgreen|blue")?;
-                let army = cmd
-                    .opt("army")
-                    .ok_or("missing army:fide|clobberers|nutty|rookies|forward")?;
-                let choice = draft::Choice {
-                    order: draft::Order::parse(order).map_err(|e| e.to_string())?,
-                    colour: draft::Colour::parse(colour).map_err(|e| e.to_string())?,
-                    army: draft::Army::parse(army).map_err(|e| e.to_string())?,
+            "pick" => {
+                let reply = match pick(game, user, cmd, now, raw) {
+                    Ok(kfb::PickOutcome::Picked(a)) => Reply::from_accepted(a),
+                    Ok(kfb::PickOutcome::HandedOver(h)) => Reply::handed_over(h),
+                    Err(e) => return Reply::refused(e),
                 };
-                let for_player = match cmd.opt("for") {
-                    Some(f) => Some(
-                        game.seat_of(&mention(f))
-                            .ok_or("for: must name a seated player")?,
-                    ),
-                    None => None,
-                };
-                game.pick(seat, for_player, choice, now, raw)
-                    .map_err(|e| e.to_string())
-            })(),
+                // Both are logged actions: pending revert confirmations die (RULINGS §1.10).
+                kill_pending(&mut self.pending, thread);
+                return reply;
+            }
             "move" => (|| {
                 let text = cmd
                     .opt("notation")
@@ -609,6 +603,41 @@ impl Hub {
     }
 }
 
+/// `/pick`: the seat's choice (or a replacement with `for:`).
+fn pick(
+    game: &mut Game,
+    user: &str,
+    cmd: &Command,
+    now: Timestamp,
+    raw: &str,
+) -> Result<kfb::PickOutcome, String> {
+    let seat = game
+        .seat_of(user)
+        .ok_or_else(|| "you are not seated in this game".to_string())?;
+    let order = cmd.opt("order").ok_or("missing order:first|second")?;
+    let colour = cmd
+        .opt("color")
+        .or(cmd.opt("colour"))
+        .ok_or("missing color:red|lightgreen|blue")?;
+    let army = cmd
+        .opt("army")
+        .ok_or("missing army:fide|clobberers|nutty|rookies|forward")?;
+    let choice = draft::Choice {
+        order: draft::Order::parse(order).map_err(|e| e.to_string())?,
+        colour: draft::Colour::parse(colour).map_err(|e| e.to_string())?,
+        army: draft::Army::parse(army).map_err(|e| e.to_string())?,
+    };
+    let for_player = match cmd.opt("for") {
+        Some(f) => Some(
+            game.seat_of(&mention(f))
+                .ok_or("for: must name a seated player")?,
+        ),
+        None => None,
+    };
+    game.pick(seat, for_player, choice, now, raw)
+        .map_err(|e| e.to_string())
+}
+
 /// A new game's teams, settings and first picker, with how to pick.
 pub fn game_announcement(game: &Game) -> String {
     let settings = &game.settings;
@@ -630,10 +659,9 @@ pub fn status_text(game: &Game, now: Timestamp) -> String {
     let st = game.state();
     let mut s = String::new();
     if st.boards.is_none() {
-        s.push_str(&format!(
-            "draft: team {} to pick\n",
-            game.draft_turn_team() + 1
-        ));
+        if let Some(turn) = game.draft_turn_text() {
+            s.push_str(&format!("draft: {turn}\n"));
+        }
         for (i, p) in st.players.iter().enumerate() {
             let c = st
                 .draft
@@ -676,6 +704,16 @@ pub fn state_lines(game: &Game, now: Timestamp) -> Vec<String> {
     let mut out = Vec::new();
     let Some(boards) = &st.boards else {
         out.push("draft in progress".into());
+        if let Some(turn) = game.draft_turn_text() {
+            out.push(format!("draft: {turn}"));
+        }
+        for (i, p) in st.players.iter().enumerate() {
+            let pick = st
+                .draft
+                .choice(i)
+                .map_or_else(|| "not picked".to_string(), |c| c.to_string());
+            out.push(format!("pick {}: {pick}", p.user));
+        }
         return out;
     };
     for (i, b) in boards.iter().enumerate() {
