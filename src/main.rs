@@ -35,8 +35,9 @@ enum Command {
     /// Play from the terminal: each line is `<user> /<command> …` as typed in Discord, a chat
     /// line `<user> <text>`, or a `!` control line (see the README).
     Console {
-        /// Database URL: `sqlite://FILE`, `postgres://…`, or `sqlite::memory:` for nothing
-        /// kept. Default: `DATABASE_URL`, else the SQLite file `arbiter.db` here.
+        /// Database URL: `sqlite://FILE` or a plain file path (created if missing),
+        /// `postgres://…`, or `sqlite::memory:` for nothing kept. Default: `DATABASE_URL`,
+        /// else the SQLite file `arbiter.db` here.
         #[arg(long)]
         db: Option<String>,
         /// Seed for games created without `seed:` (default: from the system clock).
@@ -334,7 +335,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            ExitCode::FAILURE
         }
     }
 }

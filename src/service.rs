@@ -52,6 +52,36 @@ fn before(hub: &Hub, thread: &str) -> Before {
     }
 }
 
+/// How the reply of a logged refusal (a draft choice handed over to the other team) is stored
+/// with its interaction, so that a repeated delivery is answered as a refusal again.
+const REFUSED: &str = "refused: ";
+
+/// The reply text stored with a command's interaction.
+fn stored_reply(reply: &Reply) -> String {
+    if reply.ok == Some(false) {
+        format!("{REFUSED}{}", reply.text)
+    } else {
+        reply.text.clone()
+    }
+}
+
+/// The answer to a repeated delivery of an interaction already applied.
+fn replayed(text: String) -> Reply {
+    match text.strip_prefix(REFUSED) {
+        Some(refusal) => Reply {
+            ok: Some(false),
+            text: refusal.to_string(),
+            ephemeral: true,
+            ..Reply::default()
+        },
+        None => Reply {
+            ok: Some(true),
+            text,
+            ..Reply::default()
+        },
+    }
+}
+
 fn internal_error(e: &StoreError) -> Reply {
     tracing::error!(error = %e, "storage failed");
     Reply {
@@ -385,7 +415,7 @@ impl Service {
                 was.len,
                 &newly,
                 interaction,
-                &reply.text,
+                &stored_reply(reply),
             )
             .await
         {
@@ -418,13 +448,7 @@ impl Service {
     ) -> Reply {
         if let (Some(store), Some(id)) = (&self.store, interaction) {
             match store.interaction_reply(id).await {
-                Ok(Some(text)) => {
-                    return Reply {
-                        ok: Some(true),
-                        text,
-                        ..Reply::default()
-                    }
-                }
+                Ok(Some(text)) => return replayed(text),
                 Ok(None) => {}
                 Err(e) => return internal_error(&e),
             }
@@ -654,12 +678,13 @@ pub async fn bench(
         thread: "",
         now: start_time,
     };
+    // Seed 1 names f as the first picker (RULINGS §1.8).
     let picks = [
-        ("d", "/pick order:second color:lightgreen army:clobberers"),
+        ("f", "/pick order:second color:red army:fide"),
         ("a", "/pick order:first color:red army:fide"),
         ("e", "/pick order:first color:blue army:rookies"),
         ("b", "/pick order:second color:lightgreen army:nutty"),
-        ("f", "/pick order:second color:red army:fide"),
+        ("d", "/pick order:second color:lightgreen army:clobberers"),
         ("c", "/pick order:first color:blue army:forward"),
     ];
     for t in &threads {

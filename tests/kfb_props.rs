@@ -19,15 +19,17 @@ fn drafted_game(seed: u64) -> Game {
         move_limit: 360,
         ..Settings::default()
     };
-    let mut g = Game::new(users, settings).unwrap();
+    // Seed 1 names seat 5 (f) as the first picker (RULINGS §1.8).
+    assert_eq!(Game::first_picker(&settings), 5);
     let picks = [
-        (3, Order::Second, Colour::LightGreen, Army::Clobberers),
+        (5, Order::Second, Colour::Red, Army::Fide),
         (0, Order::First, Colour::Red, Army::Fide),
         (4, Order::First, Colour::Blue, Army::Rookies),
         (1, Order::Second, Colour::LightGreen, Army::Nutty),
-        (5, Order::Second, Colour::Red, Army::Fide),
+        (3, Order::Second, Colour::LightGreen, Army::Clobberers),
         (2, Order::First, Colour::Blue, Army::Forward),
     ];
+    let mut g = Game::new(users, settings).unwrap();
     // Vary the armies a little with the seed while keeping the draft valid.
     let swap = seed % 2 == 1;
     for (seat, order, colour, army) in picks {

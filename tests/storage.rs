@@ -15,12 +15,13 @@ use arbiter::store::Store;
 
 const START: u64 = 1_767_225_600;
 
+/// The draft of a game made with seed 1, whose first picker is f (RULINGS §1.8).
 const DRAFT: [(&str, &str); 6] = [
-    ("d", "/pick order:second color:lightgreen army:clobberers"),
+    ("f", "/pick order:second color:red army:fide"),
     ("a", "/pick order:first color:red army:fide"),
     ("e", "/pick order:first color:blue army:rookies"),
     ("b", "/pick order:second color:lightgreen army:nutty"),
-    ("f", "/pick order:second color:red army:fide"),
+    ("d", "/pick order:second color:lightgreen army:clobberers"),
     ("c", "/pick order:first color:blue army:forward"),
 ];
 
@@ -180,6 +181,31 @@ fn a_repeated_interaction_is_applied_once() {
         assert_eq!(r3.text, r1.text);
         let store = Store::connect(Some(&url)).await.unwrap();
         assert_eq!(check_stored(&store, &svc, "t", START).await, 7);
+
+        // A draft choice handed over is logged once and stays a refusal when delivered again.
+        send(
+            &svc,
+            "org",
+            "h",
+            START,
+            "/kfb new team1:@a @b @c team2:@d @e @f seed:1",
+            None,
+        )
+        .await;
+        for (u, p) in &DRAFT[..3] {
+            let r = send(&svc, u, "h", START, p, None).await;
+            assert_eq!(r.ok, Some(true), "{}", r.text);
+        }
+        let red_again = "/pick order:second color:red army:nutty";
+        let h1 = send(&svc, "b", "h", START, red_again, Some("interaction-2")).await;
+        assert_eq!(h1.ok, Some(false), "{}", h1.text);
+        assert!(h1.notify.is_some(), "{h1:?}");
+        for svc in [&svc, &other] {
+            let h2 = send(svc, "b", "h", START, red_again, Some("interaction-2")).await;
+            assert_eq!((h2.ok, h2.ephemeral), (Some(false), true), "{h2:?}");
+            assert_eq!(h2.text, h1.text);
+        }
+        assert_eq!(check_stored(&store, &svc, "h", START).await, 4);
     });
 }
 
@@ -554,7 +580,8 @@ fn tournament_signups_from_two_processes_and_a_result_from_a_game() {
             .await
             .unwrap();
         // A valid draft: team 1 takes a's, b's, c's choices of the victory script, team 2 d's,
-        // e's, f's; the team that picks first starts.
+        // e's, f's; the first picker starts, and within a team who takes which choice does
+        // not matter, so the first picker's team is rotated to put them first.
         let t1 = [
             "/pick order:first color:red army:fide",
             "/pick order:second color:lightgreen army:nutty",
@@ -565,10 +592,21 @@ fn tournament_signups_from_two_processes_and_a_result_from_a_game() {
             "/pick order:first color:blue army:rookies",
             "/pick order:second color:red army:fide",
         ];
+        let seat = |team: usize, k: usize| {
+            if team == first / 3 {
+                team * 3 + (first % 3 + k) % 3
+            } else {
+                team * 3 + k
+            }
+        };
         let order: Vec<(usize, &str)> = if first < 3 {
-            (0..3).flat_map(|k| [(k, t1[k]), (k + 3, t2[k])]).collect()
+            (0..3)
+                .flat_map(|k| [(seat(0, k), t1[k]), (seat(1, k), t2[k])])
+                .collect()
         } else {
-            (0..3).flat_map(|k| [(k + 3, t2[k]), (k, t1[k])]).collect()
+            (0..3)
+                .flat_map(|k| [(seat(1, k), t2[k]), (seat(0, k), t1[k])])
+                .collect()
         };
         for (seat, pick) in order {
             let r = send(&b, &users[seat], "cup/1", START + 6, pick, None).await;
@@ -597,4 +635,245 @@ fn tournament_signups_from_two_processes_and_a_result_from_a_game() {
         let y = fresh.with_tournament("cup", Clone::clone).await.unwrap();
         assert_eq!(x, y);
     });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Naming a SQLite database (issue 11): every URL form and a plain path create a missing file,
+// through the one `Store::connect` that the bot, the console and the CLI share.
+
+/// A new, empty directory for database files.
+fn db_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir()
+        .join("arbiter-tests")
+        .join(common::unique(name));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// How many migrations the SQLite file at `path` has applied (opened without `Store`).
+fn migrations_in(path: &std::path::Path) -> i64 {
+    use sqlx::Connection;
+    rt().block_on(async {
+        let options = sqlx::sqlite::SqliteConnectOptions::new().filename(path);
+        let mut conn = sqlx::SqliteConnection::connect_with(&options)
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations WHERE success")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        n
+    })
+}
+
+/// The number of migrations in the repository.
+fn migrations_wanted() -> i64 {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/migrations");
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "sql"))
+        })
+        .count() as i64
+}
+
+#[test]
+fn a_sqlite_file_named_by_url_or_path_is_created_and_migrated() {
+    let dir = db_dir("urls");
+    let at = |name: &str| dir.join(name);
+    // (what the user types, the file it names)
+    let forms = [
+        (
+            format!("sqlite://{}", at("slashes.db").display()),
+            at("slashes.db"),
+        ),
+        (
+            format!("sqlite:{}", at("colon.db").display()),
+            at("colon.db"),
+        ),
+        (
+            format!("sqlite://{}?cache=private", at("params.db").display()),
+            at("params.db"),
+        ),
+        (
+            format!("sqlite://{}", at("pct%20name.db").display()),
+            at("pct name.db"),
+        ),
+        (at("plain.db").display().to_string(), at("plain.db")),
+        (
+            at("plain with space #1.db").display().to_string(),
+            at("plain with space #1.db"),
+        ),
+    ];
+    let wanted = migrations_wanted();
+    assert!(wanted >= 4, "{wanted} migrations");
+    let rt = rt();
+    for (url, file) in &forms {
+        assert!(!file.exists());
+        let store = rt
+            .block_on(Store::connect(Some(url)))
+            .unwrap_or_else(|e| panic!("{url}: {e}"));
+        assert!(file.is_file(), "{url}: {} was not created", file.display());
+        assert_eq!(migrations_in(file), wanted, "{url}");
+        // Usable: a game goes in and comes out.
+        rt.block_on(async {
+            let svc = Service::with_store(store).await.unwrap();
+            new_game(&svc, "t").await;
+            assert_eq!(svc.store().unwrap().threads().await.unwrap(), vec!["t"]);
+        });
+        // Opened again, the same database.
+        let again = rt.block_on(Store::connect(Some(url))).unwrap();
+        assert_eq!(rt.block_on(again.threads()).unwrap(), vec!["t"], "{url}");
+    }
+    // A mode the user chose is kept: read-only does not create the file.
+    let ro = at("read-only.db");
+    let url = format!("sqlite://{}?mode=ro", ro.display());
+    assert!(rt.block_on(Store::connect(Some(&url))).is_err());
+    assert!(!ro.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs the built binary in `dir` with `DATABASE_URL` set to `env` (or unset).
+fn arbiter_in(dir: &std::path::Path, args: &[&str], env: Option<&str>) -> std::process::Output {
+    let mut cmd = Proc::new(env!("CARGO_BIN_EXE_arbiter"));
+    cmd.args(args).current_dir(dir).stdin(Stdio::null());
+    match env {
+        Some(url) => cmd.env("DATABASE_URL", url),
+        None => cmd.env_remove("DATABASE_URL"),
+    };
+    cmd.output().expect("run arbiter")
+}
+
+#[test]
+fn the_cli_creates_a_relative_sqlite_file_in_its_working_directory() {
+    let dir = db_dir("relative");
+    let wanted = migrations_wanted();
+    let runs: [(&[&str], Option<&str>, &str); 4] = [
+        (
+            &[
+                "store-bench",
+                "--db",
+                "sqlite://bench.db",
+                "--games",
+                "1",
+                "--actions",
+                "1",
+            ],
+            None,
+            "bench.db",
+        ),
+        (
+            &["console", "--db", "sqlite:console.db"],
+            None,
+            "console.db",
+        ),
+        (&["console", "--db", "plain.db"], None, "plain.db"),
+        (&["console"], Some("sqlite://env.db"), "env.db"),
+    ];
+    for (args, env, file) in runs {
+        let out = arbiter_in(&dir, args, env);
+        assert!(
+            out.status.success(),
+            "{args:?} {env:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let path = dir.join(file);
+        assert!(path.is_file(), "{args:?} {env:?}: no {}", path.display());
+        assert_eq!(migrations_in(&path), wanted, "{args:?} {env:?}");
+        if args[0] == "store-bench" {
+            // The benchmark's own draft went through (seed 1: f picks first) and its move
+            // was committed.
+            let said = String::from_utf8_lossy(&out.stdout);
+            assert!(said.starts_with("1 actions committed"), "{said}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A directory this process cannot create files in: a read-only one, or (for root, who may
+/// write anywhere on an ordinary file system) `/sys`.
+#[cfg(unix)]
+fn unwritable_dir(base: &std::path::Path) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let writable = |d: &std::path::Path| {
+        let probe = d.join("probe");
+        let ok = std::fs::write(&probe, b"").is_ok();
+        let _ = std::fs::remove_file(&probe);
+        ok
+    };
+    let ro = base.join("read-only");
+    std::fs::create_dir_all(&ro).unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+    if !writable(&ro) {
+        return Some(ro);
+    }
+    let sys = std::path::PathBuf::from("/sys");
+    (sys.is_dir() && !writable(&sys)).then_some(sys)
+}
+
+#[cfg(unix)]
+#[test]
+fn a_sqlite_file_that_cannot_be_created_is_a_clear_error_and_exit_status_1() {
+    let dir = db_dir("uncreatable");
+    let missing_dir = dir.join("no-such-dir");
+    let a_file = dir.join("a-file");
+    std::fs::write(&a_file, b"not a directory").unwrap();
+    let unwritable = unwritable_dir(&dir).expect("a directory this test cannot write");
+    let rt = rt();
+    // (database, what the message says)
+    let cases = [
+        (
+            missing_dir.join("games.db"),
+            format!("the directory {} does not exist", missing_dir.display()),
+        ),
+        (
+            a_file.join("games.db"),
+            format!("{} is not a directory", a_file.display()),
+        ),
+        (
+            unwritable.join("arbiter-games.db"),
+            format!("the directory {} cannot be written (", unwritable.display()),
+        ),
+    ];
+    for (db, reason) in &cases {
+        let message = format!(
+            "cannot create the SQLite database {}: {reason}",
+            db.display()
+        );
+        for url in [
+            format!("sqlite://{}", db.display()),
+            db.display().to_string(),
+        ] {
+            let err = rt
+                .block_on(Store::connect(Some(&url)))
+                .expect_err(&url)
+                .to_string();
+            assert!(err.starts_with(&message), "{url}: {err}");
+            assert!(!db.exists(), "{url}");
+        }
+        // The CLI (and the console, and the bot, which share `Store::connect`) says so on
+        // standard error and exits with status 1.
+        let url = format!("sqlite://{}", db.display());
+        let runs: [(&[&str], Option<&str>); 3] = [
+            (&["store-bench", "--db", &url], None),
+            (&["console", "--db", &url], None),
+            (&["console"], Some(&url)),
+        ];
+        for (args, env) in runs {
+            let out = arbiter_in(&dir, args, env);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?} {env:?}: {stderr}");
+            assert!(
+                stderr.contains(&format!("error: {message}")),
+                "{args:?} {env:?}: {stderr}"
+            );
+            assert!(!db.exists());
+        }
+    }
+    if unwritable.starts_with(&dir) {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&unwritable, std::fs::Permissions::from_mode(0o755));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -150,10 +150,9 @@ pub fn status_text(game: &Game, now: Timestamp) -> String {
     let st = game.state();
     let mut s = String::new();
     if st.boards.is_none() {
-        s.push_str(&format!(
-            "draft: team {} to pick\n",
-            game.draft_turn_team() + 1
-        ));
+        if let Some(turn) = game.draft_turn_text() {
+            s.push_str(&format!("draft: {turn}\n"));
+        }
         for (i, p) in st.players.iter().enumerate() {
             let c = st
                 .draft
@@ -196,6 +195,16 @@ pub fn state_lines(game: &Game, now: Timestamp) -> Vec<String> {
     let mut out = Vec::new();
     let Some(boards) = &st.boards else {
         out.push("draft in progress".into());
+        if let Some(turn) = game.draft_turn_text() {
+            out.push(format!("draft: {turn}"));
+        }
+        for (i, p) in st.players.iter().enumerate() {
+            let pick = st
+                .draft
+                .choice(i)
+                .map_or_else(|| "not picked".to_string(), |c| c.to_string());
+            out.push(format!("pick {}: {pick}", p.user));
+        }
         return out;
     };
     for (i, b) in boards.iter().enumerate() {
@@ -230,7 +239,7 @@ fn pick(
     caller: &Caller<'_>,
     cmd: &Command,
     raw: &str,
-) -> Result<kfb::Accepted, String> {
+) -> Result<kfb::PickOutcome, String> {
     let seat = seated(game, caller.user)?;
     let order = cmd.opt("order").ok_or("missing order:first|second")?;
     let colour = cmd
@@ -367,7 +376,13 @@ impl ThreadGame for Game {
 
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
         let result = match cmd.name.as_str() {
-            "pick" => pick(self, caller, cmd, raw),
+            "pick" => {
+                return Some(match pick(self, caller, cmd, raw) {
+                    Ok(kfb::PickOutcome::Picked(a)) => Reply::from_accepted(a),
+                    Ok(kfb::PickOutcome::HandedOver(h)) => Reply::handed_over(h),
+                    Err(e) => Reply::refused(e),
+                })
+            }
             "move" => play(self, caller, cmd, raw),
             "give" => give(self, caller, cmd, raw),
             "claim" => seated(self, caller.user)

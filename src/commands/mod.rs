@@ -15,7 +15,7 @@ pub use tournament::{
     standings_picture, standings_picture_named, tournament_lines, MatchOpen, TOURNAMENT_HELP,
 };
 
-use crate::games::kfb::Accepted as KfbAccepted;
+use crate::games::kfb::{Accepted as KfbAccepted, HandOver};
 use crate::time::Timestamp;
 
 /// A command as typed: its name (`kfb new`, `move`), positional words and `key:value` options.
@@ -154,6 +154,17 @@ impl Reply {
             text: text.into(),
             ephemeral: true,
             ..Reply::default()
+        }
+    }
+    /// A choice handed over in the draft: refused for its sender (only they see it), while
+    /// the thread is told which team picks the replacement, notifying its players.
+    fn handed_over(h: HandOver) -> Reply {
+        Reply {
+            notify: Some(Notify {
+                text: h.notice,
+                users: h.replacing,
+            }),
+            ..Reply::refused(h.refusal)
         }
     }
     /// The public reply of an accepted KFB action.

@@ -174,6 +174,10 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let out = Outgoing::from_reply(state, thread, &caller, &reply).await;
     if is_private(&reply) {
         let sent = ctx.send(out.into_reply(true)).await;
+        if reply.notify.is_some() {
+            // A refusal that others must act on (a draft hand-over) changed the game.
+            refresh_status(ctx.http(), state, thread).await;
+        }
         post_notify(ctx.http(), state, thread, &reply).await;
         post_notices(ctx.http(), state, &reply.notices).await;
         sent?;
@@ -375,24 +379,33 @@ pub(super) async fn new_thread_refusal(
 }
 
 /// Posts a new game's first messages in its thread: the game (pinging the six players), the
-/// draft's first turn (pinging that team), and the status message, pinned.
+/// draft's first turn (pinging the player who makes the first pick), and the status message,
+/// pinned.
 pub(super) async fn open_game(
     http: &serenity::Http,
     state: &State,
     thread: ChannelId,
     game: Outgoing,
 ) -> Result<(), BotError> {
-    let first_team = state
+    let first_turn = state
         .service
         .with_kfb(&thread.to_string(), |g| {
-            let t = g.draft_turn_team();
-            (t + 1, g.users[t * 3..t * 3 + 3].to_vec())
+            let users: Vec<String> = g
+                .draft_pickers()
+                .into_iter()
+                .map(|s| g.users[s].clone())
+                .collect();
+            g.draft_turn_text().map(|turn| (turn, users))
         })
-        .await;
+        .await
+        .flatten();
     thread.send_message(http, game.into_message()).await?;
-    if let Some((n, users)) = first_team {
-        let text = format!("The draft begins: team {n} to pick (/pick order color army).");
-        let draft = Outgoing::text(super::with_mentions(&text, &users)).pinging(&users);
+    if let Some((turn, users)) = first_turn {
+        let text = super::mentionize(
+            &format!("The draft begins: {turn} (/pick order color army)."),
+            &users,
+        );
+        let draft = Outgoing::text(text).pinging(&users);
         thread.send_message(http, draft.into_message()).await?;
     }
     if let Some(text) = status_message(state, thread).await {

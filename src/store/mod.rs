@@ -35,6 +35,14 @@ pub enum StoreError {
     /// Another writer committed first.
     #[error("another command on this game was committed first")]
     Conflict,
+    /// A SQLite database file that does not exist cannot be created there.
+    #[error("cannot create the SQLite database {}: {reason}", .path.display())]
+    Create {
+        /// The database file.
+        path: std::path::PathBuf,
+        /// Why, in plain words.
+        reason: String,
+    },
 }
 
 impl From<serde_json::Error> for StoreError {
@@ -84,21 +92,187 @@ fn i64_of(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
+/// A database named by the user, as [`Store::connect`] reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A PostgreSQL URL, as given.
+    Postgres(String),
+    /// A SQLite database kept in memory (`sqlite::memory:`), as given.
+    SqliteMemory(String),
+    /// A SQLite file: the URL to open it with and the file's path.
+    SqliteFile {
+        /// The URL for sqlx: `mode=rwc` (create if missing) unless the user chose a mode.
+        url: String,
+        /// The database file.
+        path: std::path::PathBuf,
+        /// Whether a missing file is created (no `mode` other than `rwc` was asked for).
+        create: bool,
+    },
+    /// Any other URL (`scheme://…`), left for sqlx to accept or refuse.
+    Other(String),
+}
+
+impl Target {
+    /// Reads a database URL or a plain file path: `postgres://…` (or `postgresql://…`),
+    /// `sqlite::memory:`, `sqlite://games.db` or `sqlite:games.db` (relative to the working
+    /// directory), `sqlite:///abs/games.db`, or a plain path such as `games.db`. A SQLite file
+    /// is created if it is missing (`mode=rwc`), unless the URL sets `mode` itself.
+    pub fn parse(url: &str) -> Target {
+        let url = url.trim();
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Target::Postgres(url.to_string());
+        }
+        if url.contains("://") && !url.starts_with("sqlite://") {
+            return Target::Other(url.to_string());
+        }
+        let Some(rest) = url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"))
+        else {
+            // A plain path: the whole text names the file.
+            return Target::SqliteFile {
+                url: format!("sqlite://{}?mode=rwc", encode_path(url)),
+                path: std::path::PathBuf::from(url),
+                create: true,
+            };
+        };
+        let (database, params) = match rest.split_once('?') {
+            Some((d, p)) => (d, Some(p)),
+            None => (rest, None),
+        };
+        let params: Vec<&str> = params
+            .into_iter()
+            .flat_map(|p| p.split('&'))
+            .filter(|p| !p.is_empty())
+            .collect();
+        let memory =
+            database.is_empty() || database == ":memory:" || params.contains(&"mode=memory");
+        if memory {
+            return Target::SqliteMemory(url.to_string());
+        }
+        let mut params: Vec<String> = params.into_iter().map(str::to_string).collect();
+        if !params.iter().any(|p| p.starts_with("mode=")) {
+            params.push("mode=rwc".to_string());
+        }
+        Target::SqliteFile {
+            url: format!("sqlite://{database}?{}", params.join("&")),
+            path: std::path::PathBuf::from(decode_path(database)),
+            create: params.iter().any(|p| p == "mode=rwc"),
+        }
+    }
+
+    fn backend(&self) -> Backend {
+        match self {
+            Target::Postgres(_) | Target::Other(_) => Backend::Postgres,
+            Target::SqliteMemory(_) | Target::SqliteFile { .. } => Backend::Sqlite,
+        }
+    }
+
+    /// The URL sqlx opens.
+    pub fn url(&self) -> &str {
+        match self {
+            Target::Postgres(u)
+            | Target::SqliteMemory(u)
+            | Target::Other(u)
+            | Target::SqliteFile { url: u, .. } => u,
+        }
+    }
+}
+
+/// Percent-encodes what would end or bend the path part of a `sqlite://` URL.
+fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '?' => out.push_str("%3F"),
+            '#' => out.push_str("%23"),
+            ' ' => out.push_str("%20"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Decodes `%xx` escapes in a URL's path (as sqlx does), leaving anything malformed as is.
+fn decode_path(path: &str) -> String {
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| char::from(b).to_digit(16);
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Makes sure a SQLite file exists (an empty file is a new database), creating it if it is
+/// missing, with an error that names the path and why it cannot be created.
+fn ensure_file(path: &std::path::Path) -> Result<(), StoreError> {
+    let fail = |reason: String| StoreError::Create {
+        path: path.to_path_buf(),
+        reason,
+    };
+    if path.is_dir() {
+        return Err(fail("that is a directory".to_string()));
+    }
+    if path.exists() {
+        return Ok(());
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    if !parent.exists() {
+        return Err(fail(format!(
+            "the directory {} does not exist",
+            parent.display()
+        )));
+    }
+    if !parent.is_dir() {
+        return Err(fail(format!("{} is not a directory", parent.display())));
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map(|_| ())
+        .map_err(|e| {
+            fail(format!(
+                "the directory {} cannot be written ({e})",
+                parent.display()
+            ))
+        })
+}
+
 impl Store {
-    /// Connects (creating a SQLite file if needed) and runs the migrations.
+    /// Connects and runs the migrations. `url` is a database URL or a plain file path (see
+    /// [`Target::parse`]); `None` is the default SQLite file `arbiter.db` here. A SQLite file
+    /// that does not exist yet is created, whichever way it is named.
     ///
     /// # Errors
-    /// The database cannot be reached or migrated.
+    /// The database cannot be created, reached or migrated.
     pub async fn connect(url: Option<&str>) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
-        let url = url.unwrap_or(DEFAULT_URL);
-        let backend = if url.starts_with("postgres") {
-            Backend::Postgres
-        } else {
-            Backend::Sqlite
-        };
-        let options = AnyConnectOptions::from_str(url)?;
-        let memory = url.contains(":memory:");
+        let target = Target::parse(url.unwrap_or(DEFAULT_URL));
+        let backend = target.backend();
+        if let Target::SqliteFile {
+            path, create: true, ..
+        } = &target
+        {
+            ensure_file(path)?;
+        }
+        let options = AnyConnectOptions::from_str(target.url())?;
+        let memory = matches!(target, Target::SqliteMemory(_));
         let pool = AnyPoolOptions::new()
             .max_connections(if memory { 1 } else { 8 })
             .after_connect(move |conn, _| {
@@ -407,5 +581,100 @@ impl Store {
     /// Closes the pool.
     pub async fn close(&self) {
         self.pool.close().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn file(url: &str, path: &str, create: bool) -> Target {
+        Target::SqliteFile {
+            url: url.to_string(),
+            path: PathBuf::from(path),
+            create,
+        }
+    }
+
+    #[test]
+    fn every_way_of_naming_a_sqlite_file_creates_it() {
+        let cases = [
+            (
+                "sqlite://games.db",
+                file("sqlite://games.db?mode=rwc", "games.db", true),
+            ),
+            (
+                "sqlite:games.db",
+                file("sqlite://games.db?mode=rwc", "games.db", true),
+            ),
+            (
+                "sqlite:///abs/games.db",
+                file("sqlite:///abs/games.db?mode=rwc", "/abs/games.db", true),
+            ),
+            (
+                "games.db",
+                file("sqlite://games.db?mode=rwc", "games.db", true),
+            ),
+            (
+                "dir/my games #2.db",
+                file(
+                    "sqlite://dir/my%20games%20%232.db?mode=rwc",
+                    "dir/my games #2.db",
+                    true,
+                ),
+            ),
+            (
+                "sqlite://my%20games.db?cache=private",
+                file(
+                    "sqlite://my%20games.db?cache=private&mode=rwc",
+                    "my games.db",
+                    true,
+                ),
+            ),
+            (DEFAULT_URL, file(DEFAULT_URL, "arbiter.db", true)),
+            // A mode the user chose stays.
+            (
+                "sqlite://games.db?mode=ro",
+                file("sqlite://games.db?mode=ro", "games.db", false),
+            ),
+            (
+                "sqlite://games.db?mode=rw",
+                file("sqlite://games.db?mode=rw", "games.db", false),
+            ),
+        ];
+        for (given, want) in cases {
+            assert_eq!(Target::parse(given), want, "{given}");
+        }
+    }
+
+    #[test]
+    fn memory_and_servers_are_left_as_they_are() {
+        for url in [
+            "sqlite::memory:",
+            "sqlite://:memory:",
+            "sqlite://?mode=memory",
+        ] {
+            assert_eq!(Target::parse(url), Target::SqliteMemory(url.to_string()));
+        }
+        for url in ["postgres://u:p@host/db", "postgresql://host/db"] {
+            assert_eq!(Target::parse(url), Target::Postgres(url.to_string()));
+            assert_eq!(Target::parse(url).backend(), Backend::Postgres);
+        }
+        assert_eq!(
+            Target::parse("mysql://host/db"),
+            Target::Other("mysql://host/db".to_string())
+        );
+        assert_eq!(Target::parse("games.db").backend(), Backend::Sqlite);
+    }
+
+    #[test]
+    fn percent_escapes_decode_and_encode() {
+        assert_eq!(decode_path("a%20b%23c%3F%25"), "a b#c?%");
+        assert_eq!(decode_path("100%"), "100%");
+        assert_eq!(decode_path("%zz%2"), "%zz%2");
+        for path in ["plain.db", "a b#c?d%e.db", "/x/y z.db"] {
+            assert_eq!(decode_path(&encode_path(path)), path);
+        }
     }
 }

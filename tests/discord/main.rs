@@ -2,6 +2,7 @@
 //! gateway on loopback), driven as six players, an organiser and a moderator.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod draft;
 mod fake;
 mod tournament;
 
@@ -239,13 +240,19 @@ async fn a_game_through_discord() {
             6,
             "the game's message pings the six players"
         );
+        // Seed 1 names f as the first picker (RULINGS §1.8): only f is asked to pick.
         assert!(
-            posts[1].content.contains("team 2 to pick"),
+            posts[1]
+                .content
+                .contains(&format!("{} (team 2) makes the first pick", mention(&f))),
             "{}",
             posts[1].content
         );
-        let team2: Vec<String> = [&d, &e, &f].iter().map(|u| u.id.to_string()).collect();
-        assert_eq!(posts[1].pings, team2, "the draft message pings team 2");
+        assert_eq!(
+            posts[1].pings,
+            vec![f.id.to_string()],
+            "the draft message pings the first picker"
+        );
         assert!(posts[2].pinned && posts[2].content.contains("Game status"));
     }
 
@@ -254,13 +261,16 @@ async fn a_game_through_discord() {
     let r = refused(&fake.answer(&t).await, "kfb new in a thread");
     assert!(r.contains("text channel"), "{r}");
 
-    // The draft (tests/scripts/routing.txt): team 2 picks first.
+    // The draft (tests/scripts/routing.txt): f, named by the seed, makes the first pick.
     let t = fake.slash(&a, thread, "pick", pick(0, 0, 0), &[]);
     let r = refused(&fake.answer(&t).await, "out-of-turn pick");
-    assert!(r.contains("team 2's turn"), "{r}");
-    let t = fake.slash(&d, thread, "pick", pick(1, 1, 1), &[]);
+    assert!(
+        r.contains(&format!("{} makes the first pick", mention(&f))),
+        "{r}"
+    );
+    let t = fake.slash(&f, thread, "pick", pick(1, 0, 0), &[]);
     let answer = fake.answer(&t).await;
-    let r = accepted(&answer, "d's pick");
+    let r = accepted(&answer, "f's pick");
     assert!(r.contains("#1") && r.contains("team 1 to pick"), "{r}");
     let team1: Vec<String> = [&a, &b, &c].iter().map(|u| u.id.to_string()).collect();
     assert_eq!(
@@ -272,7 +282,7 @@ async fn a_game_through_discord() {
         (&a, pick(0, 0, 0)),
         (&e, pick(0, 2, 3)),
         (&b, pick(1, 1, 2)),
-        (&f, pick(1, 0, 0)),
+        (&d, pick(1, 1, 1)),
     ] {
         let t = fake.slash(user, thread, "pick", choice, &[]);
         accepted(&fake.answer(&t).await, "pick");
@@ -543,11 +553,11 @@ async fn drafted(fake: &Fake, p: &[User; 6], org: &User) -> u64 {
     accepted(&fake.answer(&t).await, "kfb new");
     let thread = fake.lock().threads[known].0;
     for (user, choice) in [
-        (d, pick(1, 1, 1)),
+        (f, pick(1, 0, 0)),
         (a, pick(0, 0, 0)),
         (e, pick(0, 2, 3)),
         (b, pick(1, 1, 2)),
-        (f, pick(1, 0, 0)),
+        (d, pick(1, 1, 1)),
         (c, pick(0, 2, 4)),
     ] {
         let t = fake.slash(user, thread, "pick", choice, &[]);

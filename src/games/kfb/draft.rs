@@ -1,7 +1,8 @@
 //! The Kung Fu Bughouse draft: every player chooses first/second, a colour and an army
 //! (RULINGS §1 "Seats and boards" and §1.8).
 //!
-//! Pure logic: no I/O, no clock, no randomness. The team that picks first is an input.
+//! Pure logic: no I/O, no clock, no randomness. Who picks first (a player, drawn by the game
+//! from its seed, or just a team) is an input.
 //!
 //! Players are indices `0..6`: team 0 is players 0, 1, 2 and team 1 is players 3, 4, 5.
 //! [`Draft::pick`] never changes the draft; it returns a [`DraftOutcome`] (plain data, fit for
@@ -339,6 +340,17 @@ pub enum DraftRefusal {
         /// The index given.
         player: usize,
     },
+    /// Before the first pick: someone other than the player who starts the draft picked.
+    #[error(
+        "player {player} makes the first pick of the draft (drawn with the seed); after it the \
+         teams take turns, team {} first, and any player of the team on turn who has not \
+         picked may pick",
+        1 - team_of(*.player)
+    )]
+    FirstPick {
+        /// The player who makes the first pick.
+        player: usize,
+    },
     /// The actor's team is not the one to pick.
     #[error(
         "it is team {team}'s turn to pick: {} may pick now",
@@ -447,25 +459,39 @@ fn join_or(items: &[String]) -> String {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Draft {
     first_team: usize,
+    first_picker: Option<usize>,
     turn: usize,
     picks: [Option<Choice>; PLAYERS],
     pending: Option<usize>,
 }
 
 impl Draft {
-    /// A new draft in which `first_team` (0 or 1; other numbers are read modulo 2) picks first.
+    /// A new draft in which `first_team` (0 or 1; other numbers are read modulo 2) picks first,
+    /// by any of its players.
     pub fn new(first_team: usize) -> Draft {
         Draft {
             first_team: first_team % 2,
+            first_picker: None,
             turn: first_team % 2,
             picks: [None; PLAYERS],
             pending: None,
         }
     }
 
-    /// A draft rebuilt by applying logged outcomes in order.
-    pub fn replay<'a>(first_team: usize, log: impl IntoIterator<Item = &'a DraftOutcome>) -> Draft {
-        let mut draft = Draft::new(first_team);
+    /// A new draft that `player` starts (RULINGS §1.8): until the first pick is made, only
+    /// they may pick; then the teams alternate as usual. A number outside `0..6` is read
+    /// modulo 6.
+    pub fn starting_with(player: usize) -> Draft {
+        let player = player % PLAYERS;
+        Draft {
+            first_picker: Some(player),
+            ..Draft::new(team_of(player))
+        }
+    }
+
+    /// A draft rebuilt by applying logged outcomes in order to `start` (a new draft).
+    pub fn replay<'a>(start: Draft, log: impl IntoIterator<Item = &'a DraftOutcome>) -> Draft {
+        let mut draft = start;
         for outcome in log {
             draft.apply(outcome);
         }
@@ -475,6 +501,32 @@ impl Draft {
     /// The team that picked first.
     pub fn first_team(&self) -> usize {
         self.first_team
+    }
+
+    /// The player who makes the first pick, if the draft names one.
+    pub fn first_picker(&self) -> Option<usize> {
+        self.first_picker
+    }
+
+    /// Whether nothing has been picked or handed over yet.
+    pub fn is_fresh(&self) -> bool {
+        self.pending.is_none() && self.picks.iter().all(Option::is_none)
+    }
+
+    /// The players who may pick now, in index order: the player who starts while nothing has
+    /// been picked, during a hand-over the three players of the replacing team, otherwise
+    /// the players of the team on turn who have not picked. Empty once the draft is complete.
+    pub fn pickers(&self) -> Vec<usize> {
+        if self.is_complete() {
+            return Vec::new();
+        }
+        if let Some(pending) = self.pending {
+            return team_players(1 - team_of(pending)).to_vec();
+        }
+        match self.first_picker {
+            Some(first) if self.is_fresh() => vec![first],
+            _ => self.unpicked(self.turn),
+        }
     }
 
     /// The team whose turn it is, `None` once the draft is complete. While a hand-over is
@@ -546,6 +598,9 @@ impl Draft {
                 player: actor,
                 choice: previous,
             });
+        }
+        if let Some(first) = self.first_picker.filter(|&f| f != actor && self.is_fresh()) {
+            return Err(DraftRefusal::FirstPick { player: first });
         }
         if team_of(actor) != self.turn {
             return Err(DraftRefusal::NotYourTurn {
@@ -1505,7 +1560,7 @@ mod tests {
         let out = d.pick(2, Some(5), ch("second blue rookies")).unwrap();
         d.apply(&out);
         log.push(out);
-        assert_eq!(Draft::replay(1, &log), d);
+        assert_eq!(Draft::replay(Draft::new(1), &log), d);
         assert_eq!(d.turn(), Some(0));
     }
 
@@ -1559,6 +1614,91 @@ mod tests {
                 waiting: vec![1, 2]
             })
         );
+    }
+
+    #[test]
+    fn the_named_player_makes_the_first_pick() {
+        for first in 0..PLAYERS {
+            let d = Draft::starting_with(first);
+            assert_eq!(d.first_picker(), Some(first));
+            assert_eq!(d.first_team(), team_of(first));
+            assert_eq!(d.turn(), Some(team_of(first)));
+            assert_eq!(d.pickers(), vec![first]);
+            let c = ch("first red fide");
+            // Everyone else is refused, naming the player who starts: teammates and the
+            // other team alike.
+            for actor in (0..PLAYERS).filter(|&a| a != first) {
+                let refusal = d.pick(actor, None, c).unwrap_err();
+                assert_eq!(refusal, DraftRefusal::FirstPick { player: first });
+                let text = refusal.to_string();
+                assert!(
+                    text.starts_with(&format!("player {first} makes the first pick")),
+                    "{text}"
+                );
+                assert!(
+                    text.contains(&format!("team {} first", 1 - team_of(first))),
+                    "{text}"
+                );
+            }
+            // The starter's pick is accepted; from then on any player of the other team who
+            // has not picked may pick, and nobody of the starter's team.
+            let mut d = d;
+            ok(&mut d, first, "first red fide");
+            let others = team_players(1 - team_of(first));
+            assert_eq!(d.pickers(), others.to_vec());
+            for actor in others {
+                assert!(
+                    matches!(
+                        d.pick(actor, None, ch("second lightgreen nutty")),
+                        Ok(DraftOutcome::Picked { .. })
+                    ),
+                    "player {actor} after {first}"
+                );
+            }
+            for mate in team_players(team_of(first)) {
+                assert!(
+                    matches!(
+                        d.pick(mate, None, ch("second lightgreen nutty")),
+                        Err(DraftRefusal::NotYourTurn { .. } | DraftRefusal::AlreadyPicked { .. })
+                    ),
+                    "player {mate} after {first}"
+                );
+            }
+            // Then the teams alternate, any unpicked player of the team on turn picking.
+            let second = others[2];
+            ok(&mut d, second, "second lightgreen nutty");
+            let mates: Vec<usize> = team_players(team_of(first))
+                .into_iter()
+                .filter(|&p| p != first)
+                .collect();
+            assert_eq!(d.pickers(), mates);
+        }
+    }
+
+    #[test]
+    fn pickers_during_a_hand_over_and_at_the_end() {
+        let mut d = Draft::starting_with(0);
+        ok(&mut d, 0, "first red fide");
+        ok(&mut d, 3, "second lightgreen clobberers");
+        let out = d.pick(1, None, ch("first red nutty")).unwrap();
+        d.apply(&out);
+        assert_eq!(d.pickers(), vec![3, 4, 5], "the replacing team, all of it");
+        let d = draft(
+            0,
+            &[
+                (0, "first red fide"),
+                (3, "second lightgreen clobberers"),
+                (1, "second lightgreen nutty"),
+                (4, "first blue rookies"),
+                (2, "first blue forward"),
+                (5, "second red fide"),
+            ],
+        );
+        assert!(d.is_complete());
+        assert!(d.pickers().is_empty());
+        // A draft without a named starter lets any player of the first team start.
+        assert_eq!(Draft::new(1).pickers(), vec![3, 4, 5]);
+        assert_eq!(Draft::new(1).first_picker(), None);
     }
 
     #[test]

@@ -221,6 +221,32 @@ pub struct Accepted {
     pub mentions: Vec<String>,
 }
 
+/// What a draft pick did: either the choice is recorded, or it broke a constraint (RULINGS
+/// §1.8) and was handed over to the other team. A hand-over is a refusal for the player who
+/// chose, yet it is logged and numbered like an accepted action, so that replay and revert
+/// reproduce it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PickOutcome {
+    /// The choice (or a replacement) is recorded.
+    Picked(Accepted),
+    /// The choice is refused and the other team picks the replacement.
+    HandedOver(HandOver),
+}
+
+/// A refused choice, handed over to the other team (logged as action `number`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandOver {
+    /// The hand-over's action number.
+    pub number: u32,
+    /// For the player who chose: why the choice is refused and what the other team does next.
+    pub refusal: String,
+    /// For the thread: the refused choice, and whose replacement the other team picks and
+    /// how, naming that team's players.
+    pub notice: String,
+    /// The players of the team that picks the replacement (whom `notice` is for).
+    pub replacing: Vec<String>,
+}
+
 /// A simple deterministic generator (splitmix64) for seeded choices.
 pub fn splitmix(seed: u64) -> u64 {
     let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -294,7 +320,7 @@ impl Game {
     fn initial_state(users: &[String], settings: &Settings) -> State {
         let first = Self::first_picker(settings);
         State {
-            draft: Draft::new(team_of(first)),
+            draft: Draft::starting_with(first),
             boards: None,
             players: users
                 .iter()
@@ -439,10 +465,12 @@ impl Game {
 
     // ----- commands --------------------------------------------------------------
 
-    /// A draft pick (`for_player` for a replacement after a hand-over).
+    /// A draft pick (`for_player` for a replacement after a hand-over). A choice that breaks
+    /// a constraint of RULINGS §1.8 is logged as a hand-over and comes back as
+    /// [`PickOutcome::HandedOver`]: a refusal for the player, news for the other team.
     ///
     /// # Errors
-    /// A plain refusal (malformed, out of turn, already picked).
+    /// A plain refusal (malformed, out of turn, already picked, an impossible replacement).
     pub fn pick(
         &mut self,
         seat: usize,
@@ -450,7 +478,7 @@ impl Game {
         choice: Choice,
         now: Timestamp,
         command: &str,
-    ) -> Result<Accepted, Refusal> {
+    ) -> Result<PickOutcome, Refusal> {
         if self.state.boards.is_some() {
             return refuse("the draft is over; the game has started");
         }
@@ -461,40 +489,106 @@ impl Game {
             .map_err(|e| Refusal::Rule(self.humanize(&e.to_string())))?;
         let actor = self.users[seat].clone();
         let number = self.commit(&actor, now, command, Action::Pick(outcome.clone()))?;
-        let mut text = match &outcome {
-            DraftOutcome::Picked { player, choice, .. } => format!(
-                "{} picks {} {} {}",
-                self.users[*player],
-                choice.order.as_str(),
-                choice.colour.as_str(),
-                choice.army.as_str()
-            ),
+        match &outcome {
+            DraftOutcome::Picked { player, choice, .. } => {
+                let mut text = format!(
+                    "{} picks {} {} {}",
+                    self.users[*player],
+                    choice.order.as_str(),
+                    choice.colour.as_str(),
+                    choice.army.as_str()
+                );
+                let mut mentions = Vec::new();
+                if self.state.boards.is_some() {
+                    text.push_str(". The draft is complete; the game starts.\n");
+                    text.push_str(&self.seating_text());
+                } else {
+                    let t = self.draft_turn_team();
+                    text.push_str(&format!(". {} to pick.", team_name(t)));
+                    mentions = (0..3).map(|i| self.users[t * 3 + i].clone()).collect();
+                }
+                Ok(PickOutcome::Picked(Accepted {
+                    number,
+                    text,
+                    mentions,
+                }))
+            }
             DraftOutcome::HandedOver {
                 player,
                 refused,
                 reason,
-            } => format!(
-                "{}'s choice {refused} is refused: {}. {} picks the replacement with /pick for:@{} order:… color:… army:…",
-                self.users[*player],
-                self.humanize(reason),
-                team_name(1 - team_of(*player)),
-                self.users[*player]
-            ),
-        };
-        let mut mentions = Vec::new();
-        if self.state.boards.is_some() {
-            text.push_str(". The draft is complete; the game starts.\n");
-            text.push_str(&self.seating_text());
-        } else {
-            let t = self.draft_turn_team();
-            text.push_str(&format!(". {} to pick.", team_name(t)));
-            mentions = (0..3).map(|i| self.users[t * 3 + i].clone()).collect();
+            } => {
+                let number = number.unwrap_or(0);
+                let who = &self.users[*player];
+                let (own, other) = (team_of(*player), 1 - team_of(*player));
+                let reason = self.humanize(reason);
+                let how = format!("/pick for:@{who} order:… color:… army:…");
+                let replacing: Vec<String> = self.users[other * 3..other * 3 + 3].to_vec();
+                let refusal = format!(
+                    "{who}'s choice {refused} is refused: {reason}. The choice is handed over \
+                     (#{number}): {} picks the replacement for {who} with {how}.",
+                    team_name(other)
+                );
+                let names: Vec<String> = replacing.iter().map(|u| format!("@{u}")).collect();
+                let last = self.state.draft.picks().iter().flatten().count() == 5;
+                let then = if last {
+                    "it completes the draft".to_string()
+                } else {
+                    format!(
+                        "it counts as {}'s pick, and then it is {}'s turn",
+                        team_name(own),
+                        team_name(other)
+                    )
+                };
+                let notice = format!(
+                    "#{number} {who}'s choice {refused} is refused: {reason}.\n{} ({}): pick \
+                     the replacement for {who} with {how} (any of you may; {then}).",
+                    names.join(" "),
+                    team_name(other),
+                );
+                Ok(PickOutcome::HandedOver(HandOver {
+                    number,
+                    refusal,
+                    notice,
+                    replacing,
+                }))
+            }
         }
-        Ok(Accepted {
-            number,
-            text,
-            mentions,
-        })
+    }
+
+    /// The seats that may pick now (RULINGS §1.8): the player who starts the draft, until the
+    /// first pick; the replacing team during a hand-over; otherwise the players of the team
+    /// on turn who have not picked. Empty once the draft is over.
+    pub fn draft_pickers(&self) -> Vec<usize> {
+        if self.state.boards.is_some() {
+            return Vec::new();
+        }
+        self.state.draft.pickers()
+    }
+
+    /// Who picks next in the draft, in words (`f (team 2) makes the first pick`, `team 2
+    /// picks the replacement for b`, `team 1 to pick`); `None` once the draft is over.
+    pub fn draft_turn_text(&self) -> Option<String> {
+        let draft = &self.state.draft;
+        if self.state.boards.is_some() || draft.is_complete() {
+            return None;
+        }
+        if let Some(player) = draft.pending() {
+            return Some(format!(
+                "{} picks the replacement for {} (/pick for:@{} …)",
+                team_name(1 - team_of(player)),
+                self.users[player],
+                self.users[player]
+            ));
+        }
+        if let Some(first) = draft.first_picker().filter(|_| draft.is_fresh()) {
+            return Some(format!(
+                "{} ({}) makes the first pick",
+                self.users[first],
+                team_name(team_of(first))
+            ));
+        }
+        Some(format!("{} to pick", team_name(self.draft_turn_team())))
     }
 
     /// Refuses when the game has not started (draft running) or is over.
@@ -524,30 +618,7 @@ impl Game {
     /// Rewrites the draft's `player N` / `team N` (0-based) with user names and team numbers
     /// from 1.
     pub fn humanize(&self, text: &str) -> String {
-        let mut out = String::with_capacity(text.len());
-        let mut rest = text;
-        while !rest.is_empty() {
-            let player = rest.strip_prefix("player ").and_then(|r| {
-                let d = r.chars().next()?.to_digit(10)? as usize;
-                self.users.get(d).map(|u| (u.clone(), &r[1..]))
-            });
-            let team = rest.strip_prefix("team ").and_then(|r| {
-                let d = r.chars().next()?.to_digit(10)? as usize;
-                (d < 2).then(|| (format!("team {}", d + 1), &r[1..]))
-            });
-            match (player, team) {
-                (Some((name, r)), _) | (None, Some((name, r))) => {
-                    out.push_str(&name);
-                    rest = r;
-                }
-                (None, None) => {
-                    let c = rest.chars().next().unwrap_or(' ');
-                    out.push(c);
-                    rest = &rest[c.len_utf8()..];
-                }
-            }
-        }
-        out
+        humanize(text, &self.users)
     }
 
     /// A line per board: who plays first and second, colours and armies.
@@ -945,6 +1016,14 @@ impl Game {
         }
         if matches!(e.action, Action::Proxy { .. }) {
             return refuse("a proxy grant is undone with /proxy revoke");
+        }
+        if let Action::Pick(DraftOutcome::HandedOver { player, .. }) = &e.action {
+            return refuse(format!(
+                "#{} is the hand-over of {}'s refused choice: the other team picks the \
+                 replacement, and the hand-over cannot be taken back (a moderator can revert it)",
+                e.number.unwrap_or(0),
+                self.users.get(*player).map_or("a player", String::as_str)
+            ));
         }
         if self.finished() {
             return refuse("the winning action cannot be taken back (a moderator can revert it)");
@@ -1440,6 +1519,35 @@ pub fn colour_number(c: super::draft::Colour) -> u8 {
         .unwrap_or(0) as u8
 }
 
+/// Rewrites the draft's `player N` / `team N` (0-based) with the seats' users and team numbers
+/// from 1.
+fn humanize(text: &str, users: &[String]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let player = rest.strip_prefix("player ").and_then(|r| {
+            let d = r.chars().next()?.to_digit(10)? as usize;
+            users.get(d).map(|u| (u.clone(), &r[1..]))
+        });
+        let team = rest.strip_prefix("team ").and_then(|r| {
+            let d = r.chars().next()?.to_digit(10)? as usize;
+            (d < 2).then(|| (format!("team {}", d + 1), &r[1..]))
+        });
+        match (player, team) {
+            (Some((name, r)), _) | (None, Some((name, r))) => {
+                out.push_str(&name);
+                rest = r;
+            }
+            (None, None) => {
+                let c = rest.chars().next().unwrap_or(' ');
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    out
+}
+
 /// A one-line description of an action.
 pub fn describe(a: &Action, users: &[String]) -> String {
     let u = |s: usize| users.get(s).cloned().unwrap_or_default();
@@ -1452,7 +1560,11 @@ pub fn describe(a: &Action, users: &[String]) -> String {
             choice.army.as_str()
         ),
         Action::Pick(DraftOutcome::HandedOver { player, reason, .. }) => {
-            format!("hand-over of {}'s pick ({reason})", u(*player))
+            format!(
+                "hand-over of {}'s pick ({})",
+                u(*player),
+                humanize(reason, users)
+            )
         }
         Action::Move {
             player, notation, ..
