@@ -132,8 +132,8 @@ enum Command {
         #[arg(short = 'o', long = "output")]
         output: std::path::PathBuf,
     },
-    /// Measure picture speed: median time to render and encode an 8×8 board and the KFB
-    /// three-board picture, and their sizes.
+    /// Measure picture speed: median time to render and encode an 8×8 board, the KFB
+    /// three-board picture and the Ultimate Chess picture of a busy position, and their sizes.
     RenderBench {
         /// Runs.
         #[arg(long, default_value_t = 21)]

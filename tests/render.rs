@@ -13,8 +13,8 @@ use arbiter::engine::{
     Rules, Side,
 };
 use arbiter::render::{
-    example_kfb, render_kfb, render_position, render_table, LastMove, PlayerColour, RenderOptions,
-    TableView,
+    example_kfb, example_ultimate, parse_cross_square, render_kfb, render_position, render_table,
+    render_ultimate, CrossPiece, CrossView, LastMove, PlayerColour, RenderOptions, TableView,
 };
 
 fn golden_dir() -> PathBuf {
@@ -570,4 +570,108 @@ fn last_move_from_text() {
     let drop = LastMove::from_text(&pos, "Ca@d4").unwrap();
     assert_eq!(drop.drop, Some(sq(&pos, "d4")));
     assert!(LastMove::from_text(&pos, "zz").is_err());
+}
+
+fn names(n: [&str; 4]) -> [String; 4] {
+    n.map(String::from)
+}
+
+#[test]
+fn ultimate_start_array() {
+    let mut view = CrossView::start(names(["Ann", "Bartholomew", "Zoë", "Dana"]));
+    view.title = "Ultimate Chess · standard".into();
+    let png = render_ultimate(&view).unwrap();
+    let (w, h) = dims(&png);
+    assert!(w <= 1000 && h <= 1100, "{w}×{h}");
+    check_golden("ultimate_start", &png);
+}
+
+#[test]
+fn ultimate_busy_position() {
+    let view = example_ultimate();
+    assert_eq!(view.defeated, vec![4]);
+    assert_eq!(view.in_check, vec![3]);
+    let png = render_ultimate(&view).unwrap();
+    check_golden("ultimate_busy", &png);
+    // No larger than the KFB picture.
+    let kfb = render_kfb(&example_kfb().unwrap()).unwrap();
+    assert!(png.len() <= kfb.len(), "{} > {}", png.len(), kfb.len());
+}
+
+#[test]
+fn ultimate_odd_input_does_not_panic() {
+    let letters = ['K', 'Q', 'R', 'B', 'N', 'W', 'M', 'P', 'Z', 'ж'];
+    // Every square full, the cut corners too; seats out of range; unknown letters.
+    let mut full = CrossView::default();
+    for f in 0..16 {
+        for r in 0..16 {
+            full.squares[f][r] = Some(CrossPiece {
+                letter: letters[(f + r) % letters.len()],
+                seat: ((f * 16 + r) % 6) as u8,
+                neutral: (f + r) % 7 == 0,
+            });
+        }
+    }
+    full.to_move = Some(9);
+    full.in_check = vec![0, 1, 2, 3, 4, 5, 255];
+    full.defeated = vec![0, 3, 200];
+    full.controllers = vec![(1, 1), (2, 9), (3, 4), (4, 3), (0, 0), (4, 2)];
+    full.last_move = Some(((0, 0), (255, 255)));
+    full.last_others = vec![(15, 15), (16, 3), (7, 7)];
+    let start = render_ultimate(&CrossView::start(Default::default())).unwrap();
+    let size = dims(&start);
+    assert_eq!(dims(&render_ultimate(&full).unwrap()), size);
+
+    // Long, empty and odd names, title and note: the picture keeps its size.
+    let mut odd = CrossView::start([
+        "x".repeat(500),
+        "漢字🏆\u{0}\u{202e}rtl\u{feff}".into(),
+        "Ünïcødé ✓ Ærøskøbing Ζωή".into(),
+        " \t\n ".into(),
+    ]);
+    odd.title = "ĉ".repeat(300);
+    odd.note = "a draw is offered ".repeat(40);
+    odd.to_move = Some(3);
+    odd.in_check = vec![3, 3, 1];
+    odd.defeated = vec![4, 4];
+    odd.controllers = vec![(4, 1)];
+    assert_eq!(dims(&render_ultimate(&odd).unwrap()), size);
+    odd.to_move = None;
+    odd.note.clear();
+    assert_eq!(dims(&render_ultimate(&odd).unwrap()), size);
+}
+
+#[test]
+fn ultimate_state_changes_the_picture() {
+    let base = CrossView::start(names(["Ann", "Ben", "Cy", "Di"]));
+    let plain = render_ultimate(&base).unwrap();
+    let changed = |f: &dyn Fn(&mut CrossView)| {
+        let mut v = base.clone();
+        f(&mut v);
+        render_ultimate(&v).unwrap() != plain
+    };
+    assert!(changed(&|v| v.in_check = vec![2]), "check");
+    assert!(changed(&|v| v.defeated = vec![3]), "defeated");
+    assert!(changed(&|v| v.to_move = Some(4)), "turn");
+    assert!(
+        changed(&|v| {
+            v.shift("e2", "e5");
+        }),
+        "last move"
+    );
+    assert!(changed(&|v| v.names[1] = "Bea".into()), "name");
+    assert!(changed(&|v| v.controllers = vec![(3, 1)]), "controller");
+    let h1 = parse_cross_square("h1").unwrap();
+    assert!(
+        changed(&|v| {
+            v.set(h1, Some(CrossPiece::obstacle('K', 1)));
+        }),
+        "obstacle"
+    );
+    // Pieces on cut corners are not drawn.
+    assert!(
+        !changed(&|v| v.squares[0][0] = Some(CrossPiece::new('Q', 1))),
+        "a1 is cut"
+    );
+    assert!(!changed(&|v| v.in_check = vec![7]), "no seat 7");
 }

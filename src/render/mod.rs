@@ -11,6 +11,7 @@ mod canvas;
 mod kfb;
 mod shapes;
 mod table;
+mod ultimate;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -21,6 +22,10 @@ use crate::engine::{GeometryError, Move, Position, Side, Square};
 
 pub use kfb::{example_kfb, render_kfb, KfbBoardView, KfbView, SeatState, SeatView, TeamView};
 pub use table::{render_table, TableView};
+pub use ultimate::{
+    cross_square_name, example_ultimate, is_cut, parse_cross_square, render_ultimate, CrossPiece,
+    CrossSquare, CrossView, CROSS_SIDE, SEAT_COLOURS,
+};
 
 use board::{BoardSpec, HandItem, DIM, PAGE, TEXT};
 use canvas::{Align, Canvas, Fonts};
@@ -425,6 +430,12 @@ pub struct BenchReport {
     pub kfb_bytes: usize,
     /// First (cold-cache) KFB render in milliseconds, piece sprites drawn from scratch.
     pub kfb_cold_ms: f64,
+    /// Median time for the Ultimate Chess picture of a busy position ([`example_ultimate`]).
+    pub ultimate_ms: f64,
+    /// Its PNG size in bytes.
+    pub ultimate_bytes: usize,
+    /// First (cold-cache) Ultimate Chess render in milliseconds.
+    pub ultimate_cold_ms: f64,
 }
 
 impl std::fmt::Display for BenchReport {
@@ -434,10 +445,15 @@ impl std::fmt::Display for BenchReport {
             "8x8 board: {:.2} ms median of {}, {} bytes",
             self.board_ms, self.runs, self.board_bytes
         )?;
-        write!(
+        writeln!(
             f,
             "KFB three boards: {:.2} ms median of {} ({:.2} ms cold), {} bytes",
             self.kfb_ms, self.runs, self.kfb_cold_ms, self.kfb_bytes
+        )?;
+        write!(
+            f,
+            "Ultimate cross board: {:.2} ms median of {} ({:.2} ms cold), {} bytes",
+            self.ultimate_ms, self.runs, self.ultimate_cold_ms, self.ultimate_bytes
         )
     }
 }
@@ -447,7 +463,8 @@ fn median(mut v: Vec<f64>) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
-/// Times rendering and encoding of an 8×8 board and of the KFB picture (median of `runs`).
+/// Times rendering and encoding of an 8×8 board, of the KFB picture and of the Ultimate Chess
+/// picture (median of `runs`).
 ///
 /// # Errors
 /// If a picture cannot be drawn.
@@ -479,13 +496,28 @@ pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
         times.push(t.elapsed().as_secs_f64() * 1e3);
         kfb_bytes = png.len();
     }
+    let kfb_ms = median(times);
+    let cross = example_ultimate();
+    let t = Instant::now();
+    let mut ultimate_bytes = render_ultimate(&cross)?.len();
+    let ultimate_cold_ms = t.elapsed().as_secs_f64() * 1e3;
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        let t = Instant::now();
+        let png = render_ultimate(&cross)?;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        ultimate_bytes = png.len();
+    }
     Ok(BenchReport {
         runs,
         board_ms,
         board_bytes,
-        kfb_ms: median(times),
+        kfb_ms,
         kfb_bytes,
         kfb_cold_ms,
+        ultimate_ms: median(times),
+        ultimate_bytes,
+        ultimate_cold_ms,
     })
 }
 

@@ -315,6 +315,10 @@ pub(crate) enum Figure {
     Bishop,
     Knight,
     Pawn,
+    /// Ultimate Chess's Warrior (`WAD`): a crested helmet.
+    Warrior,
+    /// Ultimate Chess's Mage (`FC`): a wizard's hat over a robe.
+    Mage,
     /// A token: abbreviation, base outline, rim marks (angle in degrees on screen, kind).
     Token {
         abbr: String,
@@ -540,6 +544,55 @@ impl Figure {
                 detail.stroke((50.0, 47.0), (50.0, 62.0), 2.5);
                 detail.stroke((25.0, 80.0), (75.0, 80.0), 2.5);
             }
+            Figure::Warrior => {
+                base(&mut fill);
+                fill.poly(&[(27.0, 81.0), (33.0, 66.0), (67.0, 66.0), (73.0, 81.0)]);
+                // The helmet: a dome with cheek guards flaring toward the bottom.
+                fill.add(
+                    Pen::at((28.0, 70.0))
+                        .line((27.0, 46.0))
+                        .cubic((26.0, 28.0), (37.0, 19.0), (50.0, 19.0))
+                        .cubic((63.0, 19.0), (74.0, 28.0), (73.0, 46.0))
+                        .line((72.0, 70.0))
+                        .quad((60.0, 66.0), (57.0, 58.0))
+                        .line((43.0, 58.0))
+                        .quad((40.0, 66.0), (28.0, 70.0))
+                        .close(),
+                );
+                // The crest, sweeping back over the dome.
+                fill.stroke_quad((28.0, 30.0), (40.0, 3.0), (74.0, 16.0), 9.0);
+                // The eye slit and the nose guard (a T), the rim of the helmet.
+                detail.stroke((35.0, 42.0), (65.0, 42.0), 4.5);
+                detail.stroke((50.0, 42.0), (50.0, 57.0), 4.5);
+                detail.stroke((27.0, 80.0), (73.0, 80.0), 2.5);
+                detail.stroke((34.0, 67.0), (66.0, 67.0), 2.5);
+            }
+            Figure::Mage => {
+                base(&mut fill);
+                // The robe.
+                fill.add(
+                    Pen::at((29.0, 81.0))
+                        .quad((37.0, 73.0), (39.0, 62.0))
+                        .line((61.0, 62.0))
+                        .quad((63.0, 73.0), (71.0, 81.0))
+                        .close(),
+                );
+                // A wide brim and a tall hat whose tip bends over.
+                fill.ellipse(50.0, 61.0, 36.0, 7.5);
+                fill.add(
+                    Pen::at((30.0, 61.0))
+                        .quad((39.0, 42.0), (45.0, 28.0))
+                        .quad((53.0, 9.0), (84.0, 7.0))
+                        .quad((61.0, 19.0), (60.0, 36.0))
+                        .quad((62.0, 50.0), (70.0, 61.0))
+                        .close(),
+                );
+                // A hat band, a star on the hat, the brim's edge and the base line.
+                detail.stroke((35.0, 53.0), (65.0, 53.0), 4.5);
+                star(&mut detail, 51.0, 38.0, 6.5);
+                detail.stroke((20.0, 64.0), (80.0, 64.0), 2.5);
+                detail.stroke((27.0, 80.0), (73.0, 80.0), 2.5);
+            }
             Figure::Token { base, marks, .. } => {
                 token_base(&mut fill, *base);
                 for &(angle, mark) in marks {
@@ -563,6 +616,18 @@ pub(crate) fn orthodox(abbr: &str, betza_text: &str) -> Option<Figure> {
         ("P", _) => Some(Figure::Pawn),
         _ => None,
     }
+}
+
+/// A five-pointed star of outer radius `r` centred on (cx, cy).
+fn star(p: &mut Path, cx: f32, cy: f32, r: f32) {
+    let pts: Vec<P> = (0..10)
+        .map(|i| {
+            let rr = if i % 2 == 0 { r } else { r * 0.45 };
+            let a = (-90.0 + 36.0 * i as f32).to_radians();
+            (cx + rr * a.cos(), cy + rr * a.sin())
+        })
+        .collect();
+    p.poly(&pts);
 }
 
 /// Token outline, centred on (50, 50).
@@ -635,12 +700,23 @@ fn rim_mark(p: &mut Path, angle: i32, mark: Mark) {
     }
 }
 
+/// Extras of a sprite beyond its figure and fill; the default draws the plain piece.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub(crate) struct Look {
+    /// A ring of this colour outside the dark outline, so that dark pieces stand out on dark
+    /// squares.
+    pub halo: Option<Rgb8>,
+    /// Diagonal stripes of this colour across the fill (pieces that belong to nobody).
+    pub hatch: Option<Rgb8>,
+}
+
 /// Key of the sprite cache.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 struct Key {
     figure: Figure,
     fill: Rgb8,
     size: usize,
+    look: Look,
 }
 
 type Cache = Mutex<HashMap<Key, Arc<Sprite>>>;
@@ -652,17 +728,29 @@ fn cache() -> &'static Cache {
 
 /// The sprite of a figure in a colour at a size, from the cache or freshly drawn.
 pub(crate) fn sprite(fonts: &Fonts, figure: &Figure, fill: Rgb8, size: usize) -> Arc<Sprite> {
+    sprite_look(fonts, figure, fill, size, Look::default())
+}
+
+/// The sprite of a figure with extras (halo, hatching), from the cache or freshly drawn.
+pub(crate) fn sprite_look(
+    fonts: &Fonts,
+    figure: &Figure,
+    fill: Rgb8,
+    size: usize,
+    look: Look,
+) -> Arc<Sprite> {
     let key = Key {
         figure: figure.clone(),
         fill,
         size,
+        look,
     };
     if let Ok(c) = cache().lock() {
         if let Some(s) = c.get(&key) {
             return Arc::clone(s);
         }
     }
-    let s = Arc::new(draw_sprite(fonts, figure, fill, size));
+    let s = Arc::new(draw_sprite(fonts, figure, fill, size, look));
     if let Ok(mut c) = cache().lock() {
         if c.len() > 2000 {
             c.clear();
@@ -672,7 +760,7 @@ pub(crate) fn sprite(fonts: &Fonts, figure: &Figure, fill: Rgb8, size: usize) ->
     s
 }
 
-fn draw_sprite(fonts: &Fonts, figure: &Figure, fill: Rgb8, size: usize) -> Sprite {
+fn draw_sprite(fonts: &Fonts, figure: &Figure, fill: Rgb8, size: usize, look: Look) -> Sprite {
     let (fill_path, detail_path) = figure.paths();
     let k = size as f32 / 100.0;
     let map = move |(x, y): P| (x * k, y * k);
@@ -680,8 +768,26 @@ fn draw_sprite(fonts: &Fonts, figure: &Figure, fill: Rgb8, size: usize) -> Sprit
     let edge = (size as f32 / 34.0).clamp(1.0, 3.0);
     let outline = dilate(&cov, size, edge);
     let mut sp = Sprite::new(size);
+    if let Some(halo) = look.halo {
+        let ring = dilate(&outline, size, (size as f32 / 40.0).clamp(1.0, 2.0));
+        sp.layer(&ring, halo, None);
+    }
     sp.layer(&outline, OUTLINE, None);
     sp.layer(&cov, fill, None);
+    if let Some(hatch) = look.hatch {
+        let period = (size / 8).max(4);
+        let stripes: Vec<f32> = (0..size * size)
+            .map(|i| {
+                let (x, y) = (i % size, i / size);
+                if (x + y) % period < period / 2 {
+                    1.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        sp.layer(&stripes, hatch, Some(&cov));
+    }
     let ink = match figure {
         Figure::Token { .. } => contrast(fill),
         _ if luminance(fill) < 0.3 => [215, 215, 215],
