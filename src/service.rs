@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use tokio::sync::Mutex;
 
-use crate::commands::{Caller, Command, Hub, Reply};
+use crate::commands::{Caller, Command, Hub, Notify, Reply};
 use crate::games::kfb::Game;
 use crate::store::{LogLine, Store, StoreError, TournamentRows};
 use crate::time::Timestamp;
@@ -544,13 +544,14 @@ impl Service {
         }
     }
 
-    /// Lock-expiry messages due by `now` (after `after`), each announced once even across
-    /// restarts and processes; those that fell due more than a minute ago say they are late.
-    pub async fn due_messages(&self, after: Timestamp, now: Timestamp) -> Vec<(String, String)> {
+    /// Lock-expiry notifications due by `now` (after `after`), each announced once even
+    /// across restarts and processes; those that fell due more than a minute ago say they are
+    /// late.
+    pub async fn due_messages(&self, after: Timestamp, now: Timestamp) -> Vec<(String, Notify)> {
         let mut inner = self.inner.lock().await;
         let due = inner.hub.due_timers(after, now);
         let mut out = Vec::new();
-        for (thread, seat, at, text) in due {
+        for (thread, seat, at, notify) in due {
             let fresh = match &self.store {
                 Some(store) => match store.fire_timer(&thread, seat, at, now).await {
                     Ok(f) => f,
@@ -563,15 +564,15 @@ impl Service {
             };
             inner.hub.mark_notified(&thread, seat, at);
             if fresh {
-                let text = if now > at + 60 {
-                    format!(
-                        "{text} (late: this fell due at {} while the bot was away)",
-                        crate::commands::clock_text(at)
-                    )
+                let notify = if now > at + 60 {
+                    notify.append(&format!(
+                        " (late: this fell due at {} while the bot was away)",
+                        crate::time::stamp(at, crate::time::Style::Full)
+                    ))
                 } else {
-                    text
+                    notify
                 };
-                out.push((thread, text));
+                out.push((thread, notify));
             }
         }
         out

@@ -11,9 +11,12 @@ pub use tournament::{
     standings_picture, standings_picture_named, tournament_lines, MatchOpen, TOURNAMENT_HELP,
 };
 
+pub use crate::games::Notify;
+
 use crate::engine::fen;
 use crate::games::kfb::{self, draft, Game, Settings};
-use crate::time::{format_duration, parse_duration, Timestamp};
+use crate::games::{drawn_seed, parse_seed};
+use crate::time::{format_duration, parse_duration, stamp, Style, Timestamp};
 
 /// A command as typed: its name (`kfb new`, `move`), positional words and `key:value` options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -80,8 +83,6 @@ pub struct Reply {
     pub text: String,
     /// Button identifiers.
     pub buttons: Vec<String>,
-    /// Users to mention.
-    pub mentions: Vec<String>,
     /// Only the sender sees it (refusals, previews).
     pub ephemeral: bool,
     /// Match threads to open (after `/tournament pair`).
@@ -90,19 +91,12 @@ pub struct Reply {
     pub notices: Vec<(String, String)>,
     /// Attach the standings picture of the thread's tournament.
     pub standings: bool,
-    /// A public message for the thread that notifies whoever must act next; posted as a new
-    /// message after the reply (Discord notifies nobody for mentions in a deferred
-    /// completion or an edit). The console prints its text as plain lines after the reply.
+    /// Whoever must act because of this action (never its sender), told in one public
+    /// message in the thread; the only thing front ends notify users with. On Discord it is a
+    /// newly created message after the reply (Discord notifies nobody for mentions in a
+    /// deferred completion or an edit, so replies and edits notify nobody); the console
+    /// prints its lines after the reply.
     pub notify: Option<Notify>,
-}
-
-/// A public message in the game's thread that notifies exactly `users`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Notify {
-    /// The text, naming the users (as `@id`/user names, like every reply).
-    pub text: String,
-    /// The users to notify.
-    pub users: Vec<String>,
 }
 
 impl Reply {
@@ -129,7 +123,7 @@ impl Reply {
         Reply {
             ok: Some(true),
             text,
-            mentions: a.mentions,
+            notify: a.notify,
             ..Reply::default()
         }
     }
@@ -227,12 +221,13 @@ impl Hub {
         self.notified.insert((thread.to_string(), seat, due));
     }
 
-    /// Lock expiries due in `(after, until]` not yet announced: (thread, seat, due, text).
+    /// Lock expiries due in `(after, until]` not yet announced: (thread, seat, due, the
+    /// notification of the player).
     pub fn due_timers(
         &self,
         after: Timestamp,
         until: Timestamp,
-    ) -> Vec<(String, usize, Timestamp, String)> {
+    ) -> Vec<(String, usize, Timestamp, Notify)> {
         let mut out = Vec::new();
         for thread in self.threads() {
             let game = &self.games[&thread];
@@ -242,19 +237,32 @@ impl Hub {
                 }
                 let p = &game.state().players[seat];
                 let text = format!(
-                    "@{}: your lock has expired; you may move on board {}",
-                    p.user,
+                    "your lock has expired; you may move on board {}",
                     p.board + 1
                 );
-                out.push((thread.clone(), seat, at, text));
+                out.push((thread.clone(), seat, at, Notify::to([p.user.clone()], text)));
             }
         }
         out
     }
 
-    /// Handles a command. `entropy` seeds a game created without `seed:`; `raw` is the
-    /// command as typed (kept in the log).
+    /// Handles a command. `entropy` seeds a game created without `seed:` (its low 53 bits,
+    /// RULINGS §0); `raw` is the command as typed (kept in the log). The reply notifies
+    /// nobody of their own action.
     pub fn handle(&mut self, caller: &Caller<'_>, entropy: u64, cmd: &Command, raw: &str) -> Reply {
+        let mut reply = self.handle_command(caller, drawn_seed(entropy), cmd, raw);
+        reply.notify = reply.notify.and_then(|n| n.without(caller.user));
+        reply
+    }
+
+    /// Handles a command; `seed` is the seed drawn for it, if it needs one.
+    fn handle_command(
+        &mut self,
+        caller: &Caller<'_>,
+        seed: u64,
+        cmd: &Command,
+        raw: &str,
+    ) -> Reply {
         let Caller {
             user,
             roles,
@@ -264,12 +272,12 @@ impl Hub {
         let name = cmd.name.as_str();
         match name {
             "help" => return Reply::ok(format!("{HELP}\n{TOURNAMENT_HELP}")),
-            "kfb new" => return self.new_game(user, roles, thread, entropy, cmd),
+            "kfb new" => return self.new_game(user, roles, thread, seed, cmd),
             "signup" | "withdraw" | "tournament" => {
-                return self.tournament_command(caller, entropy, cmd)
+                return self.tournament_command(caller, seed, cmd)
             }
             n if n.starts_with("tournament ") => {
-                return self.tournament_command(caller, entropy, cmd)
+                return self.tournament_command(caller, seed, cmd)
             }
             "kfb" => return Reply::refused("use /kfb new team1:@a @b @c team2:@d @e @f [move_limit:6h] [inactivity_posts:18] [seed:<n>]"),
             _ => {}
@@ -407,7 +415,8 @@ impl Hub {
                                 log_len: game.log.len(),
                             },
                         );
-                        Reply { ok: Some(true), text: format!("revert to before #{to} will undo:\n{}\npress the button within 15 minutes to confirm", lines.join("\n")), buttons: vec![id], ephemeral: true, ..Reply::default() }
+                        let by = now + CONFIRM_WINDOW;
+                        Reply { ok: Some(true), text: format!("revert to before #{to} will undo:\n{}\npress the button by {} ({}) to confirm", lines.join("\n"), stamp(by, Style::Full), stamp(by, Style::Relative)), buttons: vec![id], ephemeral: true, ..Reply::default() }
                     }
                     Err(e) => Reply::refused(e.to_string()),
                 };
@@ -530,21 +539,21 @@ impl Hub {
             }
         }
         if let Some(s) = cmd.opt("seed") {
-            match s.parse::<u64>() {
+            match parse_seed(s) {
                 Ok(v) => settings.seed = v,
-                Err(_) => return Reply::refused("seed must be a whole number"),
+                Err(e) => return Reply::refused(e),
             }
         }
         let users: Vec<String> = t1.into_iter().chain(t2).collect();
         match Game::new(users, settings.clone()) {
             Ok(game) => {
                 let text = format!("game created by {user}: {}", game_announcement(&game));
-                let mentions = game.users.clone();
+                let notify = Some(new_game_notify(&game, "a new game of Kung Fu Bughouse"));
                 self.games.insert(thread.to_string(), game);
                 Reply {
                     ok: Some(true),
                     text,
-                    mentions,
+                    notify,
                     ..Reply::default()
                 }
             }
@@ -561,8 +570,14 @@ impl Hub {
         }
     }
 
-    /// A button press.
+    /// A button press. The reply notifies nobody of their own action.
     pub fn press(&mut self, user: &str, id: &str, now: Timestamp) -> Reply {
+        let mut reply = self.press_button(user, id, now);
+        reply.notify = reply.notify.and_then(|n| n.without(user));
+        reply
+    }
+
+    fn press_button(&mut self, user: &str, id: &str, now: Timestamp) -> Reply {
         let Some(p) = self.pending.get(id) else {
             return Reply::refused(
                 "this button has expired (another action was accepted, or it was used)",
@@ -597,16 +612,31 @@ impl Hub {
         }
     }
 
-    /// Lock-expiry messages that fall due in `(after, until]`, each sent once.
-    pub fn due_messages(&mut self, after: Timestamp, until: Timestamp) -> Vec<(String, String)> {
+    /// Lock-expiry notifications that fall due in `(after, until]`, each sent once.
+    pub fn due_messages(&mut self, after: Timestamp, until: Timestamp) -> Vec<(String, Notify)> {
         let due = self.due_timers(after, until);
         due.into_iter()
-            .map(|(thread, seat, at, text)| {
+            .map(|(thread, seat, at, notify)| {
                 self.mark_notified(&thread, seat, at);
-                (thread, text)
+                (thread, notify)
             })
             .collect()
     }
+}
+
+/// What a new game's six players are told (`what` names the game): they play, and who picks
+/// first.
+pub fn new_game_notify(game: &Game, what: &str) -> Notify {
+    let first = Game::first_picker(&game.settings);
+    let team = if first < 3 { "team 1" } else { "team 2" };
+    Notify::to(
+        game.users.clone(),
+        format!(
+            "you play in {what}: team 1 {} vs team 2 {}; {team} picks first (/pick order color army)",
+            game.users[..3].join(", "),
+            game.users[3..].join(", "),
+        ),
+    )
 }
 
 /// A new game's teams, settings and first picker, with how to pick.
@@ -657,7 +687,11 @@ pub fn status_text(game: &Game, now: Timestamp) -> String {
     s.push_str(&game.seating_text());
     for (i, p) in st.players.iter().enumerate() {
         let lock = match game.locked_until(i, now) {
-            Some(u) => format!("locked for {}", format_duration(u - now)),
+            Some(u) => format!(
+                "locked until {} ({})",
+                stamp(u, Style::Full),
+                stamp(u, Style::Relative)
+            ),
             None if game.is_free(i, now) => "free to move".into(),
             None => "waiting".into(),
         };
@@ -702,3 +736,101 @@ pub fn state_lines(game: &Game, now: Timestamp) -> Vec<String> {
 
 /// The help text.
 pub const HELP: &str = "commands: /kfb new team1:@a @b @c team2:@d @e @f [move_limit:6h] [inactivity_posts:18] [seed:<n>] | /pick order:first|second color:red|lightgreen|blue army:fide|clobberers|nutty|rookies|forward [for:@player] | /move notation:<move> [board:1|2|3] [army:<army>] | /give piece:K to:@user [color:<colour>] | /takeback | /claim | /status | /moves square:<sq> | /export | /resign | /proxy grant|revoke player:@x for:@y | /revert to:<n> reason:<text>";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::MAX_SEED;
+
+    fn run(hub: &mut Hub, user: &str, thread: &str, entropy: u64, text: &str) -> Reply {
+        let caller = Caller {
+            user,
+            roles: Roles {
+                organiser: true,
+                moderator: false,
+            },
+            thread,
+            now: 0,
+        };
+        let cmd = parse_command(text).expect("a command");
+        hub.handle(&caller, entropy, &cmd, text)
+    }
+
+    #[test]
+    fn drawn_and_typed_seeds_fit_in_53_bits() {
+        let mut hub = Hub::new();
+        let new = "/kfb new team1:@a @b @c team2:@d @e @f";
+        // Drawn from any 64 bits of entropy: shown, and typed back to the same game.
+        let r = run(&mut hub, "org", "t1", u64::MAX, new);
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        assert!(r.text.contains(&format!("seed {MAX_SEED};")), "{}", r.text);
+        let again = run(&mut hub, "org", "t2", 5, &format!("{new} seed:{MAX_SEED}"));
+        assert_eq!(again.ok, Some(true), "{}", again.text);
+        assert_eq!(again.text, r.text, "the shown seed reproduces the game");
+        let above = run(
+            &mut hub,
+            "org",
+            "t3",
+            5,
+            &format!("{new} seed:{}", MAX_SEED + 1),
+        );
+        assert_eq!(above.ok, Some(false));
+        assert!(
+            above.text.contains("from 0 to 9007199254740991"),
+            "{}",
+            above.text
+        );
+        assert!(hub.game("t3").is_none());
+        // Tournament teams: drawn the same way; a typed seed above the range is refused.
+        run(&mut hub, "org", "cup", 1, "/tournament new name:Cup");
+        for p in 1..=9 {
+            let r = run(&mut hub, &format!("p{p}"), "cup", 1, "/signup");
+            assert_eq!(r.ok, Some(true), "{}", r.text);
+        }
+        let r = run(
+            &mut hub,
+            "org",
+            "cup",
+            1,
+            &format!("/tournament teams seed:{}", MAX_SEED + 1),
+        );
+        assert_eq!(r.ok, Some(false), "{}", r.text);
+        let r = run(&mut hub, "org", "cup", u64::MAX, "/tournament teams");
+        assert!(r.text.contains(&format!("seed {MAX_SEED}:")), "{}", r.text);
+    }
+
+    #[test]
+    fn nobody_is_notified_of_their_own_action_or_a_refusal() {
+        let mut hub = Hub::new();
+        // org plays in the game they create: the other five are told.
+        let r = run(
+            &mut hub,
+            "org",
+            "t",
+            1,
+            "/kfb new team1:@org @b @c team2:@d @e @f seed:1",
+        );
+        let n = r.notify.expect("a notification");
+        assert_eq!(n.users(), ["b", "c", "d", "e", "f"].map(String::from));
+        let r = run(
+            &mut hub,
+            "org",
+            "t",
+            1,
+            "/pick order:first color:red army:fide",
+        );
+        assert_eq!(r.ok, Some(false), "team 2 picks first: {}", r.text);
+        assert_eq!(r.notify, None);
+        let r = run(
+            &mut hub,
+            "d",
+            "t",
+            1,
+            "/pick order:second color:lightgreen army:clobberers",
+        );
+        assert_eq!(
+            r.notify.map(|n| n.users()),
+            Some(["org", "b", "c"].map(String::from).to_vec())
+        );
+    }
+}

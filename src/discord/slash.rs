@@ -9,10 +9,10 @@ use serenity::{
 };
 
 use super::respond::{
-    is_private, post_notices, post_notify, refresh_status, status_message, Outgoing,
+    is_private, notify, post_notices, post_notify, refresh_status, status_message, Outgoing,
 };
 use super::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
-use crate::commands::{Caller, Command, Hub, Reply, Roles};
+use crate::commands::{Caller, Command, Hub, Notify, Reply, Roles};
 use crate::games::kfb::Game;
 
 /// Every command, for registration.
@@ -241,7 +241,15 @@ pub async fn kfb_new(
     let out = if is_private(&started.reply) {
         started.out
     } else {
-        open_game(ctx.http(), ctx.data(), started.thread, started.out).await?;
+        let notification = started.reply.notify.as_ref();
+        open_game(
+            ctx.http(),
+            ctx.data(),
+            started.thread,
+            started.out,
+            notification,
+        )
+        .await?;
         Outgoing::text(format!("Game created in <#{}>.", started.thread))
     };
     poise::Context::Application(ctx)
@@ -374,26 +382,19 @@ pub(super) async fn new_thread_refusal(
     Some(Outgoing::text(format!("refused: {text}")))
 }
 
-/// Posts a new game's first messages in its thread: the game (pinging the six players), the
-/// draft's first turn (pinging that team), and the status message, pinned.
+/// Posts a new game's first messages in its thread: the game, its notification (the six
+/// players, told who picks first: the one message that pings them), and the status message,
+/// pinned.
 pub(super) async fn open_game(
     http: &serenity::Http,
     state: &State,
     thread: ChannelId,
     game: Outgoing,
+    notification: Option<&Notify>,
 ) -> Result<(), BotError> {
-    let first_team = state
-        .service
-        .with_game(&thread.to_string(), |g| {
-            let t = g.draft_turn_team();
-            (t + 1, g.users[t * 3..t * 3 + 3].to_vec())
-        })
-        .await;
     thread.send_message(http, game.into_message()).await?;
-    if let Some((n, users)) = first_team {
-        let text = format!("The draft begins: team {n} to pick (/pick order color army).");
-        let draft = Outgoing::text(super::with_mentions(&text, &users)).pinging(&users);
-        thread.send_message(http, draft.into_message()).await?;
+    if let Some(n) = notification {
+        notify(http, state, thread, n).await;
     }
     if let Some(text) = status_message(state, thread).await {
         let msg = thread
