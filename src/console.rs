@@ -7,7 +7,7 @@ use std::io::{BufRead, Write};
 use crate::commands::{self, parse_command, Reply, Roles};
 use crate::service::Service;
 use crate::store::{Store, StoreError};
-use crate::time::{parse_duration, Timestamp};
+use crate::time::{parse_duration, utc_text, Timestamp};
 
 /// Where the console's virtual clock starts (2026-01-01T00:00:00Z).
 pub const START_TIME: Timestamp = 1_767_225_600;
@@ -25,34 +25,53 @@ pub struct Console {
     pending_output: Vec<String>,
 }
 
-fn print_reply(out: &mut Vec<String>, r: &Reply) {
-    let mut lines = r.text.lines();
+/// Prints a reply at `now`: its first line after `ok:` or `refused:`, its other lines, its
+/// buttons, then the lines of its notification (`@d: your move on board 1 (…)`). Moments are
+/// written in UTC.
+fn print_reply(out: &mut Vec<String>, r: &Reply, now: Timestamp) {
+    let text = utc_text(&r.text, now);
+    let mut lines = text.lines();
     let first = lines.next().unwrap_or("");
     match r.ok {
         Some(true) => out.push(format!("ok: {first}")),
         Some(false) => out.push(format!("refused: {first}")),
         None => out.push(first.to_string()),
     }
+    let rest: Vec<&str> = lines.collect();
+    push_lines(out, rest);
+    for b in &r.buttons {
+        out.push(format!("[button:{b}]"));
+    }
+    if let Some(n) = &r.notify {
+        let text = utc_text(&n.text(), now);
+        push_lines(out, text.lines().collect());
+    }
+}
+
+/// Lines after a reply's first: none may start like a status line.
+fn push_lines(out: &mut Vec<String>, lines: Vec<&str>) {
     for l in lines {
-        // No other line may start like a status line.
         if l.starts_with("ok:") || l.starts_with("refused:") {
             out.push(format!("  {l}"));
         } else {
             out.push(l.to_string());
         }
     }
-    for b in &r.buttons {
-        out.push(format!("[button:{b}]"));
-    }
-    if let Some(n) = &r.notify {
-        for l in n.text.lines() {
-            if l.starts_with("ok:") || l.starts_with("refused:") {
-                out.push(format!("  {l}"));
+}
+
+/// A notification for a thread, as `[thread] @a: …` lines.
+fn thread_lines(thread: &str, text: &str, now: Timestamp) -> Vec<String> {
+    utc_text(text, now)
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                format!("[{thread}] {l}")
             } else {
-                out.push(l.to_string());
+                format!("[{thread}]   {l}")
             }
-        }
-    }
+        })
+        .collect()
 }
 
 impl Console {
@@ -95,7 +114,7 @@ impl Console {
         let due = c.rt.block_on(c.svc.due_messages(0, now));
         c.pending_output = due
             .into_iter()
-            .map(|(t, m)| format!("[{t}] {}", m.text))
+            .flat_map(|(t, n)| thread_lines(&t, &n.text(), now))
             .collect();
         Ok(c)
     }
@@ -172,7 +191,7 @@ impl Console {
                     for b in &r.buttons {
                         self.buttons.insert(b.clone(), user.to_string());
                     }
-                    print_reply(&mut out, &r);
+                    print_reply(&mut out, &r, self.now);
                     self.follow_up(&r, &mut out);
                 }
                 None => out.push("refused: empty command; try /help".into()),
@@ -189,13 +208,7 @@ impl Console {
     /// each printing its game's first message.
     fn follow_up(&mut self, r: &Reply, out: &mut Vec<String>) {
         for (thread, text) in &r.notices {
-            for (i, l) in text.lines().enumerate() {
-                if i == 0 {
-                    out.push(format!("[{thread}] {l}"));
-                } else {
-                    out.push(format!("[{thread}]   {l}"));
-                }
-            }
+            out.extend(thread_lines(thread, text, self.now));
         }
         for m in &r.opens {
             let thread = format!("{}/r{}b{}", m.tournament, m.round, m.board);
@@ -207,7 +220,7 @@ impl Console {
                 self.now,
             ));
             let mut lines = Vec::new();
-            print_reply(&mut lines, &reply);
+            print_reply(&mut lines, &reply, self.now);
             out.extend(lines.into_iter().map(|l| format!("[{thread}] {l}")));
         }
     }
@@ -231,8 +244,8 @@ impl Console {
                             }
                             self.svc.due_messages(before, self.now).await
                         });
-                        for (thread, msg) in due {
-                            out.push(format!("[{thread}] {}", msg.text));
+                        for (thread, n) in due {
+                            out.extend(thread_lines(&thread, &n.text(), self.now));
                         }
                     }
                     _ => out.push(
@@ -244,7 +257,7 @@ impl Console {
                 let id = words.next().unwrap_or("");
                 let user = self.buttons.get(id).cloned().unwrap_or_default();
                 let r = self.rt.block_on(self.svc.press(&user, id, self.now));
-                print_reply(out, &r);
+                print_reply(out, &r, self.now);
                 self.follow_up(&r, out);
             }
             Some("as") => {

@@ -586,14 +586,15 @@ impl Service {
             };
             inner.hub.mark_notified(&thread, d.seat, d.at);
             if fresh {
-                let mut notify = d.notify;
-                if now > d.at + 60 {
-                    notify.text = format!(
-                        "{} (late: this fell due at {} while the bot was away)",
-                        notify.text,
-                        crate::commands::clock_text(d.at)
-                    );
-                }
+                let notify = d.notify;
+                let notify = if now > d.at + 60 {
+                    notify.append(&format!(
+                        " (late: this fell due at {} while the bot was away)",
+                        crate::time::stamp(d.at, crate::time::Style::Full)
+                    ))
+                } else {
+                    notify
+                };
                 out.push((thread, notify));
             }
         }

@@ -137,6 +137,10 @@ proptest! {
         } else {
             prop_assert_eq!(champion, rows[0].team);
         }
+        // Every match game's seed is one a player can type back (RULINGS §0).
+        for b in &t.boards {
+            prop_assert!(t.game_settings(b.round, b.board).seed <= arbiter::games::MAX_SEED);
+        }
         // Eliminated teams have their losses.
         for team in &t.teams {
             if let Some(r) = t.eliminated_in(team.number) {

@@ -7,7 +7,8 @@ use super::layer::{Due, GameKind, LogRow, PictureJob, ThreadGame};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::engine::fen;
 use crate::games::kfb::{self, draft, Action, Entry, Game, Settings};
-use crate::time::{format_duration, parse_duration, Timestamp};
+use crate::games::parse_seed;
+use crate::time::{format_duration, parse_duration, stamp, Style, Timestamp};
 
 /// KFB in the game layer.
 pub static KIND: GameKind = GameKind {
@@ -82,9 +83,9 @@ fn create(
         }
     }
     if let Some(s) = cmd.opt("seed") {
-        match s.parse::<u64>() {
+        match parse_seed(s) {
             Ok(v) => settings.seed = v,
-            Err(_) => return Err(Reply::refused("seed must be a whole number")),
+            Err(e) => return Err(Reply::refused(e)),
         }
     }
     let users: Vec<String> = t1.into_iter().chain(t2).collect();
@@ -98,7 +99,7 @@ fn create(
             let reply = Reply {
                 ok: Some(true),
                 text,
-                mentions: game.users.clone(),
+                notify: Some(new_game_notify(&game, "a new game of Kung Fu Bughouse")),
                 ..Reply::default()
             };
             Ok((Box::new(game), reply))
@@ -127,6 +128,22 @@ fn load(
     }
     let game = Game::from_log(users, settings, entries).map_err(|e| e.to_string())?;
     Ok(Box::new(game))
+}
+
+/// What a new game's six players are told (`what` names the game): they play, and who makes
+/// the first pick.
+pub fn new_game_notify(game: &Game, what: &str) -> Notify {
+    let first = Game::first_picker(&game.settings);
+    let team = if first < 3 { "team 1" } else { "team 2" };
+    Notify::to(
+        game.users.clone(),
+        format!(
+            "you play in {what}: team 1 {} vs team 2 {}; {} ({team}) makes the first pick (/pick order color army)",
+            game.users[..3].join(", "),
+            game.users[3..].join(", "),
+            game.users[first],
+        ),
+    )
 }
 
 /// A new game's teams, settings and first picker, with how to pick.
@@ -176,7 +193,11 @@ pub fn status_text(game: &Game, now: Timestamp) -> String {
     s.push_str(&game.seating_text());
     for (i, p) in st.players.iter().enumerate() {
         let lock = match game.locked_until(i, now) {
-            Some(u) => format!("locked for {}", format_duration(u - now)),
+            Some(u) => format!(
+                "locked until {} ({})",
+                stamp(u, Style::Full),
+                stamp(u, Style::Relative)
+            ),
             None if game.is_free(i, now) => "free to move".into(),
             None => "waiting".into(),
         };
@@ -468,14 +489,13 @@ impl ThreadGame for Game {
                 Due {
                     seat,
                     at,
-                    notify: Notify {
-                        text: format!(
-                            "@{}: your lock has expired; you may move on board {}",
-                            p.user,
+                    notify: Notify::to(
+                        [p.user.clone()],
+                        format!(
+                            "your lock has expired; you may move on board {}",
                             p.board + 1
                         ),
-                        users: vec![p.user.clone()],
-                    },
+                    ),
                 }
             })
             .collect()

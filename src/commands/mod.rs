@@ -8,15 +8,18 @@ mod tournament;
 
 use std::collections::{HashMap, HashSet};
 
-pub use kfb::{game_announcement, state_lines, status_text, HELP};
+pub use kfb::{game_announcement, new_game_notify, state_lines, status_text, HELP};
 pub use layer::{import, kind_of, Due, GameKind, LogRow, PictureJob, ThreadGame, KINDS};
 pub use picture::{clock_text, kfb_picture};
 pub use tournament::{
     standings_picture, standings_picture_named, tournament_lines, MatchOpen, TOURNAMENT_HELP,
 };
 
+pub use crate::games::Notify;
+
+use crate::games::drawn_seed;
 use crate::games::kfb::{Accepted as KfbAccepted, HandOver};
-use crate::time::Timestamp;
+use crate::time::{stamp, Style, Timestamp};
 
 /// A command as typed: its name (`kfb new`, `move`), positional words and `key:value` options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -115,8 +118,6 @@ pub struct Reply {
     pub text: String,
     /// Button identifiers.
     pub buttons: Vec<String>,
-    /// Users to mention.
-    pub mentions: Vec<String>,
     /// Only the sender sees it (refusals, previews).
     pub ephemeral: bool,
     /// Match threads to open (after `/tournament pair`).
@@ -125,19 +126,12 @@ pub struct Reply {
     pub notices: Vec<(String, String)>,
     /// Attach the standings picture of the thread's tournament.
     pub standings: bool,
-    /// A public message for the thread that notifies whoever must act next; posted as a new
-    /// message after the reply (Discord notifies nobody for mentions in a deferred
-    /// completion or an edit). The console prints its text as plain lines after the reply.
+    /// Whoever must act because of this action (never its sender), told in one public
+    /// message in the thread; the only thing front ends notify users with. On Discord it is a
+    /// newly created message after the reply (Discord notifies nobody for mentions in a
+    /// deferred completion or an edit, so replies and edits notify nobody); the console
+    /// prints its lines after the reply.
     pub notify: Option<Notify>,
-}
-
-/// A public message in the game's thread that notifies exactly `users`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Notify {
-    /// The text, naming the users (as `@id`/user names, like every reply).
-    pub text: String,
-    /// The users to notify.
-    pub users: Vec<String>,
 }
 
 impl Reply {
@@ -160,10 +154,7 @@ impl Reply {
     /// the thread is told which team picks the replacement, notifying its players.
     fn handed_over(h: HandOver) -> Reply {
         Reply {
-            notify: Some(Notify {
-                text: h.notice,
-                users: h.replacing,
-            }),
+            notify: Some(Notify::to(h.replacing, h.ask).headed(h.notice)),
             ..Reply::refused(h.refusal)
         }
     }
@@ -176,7 +167,7 @@ impl Reply {
         Reply {
             ok: Some(true),
             text,
-            mentions: a.mentions,
+            notify: a.notify,
             ..Reply::default()
         }
     }
@@ -288,9 +279,23 @@ impl Hub {
         out
     }
 
-    /// Handles a command. `entropy` seeds a game created without `seed:`; `raw` is the
-    /// command as typed (kept in the log).
+    /// Handles a command. `entropy` seeds a game created without `seed:` (its low 53 bits,
+    /// RULINGS §0); `raw` is the command as typed (kept in the log). The reply notifies
+    /// nobody of their own action.
     pub fn handle(&mut self, caller: &Caller<'_>, entropy: u64, cmd: &Command, raw: &str) -> Reply {
+        let mut reply = self.handle_command(caller, drawn_seed(entropy), cmd, raw);
+        reply.notify = reply.notify.and_then(|n| n.without(caller.user));
+        reply
+    }
+
+    /// Handles a command; `entropy` is the seed drawn for it, if it needs one.
+    fn handle_command(
+        &mut self,
+        caller: &Caller<'_>,
+        entropy: u64,
+        cmd: &Command,
+        raw: &str,
+    ) -> Reply {
         let Caller {
             user,
             roles,
@@ -370,7 +375,8 @@ impl Hub {
                                 log_len: game.log_len(),
                             },
                         );
-                        Reply { ok: Some(true), text: format!("revert to before #{to} will undo:\n{}\npress the button within 15 minutes to confirm", lines.join("\n")), buttons: vec![id], ephemeral: true, ..Reply::default() }
+                        let by = now + CONFIRM_WINDOW;
+                        Reply { ok: Some(true), text: format!("revert to before #{to} will undo:\n{}\npress the button by {} ({}) to confirm", lines.join("\n"), stamp(by, Style::Full), stamp(by, Style::Relative)), buttons: vec![id], ephemeral: true, ..Reply::default() }
                     }
                     Err(e) => Reply::refused(e),
                 };
@@ -476,8 +482,14 @@ impl Hub {
         }
     }
 
-    /// A button press.
+    /// A button press. The reply notifies nobody of their own action.
     pub fn press(&mut self, user: &str, id: &str, now: Timestamp) -> Reply {
+        let mut reply = self.press_button(user, id, now);
+        reply.notify = reply.notify.and_then(|n| n.without(user));
+        reply
+    }
+
+    fn press_button(&mut self, user: &str, id: &str, now: Timestamp) -> Reply {
         let Some(p) = self.pending.get(id) else {
             return Reply::refused(
                 "this button has expired (another action was accepted, or it was used)",
@@ -527,6 +539,7 @@ impl Hub {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::MAX_SEED;
 
     #[test]
     fn options_take_mentions_and_main_arguments() {
@@ -553,5 +566,97 @@ mod tests {
         assert_eq!(c.name, "tournament");
         let c = parse_command("/proxy grant player:@x for:@y").expect("parses");
         assert_eq!(c.name, "proxy grant");
+    }
+
+    fn run(hub: &mut Hub, user: &str, thread: &str, entropy: u64, text: &str) -> Reply {
+        let caller = Caller {
+            user,
+            roles: Roles {
+                organiser: true,
+                moderator: false,
+            },
+            thread,
+            now: 0,
+        };
+        let cmd = parse_command(text).expect("a command");
+        hub.handle(&caller, entropy, &cmd, text)
+    }
+
+    #[test]
+    fn drawn_and_typed_seeds_fit_in_53_bits() {
+        let mut hub = Hub::new();
+        let new = "/kfb new team1:@a @b @c team2:@d @e @f";
+        // Drawn from any 64 bits of entropy: shown, and typed back to the same game.
+        let r = run(&mut hub, "org", "t1", u64::MAX, new);
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        assert!(r.text.contains(&format!("seed {MAX_SEED};")), "{}", r.text);
+        let again = run(&mut hub, "org", "t2", 5, &format!("{new} seed:{MAX_SEED}"));
+        assert_eq!(again.ok, Some(true), "{}", again.text);
+        assert_eq!(again.text, r.text, "the shown seed reproduces the game");
+        let above = run(
+            &mut hub,
+            "org",
+            "t3",
+            5,
+            &format!("{new} seed:{}", MAX_SEED + 1),
+        );
+        assert_eq!(above.ok, Some(false));
+        assert!(
+            above.text.contains("from 0 to 9007199254740991"),
+            "{}",
+            above.text
+        );
+        assert!(hub.game("t3").is_none());
+        // Tournament teams: drawn the same way; a typed seed above the range is refused.
+        run(&mut hub, "org", "cup", 1, "/tournament new name:Cup");
+        for p in 1..=9 {
+            let r = run(&mut hub, &format!("p{p}"), "cup", 1, "/signup");
+            assert_eq!(r.ok, Some(true), "{}", r.text);
+        }
+        let r = run(
+            &mut hub,
+            "org",
+            "cup",
+            1,
+            &format!("/tournament teams seed:{}", MAX_SEED + 1),
+        );
+        assert_eq!(r.ok, Some(false), "{}", r.text);
+        let r = run(&mut hub, "org", "cup", u64::MAX, "/tournament teams");
+        assert!(r.text.contains(&format!("seed {MAX_SEED}:")), "{}", r.text);
+    }
+
+    #[test]
+    fn nobody_is_notified_of_their_own_action_or_a_refusal() {
+        let mut hub = Hub::new();
+        // org plays in the game they create: the other five are told.
+        let r = run(
+            &mut hub,
+            "org",
+            "t",
+            1,
+            "/kfb new team1:@org @b @c team2:@d @e @f seed:1",
+        );
+        let n = r.notify.expect("a notification");
+        assert_eq!(n.users(), ["b", "c", "d", "e", "f"].map(String::from));
+        let r = run(
+            &mut hub,
+            "org",
+            "t",
+            1,
+            "/pick order:first color:red army:fide",
+        );
+        assert_eq!(r.ok, Some(false), "team 2 picks first: {}", r.text);
+        assert_eq!(r.notify, None);
+        let r = run(
+            &mut hub,
+            "f",
+            "t",
+            1,
+            "/pick order:second color:lightgreen army:clobberers",
+        );
+        assert_eq!(
+            r.notify.map(|n| n.users()),
+            Some(["org", "b", "c"].map(String::from).to_vec())
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Tournament commands (RULINGS §2): `/tournament new|teams|pair|result|standings|export|
 //! withdraw`, `/signup`, `/withdraw`, and the link between a match's game and its tournament.
 
-use super::{mention, Caller, Command, Hub, Reply};
+use super::{mention, new_game_notify, Caller, Command, Hub, Notify, Reply};
 use crate::games::kfb::Game;
 use crate::time::{format_duration, parse_duration, Timestamp};
 use crate::tournament;
@@ -188,9 +188,15 @@ impl Hub {
                 if mates.len() > 2 {
                     Err("a team has three players: name at most two teammates".to_string())
                 } else {
+                    let name = t.name.clone();
                     t.signup(user, &mates, now)
                         .map(|text| Reply {
-                            mentions: mates.clone(),
+                            // Named mates learn it (and may /withdraw).
+                            notify: Notify::to(
+                                mates.clone(),
+                                format!("{user} signed you up for {name} as teammates (/withdraw if you will not play)"),
+                            )
+                            .nonempty(),
                             ..accepted(text)
                         })
                         .map_err(|e| e.to_string())
@@ -208,21 +214,10 @@ impl Hub {
             })(),
             "tournament teams" => (|| {
                 let seed = match cmd.opt("seed") {
-                    Some(s) => s
-                        .trim()
-                        .parse::<u64>()
-                        .map_err(|_| "seed must be a whole number".to_string())?,
+                    Some(s) => crate::games::parse_seed(s)?,
                     None => entropy,
                 };
-                t.form_teams(seed)
-                    .map(|text| {
-                        let mentions = t.teams.iter().flat_map(|t| t.players.clone()).collect();
-                        Reply {
-                            mentions,
-                            ..accepted(text)
-                        }
-                    })
-                    .map_err(|e| e.to_string())
+                t.form_teams(seed).map(accepted).map_err(|e| e.to_string())
             })(),
             "tournament pair" => match t.pair_next() {
                 Ok(PairOutcome::Round(p)) => {
@@ -232,16 +227,9 @@ impl Hub {
                         .filter(|b| b.black != 0)
                         .map(|b| MatchOpen::of(t, thread, b))
                         .collect();
-                    let mentions = p
-                        .boards
-                        .iter()
-                        .flat_map(|b| [b.white, b.black])
-                        .filter_map(|n| t.team(n))
-                        .flat_map(|tm| tm.players.clone())
-                        .collect();
+                    // Each match's players are notified in its thread when it opens.
                     Ok(Reply {
                         opens,
-                        mentions,
                         ..accepted(p.text)
                     })
                 }
@@ -410,6 +398,7 @@ impl Hub {
         }
         let settings = t.game_settings(round, board);
         t.set_thread(round, board, match_thread);
+        let what = format!("your match of {} round {round} board {board}", t.name);
         let title = format!(
             "{} round {round} board {board}: {} vs {}",
             t.name,
@@ -440,7 +429,7 @@ impl Hub {
         Reply {
             ok: Some(true),
             text: format!("{title}\n{}", super::game_announcement(game)),
-            mentions: game.users.clone(),
+            notify: Some(new_game_notify(game, &what)),
             ..Reply::default()
         }
     }

@@ -1,14 +1,15 @@
 //! Gateway events other than slash commands: button presses, chat posts (inactivity counting),
-//! and the ticker that posts lock-expiry messages.
+//! and the ticker that posts lock-expiry notifications.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
-use serenity::{ChannelId, ComponentInteraction, CreateInteractionResponse, FullEvent, Http};
+use serenity::{ComponentInteraction, CreateInteractionResponse, FullEvent, Http};
 
-use super::respond::{is_private, post_notices, refresh_status, Outgoing};
-use super::text::mentionize;
+use super::respond::{
+    channel_of, is_private, notify, post_notices, post_notify, refresh_status, Outgoing,
+};
 use super::{now, BotError, Data};
 use crate::commands::Notify;
 
@@ -55,6 +56,8 @@ async fn on_press(http: &Http, state: &Data, press: &ComponentInteraction) -> Re
     if !private {
         refresh_status(http, state, press.channel_id).await;
     }
+    // A revert notifies the game's players, in a message of its own.
+    post_notify(http, state, press.channel_id, &reply).await;
     // A revert can take back a match game's result: its tournament is told.
     post_notices(http, state, &reply.notices).await;
     sent?;
@@ -75,28 +78,20 @@ pub(super) fn spawn_ticker(http: Arc<Http>, state: Data, every: Duration) {
             }
             let due = state.service.due_messages(last, until).await;
             last = until;
-            for (thread, notify) in due {
-                post_due(&http, &state, &thread, &notify).await;
+            for (thread, n) in due {
+                post_due(&http, &state, &thread, &n).await;
             }
         }
     });
 }
 
-async fn post_due(http: &Http, state: &Data, thread: &str, notify: &Notify) {
-    let Ok(id) = thread.parse::<u64>() else {
+/// Posts a lock-expiry notification in its thread (pinging the player it names), then
+/// refreshes the thread's pinned status.
+async fn post_due(http: &Http, state: &Data, thread: &str, n: &Notify) {
+    let Some(channel) = channel_of(thread) else {
         tracing::warn!(thread = %thread, "due message for a thread that is not a channel id");
         return;
     };
-    let channel = ChannelId::new(id);
-    let users = state
-        .service
-        .with_game(thread, |g| g.users())
-        .await
-        .unwrap_or_default();
-    let out = Outgoing::text(mentionize(&notify.text, &users)).pinging(&notify.users);
-    match channel.send_message(http, out.into_message()).await {
-        Ok(_) => tracing::info!(thread = %channel, "lock expiry posted"),
-        Err(e) => tracing::warn!(thread = %channel, error = %e, "lock expiry not posted"),
-    }
+    notify(http, state, channel, n).await;
     refresh_status(http, state, channel).await;
 }

@@ -4,7 +4,9 @@
 //! [`Reply`](crate::commands::Reply) comes back as a public message in the game's thread
 //! (accepted actions) or as an ephemeral message to the sender only (refusals and private
 //! answers), sent as the interaction's first response. Button presses go to [`Hub::press`],
-//! chat posts to [`Hub::chat`], and a ticker posts [`Hub::due_messages`].
+//! chat posts to [`Hub::chat`], and a ticker posts [`Hub::due_messages`]. Whoever must act
+//! next is pinged by the reply's notification only, a new message in the thread (see
+//! `respond`).
 //!
 //! Tournaments (`/tournament …`, `/signup`, `/withdraw`) live in a thread of their own; each
 //! paired match gets a game thread in the same channel, and a match's result is announced in
@@ -35,7 +37,7 @@ use crate::time::Timestamp;
 
 pub use config::{Config, ConfigError, Shards};
 pub use picture::board_png;
-pub use text::{mentionize, with_mentions};
+pub use text::mentionize;
 
 /// What can stop the bot or a command.
 #[derive(Debug, thiserror::Error)]
@@ -149,11 +151,14 @@ fn now() -> Timestamp {
         .map_or(0, |d| d.as_secs())
 }
 
-/// Seeds games created without `seed:`.
+/// Seeds games created without `seed:`: the clock's nanoseconds, stirred, in
+/// `0..=MAX_SEED` so the seed the bot shows can be typed back (RULINGS §0; the command layer
+/// keeps only those bits of any entropy too).
 fn entropy() -> u64 {
-    std::time::SystemTime::now()
+    let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
+        .map_or(0, |d| d.as_nanos() as u64);
+    crate::games::drawn_seed(crate::games::kfb::splitmix(nanos))
 }
 
 /// Organiser and moderator rights from the member's permissions in the channel (as the
@@ -201,6 +206,9 @@ pub async fn run(config: Config) -> Result<(), BotError> {
             event_handler: |framework, event| Box::pin(events::handle(framework, event)),
             on_error: |error| Box::pin(slash::on_error(error)),
             initialize_owners: false,
+            // poise's default lets every reply ping the users it mentions; ours ping nobody
+            // (only notifications do, with their own allowed mentions).
+            allowed_mentions: Some(serenity::CreateAllowedMentions::new()),
             // Slash commands only: no message is ever read as a command.
             prefix_options: poise::PrefixFrameworkOptions {
                 mention_as_prefix: false,

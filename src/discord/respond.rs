@@ -1,5 +1,12 @@
 //! Turning a [`Reply`] into Discord messages, and keeping a game's pinned status message up
 //! to date.
+//!
+//! Who is pinged: only the users of a reply's [`Notify`], by a newly created message in the
+//! thread ([`post_notify`]), the one kind of message for which Discord notifies the users it
+//! mentions. Every other message (replies, deferred completions, edits, the pinned status)
+//! shows names as mentions but allows none (Discord would not notify for a deferred
+//! completion or an edit anyway). Moments are written as Discord timestamps by the command
+//! layer ([`crate::time::stamp`]), so each reader sees their own time zone.
 
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -7,9 +14,9 @@ use serenity::{
     CreateInteractionResponseMessage, CreateMessage, EditMessage, Http, UserId,
 };
 
-use super::text::{fit, mentionize, with_mentions};
+use super::text::{fit, mentionize};
 use super::{lock, now, State};
-use crate::commands::Reply;
+use crate::commands::{Notify, Reply};
 
 /// A reply ready to send anywhere (interaction response, follow-up, thread message).
 #[derive(Debug, Default)]
@@ -50,17 +57,22 @@ pub(super) fn channel_of(thread: &str) -> Option<ChannelId> {
         .map(ChannelId::new)
 }
 
-/// Posts a reply's notification (who must act next) in the thread as a new message, the only
-/// kind of message for which Discord notifies the users it mentions. Failures are logged; the
-/// action stands.
+/// Posts a reply's notification (who must act next), if it has one: see [`notify`].
 pub(super) async fn post_notify(http: &Http, state: &State, thread: ChannelId, reply: &Reply) {
-    let Some(n) = &reply.notify else {
-        return;
-    };
-    let users = known_users(state, thread, &n.users).await;
-    let out = Outgoing::text(mentionize(&n.text, &users)).pinging(&n.users);
+    if let Some(n) = &reply.notify {
+        notify(http, state, thread, n).await;
+    }
+}
+
+/// Posts a notification in the thread as a new message that pings exactly its users (the
+/// only kind of message for which Discord notifies the users it mentions). Failures are
+/// logged; the action stands.
+pub(super) async fn notify(http: &Http, state: &State, thread: ChannelId, n: &Notify) {
+    let to = n.users();
+    let users = known_users(state, thread, &to).await;
+    let out = Outgoing::text(mentionize(&n.text(), &users)).pinging(&to);
     match thread.send_message(http, out.into_message()).await {
-        Ok(_) => tracing::info!(thread = %thread, "notification posted"),
+        Ok(_) => tracing::info!(thread = %thread, users = ?to, "notification posted"),
         Err(e) => tracing::warn!(thread = %thread, error = %e, "notification not posted"),
     }
 }
@@ -92,18 +104,18 @@ fn ids(users: &[String]) -> Vec<UserId> {
 }
 
 impl Outgoing {
-    /// A reply from the command layer, posted in `thread` on behalf of `caller`.
+    /// A reply from the command layer, posted in `thread` on behalf of `caller`. It names
+    /// users but pings nobody: its notification goes out separately ([`post_notify`]).
     pub(super) async fn from_reply(
         state: &State,
         thread: ChannelId,
         caller: &str,
         reply: &Reply,
     ) -> Outgoing {
-        let mut extra = reply.mentions.clone();
+        let mut extra = reply.notify.as_ref().map(Notify::users).unwrap_or_default();
         extra.push(caller.to_string());
         let users = known_users(state, thread, &extra).await;
-        let text = mentionize(&reply.text, &users);
-        let mut out = Outgoing::text(with_mentions(&text, &reply.mentions));
+        let mut out = Outgoing::text(mentionize(&reply.text, &users));
         if !out.files.is_empty() {
             // The attached full text stays as the command layer wrote it (an export must
             // import again): mentions are for the message only.
@@ -112,7 +124,6 @@ impl Outgoing {
                 "reply.txt",
             )];
         }
-        out.pings = ids(&reply.mentions);
         out.buttons.clone_from(&reply.buttons);
         out
     }
@@ -130,7 +141,7 @@ impl Outgoing {
         }
     }
 
-    /// Pings these users.
+    /// Pings these users (only for a notification: [`notify`]).
     pub(super) fn pinging(mut self, users: &[String]) -> Outgoing {
         self.pings = ids(users);
         self

@@ -9,10 +9,10 @@ use serenity::{
 };
 
 use super::respond::{
-    is_private, post_notices, post_notify, refresh_status, status_message, Outgoing,
+    is_private, notify, post_notices, post_notify, refresh_status, status_message, Outgoing,
 };
 use super::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
-use crate::commands::{Caller, Command, Hub, Reply, Roles};
+use crate::commands::{Caller, Command, Hub, Notify, Reply, Roles};
 
 /// Every command, for registration.
 pub(super) fn all() -> Vec<poise::Command<Data, BotError>> {
@@ -245,7 +245,15 @@ pub async fn kfb_new(
     let out = if is_private(&started.reply) {
         started.out
     } else {
-        open_game(ctx.http(), ctx.data(), started.thread, started.out).await?;
+        let notification = started.reply.notify.as_ref();
+        open_game(
+            ctx.http(),
+            ctx.data(),
+            started.thread,
+            started.out,
+            notification,
+        )
+        .await?;
         Outgoing::text(format!("Game created in <#{}>.", started.thread))
     };
     poise::Context::Application(ctx)
@@ -378,35 +386,19 @@ pub(super) async fn new_thread_refusal(
     Some(Outgoing::text(format!("refused: {text}")))
 }
 
-/// Posts a new game's first messages in its thread: the game (pinging the six players), the
-/// draft's first turn (pinging the player who makes the first pick), and the status message,
+/// Posts a new game's first messages in its thread: the game, its notification (the six
+/// players, told who picks first: the one message that pings them), and the status message,
 /// pinned.
 pub(super) async fn open_game(
     http: &serenity::Http,
     state: &State,
     thread: ChannelId,
     game: Outgoing,
+    notification: Option<&Notify>,
 ) -> Result<(), BotError> {
-    let first_turn = state
-        .service
-        .with_kfb(&thread.to_string(), |g| {
-            let users: Vec<String> = g
-                .draft_pickers()
-                .into_iter()
-                .map(|s| g.users[s].clone())
-                .collect();
-            g.draft_turn_text().map(|turn| (turn, users))
-        })
-        .await
-        .flatten();
     thread.send_message(http, game.into_message()).await?;
-    if let Some((turn, users)) = first_turn {
-        let text = super::mentionize(
-            &format!("The draft begins: {turn} (/pick order color army)."),
-            &users,
-        );
-        let draft = Outgoing::text(text).pinging(&users);
-        thread.send_message(http, draft.into_message()).await?;
+    if let Some(n) = notification {
+        notify(http, state, thread, n).await;
     }
     if let Some(text) = status_message(state, thread).await {
         let msg = thread

@@ -1,6 +1,6 @@
 //! Turning the command layer's plain text into Discord message text: user ids become
-//! `<@id>` mentions (which only ping the users a reply names in `mentions`), and text that
-//! does not fit in one message goes into a file.
+//! `<@id>` mentions (which only ping the users a message allows: those of a notification),
+//! and text that does not fit in one message goes into a file.
 
 /// Discord's limit on a message's content.
 pub const MAX_CONTENT: usize = 2000;
@@ -41,15 +41,6 @@ pub fn mentionize(text: &str, users: &[String]) -> String {
     out
 }
 
-/// A message's content, with the first line naming `mentions` (those are the users pinged).
-pub fn with_mentions(text: &str, mentions: &[String]) -> String {
-    if mentions.is_empty() {
-        return text.to_string();
-    }
-    let line: Vec<String> = mentions.iter().map(|m| format!("<@{m}>")).collect();
-    format!("{}\n{text}", line.join(" "))
-}
-
 /// Splits content that is too long for a message into a short head and the full text for a
 /// file attachment.
 pub fn fit(content: String) -> (String, Option<String>) {
@@ -78,8 +69,6 @@ mod tests {
             mentionize("a 100000000000000001 b @42, <@42> 420 seed 42x", &users),
             "a <@100000000000000001> b <@42>, <@42> 420 seed 42x"
         );
-        assert_eq!(with_mentions("hi", &[]), "hi");
-        assert_eq!(with_mentions("hi", &["1".into()]), "<@1>\nhi");
     }
 
     #[test]

@@ -9,7 +9,7 @@
 use poise::serenity_prelude as serenity;
 use serenity::{AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThread, Http};
 
-use super::respond::{is_private, post_notices, Outgoing};
+use super::respond::{is_private, post_notices, post_notify, Outgoing};
 use super::slash::{
     command, handle, in_new_thread, open_game, user, with_defaults, Handled, Place,
 };
@@ -346,6 +346,7 @@ async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let out = Outgoing::from_reply(state, thread, &caller, &reply).await;
     if is_private(&reply) {
         let sent = pctx.send(out.into_reply(true)).await;
+        post_notify(ctx.http(), state, thread, &reply).await;
         post_notices(ctx.http(), state, &reply.notices).await;
         sent?;
         return Ok(());
@@ -363,6 +364,7 @@ async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let sent = pctx
         .send(out.with_file(picture, "standings.png").into_reply(false))
         .await;
+    post_notify(ctx.http(), state, thread, &reply).await;
     post_notices(ctx.http(), state, &reply.notices).await;
     if !reply.opens.is_empty() {
         open_matches(ctx, &reply.opens, &raw).await?;
@@ -533,7 +535,7 @@ async fn open_match(
         return Err(OpenFailure::Refused(reply.text));
     }
     let out = Outgoing::from_reply(state, thread, caller, &reply).await;
-    if let Err(e) = open_game(http, state, thread, out).await {
+    if let Err(e) = open_game(http, state, thread, out, reply.notify.as_ref()).await {
         // The game exists and its thread is linked; only its first messages are missing.
         tracing::warn!(thread = %thread, error = %e, "match game's first messages not all posted");
     }

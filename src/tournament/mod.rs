@@ -972,7 +972,10 @@ impl Tournament {
         kfb::Settings {
             move_limit: self.settings.move_limit,
             inactivity_posts: self.settings.inactivity_posts,
-            seed: splitmix(self.seed ^ (u64::from(round) << 32 | u64::from(board))),
+            // Shown in the match's announcement: a seed one can type back (RULINGS §0).
+            seed: crate::games::drawn_seed(splitmix(
+                self.seed ^ (u64::from(round) << 32 | u64::from(board)),
+            )),
             ..kfb::Settings::default()
         }
     }

@@ -6,6 +6,14 @@
 //! of a silent timeout. Like Discord, it refuses an interaction response after 3 seconds
 //! (10062) or a second one (40060). Any request it does not know, and any payload it finds
 //! malformed, is recorded in `errors`, which the test checks at the end.
+//!
+//! It tells who was notified, by Discord's rule: a message notifies a user only when it is
+//! newly created (an initial response that is not a deferral, a follow-up other than the one
+//! completing a deferral, a channel message), not ephemeral, mentions the user in its content
+//! (`<@id>`), and its `allowed_mentions` allow it (absent: every mention does). Edits and
+//! deferral completions notify nobody; one whose allowed mentions would ping a user it
+//! mentions is recorded as an error (a ping Discord drops). Tests read
+//! [`Fake::notified_since`].
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -55,6 +63,8 @@ pub struct Msg {
     pub buttons: Vec<String>,
     /// Users it may ping (allowed_mentions.users).
     pub pings: Vec<String>,
+    /// Users it notified when it was created.
+    pub notified: Vec<String>,
     pub pinned: bool,
     pub edits: u32,
     pub files: Vec<String>,
@@ -97,6 +107,8 @@ pub struct Inner {
     pub requests: Vec<String>,
     /// Every file uploaded, by name, in order.
     pub uploads: Vec<(String, Bytes)>,
+    /// Every notification, in order: (message, channel, user).
+    pub notifications: Vec<(u64, u64, String)>,
     /// Refuse thread creation as Discord does without the permission (403, 50013).
     pub fail_threads: bool,
 }
@@ -110,6 +122,25 @@ impl Inner {
     fn error(&mut self, e: String) {
         eprintln!("fake discord: {e}");
         self.errors.push(e);
+    }
+
+    /// Records a newly created message and whom it notified.
+    fn created(&mut self, m: Msg) {
+        for u in &m.notified {
+            self.notifications.push((m.id, m.channel, u.clone()));
+        }
+        self.messages.push(m);
+    }
+
+    /// Users notified by messages in `channel` since `mark` ([`Fake::mark`]), in order; a
+    /// user notified twice appears twice.
+    pub fn notified_since(&self, channel: u64, mark: usize) -> Vec<String> {
+        self.notifications
+            .iter()
+            .skip(mark)
+            .filter(|n| n.1 == channel)
+            .map(|n| n.2.clone())
+            .collect()
     }
 
     /// Messages in a channel that everyone sees.
@@ -253,6 +284,53 @@ fn pings_of(d: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Users mentioned in a message's content: `<@id>` or `<@!id>`.
+fn mentioned(content: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = content;
+    while let Some(i) = rest.find("<@") {
+        rest = &rest[i + 2..];
+        let id = rest.strip_prefix('!').unwrap_or(rest);
+        let digits: String = id.chars().take_while(char::is_ascii_digit).collect();
+        if !digits.is_empty() && id[digits.len()..].starts_with('>') && !out.contains(&digits) {
+            out.push(digits);
+        }
+    }
+    out
+}
+
+/// Whom a message with this payload would notify if it were newly created and public: the
+/// users its content mentions that its `allowed_mentions` allow (all of them when it has none,
+/// as on Discord).
+fn would_notify(d: &Value) -> Vec<String> {
+    let content = d.get("content").and_then(Value::as_str).unwrap_or("");
+    let users = mentioned(content);
+    match d.get("allowed_mentions") {
+        None | Some(Value::Null) => users,
+        Some(am) => {
+            let all = am
+                .get("parse")
+                .and_then(Value::as_array)
+                .is_some_and(|p| p.iter().any(|v| v == "users"));
+            let allowed = pings_of(d);
+            users
+                .into_iter()
+                .filter(|u| all || allowed.contains(u))
+                .collect()
+        }
+    }
+}
+
+/// Discord notifies nobody for an edit or a deferral's completion: a ping meant there is lost.
+fn check_no_lost_ping(inner: &mut Inner, what: &str, d: &Value) {
+    let lost = would_notify(d);
+    if !lost.is_empty() {
+        inner.error(format!(
+            "{what} allows pinging {lost:?}, but Discord notifies nobody there: {d}"
+        ));
+    }
+}
+
 fn user_json(id: u64, name: &str, bot: bool) -> Value {
     json!({"id": id.to_string(), "username": name, "discriminator": "0", "global_name": null,
            "avatar": null, "bot": bot})
@@ -316,6 +394,32 @@ impl Fake {
 
     fn changed(&self) {
         self.notify.notify_waiters();
+    }
+
+    /// A mark in the list of notifications: [`Inner::notified_since`] counts from it.
+    pub fn mark(&self) -> usize {
+        self.lock().notifications.len()
+    }
+
+    /// Waits until the bot has sent nothing for a moment (everything an action causes has
+    /// arrived), at most 10 seconds.
+    pub async fn settle(&self) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut seen = self.lock().requests.len();
+        loop {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let now_seen = self.lock().requests.len();
+            if now_seen == seen || Instant::now() > deadline {
+                return;
+            }
+            seen = now_seen;
+        }
+    }
+
+    /// Who was notified in `channel` since `mark`, once the bot has settled.
+    pub async fn notified_since(&self, channel: u64, mark: usize) -> Vec<String> {
+        self.settle().await;
+        self.lock().notified_since(channel, mark)
     }
 
     /// Waits until `f` finds something, or fails the test after `secs`.
@@ -781,7 +885,7 @@ async fn callback(
                 inner.error(format!("interaction {id}: {p}"));
             }
             let mid = inner.id();
-            inner.messages.push(Msg {
+            inner.created(Msg {
                 id: mid,
                 channel,
                 content: d
@@ -792,6 +896,11 @@ async fn callback(
                 ephemeral,
                 buttons: buttons_of(&d),
                 pings: pings_of(&d),
+                notified: if ephemeral {
+                    Vec::new()
+                } else {
+                    would_notify(&d)
+                },
                 files: body.files.clone(),
                 interaction: Some(token.clone()),
                 ..Msg::default()
@@ -870,8 +979,15 @@ async fn followup(
         .unwrap_or("")
         .to_string();
     // Discord (deprecated compatibility): the first follow-up after a deferral edits the
-    // "thinking" message, whose visibility was fixed at the deferral.
+    // "thinking" message, whose visibility was fixed at the deferral; it notifies nobody.
     if first == 5 {
+        let completes = inner
+            .messages
+            .iter()
+            .any(|m| Some(m.id) == original && m.edits == 0);
+        if completes && !deferred_ephemeral {
+            check_no_lost_ping(&mut inner, "the completion of a deferral", &d);
+        }
         if let Some(m) = inner
             .messages
             .iter_mut()
@@ -895,11 +1011,16 @@ async fn followup(
         ephemeral,
         buttons: buttons_of(&d),
         pings: pings_of(&d),
+        notified: if ephemeral {
+            Vec::new()
+        } else {
+            would_notify(&d)
+        },
         files: body.files,
         interaction: Some(token),
         ..Msg::default()
     };
-    inner.messages.push(m.clone());
+    inner.created(m.clone());
     reply_message(&mut inner, &m)
 }
 
@@ -917,6 +1038,13 @@ async fn edit_webhook(
         message.parse().ok()
     };
     let d = body.json;
+    let public = inner
+        .messages
+        .iter()
+        .any(|m| Some(m.id) == target && !m.ephemeral);
+    if public {
+        check_no_lost_ping(&mut inner, "an edit of an interaction response", &d);
+    }
     let Some(m) = inner.messages.iter_mut().find(|m| Some(m.id) == target) else {
         inner.error(format!("edit of an unknown interaction message {message}"));
         return discord_error(StatusCode::NOT_FOUND, 10008, "Unknown Message");
@@ -994,10 +1122,11 @@ async fn create_message(
             .to_string(),
         buttons: buttons_of(&d),
         pings: pings_of(&d),
+        notified: would_notify(&d),
         files: body.files,
         ..Msg::default()
     };
-    inner.messages.push(m.clone());
+    inner.created(m.clone());
     reply_message(&mut inner, &m)
 }
 
@@ -1009,6 +1138,7 @@ async fn edit_message(
     let mut inner = fake.lock();
     inner.uploads.extend(body.blobs.iter().cloned());
     let d = body.json;
+    check_no_lost_ping(&mut inner, "a message edit", &d);
     let Some(m) = inner
         .messages
         .iter_mut()

@@ -4,6 +4,7 @@
 
 mod draft;
 mod fake;
+mod notify;
 mod tournament;
 
 use std::path::PathBuf;
@@ -220,7 +221,8 @@ async fn a_game_through_discord() {
     let r = refused(&fake.answer(&t).await, "kfb new by a player");
     assert!(r.contains("organiser"), "{r}");
 
-    // The organiser's game gets a public thread with the draft and a pinned status.
+    // The organiser's game gets a public thread with the game, one message notifying its six
+    // players (team 2 picks first), and a pinned status.
     let t = fake.slash(&org, CHANNEL, "kfb new", teams.clone(), &[]);
     let created = accepted(&fake.answer(&t).await, "kfb new");
     let thread = {
@@ -235,12 +237,8 @@ async fn a_game_through_discord() {
         let posts = inner.public(thread);
         assert_eq!(posts.len(), 3, "{posts:#?}");
         assert!(posts[0].content.contains("seed 1"), "{}", posts[0].content);
-        assert_eq!(
-            posts[0].pings.len(),
-            6,
-            "the game's message pings the six players"
-        );
-        // Seed 1 names f as the first picker (RULINGS §1.8): only f is asked to pick.
+        assert!(posts[0].notified.is_empty(), "{:?}", posts[0]);
+        // Seed 1 names f as the first picker (RULINGS §1.8).
         assert!(
             posts[1]
                 .content
@@ -248,12 +246,16 @@ async fn a_game_through_discord() {
             "{}",
             posts[1].content
         );
+        let six: Vec<String> = [&a, &b, &c, &d, &e, &f]
+            .iter()
+            .map(|u| u.id.to_string())
+            .collect();
         assert_eq!(
-            posts[1].pings,
-            vec![f.id.to_string()],
-            "the draft message pings the first picker"
+            posts[1].notified, six,
+            "one message notifies the six players"
         );
         assert!(posts[2].pinned && posts[2].content.contains("Game status"));
+        assert!(posts[2].notified.is_empty(), "{:?}", posts[2]);
     }
 
     // A game thread holds one game: /kfb new is for text channels.
@@ -268,15 +270,17 @@ async fn a_game_through_discord() {
         r.contains(&format!("{} makes the first pick", mention(&f))),
         "{r}"
     );
+    let mark = fake.mark();
     let t = fake.slash(&f, thread, "pick", pick(1, 0, 0), &[]);
     let answer = fake.answer(&t).await;
     let r = accepted(&answer, "f's pick");
     assert!(r.contains("#1") && r.contains("team 1 to pick"), "{r}");
     let team1: Vec<String> = [&a, &b, &c].iter().map(|u| u.id.to_string()).collect();
+    assert!(message(&answer).notified.is_empty(), "{answer:?}");
     assert_eq!(
-        message(&answer).pings,
+        fake.notified_since(thread, mark).await,
         team1,
-        "the draft message pings team 1"
+        "the draft's next turn notifies team 1"
     );
     for (user, choice) in [
         (&a, pick(0, 0, 0)),
@@ -414,8 +418,14 @@ async fn a_game_through_discord() {
                 .cloned()
         })
         .await;
-    assert_eq!(expiry.pings.len(), 1, "{expiry:?}");
-    assert!(expiry.content.starts_with("<@"), "{}", expiry.content);
+    assert_eq!(expiry.notified.len(), 1, "{expiry:?}");
+    assert!(
+        expiry
+            .content
+            .starts_with(&format!("<@{}>: ", expiry.notified[0])),
+        "{}",
+        expiry.content
+    );
 
     // /settings: server admins choose a moderator role; its members may revert.
     const REFEREES: u64 = 200_000_000_000_000_001;
@@ -534,6 +544,11 @@ async fn connected(fake: &Fake, n: usize) {
 
 /// `/kfb new` (seed 1, move limit 6m) and the draft of routing.txt; returns the thread.
 async fn drafted(fake: &Fake, p: &[User; 6], org: &User) -> u64 {
+    drafted_with(fake, p, org, "6m").await
+}
+
+/// `/kfb new` (seed 1, this move limit) and the draft of routing.txt; returns the thread.
+async fn drafted_with(fake: &Fake, p: &[User; 6], org: &User, move_limit: &str) -> u64 {
     let [a, b, c, d, e, f] = p;
     let mention = |u: &User| format!("<@{}>", u.id);
     let teams = json!([
@@ -546,7 +561,7 @@ async fn drafted(fake: &Fake, p: &[User; 6], org: &User) -> u64 {
             &format!("{} {} {}", mention(d), mention(e), mention(f))
         ),
         int("seed", 1),
-        text("move_limit", "6m"),
+        text("move_limit", move_limit),
     ]);
     let known = fake.lock().threads.len();
     let t = fake.slash(org, CHANNEL, "kfb new", teams, &[]);
@@ -620,6 +635,7 @@ async fn promotion_king_give_and_restart() {
         text("piece", "K"),
         json!({"name": "to", "type": 6, "value": b.id.to_string()})
     ]);
+    let mark = fake.mark();
     let t = fake.slash(a, thread, "give", give, &[b]);
     let answer = fake.answer(&t).await;
     let r = accepted(&answer, "give");
@@ -627,9 +643,10 @@ async fn promotion_king_give_and_restart() {
         r.contains("#19") && r.contains(&format!("<@{}>", b.id)),
         "{r}"
     );
-    assert!(
-        message(&answer).pings.contains(&b.id.to_string()),
-        "{answer:?}"
+    // b has a king on the board: nobody must act on the gift.
+    assert_eq!(
+        fake.notified_since(thread, mark).await,
+        Vec::<String>::new()
     );
 
     // Restart: kill the process, start another on the same database.
@@ -833,4 +850,115 @@ async fn the_fake_refuses_double_and_late_acknowledgements_and_takes_files() {
     let errors = fake.lock().errors.clone();
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert!(errors[0].contains("twice") && errors[1].contains("after 3 s"));
+}
+
+/// The fake tells who was notified by Discord's rule: newly created public messages only, the
+/// users their content mentions and their allowed mentions allow (all of them without
+/// allowed mentions); an edit or a deferral's completion notifies nobody, and one meant to
+/// ping is an error.
+#[tokio::test]
+async fn the_fake_tells_who_was_notified() {
+    let fake = Fake::start().await;
+    let http = serenity::all::HttpBuilder::new(TOKEN)
+        .proxy(fake.base())
+        .ratelimiter_disabled(true)
+        .build();
+    http.set_application_id(serenity::all::ApplicationId::new(APP));
+    let (one, two) = (player(1, "a"), player(2, "b"));
+    let content = format!("<@{}> and <@!{}>: your move", one.id, two.id);
+    let only_one = json!({"users": [one.id.to_string()], "parse": []});
+    let channel = serenity::all::ChannelId::new(CHANNEL);
+    let mark = fake.mark();
+    let sent = http
+        .send_message(
+            channel,
+            Vec::new(),
+            &json!({"content": content, "allowed_mentions": only_one}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        fake.lock().notified_since(CHANNEL, mark),
+        [one.id.to_string()]
+    );
+    let mark = fake.mark();
+    http.send_message(channel, Vec::new(), &json!({"content": content}))
+        .await
+        .unwrap();
+    assert_eq!(
+        fake.lock().notified_since(CHANNEL, mark),
+        [one.id.to_string(), two.id.to_string()],
+        "without allowed mentions, every mention notifies"
+    );
+    let mark = fake.mark();
+    let everyone = json!({"parse": ["users"]});
+    http.edit_message(
+        channel,
+        sent.id,
+        &json!({"content": content, "allowed_mentions": everyone}),
+        Vec::new(),
+    )
+    .await
+    .unwrap();
+    // A deferred interaction: its completion notifies nobody, a second follow-up does; an
+    // ephemeral answer nobody.
+    let (id, token) = fake.pending_interaction(&one, CHANNEL);
+    http.create_interaction_response(
+        serenity::all::InteractionId::new(id),
+        &token,
+        &json!({"type": 5}),
+        Vec::new(),
+    )
+    .await
+    .unwrap();
+    let message = json!({"content": content, "allowed_mentions": only_one});
+    http.create_followup_message(&token, &message, Vec::new())
+        .await
+        .unwrap();
+    assert!(fake.lock().notified_since(CHANNEL, mark).is_empty());
+    http.create_followup_message(&token, &message, Vec::new())
+        .await
+        .unwrap();
+    assert_eq!(
+        fake.lock().notified_since(CHANNEL, mark),
+        [one.id.to_string()]
+    );
+    let mark = fake.mark();
+    let (id, token) = fake.pending_interaction(&one, CHANNEL);
+    let ephemeral = json!({"type": 4, "data": {"content": content, "flags": 64,
+                                               "allowed_mentions": everyone}});
+    http.create_interaction_response(
+        serenity::all::InteractionId::new(id),
+        &token,
+        &ephemeral,
+        Vec::new(),
+    )
+    .await
+    .unwrap();
+    let (id, token) = fake.pending_interaction(&one, CHANNEL);
+    let public = json!({"type": 4, "data": {"content": content, "allowed_mentions": everyone}});
+    http.create_interaction_response(
+        serenity::all::InteractionId::new(id),
+        &token,
+        &public,
+        Vec::new(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        fake.lock().notified_since(CHANNEL, mark),
+        [one.id.to_string(), two.id.to_string()],
+        "the public answer notifies, the ephemeral one does not"
+    );
+    let errors = fake.lock().errors.clone();
+    assert_eq!(errors.len(), 3, "{errors:#?}");
+    assert!(errors[0].contains("without allowed_mentions"), "{errors:?}");
+    assert!(
+        errors[1].contains("a message edit allows pinging"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[2].contains("the completion of a deferral allows pinging"),
+        "{errors:?}"
+    );
 }

@@ -16,12 +16,12 @@ fn mate(name: &str, u: &User) -> Value {
     json!({"name": name, "type": 6, "value": u.id.to_string()})
 }
 
-/// The public posts of a channel: (content, pings, pinned).
+/// The public posts of a channel: (content, users it notified, pinned).
 fn posts(fake: &Fake, channel: u64) -> Vec<(String, Vec<String>, bool)> {
     fake.lock()
         .public(channel)
         .into_iter()
-        .map(|m| (m.content.clone(), m.pings.clone(), m.pinned))
+        .map(|m| (m.content.clone(), m.notified.clone(), m.pinned))
         .collect()
 }
 
@@ -134,6 +134,7 @@ async fn a_tournament_through_discord() {
 
     // Signups: a named trio, then nine players alone.
     let (a, b, c) = (&players[0], &players[1], &players[2]);
+    let mark = fake.mark();
     let t = fake.slash(
         a,
         cup,
@@ -147,10 +148,11 @@ async fn a_tournament_through_discord() {
         r.contains(&format!("<@{}>", b.id)) && r.contains("named trio"),
         "{r}"
     );
+    assert!(message(&answer).notified.is_empty(), "{answer:?}");
     assert_eq!(
-        message(&answer).pings,
+        fake.notified_since(cup, mark).await,
         vec![b.id.to_string(), c.id.to_string()],
-        "the named mates are pinged"
+        "the named mates are notified, once"
     );
     for p in &players[3..] {
         let t = fake.slash(p, cup, "signup", json!([]), &[]);
@@ -171,9 +173,14 @@ async fn a_tournament_through_discord() {
         &[],
     );
     refused(&fake.answer(&t).await, "teams by a player");
+    let mark = fake.mark();
     let t = fake.slash(&org, cup, "tournament teams", json!([int("seed", 42)]), &[]);
     let r = accepted(&fake.answer(&t).await, "teams");
     assert!(r.contains("seed 42") && r.contains("Team 4"), "{r}");
+    assert!(
+        fake.notified_since(cup, mark).await.is_empty(),
+        "nobody must act on the teams yet"
+    );
 
     // Pairing: refused to a player; the organiser's opens a thread per match.
     let t = fake.slash(someone, cup, "tournament pair", json!([]), &[]);
@@ -181,6 +188,7 @@ async fn a_tournament_through_discord() {
     assert!(r.contains("only an organiser"), "{r}");
     // Two organisers' commands at once: one pairs the round, the other finds it being played
     // (and offers the matches not yet open); each match still gets exactly one thread.
+    let mark = fake.mark();
     let t1 = fake.slash(&org, cup, "tournament pair", json!([]), &[]);
     let t2 = fake.slash(&org, cup, "tournament pair", json!([]), &[]);
     let (a1, a2) = (fake.answer(&t1).await, fake.answer(&t2).await);
@@ -230,7 +238,12 @@ async fn a_tournament_through_discord() {
         .await;
     assert_eq!(links.lines().count(), 2, "{links}");
     assert!(links.contains(&format!("<#{}>", matches[0].0)), "{links}");
-    // Each match's seats (six ids, team 1 first) and the draft's first team.
+    // The round opened: each match's six players are notified once, in its thread, by one
+    // message that says who picks first; the pairing itself notifies nobody.
+    assert!(
+        fake.notified_since(cup, mark).await.is_empty(),
+        "the pairing notifies nobody in the tournament's thread"
+    );
     let mut seats: Vec<(Vec<String>, Vec<String>)> = Vec::new();
     for (thread, _) in &matches {
         let opened = fake
@@ -238,29 +251,37 @@ async fn a_tournament_through_discord() {
                 let p = i.public(*thread);
                 (p.len() >= 3).then(|| {
                     p.iter()
-                        .map(|m| (m.content.clone(), m.pings.clone(), m.pinned))
+                        .map(|m| (m.content.clone(), m.notified.clone(), m.pinned))
                         .collect::<Vec<_>>()
                 })
             })
             .await;
-        assert_eq!(
-            opened[0].1.len(),
-            6,
-            "the game pings six players: {opened:?}"
-        );
-        for id in &opened[0].1 {
+        let six = fake.notified_since(*thread, mark).await;
+        assert_eq!(six.len(), 6, "the match notifies six players: {opened:?}");
+        assert!(opened[0].1.is_empty(), "{opened:?}");
+        assert_eq!(opened[1].1, six, "one message notifies them: {opened:?}");
+        for id in &six {
             assert!(by_id.contains_key(id), "{id} did not sign up");
             assert!(opened[0].0.contains(&format!("<@{id}>")), "{}", opened[0].0);
         }
-        assert!(opened[1].0.contains("The draft begins"), "{}", opened[1].0);
+        // The message names the player who makes the first pick (RULINGS §1.8).
+        let first: Vec<String> = six
+            .iter()
+            .filter(|id| opened[1].0.contains(&format!("<@{id}> (team")))
+            .filter(|id| {
+                let at = opened[1].0.find(&format!("<@{id}> (team")).unwrap_or(0);
+                opened[1].0[at..].contains("makes the first pick")
+            })
+            .cloned()
+            .collect();
         assert!(
-            opened[1].0.contains("makes the first pick"),
+            opened[1].0.contains("makes the first pick") && !first.is_empty(),
             "{}",
             opened[1].0
         );
-        assert_eq!(opened[1].1.len(), 1, "the draft pings the first picker");
         assert!(opened[2].2 && opened[2].0.contains("Game status"));
-        seats.push((opened[0].1.clone(), opened[1].1.clone()));
+        assert!(opened[2].1.is_empty(), "{opened:?}");
+        seats.push((six, first));
     }
     let everyone: Vec<&String> = seats.iter().flat_map(|s| s.0.iter()).collect();
     let mut unique = everyone.clone();
@@ -463,10 +484,7 @@ async fn a_tournament_through_discord() {
         assert_eq!(*parent, CHANNEL);
         assert!(name.starts_with("Winter Cup: round 2 board"), "{name}");
         fake.wait("a round 2 game", 10, |i| {
-            i.public(*thread)
-                .first()
-                .is_some_and(|m| m.pings.len() == 6)
-                .then_some(())
+            (i.notified_since(*thread, 0).len() == 6).then_some(())
         })
         .await;
     }

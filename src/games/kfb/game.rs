@@ -7,7 +7,8 @@ use crate::engine::{
     fen, notation, ArmyId, CaptureFate, Catalog, Colour, DropRules, Geometry, HandPiece, Move,
     Position, RuleSet, Rules, Side,
 };
-use crate::time::{format_duration, Timestamp};
+use crate::games::Notify;
+use crate::time::{stamp, Style, Timestamp};
 
 use super::draft::{Choice, Draft, DraftOutcome, Order, Seating};
 
@@ -217,8 +218,9 @@ pub struct Accepted {
     pub number: Option<u32>,
     /// A description of what happened.
     pub text: String,
-    /// Users to mention.
-    pub mentions: Vec<String>,
+    /// Whoever must act because of it (not yet without the actor: the command layer removes
+    /// them).
+    pub notify: Option<Notify>,
 }
 
 /// What a draft pick did: either the choice is recorded, or it broke a constraint (RULINGS
@@ -240,10 +242,11 @@ pub struct HandOver {
     pub number: u32,
     /// For the player who chose: why the choice is refused and what the other team does next.
     pub refusal: String,
-    /// For the thread: the refused choice, and whose replacement the other team picks and
-    /// how, naming that team's players.
+    /// For the thread: the refused choice.
     pub notice: String,
-    /// The players of the team that picks the replacement (whom `notice` is for).
+    /// For the team that picks the replacement: whose replacement they pick, and how.
+    pub ask: String,
+    /// The players of the team that picks the replacement (whom `ask` is for).
     pub replacing: Vec<String>,
 }
 
@@ -453,11 +456,11 @@ impl Game {
         }
         if let Some(until) = locked_until(st, &self.settings, seat, now) {
             return refuse(format!(
-                "you are locked: you moved last on board {}; you may move again when {} moves or in {} (at {})",
+                "you are locked: you moved last on board {}; you may move again when {} moves or {} ({})",
                 p.board + 1,
                 st.players[opponent(b, seat)].user,
-                format_duration(until - now),
-                until
+                stamp(until, Style::Relative),
+                stamp(until, Style::Full)
             ));
         }
         Ok(())
@@ -498,19 +501,17 @@ impl Game {
                     choice.colour.as_str(),
                     choice.army.as_str()
                 );
-                let mut mentions = Vec::new();
                 if self.state.boards.is_some() {
                     text.push_str(". The draft is complete; the game starts.\n");
                     text.push_str(&self.seating_text());
                 } else {
                     let t = self.draft_turn_team();
                     text.push_str(&format!(". {} to pick.", team_name(t)));
-                    mentions = (0..3).map(|i| self.users[t * 3 + i].clone()).collect();
                 }
                 Ok(PickOutcome::Picked(Accepted {
                     number,
                     text,
-                    mentions,
+                    notify: self.turn_notify(),
                 }))
             }
             DraftOutcome::HandedOver {
@@ -529,7 +530,6 @@ impl Game {
                      (#{number}): {} picks the replacement for {who} with {how}.",
                     team_name(other)
                 );
-                let names: Vec<String> = replacing.iter().map(|u| format!("@{u}")).collect();
                 let last = self.state.draft.picks().iter().flatten().count() == 5;
                 let then = if last {
                     "it completes the draft".to_string()
@@ -540,16 +540,16 @@ impl Game {
                         team_name(other)
                     )
                 };
-                let notice = format!(
-                    "#{number} {who}'s choice {refused} is refused: {reason}.\n{} ({}): pick \
-                     the replacement for {who} with {how} (any of you may; {then}).",
-                    names.join(" "),
+                let notice = format!("#{number} {who}'s choice {refused} is refused: {reason}.");
+                let ask = format!(
+                    "{}, pick the replacement for {who} with {how} (any of you may; {then}).",
                     team_name(other),
                 );
                 Ok(PickOutcome::HandedOver(HandOver {
                     number,
                     refusal,
                     notice,
+                    ask,
                     replacing,
                 }))
             }
@@ -613,6 +613,116 @@ impl Game {
     /// The team whose turn it is in the draft (the replacing team during a hand-over).
     pub fn draft_turn_team(&self) -> usize {
         self.state.draft.acting_team().unwrap_or(0)
+    }
+
+    /// Who must act now that the draft moved on: the players of the team on turn who may
+    /// pick (the whole team when it picks a replacement), or, once the draft is complete, the
+    /// player who moves first on each board.
+    fn turn_notify(&self) -> Option<Notify> {
+        let st = &self.state;
+        if let Some(boards) = &st.boards {
+            let lines = boards.iter().map(|b| {
+                Notify::to(
+                    [self.users[b.first].clone()],
+                    format!(
+                        "the draft is complete; you move first on {}",
+                        self.board_label(b.first)
+                    ),
+                )
+            });
+            return lines.reduce(Notify::and);
+        }
+        let team = st.draft.acting_team()?;
+        let users: Vec<String> = self
+            .draft_pickers()
+            .into_iter()
+            .map(|s| self.users[s].clone())
+            .collect();
+        let what = match st.draft.pending() {
+            Some(p) => format!(
+                "your team picks the replacement for {}'s refused choice: /pick for:@{} order color army",
+                self.users[p], self.users[p]
+            ),
+            None if st.draft.is_fresh() => {
+                "you make the first pick of the draft: /pick order color army".to_string()
+            }
+            None => format!(
+                "{}'s turn to pick in the draft: /pick order color army",
+                team_name(team)
+            ),
+        };
+        Notify::to(users, what).nonempty()
+    }
+
+    /// A seat's board, from that seat's side: `board 2 (Nutty vs FIDE)`, the seat's army first.
+    pub fn board_label(&self, seat: usize) -> String {
+        let st = &self.state;
+        let p = &st.players[seat];
+        let army = |s: usize| {
+            st.players[s]
+                .army
+                .map_or("?".to_string(), |a| army_label(self.catalog.army(a).code))
+        };
+        match &st.boards {
+            Some(boards) => {
+                let opp = opponent(&boards[p.board], seat);
+                format!("board {} ({} vs {})", p.board + 1, army(seat), army(opp))
+            }
+            None => format!("board {}", p.board + 1),
+        }
+    }
+
+    /// What kings must change hands for a kingless player to play again (RULINGS §1.5): a
+    /// player without a king on their board who holds one of their colour must drop it; else
+    /// each teammate holding one of that colour must give it to them. (seat that must act, what
+    /// to do).
+    fn king_needs(&self) -> Vec<(usize, String)> {
+        let st = &self.state;
+        let Some(boards) = &st.boards else {
+            return Vec::new();
+        };
+        if st.winner.is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for (seat, p) in st.players.iter().enumerate() {
+            let board = p.board + 1;
+            let (Some(colour), true) = (p.colour, boards[p.board].pos.royal_count(p.side) == 0)
+            else {
+                continue;
+            };
+            let name = COLOUR_NAMES[colour as usize % 3];
+            if held_kings(st, &self.catalog, seat).contains(&colour) {
+                out.push((
+                    seat,
+                    format!(
+                        "drop your {name} king on board {board} to unfreeze it: /move K@<square>"
+                    ),
+                ));
+                continue;
+            }
+            for mate in (0..6).filter(|&m| m != seat && team_of(m) == team_of(seat)) {
+                if held_kings(st, &self.catalog, mate).contains(&colour) {
+                    out.push((
+                        mate,
+                        format!(
+                            "give your {name} king to {}, who has no king on board {board}: /give to:@{} color:{name}",
+                            p.user, p.user
+                        ),
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// The king needs that were not there `before` an action, as a notification.
+    fn new_king_needs(&self, before: &[(usize, String)]) -> Notify {
+        self.king_needs()
+            .into_iter()
+            .filter(|n| !before.contains(n))
+            .map(|(seat, what)| Notify::to([self.users[seat].clone()], what))
+            .fold(Notify::default(), Notify::and)
     }
 
     /// Rewrites the draft's `player N` / `team N` (0-based) with user names and team numbers
@@ -755,19 +865,25 @@ impl Game {
         let board_no = p.board + 1;
         let opp = opponent(b, seat);
         let before_kings = self.kings_summary();
+        let needs_before = self.king_needs();
         let number = self.commit(actor, now, command, action)?;
         let mut text = format!("{} on board {board_no}: {formatted}", self.users[seat]);
-        let mut mentions = Vec::new();
         let after = self.kings_summary();
         if after != before_kings {
             text.push_str(&format!("\nkings: {after}"));
         }
         text.push_str(&self.winner_line());
-        mentions.push(self.users[opp].clone());
+        let mut notify = Notify::default();
+        if !self.finished() && self.is_free(opp, now) {
+            notify = Notify::to(
+                [self.users[opp].clone()],
+                format!("your move on {}", self.board_label(opp)),
+            );
+        }
         Ok(Accepted {
             number,
             text,
-            mentions,
+            notify: notify.and(self.new_king_needs(&needs_before)).nonempty(),
         })
     }
 
@@ -823,6 +939,7 @@ impl Game {
             }
         };
         let actor = self.users[seat].clone();
+        let needs_before = self.king_needs();
         let number = self.commit(
             &actor,
             now,
@@ -841,7 +958,7 @@ impl Game {
         Ok(Accepted {
             number,
             text,
-            mentions: vec![self.users[to].clone()],
+            notify: self.new_king_needs(&needs_before).nonempty(),
         })
     }
 
@@ -877,6 +994,7 @@ impl Game {
             ));
         }
         let actor = self.users[seat].clone();
+        let needs_before = self.king_needs();
         let number = self.commit(
             &actor,
             now,
@@ -897,7 +1015,7 @@ impl Game {
         Ok(Accepted {
             number,
             text,
-            mentions: vec![self.users[inactive].clone()],
+            notify: self.new_king_needs(&needs_before).nonempty(),
         })
     }
 
@@ -932,7 +1050,7 @@ impl Game {
                 team_name(team_of(seat)),
                 team_name(1 - team_of(seat))
             ),
-            mentions: Vec::new(),
+            notify: None,
         })
     }
 
@@ -981,7 +1099,17 @@ impl Game {
             } else {
                 format!("{proxy_user} may no longer act for {for_user}")
             },
-            mentions: vec![proxy_user.to_string()],
+            // The proxy is to act for the player from now on.
+            notify: (grant && !self.finished()).then(|| {
+                let what = match &self.state.boards {
+                    Some(_) => {
+                        let board = self.state.players[for_player].board + 1;
+                        format!("you may now act for {for_user} on board {board}: /move board:{board} …")
+                    }
+                    None => format!("you may act for {for_user} once the game starts"),
+                };
+                Notify::to([proxy_user.to_string()], what)
+            }),
         })
     }
 
@@ -1044,7 +1172,7 @@ impl Game {
         Ok(Accepted {
             number: Some(self.next_number() - 1),
             text: format!("{user} takes back #{undone}"),
-            mentions: Vec::new(),
+            notify: None,
         })
     }
 
@@ -1113,7 +1241,11 @@ impl Game {
                 "{moderator} reverted the game to before #{to} ({reason}); undone: {}",
                 undone.join("; ")
             ),
-            mentions: Vec::new(),
+            // Everyone's position may have changed.
+            notify: Some(Notify::to(
+                self.users.clone(),
+                format!("{moderator} reverted the game to before #{to} ({reason}); see where it stands with /status"),
+            )),
         })
     }
 
@@ -1302,6 +1434,17 @@ impl Game {
         }
         Ok(())
     }
+}
+
+/// An army as a player calls it: `FIDE`, `Clobberers`, `Nutty`, `Rookies`, `Forward`.
+fn army_label(code: &str) -> String {
+    if code == "fide" {
+        return "FIDE".to_string();
+    }
+    let mut c = code.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 fn opponent(b: &BoardState, seat: usize) -> usize {
