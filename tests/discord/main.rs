@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod fake;
+mod offered;
 mod tournament;
 
 use std::path::PathBuf;
