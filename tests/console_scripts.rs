@@ -93,4 +93,5 @@ scripts! {
     inactivity_claim => "inactivity.txt",
     takeback_revert_proxy => "moderation.txt",
     tournament_from_signups_to_the_end => "tournament.txt",
+    pawns_of_several_armies => "armies.txt",
 }

@@ -117,9 +117,31 @@ fn pawn_armies_in_hand(pos: &Position) -> BTreeSet<ArmyId> {
         .collect()
 }
 
-/// Checks that every legal move of `pos` reads back from its own notation.
+/// Checks that every legal move of `pos` reads back from its own notation, and that every
+/// entry of the list a player is offered reads back, as it is, as its move.
 fn check_notation_round_trip(pos: &mut Position) -> Result<(), TestCaseError> {
     let legal = pos.legal_moves();
+    let offered = notation::offer(pos, &legal);
+    for (mv, text) in &offered {
+        let parsed = notation::parse_text(text);
+        prop_assert!(parsed.is_ok(), "{text}: {parsed:?}");
+        let got = notation::resolve_in(pos, text, &parsed.unwrap(), &legal, None);
+        prop_assert_eq!(got, Ok(*mv), "offered {} in {}", text, fen::write(pos));
+    }
+    // Nothing legal is missing from the list: a move left out reads as one that is in it.
+    for &mv in &legal {
+        if !offered.iter().any(|(m, _)| *m == mv) {
+            let text = notation::format(pos, mv);
+            let got = notation::resolve(pos, &text, None);
+            prop_assert!(
+                matches!(got, Ok(m) if offered.iter().any(|(o, _)| *o == m)),
+                "{} is not offered in {}: {:?}",
+                text,
+                fen::write(pos),
+                got
+            );
+        }
+    }
     let rules = pos.rules().clone();
     let several_pawn_armies = pawn_armies_in_hand(pos).len() > 1;
     for &mv in &legal {
@@ -490,7 +512,7 @@ fn fuzz_positions() -> Vec<Position> {
     v
 }
 
-const MOVE_ALPHABET: &str = "[a-zA-Z0-9x@=+#!?O{}-]{0,16}";
+const MOVE_ALPHABET: &str = "[a-zA-Z0-9x@=+#!?O{}() -]{0,16}";
 
 fn check_text_never_panics(positions: &mut [Position], text: &str) -> Result<(), TestCaseError> {
     let parsed = notation::parse_text(text);
@@ -508,7 +530,7 @@ fn check_text_never_panics(positions: &mut [Position], text: &str) -> Result<(),
                     prop_assert!(parsed.is_ok(), "{:?} unreadable but resolved", text);
                     // A move it accepts is legal, and its own notation names it too.
                     prop_assert!(legal.contains(&m), "{:?} gave an illegal {:?}", text, m);
-                    let again = notation::resolve(p, &notation::format(p, m), army);
+                    let again = notation::resolve(p, &notation::format_with_army(p, m), army);
                     prop_assert_eq!(again, Ok(m));
                 }
                 // Every refusal has a message.
@@ -541,7 +563,7 @@ proptest! {
         from in "[a-i][0-9]",
         sep in prop::sample::select(vec!["-", "x", "", "X", ":", "@", "--"]),
         to in "[a-i][0-9]{1,2}",
-        tail in prop::sample::select(vec!["", "=Q", "=Ca", "=Co", "=", "q", "+", "#", "=CR", "!?"]),
+        tail in prop::sample::select(vec!["", "=Q", "=Ca", "=Co", "=", "q", "+", "#", "=CR", "!?", "(nutty)", "(fide)", " (Rookies)", "(clob)", "(x)", "()", "(nutty)+"]),
     ) {
         let mut positions = fuzz_positions();
         for text in [format!("{piece}{from}{sep}{to}{tail}"), format!("{piece}@{to}{tail}")] {
@@ -928,10 +950,12 @@ fn pawns_of_several_armies_need_the_army_option() {
         promoted: false,
     });
     let e = err(&mut p, "P@e4");
+    // The refusal names the exact texts that are accepted (issue 24).
     assert_eq!(
         e,
         NotationError::NeedArmy {
-            choices: vec!["fide".into(), "nutty".into()]
+            choices: vec!["fide".into(), "nutty".into()],
+            moves: vec!["P@e4(fide)".into(), "P@e4(nutty)".into()],
         }
     );
     let msg = e.to_string();
@@ -947,6 +971,114 @@ fn pawns_of_several_armies_need_the_army_option() {
     }
     let e = notation::resolve(&mut p, "P@e4", Some(clob)).unwrap_err();
     assert!(e.to_string().contains("no such piece of that army"), "{e}");
+
+    // The army named in the notation does the same as the option, in any case, with a space
+    // before the bracket, a check mark, or the option saying the same.
+    for (text, option, want) in [
+        ("P@e4(nutty)", None, nutty),
+        ("P@e4(fide)", None, fide),
+        ("P@e4(Nutty)", None, nutty),
+        ("P@e4 (fide)", None, fide),
+        ("P@e4(nutty)+", None, nutty),
+        ("P@e4+(nutty)", None, nutty),
+        ("@e4(nutty)", None, nutty),
+        ("P@e4(nutty)", Some(nutty), nutty),
+    ] {
+        match notation::resolve(&mut p, text, option) {
+            Ok(Move::Drop { piece, to }) => {
+                assert_eq!(piece.army, want, "{text}");
+                assert_eq!(rules.geometry.name(to), "e4", "{text}");
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    let e = notation::resolve(&mut p, "P@e4(clobberers)", None).unwrap_err();
+    assert!(e.to_string().contains("no such piece of that army"), "{e}");
+    let e = notation::resolve(&mut p, "P@e4(nutty)", Some(fide)).unwrap_err();
+    assert!(
+        e.to_string().contains("nutty") && e.to_string().contains("fide"),
+        "{e}"
+    );
+    let e = notation::resolve(&mut p, "P@e4(knights)", None).unwrap_err();
+    assert!(
+        matches!(&e, NotationError::UnknownArmy { name, .. } if name == "knights"),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("nutty"), "{e}");
+    for bad in [
+        "P@e4()",
+        "P@e4(nut ty)",
+        "e2-e4(fide)",
+        "0-0(fide)",
+        "(fide)",
+    ] {
+        assert!(
+            matches!(notation::parse_text(bad), Err(NotationError::Syntax { .. })),
+            "{bad}: {:?}",
+            notation::parse_text(bad)
+        );
+    }
+
+    // What a player is offered: one entry per army, each accepted as it is; the bare drop
+    // is not offered.
+    let legal = p.legal_moves();
+    let offered: Vec<String> = notation::offer(&p, &legal)
+        .into_iter()
+        .map(|(_, t)| t)
+        .filter(|t| t.contains("e4"))
+        .collect();
+    assert_eq!(offered, vec!["P@e4(fide)", "P@e4(nutty)"]);
+}
+
+#[test]
+fn pieces_of_one_type_from_several_armies_are_one_drop() {
+    // A Rook of the FIDE army and one of the Rookies (routed from two boards): the army of a
+    // piece other than a pawn changes nothing, so `R@e4` is one drop and is offered once,
+    // and naming either army is accepted.
+    let mut p = pos(
+        "kfb-board:fide-fide",
+        Some("4k3/8/8/8/8/8/8/4K3[R] w - - 0 1"),
+    );
+    let rules = p.rules().clone();
+    let rookies = rules.catalog.army_by_code("rookies").unwrap();
+    let fide = rules.catalog.army_by_code("fide").unwrap();
+    let nutty = rules.catalog.army_by_code("nutty").unwrap();
+    let white = p.colour(Side::WHITE);
+    let rook = rules.catalog.kind_by_abbr("R").unwrap();
+    // Then a promoted Rookies rook too (a game where promoted pieces keep their type in hand):
+    // another drop for the engine, but the same to read and to play.
+    for promoted in [false, true] {
+        p.hand_mut(Side::WHITE).add(HandPiece {
+            kind: rook,
+            colour: white,
+            army: rookies,
+            promoted,
+        });
+        let legal = p.legal_moves();
+        let offered: Vec<String> = notation::offer(&p, &legal)
+            .into_iter()
+            .map(|(_, t)| t)
+            .filter(|t| t.ends_with("@e4"))
+            .collect();
+        assert_eq!(offered, vec!["R@e4"], "{promoted}");
+        for (text, option) in [
+            ("R@e4", None),
+            ("R@e4(fide)", None),
+            ("R@e4(rookies)", None),
+            ("R@e4", Some(rookies)),
+            ("R@e4", Some(fide)),
+        ] {
+            let m = notation::resolve(&mut p, text, option);
+            assert!(
+                matches!(m, Ok(Move::Drop { piece, .. }) if piece.kind == rook),
+                "{text} {option:?} ({promoted}): {m:?}"
+            );
+        }
+        let e = notation::resolve(&mut p, "R@e4(nutty)", None).unwrap_err();
+        assert!(e.to_string().contains("no such piece of that army"), "{e}");
+        let e = notation::resolve(&mut p, "R@e4", Some(nutty)).unwrap_err();
+        assert!(e.to_string().contains("no such piece of that army"), "{e}");
+    }
 }
 
 #[test]

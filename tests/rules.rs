@@ -247,13 +247,14 @@ fn dropped_pawn_promotes_into_its_army_of_origin_whoever_drops_it() {
     add_hand_pawn(&mut p, Side::WHITE, "nutty");
     // Three armies in hand: a pawn drop must say which.
     match notation::resolve(&mut p, "P@c7", None) {
-        Err(NotationError::NeedArmy { choices }) => {
+        Err(NotationError::NeedArmy { choices, moves }) => {
             assert_eq!(choices, vec!["clobberers", "fide", "nutty"]);
+            assert_eq!(moves, vec!["P@c7(clobberers)", "P@c7(fide)", "P@c7(nutty)"]);
         }
         other => panic!("P@c7 without army: {other:?}"),
     }
     let clob = army(&p, "clobberers");
-    play_army(&mut p, "P@c7", Some(clob));
+    play(&mut p, "P@c7(clobberers)");
     assert_eq!(p.piece_at(sq(&p, "c7")).unwrap().army, clob);
     play(&mut p, "Ke8-f7");
     assert_eq!(

@@ -35,7 +35,7 @@ pub static KIND: GameKind = GameKind {
 };
 
 /// The help text.
-pub const HELP: &str = "commands: /kfb new team1:@a @b @c team2:@d @e @f [move_limit:6h] [inactivity_posts:18] [seed:<n>] | /pick order:first|second color:red|lightgreen|blue army:fide|clobberers|nutty|rookies|forward [for:@player] | /move notation:<move> [board:1|2|3] [army:<army>] | /give piece:K to:@user [color:<colour>] | /takeback | /claim | /status | /moves square:<sq> | /export | /resign | /proxy grant|revoke player:@x for:@y | /revert to:<n> reason:<text>";
+pub const HELP: &str = "commands: /kfb new team1:@a @b @c team2:@d @e @f [move_limit:6h] [inactivity_posts:18] [seed:<n>] | /pick order:first|second color:red|lightgreen|blue army:fide|clobberers|nutty|rookies|forward [for:@player] | /move notation:<move> [board:1|2|3] [army:<army>] (a pawn of one army: P@g6(nutty)) | /give piece:K to:@user [color:<colour>] | /takeback | /claim | /status | /moves square:<sq> | /export | /resign | /proxy grant|revoke player:@x for:@y | /revert to:<n> reason:<text>";
 
 fn create(
     caller: &Caller<'_>,
@@ -295,7 +295,9 @@ fn play(
     let text = cmd
         .opt("notation")
         .map(String::from)
-        .or_else(|| cmd.positional.first().cloned())
+        // Bare words are the notation, spaces kept (`/move P@g6 (nutty)`), as the one
+        // notation option is on Discord.
+        .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")))
         .ok_or("missing notation (like /move e2-e4)")?;
     let board = match cmd.opt("board") {
         Some(b) => Some(b.parse::<usize>().map_err(|_| "board must be 1, 2 or 3")?),

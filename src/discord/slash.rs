@@ -475,7 +475,7 @@ async fn legal_moves(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteResponse 
 #[poise::command(slash_command, rename = "move")]
 pub async fn move_(
     ctx: Ctx<'_>,
-    #[description = "The move in long algebraic notation (Nb1-c3, N@f3, e7-e8=Q)"]
+    #[description = "The move in long algebraic notation (Nb1-c3, N@f3, e7-e8=Q, P@g6(nutty))"]
     #[autocomplete = "legal_moves"]
     notation: String,
     #[description = "The board to play on, when you play for someone by proxy"]

@@ -1,4 +1,5 @@
-//! Long algebraic notation (RULINGS §0): `Nb1-c3`, `d4xe5`, `N@f3`, `e7-e8=Q`, `0-0`.
+//! Long algebraic notation (RULINGS §0): `Nb1-c3`, `d4xe5`, `N@f3`, `e7-e8=Q`, `0-0`, and
+//! `P@g6(nutty)` for a pawn drop that names the army the pawn comes from (RULINGS §1.3).
 //!
 //! Parsing happens in two steps: [`parse_text`] reads the text without a position
 //! ([`MoveText`]); [`resolve`] finds the legal move it names in a position, or says precisely
@@ -19,12 +20,14 @@ pub enum MoveText {
         /// `0-0-0`.
         long: bool,
     },
-    /// `N@f3`.
+    /// `N@f3`, `P@g6(nutty)`.
     Drop {
         /// Piece abbreviation as typed (empty for a pawn).
         piece: String,
         /// Square as typed.
         to: String,
+        /// Army named in brackets after the square, as typed.
+        army: Option<String>,
     },
     /// `Nb1-c3`, `d4xe5`, `e7-e8=Q`.
     Move {
@@ -98,10 +101,20 @@ pub enum NotationError {
         readings: Vec<String>,
     },
     /// Pawns of several armies are in hand: say which.
-    #[error("you hold pawns of several armies ({}); say which with the army option", .choices.join(", "))]
+    #[error("you hold pawns of several armies ({}); say which: {} (or give the army option)", .choices.join(", "), .moves.join(" or "))]
     NeedArmy {
         /// The armies.
         choices: Vec<String>,
+        /// The drop written for each army, as it is accepted (`P@g6(nutty)`).
+        moves: Vec<String>,
+    },
+    /// A name in brackets that is not an army.
+    #[error("`{name}` is not an army; write one of {}", .armies.join(", "))]
+    UnknownArmy {
+        /// The name as typed.
+        name: String,
+        /// The armies' names.
+        armies: Vec<String>,
     },
     /// A pawn reaching the last rank must say what it becomes.
     #[error("a pawn reaching the last rank must promote: write one of {}", .choices.join(", "))]
@@ -139,7 +152,26 @@ pub fn parse_text(text: &str) -> Result<MoveText, NotationError> {
     if !t.is_ascii() {
         return Err(NotationError::Syntax {
             text: text.into(),
-            expected: "only letters, digits and - x @ = are used".into(),
+            expected: "only letters, digits and - x @ = ( ) are used".into(),
+        });
+    }
+    // A drop may name its army in brackets after the square: `P@g6(nutty)`.
+    let (t, army) = match t.strip_suffix(')').and_then(|b| b.rsplit_once('(')) {
+        Some((body, army)) => {
+            if army.is_empty() || !army.chars().all(|c| c.is_ascii_alphabetic()) {
+                return Err(NotationError::Syntax {
+                    text: text.into(),
+                    expected: "an army's name in brackets after a drop, like P@g6(nutty)".into(),
+                });
+            }
+            (strip_suffix(body.trim_end()), Some(army.to_string()))
+        }
+        None => (t, None),
+    };
+    if army.is_some() && !t.contains('@') {
+        return Err(NotationError::Syntax {
+            text: text.into(),
+            expected: "an army in brackets only after a drop, like P@g6(nutty)".into(),
         });
     }
     match t {
@@ -163,6 +195,7 @@ pub fn parse_text(text: &str) -> Result<MoveText, NotationError> {
         return Ok(MoveText::Drop {
             piece: piece.into(),
             to: sq.into(),
+            army,
         });
     }
     let syntax = |expected: &str| NotationError::Syntax {
@@ -276,6 +309,53 @@ pub fn format_with_check(pos: &mut Position, mv: Move) -> String {
     s
 }
 
+/// Formats a move naming, for a drop, the army the piece comes from: `P@g6(nutty)` (other
+/// moves as [`format`]).
+pub fn format_with_army(pos: &Position, mv: Move) -> String {
+    match mv {
+        Move::Drop { piece, .. } => format!(
+            "{}({})",
+            format(pos, mv),
+            pos.rules().catalog.army(piece.army).code
+        ),
+        _ => format(pos, mv),
+    }
+}
+
+fn is_pawn_drop(pos: &Position, mv: Move) -> bool {
+    matches!(mv, Move::Drop { piece, .. } if pos.rules().catalog.def(piece.kind).pawn)
+}
+
+/// The moves to offer a player (lists and suggestions), each with a text that [`resolve_in`]
+/// reads back as that very move against the same `moves`, sorted by text. Pawn drops that
+/// would read alike (pawns of several armies in hand, RULINGS §1.3) name their army,
+/// `P@g6(nutty)`; moves that read alike and are played alike (the same piece type held
+/// twice) are offered once, as the move the text is read as.
+pub fn offer(pos: &Position, moves: &[Move]) -> Vec<(Move, String)> {
+    let plain: Vec<String> = moves.iter().map(|&m| format(pos, m)).collect();
+    let mut pawn_drops: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (&m, text) in moves.iter().zip(&plain) {
+        if is_pawn_drop(pos, m) {
+            *pawn_drops.entry(text.as_str()).or_default() += 1;
+        }
+    }
+    let mut out: Vec<(Move, String)> = moves
+        .iter()
+        .zip(&plain)
+        .map(|(&m, text)| {
+            if is_pawn_drop(pos, m) && pawn_drops.get(text.as_str()).copied().unwrap_or(0) > 1 {
+                (m, format_with_army(pos, m))
+            } else {
+                (m, text.clone())
+            }
+        })
+        .collect();
+    // Stable: of moves that read alike, the first in `moves` stays, as resolving picks it.
+    out.sort_by(|a, b| a.1.cmp(&b.1));
+    out.dedup_by(|later, first| later.1 == first.1);
+    out
+}
+
 /// A move written as `from-to` with the piece's abbreviation, for listing candidates.
 fn describe(pos: &Position, mv: Move) -> String {
     format(pos, mv)
@@ -352,8 +432,34 @@ pub fn resolve_in(
                 reason: "castling that way is not possible now (the king and that corner piece must not have moved, and the squares between them must be empty)".into(),
             })
         }
-        MoveText::Drop { piece, to } => {
+        MoveText::Drop {
+            piece,
+            to,
+            army: named,
+        } => {
             let to_sq = parse_sq(pos, to)?;
+            let army = match named {
+                None => army,
+                Some(name) => {
+                    let Some(a) = cat.army_by_code(name) else {
+                        return Err(NotationError::UnknownArmy {
+                            name: name.clone(),
+                            armies: cat.armies.iter().map(|a| a.code.to_string()).collect(),
+                        });
+                    };
+                    if let Some(b) = army.filter(|&b| b != a) {
+                        return Err(NotationError::Illegal {
+                            text: clean,
+                            reason: format!(
+                                "it names the {} army and the army option says {}; give one",
+                                cat.army(a).code,
+                                cat.army(b).code
+                            ),
+                        });
+                    }
+                    Some(a)
+                }
+            };
             let kinds: Vec<Kind> = if piece.is_empty() {
                 rules.pawn.into_iter().collect()
             } else {
@@ -380,8 +486,16 @@ pub fn resolve_in(
                 .copied()
                 .filter(|m| matches!(m, Move::Drop { piece, to } if *to == to_sq && kinds.contains(&piece.kind)))
                 .collect();
+            let pawn = kinds.iter().all(|&k| cat.def(k).pawn);
             if let Some(a) = army {
-                found.retain(|m| matches!(m, Move::Drop { piece, .. } if piece.army == a));
+                let of_army = |m: &Move| matches!(m, Move::Drop { piece, .. } if piece.army == a);
+                // Other pieces of one type are one drop whatever their army (only a pawn's army
+                // matters, for its promotion): a held piece of that army is enough.
+                let merged =
+                    !pawn && held.iter().any(|h| h.army == a) && !found.iter().any(of_army);
+                if !merged {
+                    found.retain(of_army);
+                }
             }
             match found.len() {
                 1 => Ok(found[0]),
@@ -414,17 +528,21 @@ pub fn resolve_in(
                     })
                 }
                 _ => {
-                    let mut armies: Vec<String> = found
+                    let mut armies: Vec<(String, String)> = found
                         .iter()
-                        .filter_map(|m| match m {
-                            Move::Drop { piece, .. } => Some(cat.army(piece.army).code.to_string()),
+                        .filter_map(|&m| match m {
+                            Move::Drop { piece, .. } => Some((
+                                cat.army(piece.army).code.to_string(),
+                                format_with_army(pos, m),
+                            )),
                             _ => None,
                         })
                         .collect();
                     armies.sort();
                     armies.dedup();
-                    if armies.len() > 1 {
-                        Err(NotationError::NeedArmy { choices: armies })
+                    if pawn && armies.len() > 1 {
+                        let (choices, moves) = armies.into_iter().unzip();
+                        Err(NotationError::NeedArmy { choices, moves })
                     } else {
                         Ok(found[0])
                     }
@@ -589,7 +707,13 @@ impl fmt::Display for MoveText {
         match self {
             MoveText::Castle { long: false } => f.write_str("0-0"),
             MoveText::Castle { long: true } => f.write_str("0-0-0"),
-            MoveText::Drop { piece, to } => write!(f, "{piece}@{to}"),
+            MoveText::Drop { piece, to, army } => {
+                write!(f, "{piece}@{to}")?;
+                if let Some(a) = army {
+                    write!(f, "({a})")?;
+                }
+                Ok(())
+            }
             MoveText::Move {
                 piece,
                 from,

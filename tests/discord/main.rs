@@ -5,6 +5,7 @@
 mod draft;
 mod fake;
 mod notify;
+mod offered;
 mod tournament;
 
 use std::path::PathBuf;

@@ -416,7 +416,10 @@ impl Game {
         is_free(&self.state, &self.settings, seat, now)
     }
 
-    /// The legal moves of a seat at `now`, honouring locks (empty when it may not move).
+    /// The legal moves of a seat at `now`, honouring locks (empty when it may not move), each
+    /// with the text [`Game::play`] accepts for it as it is (a pawn drop names its army when
+    /// the hand holds pawns of several armies: `P@g6(nutty)`), sorted by text. This is what
+    /// `/moves` lists and the `/move` autocomplete suggests.
     pub fn legal_moves(&self, seat: usize, now: Timestamp) -> Vec<(Move, String)> {
         let Some(boards) = &self.state.boards else {
             return Vec::new();
@@ -429,12 +432,7 @@ impl Game {
         let mut pos = b.pos.clone();
         pos.set_turn(p.side);
         let moves = allowed_moves(&mut pos, b, p.side);
-        let mut out: Vec<(Move, String)> = moves
-            .into_iter()
-            .map(|m| (m, notation::format(&pos, m)))
-            .collect();
-        out.sort_by(|a, b| a.1.cmp(&b.1));
-        out
+        notation::offer(&pos, &moves)
     }
 
     fn check_may_move(&self, seat: usize, now: Timestamp) -> Result<(), Refusal> {
@@ -851,6 +849,23 @@ impl Game {
             }
         };
         let formatted = notation::format_with_check(&mut pos, mv);
+        // The reply names the army of a pawn dropped from a hand of several armies, as the
+        // move was offered (`P@g6(nutty)`); the log keeps the army apart.
+        let shown = match mv {
+            Move::Drop { piece, to } if self.catalog.def(piece.kind).pawn => {
+                let several = allowed.iter().any(|m| {
+                    matches!(m, Move::Drop { piece: q, to: t }
+                        if *t == to && q.kind == piece.kind && q.army != piece.army)
+                });
+                if several {
+                    let check = if formatted.ends_with('+') { "+" } else { "" };
+                    format!("{}{check}", notation::format_with_army(&pos, mv))
+                } else {
+                    formatted.clone()
+                }
+            }
+            _ => formatted.clone(),
+        };
         let army_code = match mv {
             Move::Drop { piece, .. } if self.catalog.def(piece.kind).pawn => {
                 Some(self.catalog.army(piece.army).code.to_string())
@@ -859,7 +874,7 @@ impl Game {
         };
         let action = Action::Move {
             player: seat,
-            notation: formatted.clone(),
+            notation: formatted,
             army: army_code,
         };
         let board_no = p.board + 1;
@@ -867,7 +882,7 @@ impl Game {
         let before_kings = self.kings_summary();
         let needs_before = self.king_needs();
         let number = self.commit(actor, now, command, action)?;
-        let mut text = format!("{} on board {board_no}: {formatted}", self.users[seat]);
+        let mut text = format!("{} on board {board_no}: {shown}", self.users[seat]);
         let after = self.kings_summary();
         if after != before_kings {
             text.push_str(&format!("\nkings: {after}"));
