@@ -3,7 +3,7 @@
 
 use std::any::Any;
 
-use super::layer::{Due, GameKind, LogRow, PictureJob, ThreadGame};
+use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::engine::fen;
 use crate::games::kfb::{self, draft, Action, Entry, Game, Settings};
@@ -37,11 +37,7 @@ pub static KIND: GameKind = GameKind {
 /// The help text.
 pub const HELP: &str = "commands: /kfb new team1:@a @b @c team2:@d @e @f [move_limit:6h] [inactivity_posts:18] [seed:<n>] | /pick order:first|second color:red|lightgreen|blue army:fide|clobberers|nutty|rookies|forward [for:@player] | /move notation:<move> [board:1|2|3] [army:<army>] (a pawn of one army: P@g6(nutty)) | /give piece:K to:@user [color:<colour>] | /takeback | /claim | /status | /moves square:<sq> | /export | /resign | /proxy grant|revoke player:@x for:@y | /revert to:<n> reason:<text>";
 
-fn create(
-    caller: &Caller<'_>,
-    cmd: &Command,
-    entropy: u64,
-) -> Result<(Box<dyn ThreadGame>, Reply), Reply> {
+fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, String> {
     let team = |k: &str| -> Vec<String> {
         cmd.opt(k)
             .unwrap_or("")
@@ -51,9 +47,7 @@ fn create(
     };
     let (t1, t2) = (team("team1"), team("team2"));
     if t1.len() != 3 || t2.len() != 3 {
-        return Err(Reply::refused(
-            "each team needs exactly three players: team1:@a @b @c team2:@d @e @f",
-        ));
+        return Err("each team needs exactly three players: team1:@a @b @c team2:@d @e @f".into());
     }
     let mut settings = Settings {
         seed: entropy,
@@ -62,14 +56,14 @@ fn create(
     if let Some(l) = cmd.opt("move_limit") {
         match parse_duration(l) {
             Ok(s) => settings.move_limit = s,
-            Err(e) => return Err(Reply::refused(e.to_string())),
+            Err(e) => return Err(e.to_string()),
         }
     }
     if let Some(n) = cmd.opt("inactivity_posts") {
         match n.parse::<u32>() {
             Ok(v) if v > 0 => settings.inactivity_posts = v,
             _ => {
-                return Err(Reply::refused(
+                return Err(String::from(
                     "inactivity_posts must be a whole number above 0",
                 ))
             }
@@ -79,13 +73,13 @@ fn create(
         match v.to_lowercase().as_str() {
             "on" | "yes" | "true" => settings.promoted_to_pawn = true,
             "off" | "no" | "false" => settings.promoted_to_pawn = false,
-            _ => return Err(Reply::refused("promoted_pawns must be on (a captured promoted piece returns to hand as a pawn) or off")),
+            _ => return Err(String::from("promoted_pawns must be on (a captured promoted piece returns to hand as a pawn) or off")),
         }
     }
     if let Some(s) = cmd.opt("seed") {
         match parse_seed(s) {
             Ok(v) => settings.seed = v,
-            Err(e) => return Err(Reply::refused(e)),
+            Err(e) => return Err(e),
         }
     }
     let users: Vec<String> = t1.into_iter().chain(t2).collect();
@@ -102,9 +96,12 @@ fn create(
                 notify: Some(new_game_notify(&game, "a new game of Kung Fu Bughouse")),
                 ..Reply::default()
             };
-            Ok((Box::new(game), reply))
+            Ok(NewGame {
+                game: Box::new(game),
+                reply,
+            })
         }
-        Err(e) => Err(Reply::refused(e.to_string())),
+        Err(e) => Err(e.to_string()),
     }
 }
 

@@ -129,6 +129,17 @@ impl Clone for Box<dyn ThreadGame> {
     }
 }
 
+/// A game just created, with the reply that announces it.
+pub struct NewGame {
+    /// The game.
+    pub game: Box<dyn ThreadGame>,
+    /// Its announcement.
+    pub reply: Reply,
+}
+
+/// Rebuilds a game from its stored users, settings (JSON) and log.
+pub type Loader = fn(Vec<String>, &str, Vec<LogRow>) -> Result<Box<dyn ThreadGame>, String>;
+
 /// A game's entry in the layer: how it is named, created and loaded.
 pub struct GameKind {
     /// The name stored in `games.variant` and used by `arbiter … --variant`.
@@ -142,10 +153,11 @@ pub struct GameKind {
     pub commands: &'static [&'static str],
     /// Help lines for `/help`.
     pub help: &'static str,
-    /// `/<group> new …`: the new game and its announcement, or the refusal.
-    pub create: fn(&Caller<'_>, &Command, u64) -> Result<(Box<dyn ThreadGame>, Reply), Reply>,
+    /// `/<group> new …` (with the seed drawn for it): the new game and its announcement, or
+    /// why it is refused.
+    pub create: fn(&Caller<'_>, &Command, u64) -> Result<NewGame, String>,
     /// A game rebuilt from its stored users, settings and log.
-    pub load: fn(Vec<String>, &str, Vec<LogRow>) -> Result<Box<dyn ThreadGame>, String>,
+    pub load: Loader,
     /// A game read from its export text (`arbiter import`).
     pub import: fn(&str) -> Result<Box<dyn ThreadGame>, String>,
 }

@@ -9,7 +9,7 @@ mod tournament;
 use std::collections::{HashMap, HashSet};
 
 pub use kfb::{game_announcement, new_game_notify, state_lines, status_text, HELP};
-pub use layer::{import, kind_of, Due, GameKind, LogRow, PictureJob, ThreadGame, KINDS};
+pub use layer::{import, kind_of, Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame, KINDS};
 pub use picture::{clock_text, kfb_picture};
 pub use tournament::{
     standings_picture, standings_picture_named, tournament_lines, MatchOpen, TOURNAMENT_HELP,
@@ -467,11 +467,11 @@ impl Hub {
             );
         }
         match (kind.create)(caller, cmd, entropy) {
-            Ok((game, reply)) => {
-                self.games.insert(caller.thread.to_string(), game);
-                reply
+            Ok(new) => {
+                self.games.insert(caller.thread.to_string(), new.game);
+                new.reply
             }
-            Err(refusal) => refusal,
+            Err(why) => Reply::refused(why),
         }
     }
 
