@@ -387,7 +387,8 @@ fn seat_kind_moves(seat: Seat, geometry: &Geometry) -> [KindMoves; 8] {
                 let mut n_between = 0u8;
                 if atom.lame && straight && n > 1 {
                     for i in 1..n.min(3) {
-                        between[n_between as usize] = geometry.offset(dx.signum() * i, dy.signum() * i);
+                        between[n_between as usize] =
+                            geometry.offset(dx.signum() * i, dy.signum() * i);
                         n_between += 1;
                     }
                 }

@@ -24,7 +24,11 @@ pub fn format(pos: &Position, m: Move) -> String {
         }
     }
     s.push_str(&square_name(m.from));
-    s.push(if pos.piece_at(m.to).is_some() { 'x' } else { '-' });
+    s.push(if pos.piece_at(m.to).is_some() {
+        'x'
+    } else {
+        '-'
+    });
     s.push_str(&square_name(m.to));
     if let Some(k) = m.promotion {
         s.push('=');
@@ -85,13 +89,13 @@ pub fn resolve_in(pos: &Position, text: &str, legal: &[Move]) -> Result<Move, No
         .trim_end_matches(['+', '#', '!', '?'])
         .to_string();
     let me = pos.turn();
-    let plays = |p: Option<super::board::Piece>| {
-        p.is_some_and(|p| pos.controller(p.seat) == Some(me))
-    };
+    let plays =
+        |p: Option<super::board::Piece>| p.is_some_and(|p| pos.controller(p.seat) == Some(me));
     match parse_text(text)? {
         MoveText::Drop { .. } => Err(NotationError::Illegal {
             text: clean,
-            reason: "there are no drops in Ultimate Chess; write a move like e2-e5 or Wd1-f3".into(),
+            reason: "there are no drops in Ultimate Chess; write a move like e2-e5 or Wd1-f3"
+                .into(),
         }),
         MoveText::Castle { long } => {
             let want = if long {
@@ -138,11 +142,7 @@ pub fn resolve_in(pos: &Position, text: &str, legal: &[Move]) -> Result<Move, No
             };
             if !plays(here) {
                 let mut detail = match here {
-                    Some(p) => format!(
-                        " ({from} holds {}'s {})",
-                        p.seat.name(),
-                        p.kind.name()
-                    ),
+                    Some(p) => format!(" ({from} holds {}'s {})", p.seat.name(), p.kind.name()),
                     None => format!(" ({from} is empty)"),
                 };
                 let r = reaching();

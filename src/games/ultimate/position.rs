@@ -12,8 +12,8 @@
 use crate::engine::Square;
 
 use super::board::{
-    cell, cell_kind, cell_seat, tables, CastleSide, Kind, Piece, Seat, CELLS, EMPTY, KING,
-    NOBODY, NO_SQUARE, OFF, PAWN, PROMOTIONS, ROOK,
+    cell, cell_kind, cell_seat, tables, CastleSide, Kind, Piece, Seat, CELLS, EMPTY, KING, NOBODY,
+    NO_SQUARE, OFF, PAWN, PROMOTIONS, ROOK,
 };
 
 /// What happens to a defeated player's pieces (§4.5).
@@ -506,17 +506,13 @@ impl Position {
     fn pin_candidates(&self, k: Square, mine: u8, enemy: u8, buf: &mut Vec<Square>) {
         let t = tables();
         let b = &self.board;
-        let rays = t
-            .common_rays
-            .iter()
-            .map(|r| (r, None))
-            .chain(
-                t.seat_rays
-                    .iter()
-                    .enumerate()
-                    .filter(|(s, _)| enemy & (1 << s) != 0)
-                    .flat_map(|(s, v)| v.iter().map(move |r| (r, Some(s)))),
-            );
+        let rays = t.common_rays.iter().map(|r| (r, None)).chain(
+            t.seat_rays
+                .iter()
+                .enumerate()
+                .filter(|(s, _)| enemy & (1 << s) != 0)
+                .flat_map(|(s, v)| v.iter().map(move |r| (r, Some(s)))),
+        );
         for (r, only) in rays {
             let mut p = k.0 as i32 - r.step;
             let mut d = 1u8;
@@ -757,9 +753,7 @@ impl Position {
         let check = Seat::ALL.into_iter().any(|s| {
             s != me
                 && !self.is_defeated(s)
-                && self
-                    .king(s)
-                    .is_some_and(|k| self.attacked_by_player(k, me))
+                && self.king(s).is_some_and(|k| self.attacked_by_player(k, me))
         });
         self.unmake(m, u);
         check
@@ -778,9 +772,7 @@ impl Position {
     /// Counts the move sequences `depth` plies deep, each ply played by the next seat in turn
     /// order (a node whose seat to move has no legal move ends its line).
     pub fn perft(&mut self, depth: u32) -> u64 {
-        let mut bufs: Vec<Vec<Move>> = (0..depth.max(1))
-            .map(|_| Vec::with_capacity(256))
-            .collect();
+        let mut bufs: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
         perft_rec(self, depth, &mut bufs)
     }
 
@@ -788,9 +780,7 @@ impl Position {
     pub fn perft_divide(&mut self, depth: u32) -> Vec<(Move, u64)> {
         let mut first = Vec::new();
         self.legal_moves_into(&mut first);
-        let mut bufs: Vec<Vec<Move>> = (0..depth.max(1))
-            .map(|_| Vec::with_capacity(256))
-            .collect();
+        let mut bufs: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
         first
             .into_iter()
             .map(|m| {

@@ -144,7 +144,10 @@ impl Position {
         let pairs: Vec<String> = Seat::ALL
             .iter()
             .filter(|&&s| self.is_defeated(s))
-            .filter_map(|&s| self.controller(s).map(|v| format!("{}>{}", s.number(), v.number())))
+            .filter_map(|&s| {
+                self.controller(s)
+                    .map(|v| format!("{}>{}", s.number(), v.number()))
+            })
             .collect();
         if pairs.is_empty() {
             "-".into()
@@ -194,7 +197,10 @@ impl Position {
             || {
                 err(
                     Field::Mode,
-                    format!("`{}` is not a mode (standard, conquest or devastation)", fields[4]),
+                    format!(
+                        "`{}` is not a mode (standard, conquest or devastation)",
+                        fields[4]
+                    ),
                 )
             },
             Ok,
@@ -209,7 +215,10 @@ impl Position {
                 || {
                     err(
                         Field::SeatToMove,
-                        format!("`{}` is not a seat (1 Silver, 2 Red, 3 Black, 4 Green)", fields[1]),
+                        format!(
+                            "`{}` is not a seat (1 Silver, 2 Red, 3 Black, 4 Green)",
+                            fields[1]
+                        ),
                     )
                 },
                 Ok,
@@ -293,11 +302,7 @@ fn read_placement(pos: &mut Position, text: &str) -> Result<(), TextError> {
                     let inner: String = chars[j + 1..close].iter().collect();
                     let mut ic = inner.chars();
                     let kind = ic.next().and_then(Kind::from_letter);
-                    let seat = ic
-                        .as_str()
-                        .parse::<u8>()
-                        .ok()
-                        .and_then(Seat::from_number);
+                    let seat = ic.as_str().parse::<u8>().ok().and_then(Seat::from_number);
                     let (Some(kind), Some(seat)) = (kind, seat) else {
                         return err(
                             Field::Placement,
@@ -400,7 +405,10 @@ fn read_controllers(pos: &mut Position, text: &str) -> Result<(), TextError> {
         if !pos.is_defeated(d) {
             return err(
                 Field::Controllers,
-                format!("seat {} is not defeated; its pieces are its own", d.number()),
+                format!(
+                    "seat {} is not defeated; its pieces are its own",
+                    d.number()
+                ),
             );
         }
         if pos.is_defeated(v) {
@@ -442,7 +450,10 @@ fn check_pieces(pos: &Position) -> Result<(), TextError> {
             if kings[s] != 1 {
                 return err(
                     Field::Placement,
-                    format!("seat {n} is in the game and must have exactly one King, not {}", kings[s]),
+                    format!(
+                        "seat {n} is in the game and must have exactly one King, not {}",
+                        kings[s]
+                    ),
                 );
             }
             continue;
@@ -451,7 +462,9 @@ fn check_pieces(pos: &Position) -> Result<(), TextError> {
             Mode::Standard if pieces[s] > 0 => {
                 return err(
                     Field::Placement,
-                    format!("seat {n} is defeated; in standard mode its pieces have left the board"),
+                    format!(
+                        "seat {n} is defeated; in standard mode its pieces have left the board"
+                    ),
                 );
             }
             Mode::Devastation if kings[s] > 0 => {
@@ -494,7 +507,10 @@ fn read_castling(pos: &Position, text: &str) -> Result<u8, TextError> {
         };
         let s = seat.index();
         if seen & (1 << s) != 0 {
-            return err(Field::Castling, format!("seat {} is listed twice", seat.number()));
+            return err(
+                Field::Castling,
+                format!("seat {} is listed twice", seat.number()),
+            );
         }
         seen |= 1 << s;
         if r == "-" {
@@ -507,16 +523,17 @@ fn read_castling(pos: &Position, text: &str) -> Result<u8, TextError> {
             );
         }
         for ch in r.chars() {
-            let side = match ch {
-                'K' => 0,
-                'Q' => 1,
-                _ => {
-                    return err(
+            let side =
+                match ch {
+                    'K' => 0,
+                    'Q' => 1,
+                    _ => return err(
                         Field::Castling,
-                        format!("`{ch}` is not a castling right (K for 0-0, Q for 0-0-0, - for none)"),
-                    )
-                }
-            };
+                        format!(
+                            "`{ch}` is not a castling right (K for 0-0, Q for 0-0-0, - for none)"
+                        ),
+                    ),
+                };
             let bit = 1u8 << (2 * s + side);
             if rights & bit != 0 {
                 return err(
@@ -527,7 +544,10 @@ fn read_castling(pos: &Position, text: &str) -> Result<u8, TextError> {
             if pos.is_defeated(seat) {
                 return err(
                     Field::Castling,
-                    format!("seat {} is defeated and has no castling rights", seat.number()),
+                    format!(
+                        "seat {} is defeated and has no castling rights",
+                        seat.number()
+                    ),
                 );
             }
             let d = &t.castle[s][side];
