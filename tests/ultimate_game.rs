@@ -17,7 +17,7 @@ fn board(spec: &str, rest: &str) -> String {
         let mut s = String::new();
         let mut empty = 0;
         for f in 0..16 {
-            let cut = (f < 2 || f > 13) && (r < 2 || r > 13);
+            let cut = !(2..=13).contains(&f) && !(2..=13).contains(&r);
             let name = format!("{}{}", (b'a' + f as u8) as char, r + 1);
             let piece = spec
                 .split_whitespace()
@@ -176,7 +176,12 @@ fn pawns_step_once_or_up_to_three_squares_from_their_second_row() {
     // Each seat's pawns move its own way: Silver up, Red toward p, Black down, Green toward a.
     plays(
         &mut g,
-        &[("ann", "e2-e5"), ("ben", "b8-e8"), ("cat", "h15-h12"), ("dan", "o3-l3")],
+        &[
+            ("ann", "e2-e5"),
+            ("ben", "b8-e8"),
+            ("cat", "h15-h12"),
+            ("dan", "o3-l3"),
+        ],
     );
     assert_eq!(at(&g, "e5"), Some((Kind::Pawn, Seat::Silver)));
     assert_eq!(at(&g, "e8"), Some((Kind::Pawn, Seat::Red)));
@@ -197,7 +202,12 @@ fn a_pawn_cannot_jump_and_there_is_no_en_passant() {
     let mut g = new_game(Mode::Standard);
     plays(
         &mut g,
-        &[("ann", "Nf1-e3"), ("ben", "b3-c3"), ("cat", "h15-h14"), ("dan", "o5-n5")],
+        &[
+            ("ann", "Nf1-e3"),
+            ("ben", "b3-c3"),
+            ("cat", "h15-h14"),
+            ("dan", "o5-n5"),
+        ],
     );
     // e2 is blocked by the knight on e3: no double or triple step over it.
     refused(&mut g, "ann", "e2-e4");
@@ -237,7 +247,14 @@ fn pawns_promote_on_the_far_row_to_any_piece_but_the_king() {
     // With the setting on, it promotes there.
     let mut h = with(&text, |n| n.promote_at_file_end = true);
     play(&mut h, "ann", "c15-c16=Q");
-    plays(&mut h, &[("ben", "o12-p12=N"), ("cat", "d2-d1=N"), ("dan", "b11-a11=R")]);
+    plays(
+        &mut h,
+        &[
+            ("ben", "o12-p12=N"),
+            ("cat", "d2-d1=N"),
+            ("dan", "b11-a11=R"),
+        ],
+    );
     refused(&mut h, "ann", "b13-b14");
     play(&mut h, "ann", "b13-b14=W");
     assert_eq!(at(&h, "b14"), Some((Kind::Warrior, Seat::Silver)));
@@ -260,7 +277,9 @@ fn a_pawn_at_the_end_of_a_short_file_still_captures_diagonally_forward() {
 /// Kings and rooks at home, the squares between them empty, pawns in front (with `open7`,
 /// none on b7 and o7).
 fn castling_position(extra: &str, rights: &str, open7: bool) -> String {
-    let mut spec = String::from("h1=K1 e1=R1 l1=R1 a8=K2 a5=R2 a12=R2 h16=K3 e16=R3 l16=R3 p8=K4 p5=R4 p12=R4");
+    let mut spec = String::from(
+        "h1=K1 e1=R1 l1=R1 a8=K2 a5=R2 a12=R2 h16=K3 e16=R3 l16=R3 p8=K4 p5=R4 p12=R4",
+    );
     for f in 'c'..='n' {
         spec.push_str(&format!(" {f}2=P1 {f}15=P3"));
     }
@@ -278,7 +297,12 @@ fn every_seat_castles_both_ways_per_the_table() {
     let mut g = from(&castling_position("", all, false));
     plays(
         &mut g,
-        &[("ann", "0-0"), ("ben", "0-0"), ("cat", "0-0"), ("dan", "0-0")],
+        &[
+            ("ann", "0-0"),
+            ("ben", "0-0"),
+            ("cat", "0-0"),
+            ("dan", "0-0"),
+        ],
     );
     for (k, r, seat) in [
         ("f1", "g1", Seat::Silver),
@@ -293,7 +317,12 @@ fn every_seat_castles_both_ways_per_the_table() {
     let mut g = from(&castling_position("", all, false));
     plays(
         &mut g,
-        &[("ann", "0-0-0"), ("ben", "0-0-0"), ("cat", "O-O-O"), ("dan", "0-0-0")],
+        &[
+            ("ann", "0-0-0"),
+            ("ben", "0-0-0"),
+            ("cat", "O-O-O"),
+            ("dan", "0-0-0"),
+        ],
     );
     for (k, r, seat) in [
         ("j1", "i1", Seat::Silver),
@@ -328,7 +357,10 @@ fn castling_is_refused_through_or_onto_an_attacked_square_out_of_check_or_withou
     // Out of check: a Green knight checks Silver's King.
     let mut g = from(&castling_position("g3=N4", all, false));
     let e = refused(&mut g, "ann", "0-0");
-    assert!(g.in_check().contains(&Seat::Silver) && e.contains("not possible"), "{e}");
+    assert!(
+        g.in_check().contains(&Seat::Silver) && e.contains("not possible"),
+        "{e}"
+    );
     // The right is lost when the King moves, and is not given back when it returns.
     let mut g = from(&castling_position("", all, false));
     plays(
@@ -381,10 +413,7 @@ fn check_must_be_answered_and_no_move_may_leave_the_king_attacked() {
 
 #[test]
 fn a_move_into_check_is_refused_and_a_check_is_echoed() {
-    let mut g = from(&board(
-        &format!("{KINGS} g10=R3 d4=Q1"),
-        "1 - - standard -",
-    ));
+    let mut g = from(&board(&format!("{KINGS} g10=R3 d4=Q1"), "1 - - standard -"));
     let e = refused(&mut g, "ann", "Kh1-g1");
     assert!(e.contains("Kh1-g2") || e.contains("can play"), "{e}");
     play(&mut g, "ann", "Kh1-i1");
@@ -404,10 +433,7 @@ fn a_move_into_check_is_refused_and_a_check_is_echoed() {
 #[test]
 fn conquest_obstacles_give_no_check() {
     // Red is defeated; its queen stands on h5, on Silver's King's file, as an obstacle.
-    let mut g = from(&board(
-        "h1=K1 a8=K2 h5=Q2 h16=K3 p8=K4",
-        "1 - 2 conquest -",
-    ));
+    let mut g = from(&board("h1=K1 a8=K2 h5=Q2 h16=K3 p8=K4", "1 - 2 conquest -"));
     assert!(g.in_check().is_empty());
     play(&mut g, "ann", "Kh1-h2");
     // Anyone may capture an obstacle, its King included, as an ordinary piece.
@@ -497,7 +523,10 @@ fn checkmate_in_devastation_hands_the_pieces_to_the_first_attacker_after_the_mat
         text.contains("Red (ben) is checkmated; Black (cat) is the victor"),
         "{text}"
     );
-    assert!(text.contains("Black (cat) now plays Red's pieces"), "{text}");
+    assert!(
+        text.contains("Black (cat) now plays Red's pieces"),
+        "{text}"
+    );
     assert_eq!(at(&g, "a8"), None);
     assert_eq!(g.position().controller(Seat::Red), Some(Seat::Black));
     assert!(g.position().to_text().ends_with(" 2 devastation 2>3"));
@@ -532,7 +561,9 @@ fn checkmate_of_the_seat_to_move_is_judged_when_a_position_starts() {
     ));
     assert!(g.position().is_defeated(Seat::Red));
     assert_eq!(g.to_move(), Some(Seat::Black));
-    assert!(g.status_text().contains("Red (ben), checkmated; victor Silver (ann)"));
+    assert!(g
+        .status_text()
+        .contains("Red (ben), checkmated; victor Silver (ann)"));
 }
 
 #[test]
@@ -588,17 +619,17 @@ fn the_game_ends_when_three_are_defeated() {
 
 /// Red's lone King on a3 has no move once Silver's rook reaches g4, and is not in check.
 fn stalemate_position() -> String {
-    board(
-        "h1=K1 b10=R1 g5=R1 a3=K2 h16=K3 p8=K4",
-        "1 - - standard -",
-    )
+    board("h1=K1 b10=R1 g5=R1 a3=K2 h16=K3 p8=K4", "1 - - standard -")
 }
 
 #[test]
 fn stalemate_draws_by_default() {
     let mut g = from(&stalemate_position());
     let text = play(&mut g, "ann", "Rg5-g4");
-    assert!(text.contains("Game over: drawn (stalemate: Red (ben)"), "{text}");
+    assert!(
+        text.contains("Game over: drawn (stalemate: Red (ben)"),
+        "{text}"
+    );
     assert!(matches!(
         g.state().outcome,
         Some(Outcome::Draw { ref among, .. }) if among.len() == 4
@@ -640,7 +671,10 @@ fn when_every_player_would_pass_the_game_is_drawn() {
     assert!(
         matches!(
             g.state().outcome,
-            Some(Outcome::Draw { reason: arbiter::games::ultimate::DrawReason::AllPass, .. })
+            Some(Outcome::Draw {
+                reason: arbiter::games::ultimate::DrawReason::AllPass,
+                ..
+            })
         ),
         "{}",
         g.status_text()
@@ -648,7 +682,10 @@ fn when_every_player_would_pass_the_game_is_drawn() {
     let g = from(&text);
     assert!(matches!(
         g.state().outcome,
-        Some(Outcome::Draw { reason: arbiter::games::ultimate::DrawReason::Stalemate(Seat::Silver), .. })
+        Some(Outcome::Draw {
+            reason: arbiter::games::ultimate::DrawReason::Stalemate(Seat::Silver),
+            ..
+        })
     ));
 }
 
@@ -718,22 +755,33 @@ fn fifty_moves_of_every_player_without_capture_or_pawn_move_draw() {
     let mut at_step = 0usize;
     for turn in 0..50 {
         let next = if turn < 26 { turn + 1 } else { 52 - turn - 1 };
-        assert!(!g.finished(), "drawn early at turn {turn}: {}", g.status_text());
-        play(
-            &mut g,
-            "ann",
-            &format!("W{}-{}", path[at_step], path[next]),
+        assert!(
+            !g.finished(),
+            "drawn early at turn {turn}: {}",
+            g.status_text()
         );
+        play(&mut g, "ann", &format!("W{}-{}", path[at_step], path[next]));
         at_step = next;
         for (user, out, back) in shuffles {
-            assert!(!g.finished(), "drawn early at turn {turn}: {}", g.status_text());
-            play(&mut g, user, if turn % 2 == 0 { out } else { back });
+            assert!(
+                !g.finished(),
+                "drawn early at turn {turn}: {}",
+                g.status_text()
+            );
+            play(
+                &mut g,
+                user,
+                if turn.is_multiple_of(2) { out } else { back },
+            );
         }
     }
     assert!(
         matches!(
             g.state().outcome,
-            Some(Outcome::Draw { reason: arbiter::games::ultimate::DrawReason::FiftyMoves, .. })
+            Some(Outcome::Draw {
+                reason: arbiter::games::ultimate::DrawReason::FiftyMoves,
+                ..
+            })
         ),
         "{}",
         g.status_text()
@@ -767,7 +815,10 @@ fn a_draw_is_agreed_by_all_players_in_the_game() {
     assert!(t.contains("drawn (agreed)"), "{t}");
     // Not seated: refused.
     let e = refused_req(&mut g, "zed", Request::OfferDraw);
-    assert!(e.contains("game is over") || e.contains("not seated"), "{e}");
+    assert!(
+        e.contains("game is over") || e.contains("not seated"),
+        "{e}"
+    );
 }
 
 // ----- concession, overrun ---------------------------------------------------------------
@@ -791,15 +842,39 @@ fn a_concession_by_the_player_to_move_passes_the_turn_by_another_leaves_it() {
 #[test]
 fn a_concession_to_a_named_player_gives_them_the_pieces_in_devastation() {
     let mut g = new_game(Mode::Devastation);
-    let e = refused_req(&mut g, "cat", Request::Concede { to: Some("cat".into()) });
+    let e = refused_req(
+        &mut g,
+        "cat",
+        Request::Concede {
+            to: Some("cat".into()),
+        },
+    );
     assert!(e.contains("yourself"), "{e}");
-    refused_req(&mut g, "cat", Request::Concede { to: Some("zed".into()) });
-    act(&mut g, "cat", Request::Concede { to: Some("@dan".into()) });
+    refused_req(
+        &mut g,
+        "cat",
+        Request::Concede {
+            to: Some("zed".into()),
+        },
+    );
+    act(
+        &mut g,
+        "cat",
+        Request::Concede {
+            to: Some("@dan".into()),
+        },
+    );
     assert_eq!(g.position().controller(Seat::Black), Some(Seat::Green));
     assert_eq!(at(&g, "h16"), None);
     assert_eq!(at(&g, "c15"), Some((Kind::Pawn, Seat::Black)));
     // Green passes everything it controls to its own victor.
-    act(&mut g, "dan", Request::Concede { to: Some("ben".into()) });
+    act(
+        &mut g,
+        "dan",
+        Request::Concede {
+            to: Some("ben".into()),
+        },
+    );
     assert_eq!(g.position().controller(Seat::Black), Some(Seat::Red));
     assert_eq!(g.position().controller(Seat::Green), Some(Seat::Red));
     assert!(g.position().to_text().ends_with(" 3,4 devastation 3>2,4>2"));
@@ -828,17 +903,30 @@ fn the_organiser_may_concede_for_a_player_after_a_move_limit_overrun() {
         player: p.into(),
         to: None,
     };
-    let e = g.apply("org", req("ann"), T0 + 100, "").unwrap_err().to_string();
+    let e = g
+        .apply("org", req("ann"), T0 + 100, "")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("not overrun yet"), "{e}");
-    let e = g.apply("org", req("ben"), T0 + 4000, "").unwrap_err().to_string();
+    let e = g
+        .apply("org", req("ben"), T0 + 4000, "")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("not to move"), "{e}");
     let a = g.apply("org", req("ann"), T0 + 4000, "").unwrap();
-    assert!(a.text.contains("The organiser concedes for Silver (ann)"), "{}", a.text);
+    assert!(
+        a.text.contains("The organiser concedes for Silver (ann)"),
+        "{}",
+        a.text
+    );
     assert_eq!(g.to_move(), Some(Seat::Red));
     assert_eq!(g.due(), Some((Seat::Red, T0 + 4000 + 3600)));
     // Without a move limit there is no overrun.
     let mut g = new_game(Mode::Standard);
-    let e = g.apply("org", req("ann"), T0 + 99_999, "").unwrap_err().to_string();
+    let e = g
+        .apply("org", req("ann"), T0 + 99_999, "")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("no move limit"), "{e}");
     assert_eq!(g.due(), None);
 }
@@ -873,7 +961,10 @@ fn a_player_takes_back_their_own_last_action_only_while_it_is_last() {
 #[test]
 fn a_moderator_reverts_to_before_an_action() {
     let mut g = new_game(Mode::Standard);
-    plays(&mut g, &[("ann", "e2-e5"), ("ben", "b8-e8"), ("cat", "h15-h12")]);
+    plays(
+        &mut g,
+        &[("ann", "e2-e5"), ("ben", "b8-e8"), ("cat", "h15-h12")],
+    );
     let preview = g.revert_preview(2).unwrap();
     assert_eq!(preview.len(), 2);
     assert!(preview[0].starts_with("#2 ben"), "{preview:?}");
@@ -886,7 +977,10 @@ fn a_moderator_reverts_to_before_an_action() {
             reason: "disputed".into(),
         },
     );
-    assert!(t.contains("reverted the game to before #2 (disputed)"), "{t}");
+    assert!(
+        t.contains("reverted the game to before #2 (disputed)"),
+        "{t}"
+    );
     assert_eq!(g.to_move(), Some(Seat::Red));
     assert_eq!(at(&g, "e5"), Some((Kind::Pawn, Seat::Silver)));
     assert_eq!(at(&g, "e8"), None);
@@ -963,7 +1057,10 @@ fn a_position_that_does_not_read_is_refused_with_its_field() {
         (board(KINGS, "1 - 7 standard -"), "defeated"),
         (board(KINGS, "1 - - classic -"), "mode"),
         (board(KINGS, "1 - - standard 3>1"), "controllers"),
-        (board("h1=K1 a8=K2 p8=K4 c15=P3", "1 - 3 devastation -"), "controllers"),
+        (
+            board("h1=K1 a8=K2 p8=K4 c15=P3", "1 - 3 devastation -"),
+            "controllers",
+        ),
         (board(KINGS, "1 - -"), "mode"),
     ];
     for (text, field) in cases {
@@ -996,7 +1093,10 @@ fn status_state_lines_and_moves_by_square() {
     let text = lines[1].strip_prefix("position: ").unwrap();
     let p = arbiter::games::ultimate::Position::from_text(text).unwrap();
     assert_eq!(&p, g.position());
-    assert!(text.ends_with(" 2 1:KQ,2:KQ,3:KQ,4:KQ - standard -"), "{text}");
+    assert!(
+        text.ends_with(" 2 1:KQ,2:KQ,3:KQ,4:KQ - standard -"),
+        "{text}"
+    );
     assert!(g.status_text().contains("To move: Red (ben)"));
     assert_eq!(
         g.legal_moves_for("ben", Some("b8")).unwrap(),
@@ -1013,7 +1113,13 @@ fn the_export_reads_back_into_the_same_game() {
     plays(&mut g, &[("ann", "e2-e5"), ("ben", "b8-e8")]);
     act(&mut g, "ben", Request::Takeback);
     play(&mut g, "ben", "b8-d8");
-    act(&mut g, "cat", Request::Concede { to: Some("dan".into()) });
+    act(
+        &mut g,
+        "cat",
+        Request::Concede {
+            to: Some("dan".into()),
+        },
+    );
     let text = export::export(&g);
     assert!(export::is_export(&text));
     assert!(text.contains("[Mode \"conquest\"]"));

@@ -26,7 +26,8 @@ mod slow {
     }
 
     pub fn on_board(f: i32, r: i32) -> bool {
-        (0..16).contains(&f) && (0..16).contains(&r) && !((f < 2 || f > 13) && (r < 2 || r > 13))
+        let corner = |v: i32| !(2..=13).contains(&v);
+        (0..16).contains(&f) && (0..16).contains(&r) && !(corner(f) && corner(r))
     }
 
     /// Forward per seat: Silver up the ranks, Red toward p, Black down, Green toward a.
@@ -60,9 +61,12 @@ mod slow {
         [["p8", "p6", "p5", "p7"], ["p8", "p10", "p12", "p9"]],
     ];
 
+    /// Per seat, per side: King from, King to, rook from, rook to.
+    type CastleTable = [[[(i32, i32); 4]; 2]; 4];
+
     /// The castling table as coordinates.
-    fn castling() -> &'static [[[(i32, i32); 4]; 2]; 4] {
-        static C: std::sync::OnceLock<[[[(i32, i32); 4]; 2]; 4]> = std::sync::OnceLock::new();
+    fn castling() -> &'static CastleTable {
+        static C: std::sync::OnceLock<CastleTable> = std::sync::OnceLock::new();
         C.get_or_init(|| CASTLING.map(|seat| seat.map(|m| m.map(sq))))
     }
 

@@ -27,7 +27,8 @@ fn check_moves(pos: &Position) -> Result<(), TestCaseError> {
     let mut p = pos.clone();
     for m in pos.legal_moves() {
         let text = notation::format(pos, m);
-        let back = notation::resolve(pos, &text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+        let back = notation::resolve(pos, &text)
+            .map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
         prop_assert_eq!(back, m, "{}", text);
         let u = p.make(m);
         p.unmake(m, u);
@@ -38,7 +39,8 @@ fn check_moves(pos: &Position) -> Result<(), TestCaseError> {
 
 fn round_trip(pos: &Position) -> Result<(), TestCaseError> {
     let text = pos.to_text();
-    let mut back = Position::from_text(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+    let mut back =
+        Position::from_text(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
     back.set_promote_at_file_end(pos.promote_at_file_end());
     prop_assert_eq!(&back, pos);
     prop_assert_eq!(back.to_text(), text);
@@ -80,7 +82,7 @@ proptest! {
             let user = g.user(turn).to_string();
             let moves = g.legal_moves_for(&user, None).unwrap();
             prop_assert!(!moves.is_empty(), "a player to move has a move: {}", g.status_text());
-            if next(&mut x) % 16 == 0 {
+            if next(&mut x).is_multiple_of(16) {
                 check_moves(g.position())?;
                 round_trip(g.position())?;
             }
@@ -96,7 +98,7 @@ proptest! {
                 _ => {
                     // Prefer captures, so that Kings get taken and players defeated.
                     let caps: Vec<&String> = moves.iter().filter(|m| m.contains('x')).collect();
-                    let pick = if !caps.is_empty() && next(&mut x) % 2 == 0 {
+                    let pick = if !caps.is_empty() && next(&mut x).is_multiple_of(2) {
                         caps[(next(&mut x) as usize) % caps.len()].clone()
                     } else {
                         moves[(next(&mut x) as usize) % moves.len()].clone()

@@ -498,8 +498,15 @@ impl Game {
             if e.reverted.is_some() {
                 continue;
             }
-            fold(&mut st, &self.settings, &self.users, &e.action, e.time, &mut lines)
-                .map_err(|r| Refusal::Rule(format!("the log does not replay: {r}")))?;
+            fold(
+                &mut st,
+                &self.settings,
+                &self.users,
+                &e.action,
+                e.time,
+                &mut lines,
+            )
+            .map_err(|r| Refusal::Rule(format!("the log does not replay: {r}")))?;
         }
         self.state = st;
         Ok(())
@@ -557,7 +564,11 @@ impl Game {
     ///
     /// # Errors
     /// Not seated, not their turn, the game over, or a bad square.
-    pub fn legal_moves_for(&self, user: &str, square: Option<&str>) -> Result<Vec<String>, Refusal> {
+    pub fn legal_moves_for(
+        &self,
+        user: &str,
+        square: Option<&str>,
+    ) -> Result<Vec<String>, Refusal> {
         self.check_may_move(user)?;
         let sq = match square {
             Some(t) => Some(
@@ -579,7 +590,10 @@ impl Game {
 
     fn check_in_play(&self) -> Result<(), Refusal> {
         if let Some(o) = &self.state.outcome {
-            return refuse(format!("the game is over: {}", outcome_text(&self.users, o)));
+            return refuse(format!(
+                "the game is over: {}",
+                outcome_text(&self.users, o)
+            ));
         }
         Ok(())
     }
@@ -778,7 +792,14 @@ impl Game {
     ) -> Result<Accepted, Refusal> {
         let mut st = self.state.clone();
         let mut lines = Vec::new();
-        fold(&mut st, &self.settings, &self.users, &action, now, &mut lines)?;
+        fold(
+            &mut st,
+            &self.settings,
+            &self.users,
+            &action,
+            now,
+            &mut lines,
+        )?;
         self.state = st;
         let number = self.push(actor, now, command, action);
         Ok(self.accepted(number, lines))
@@ -846,7 +867,9 @@ impl Game {
             ));
         }
         if self.finished() {
-            return refuse("the action that ended the game cannot be taken back (a moderator can revert it)");
+            return refuse(
+                "the action that ended the game cannot be taken back (a moderator can revert it)",
+            );
         }
         let undone = e.number.unwrap_or(0);
         let what = describe(&e.action, &self.users);
@@ -983,7 +1006,10 @@ impl Game {
             lines.push(format!("Last move: {t}"));
         }
         if let Some((seat, due)) = self.due() {
-            lines.push(format!("{} overruns the move limit at {due}", self.name(seat)));
+            lines.push(format!(
+                "{} overruns the move limit at {due}",
+                self.name(seat)
+            ));
         }
         lines.join("\n")
     }
@@ -1101,9 +1127,7 @@ pub fn describe(a: &Action, users: &[String]) -> String {
     let u = |s: Seat| name(users, s);
     match a {
         Action::Start { position: None } => "the game starts".into(),
-        Action::Start {
-            position: Some(p),
-        } => format!("the game starts from {p}"),
+        Action::Start { position: Some(p) } => format!("the game starts from {p}"),
         Action::Move { seat, notation } => format!("{} {notation}", u(*seat)),
         Action::Concede {
             seat,
@@ -1163,7 +1187,10 @@ fn fold(
             ));
             begin_turn(st, settings, users, lines);
         }
-        Action::Move { seat, notation: text } => {
+        Action::Move {
+            seat,
+            notation: text,
+        } => {
             let turn = st.pos.turn();
             if *seat != turn {
                 return refuse(format!("it is {}'s turn", nm(turn)));
@@ -1183,7 +1210,10 @@ fn fold(
             }
             if st.draw_offer.as_ref().is_some_and(|o| o.by == *seat) {
                 st.draw_offer = None;
-                lines.push(format!("{}'s draw offer lapses with their move.", nm(*seat)));
+                lines.push(format!(
+                    "{}'s draw offer lapses with their move.",
+                    nm(*seat)
+                ));
             }
             for d in st.pos.defeated() {
                 if !before.contains(&d) {
@@ -1284,11 +1314,7 @@ fn fold(
             if o.by == *seat {
                 lines.push(format!("{} withdraws their draw offer.", nm(*seat)));
             } else {
-                lines.push(format!(
-                    "{} declines {}'s draw offer.",
-                    nm(*seat),
-                    nm(o.by)
-                ));
+                lines.push(format!("{} declines {}'s draw offer.", nm(*seat), nm(o.by)));
             }
         }
         Action::Takeback { .. } | Action::Revert { .. } => {
@@ -1301,7 +1327,13 @@ fn fold(
 }
 
 /// Describes where a defeated seat's pieces go (before the defeat is applied).
-fn fate_text(pos: &Position, users: &[String], d: Seat, victor: Option<Seat>, leave: bool) -> String {
+fn fate_text(
+    pos: &Position,
+    users: &[String],
+    d: Seat,
+    victor: Option<Seat>,
+    leave: bool,
+) -> String {
     let mut seats = vec![d];
     seats.extend(
         Seat::ALL
@@ -1492,9 +1524,7 @@ fn insufficient_material(pos: &Position) -> bool {
     }
     match extra.as_slice() {
         [] => true,
-        [k] => {
-            pos.active().len() == 2 && matches!(k, Kind::Bishop | Kind::Knight | Kind::Mage)
-        }
+        [k] => pos.active().len() == 2 && matches!(k, Kind::Bishop | Kind::Knight | Kind::Mage),
         _ => false,
     }
 }

@@ -535,16 +535,15 @@ impl Position {
                         d = d.saturating_add(1);
                         continue;
                     }
-                    None => {}
-                    Some(sq) => {
+                    Some(sq)
                         if enemy & (1 << s) != 0
                             && only.is_none_or(|o| o == s)
                             && r.kinds & (1 << cell_kind(c)) != 0
-                            && (r.range == 0 || d <= r.range)
-                        {
-                            buf.push(sq);
-                        }
+                            && (r.range == 0 || d <= r.range) =>
+                    {
+                        buf.push(sq);
                     }
+                    _ => {}
                 }
                 break;
             }

@@ -523,17 +523,18 @@ fn read_castling(pos: &Position, text: &str) -> Result<u8, TextError> {
             );
         }
         for ch in r.chars() {
-            let side =
-                match ch {
-                    'K' => 0,
-                    'Q' => 1,
-                    _ => return err(
+            let side = match ch {
+                'K' => 0,
+                'Q' => 1,
+                _ => {
+                    return err(
                         Field::Castling,
                         format!(
                             "`{ch}` is not a castling right (K for 0-0, Q for 0-0-0, - for none)"
                         ),
-                    ),
-                };
+                    )
+                }
+            };
             let bit = 1u8 << (2 * s + side);
             if rights & bit != 0 {
                 return err(
