@@ -582,6 +582,7 @@ fn a_king_exposed_to_a_third_player_is_captured() {
     // checks Red's King does not matter: the capture is judged after Black's defeat (§4.8a).
     let mut g = from(&text);
     let t = play(&mut g, "ann", "Bf12-e11");
+    assert!(t.contains("In check: Black (cat)."), "{t}");
     assert!(t.contains("Red (ben) to move (in check)"), "{t}");
     let t = play(&mut g, "ben", "Rd12xh12");
     assert!(
@@ -791,10 +792,17 @@ fn fifty_moves_of_every_player_without_capture_or_pawn_move_draw() {
 #[test]
 fn a_draw_is_agreed_by_all_players_in_the_game() {
     let mut g = new_game(Mode::Standard);
-    act(&mut g, "ben", Request::OfferDraw);
+    let a = g
+        .apply("ben", Request::OfferDraw, T0, "/offer draw")
+        .unwrap();
+    assert_eq!(a.notify, ["ann", "cat", "dan"]);
     let e = refused_req(&mut g, "cat", Request::OfferDraw);
     assert!(e.contains("offered a draw already"), "{e}");
-    act(&mut g, "cat", Request::AcceptDraw);
+    let a = g.apply("cat", Request::AcceptDraw, T0, "/accept").unwrap();
+    assert_eq!(a.notify, ["ann", "dan"]);
+    assert!(g
+        .status_text()
+        .contains("Draw offer by Red (ben); waiting for Silver (ann), Green (dan)"));
     refused_req(&mut g, "cat", Request::AcceptDraw);
     act(&mut g, "dan", Request::DeclineDraw);
     assert!(g.state().draw_offer.is_none());

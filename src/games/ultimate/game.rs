@@ -801,8 +801,17 @@ impl Game {
             &mut lines,
         )?;
         self.state = st;
+        let answering = matches!(action, Action::OfferDraw { .. } | Action::AcceptDraw { .. });
         let number = self.push(actor, now, command, action);
-        Ok(self.accepted(number, lines))
+        let mut reply = self.accepted(number, lines);
+        if answering && !self.finished() {
+            reply.notify = self
+                .draw_offer_waiting()
+                .into_iter()
+                .map(|s| self.user(s).to_string())
+                .collect();
+        }
+        Ok(reply)
     }
 
     fn push(&mut self, actor: &str, time: Timestamp, command: &str, action: Action) -> Option<u32> {
@@ -825,6 +834,15 @@ impl Game {
             Some(o) => lines.push(format!("Game over: {}.", outcome_text(&self.users, o))),
             None => {
                 let turn = self.state.pos.turn();
+                let others: Vec<String> = self
+                    .in_check()
+                    .into_iter()
+                    .filter(|&s| s != turn)
+                    .map(|s| self.name(s))
+                    .collect();
+                if !others.is_empty() {
+                    lines.push(format!("In check: {}.", others.join(", ")));
+                }
                 let check = if self.state.pos.in_check(turn) {
                     " (in check)"
                 } else {
@@ -838,6 +856,20 @@ impl Game {
             number,
             text: lines.join("\n"),
             notify,
+        }
+    }
+
+    /// The players a standing draw offer still waits for.
+    pub fn draw_offer_waiting(&self) -> Vec<Seat> {
+        match &self.state.draw_offer {
+            Some(o) => self
+                .state
+                .pos
+                .active()
+                .into_iter()
+                .filter(|s| !o.accepted.contains(s))
+                .collect(),
+            None => Vec::new(),
         }
     }
 
@@ -989,11 +1021,9 @@ impl Game {
             lines.push(format!("Defeated: {}", defeat_line(&self.users, d)));
         }
         if let Some(o) = &st.draw_offer {
-            let waiting: Vec<String> = st
-                .pos
-                .active()
+            let waiting: Vec<String> = self
+                .draw_offer_waiting()
                 .into_iter()
-                .filter(|s| !o.accepted.contains(s))
                 .map(|s| self.name(s))
                 .collect();
             lines.push(format!(
