@@ -578,3 +578,74 @@ fn read_castling(pos: &Position, text: &str) -> Result<u8, TextError> {
     }
     Ok(rights)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "**{M3}{W3}{R3}{N3}{B3}{K3}{Q3}{B3}{N3}{R3}{W3}{M3}**/**{P3}{P3}{P3}{P3}{P3}{P3}{P3}{P3}{P3}{P3}{P3}{P3}**/{M2}{P2}12{P4}{M4}/{W2}{P2}12{P4}{W4}/{R2}{P2}12{P4}{R4}/{N2}{P2}12{P4}{N4}/{B2}{P2}12{P4}{B4}/{Q2}{P2}12{P4}{Q4}/{K2}{P2}12{P4}{K4}/{B2}{P2}12{P4}{B4}/{N2}{P2}12{P4}{N4}/{R2}{P2}12{P4}{R4}/{W2}{P2}12{P4}{W4}/{M2}{P2}12{P4}{M4}/**{P1}{P1}{P1}{P1}{P1}{P1}{P1}{P1}{P1}{P1}{P1}{P1}**/**{M1}{W1}{R1}{N1}{B1}{K1}{Q1}{B1}{N1}{R1}{W1}{M1}** 1 1:KQ,2:KQ,3:KQ,4:KQ - standard -";
+
+    #[test]
+    fn the_start_position_text() {
+        assert_eq!(Position::start(Mode::Standard).to_text(), START);
+        assert_eq!(
+            Position::from_text(START).unwrap(),
+            Position::start(Mode::Standard)
+        );
+    }
+
+    #[test]
+    fn lenient_forms_read() {
+        let kings = "7{K3}8/16/16/16/16/16/16/16/{K2}14{K4}/16/16/16/16/16/16/7{K1}8";
+        // Runs may cover cut corners; castling `-` for all; more fields may follow.
+        let p = Position::from_text(&format!("{kings} 1 - - standard - 0 extra")).unwrap();
+        let q = Position::from_text(&format!(
+            "**12**/**12**/16/16/16/16/16/{{K2}}14{{K4}}/16/16/16/16/16/16/**12**/**5{{K1}}6** 1 4:-,1:- - standard -"
+        ))
+        .unwrap_err();
+        // Black's King is missing in the second text.
+        assert_eq!(q.field, Field::Placement);
+        assert!(p.to_text().contains(" 1 1:-,2:-,3:-,4:- - standard -"));
+    }
+
+    #[test]
+    fn errors_name_their_field() {
+        let bad = [
+            ("*16/16", Field::Placement),
+            (
+                "16/16/16/16/16/16/16/16/16/16/16/16/16/16/16/17",
+                Field::Placement,
+            ),
+            ("{K1}", Field::Placement),
+        ];
+        for (text, field) in bad {
+            let e = Position::from_text(&format!("{text} 1 - - standard -")).unwrap_err();
+            assert_eq!(e.field, field, "{e}");
+        }
+        let cut = START.replacen("**{M3}", "{P1}*{M3}", 1);
+        assert_eq!(
+            Position::from_text(&cut).unwrap_err().field,
+            Field::Placement
+        );
+        let star = START.replacen("{M2}{P2}12", "{M2}{P2}*11", 1);
+        assert_eq!(
+            Position::from_text(&star).unwrap_err().field,
+            Field::Placement
+        );
+        let twice = START.replace("1:KQ,2:KQ", "1:KQ,1:KQ");
+        assert_eq!(
+            Position::from_text(&twice).unwrap_err().field,
+            Field::Castling
+        );
+        let defeated = START.replace(" - standard -", " 2,2 conquest -");
+        assert_eq!(
+            Position::from_text(&defeated).unwrap_err().field,
+            Field::Defeated
+        );
+        let ctrl = START.replace(" - standard -", " 2 devastation 2>2");
+        assert_eq!(
+            Position::from_text(&ctrl).unwrap_err().field,
+            Field::Controllers
+        );
+    }
+}
