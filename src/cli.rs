@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::engine::{fen, notation, Position, Rules};
+use crate::games::ultimate;
 
 /// Errors of the command-line tools.
 #[derive(Debug, thiserror::Error)]
@@ -14,6 +15,51 @@ pub enum CliError {
     /// The FEN is wrong.
     #[error("bad --fen: {0}")]
     Fen(#[from] fen::FenError),
+    /// The Ultimate Chess position text is wrong.
+    #[error("bad --fen: {0}")]
+    Ultimate(#[from] ultimate::TextError),
+}
+
+/// The variant name of Ultimate Chess on the command line.
+pub const ULTIMATE: &str = "ultimate";
+
+/// An Ultimate Chess position from a position text, or the start position.
+///
+/// # Errors
+/// A text that does not read (the error names the field).
+pub fn ultimate_position(fen_text: Option<&str>) -> Result<ultimate::Position, CliError> {
+    Ok(match fen_text {
+        Some(t) => ultimate::Position::from_text(t)?,
+        None => ultimate::Position::start(ultimate::Mode::Standard),
+    })
+}
+
+/// Every legal play of the Ultimate Chess seat to move, formatted and sorted (nothing when
+/// there is none).
+pub fn ultimate_moves(pos: &ultimate::Position) -> Vec<String> {
+    ultimate::notation::legal_texts(pos)
+}
+
+/// Ultimate Chess perft, optionally divided; the last line is the node count.
+pub fn ultimate_perft(pos: &mut ultimate::Position, depth: u32, divide: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    if divide {
+        let before = pos.clone();
+        let mut rows: Vec<(String, u64)> = pos
+            .perft_divide(depth)
+            .into_iter()
+            .map(|(m, n)| (ultimate::notation::format(&before, m), n))
+            .collect();
+        rows.sort();
+        let total: u64 = rows.iter().map(|r| r.1).sum();
+        for (m, n) in rows {
+            out.push(format!("{m} {n}"));
+        }
+        out.push(total.to_string());
+    } else {
+        out.push(pos.perft(depth).to_string());
+    }
+    out
 }
 
 /// Builds a position from a variant name and an optional FEN (the variant's start position
@@ -74,19 +120,41 @@ pub struct BenchRow {
     pub seconds: f64,
 }
 
-/// Times perft on the start positions of the given variants (median of `runs`).
+/// The default bench depth of a variant: 5, or 4 for Ultimate Chess (four seats with some
+/// 60 moves each make its depth 5 too long for a quick measure).
+pub fn bench_depth(variant: &str) -> u32 {
+    if variant == ULTIMATE {
+        4
+    } else {
+        5
+    }
+}
+
+/// Times perft on the start positions of the given variants (median of `runs`) at `depth`,
+/// or each variant's [`bench_depth`].
 ///
 /// # Errors
 /// A bad variant name.
-pub fn bench(variants: &[String], depth: u32, runs: usize) -> Result<Vec<BenchRow>, CliError> {
+pub fn bench(
+    variants: &[String],
+    depth: Option<u32>,
+    runs: usize,
+) -> Result<Vec<BenchRow>, CliError> {
     let mut rows = Vec::new();
     for v in variants {
-        let mut pos = position(v, None)?;
+        let depth = depth.unwrap_or_else(|| bench_depth(v));
+        let mut perft: Box<dyn FnMut() -> u64> = if v == ULTIMATE {
+            let mut pos = ultimate_position(None)?;
+            Box::new(move || pos.perft(depth))
+        } else {
+            let mut pos = position(v, None)?;
+            Box::new(move || pos.perft(depth))
+        };
         let mut times = Vec::new();
         let mut nodes = 0;
         for _ in 0..runs.max(1) {
             let t = Instant::now();
-            nodes = pos.perft(depth);
+            nodes = perft();
             times.push(t.elapsed().as_secs_f64());
         }
         times.sort_by(f64::total_cmp);

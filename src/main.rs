@@ -50,10 +50,11 @@ enum Command {
     /// Print every legal move of a position, one per line, sorted.
     Moves {
         /// Variant: chess, cwda:W-B, kcwda:W-B, cwdazh:W-B, kcwdazh:W-B, kfb-board:W-B
-        /// (armies fide, clobberers, nutty, rookies, forward).
+        /// (armies fide, clobberers, nutty, rookies, forward), or ultimate.
         #[arg(long)]
         variant: String,
-        /// Position (FEN with {Ca}-style pieces and [hands]); the start position if omitted.
+        /// Position (FEN with {Ca}-style pieces and [hands]; for ultimate its position text);
+        /// the start position if omitted.
         #[arg(long)]
         fen: Option<String>,
     },
@@ -141,12 +142,13 @@ enum Command {
     },
     /// Measure perft speed on start positions (median of several runs).
     Bench {
-        /// Variants to time; the CwDA start positions under both rule sets by default.
+        /// Variants to time (chess-like names, or ultimate); the CwDA start positions under
+        /// both rule sets by default.
         #[arg(long)]
         variant: Vec<String>,
-        /// Depth.
-        #[arg(long, default_value_t = 5)]
-        depth: u32,
+        /// Depth (default 5; 4 for ultimate).
+        #[arg(long)]
+        depth: Option<u32>,
         /// Runs per variant.
         #[arg(long, default_value_t = 3)]
         runs: usize,
@@ -169,6 +171,23 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             tracing::info!(config = ?config, "starting the Discord bot");
             let runtime = tokio::runtime::Runtime::new()?;
             runtime.block_on(arbiter::discord::run(config))?;
+        }
+        Command::Moves { variant, fen } if variant == arbiter::cli::ULTIMATE => {
+            let pos = arbiter::cli::ultimate_position(fen.as_deref())?;
+            for m in arbiter::cli::ultimate_moves(&pos) {
+                println!("{m}");
+            }
+        }
+        Command::Perft {
+            variant,
+            fen,
+            depth,
+            divide,
+        } if variant == arbiter::cli::ULTIMATE => {
+            let mut pos = arbiter::cli::ultimate_position(fen.as_deref())?;
+            for line in arbiter::cli::ultimate_perft(&mut pos, depth, divide) {
+                println!("{line}");
+            }
         }
         Command::Moves { variant, fen } => {
             let mut pos = arbiter::cli::position(&variant, fen.as_deref())?;

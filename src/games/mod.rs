@@ -41,3 +41,4 @@ mod tests {
         assert!(parse_seed("seven").is_err());
     }
 }
+pub mod ultimate;
