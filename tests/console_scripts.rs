@@ -94,4 +94,5 @@ scripts! {
     takeback_revert_proxy => "moderation.txt",
     tournament_from_signups_to_the_end => "tournament.txt",
     pawns_of_several_armies => "armies.txt",
+    ultimate_through_the_layer => "ultimate.txt",
 }

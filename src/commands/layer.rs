@@ -163,7 +163,7 @@ pub struct GameKind {
 }
 
 /// Every game the bot referees.
-pub static KINDS: &[&GameKind] = &[&super::kfb::KIND];
+pub static KINDS: &[&GameKind] = &[&super::kfb::KIND, &super::ultimate::KIND];
 
 /// The kind stored under `variant`.
 pub fn kind_of(variant: &str) -> Option<&'static GameKind> {

@@ -5,6 +5,7 @@ mod kfb;
 mod layer;
 mod picture;
 mod tournament;
+mod ultimate;
 
 use std::collections::{HashMap, HashSet};
 
@@ -14,6 +15,7 @@ pub use picture::{clock_text, kfb_picture};
 pub use tournament::{
     standings_picture, standings_picture_named, tournament_lines, MatchOpen, TOURNAMENT_HELP,
 };
+pub use ultimate::cross_view;
 
 pub use crate::games::Notify;
 

@@ -22,6 +22,7 @@ mod respond;
 mod slash;
 mod text;
 mod tournament;
+mod ultimate;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};

@@ -34,6 +34,11 @@ pub(super) fn all() -> Vec<poise::Command<Data, BotError>> {
         super::tournament::tournament(),
         super::tournament::signup(),
         super::tournament::withdraw(),
+        super::ultimate::ultimate(),
+        super::ultimate::concede(),
+        super::ultimate::offer(),
+        super::ultimate::accept(),
+        super::ultimate::decline(),
     ]
 }
 

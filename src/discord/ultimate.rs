@@ -74,20 +74,21 @@ pub async fn ultimate_new(
     #[description = "Red (west)"] red: Option<UserId>,
     #[description = "Black (north)"] black: Option<UserId>,
     #[description = "Green (east)"] green: Option<UserId>,
-    #[description = "Or four players as mentions, seated at random (@a @b @c @d)"]
-    players: Option<String>,
-    #[description = "What happens to a defeated player's pieces (default standard)"]
-    mode: Option<Mode>,
+    #[description = "Or four players as mentions, seated at random (@a @b @c @d)"] players: Option<
+        String,
+    >,
+    #[description = "What happens to a defeated player's pieces (default standard)"] mode: Option<
+        Mode,
+    >,
     #[description = "A stalemated player: draw (default) or pass"] stalemate: Option<Stalemate>,
     #[description = "A pawn at the end of a short file promotes there (default off)"]
     promote_at_file_end: Option<Switch>,
     #[description = "Announce a player who takes longer than this, like 2d (default none)"]
     move_limit: Option<String>,
-    #[description = "Seed for the seating (default: random)"]
-    #[max = 9007199254740991]
-    seed: Option<u64>,
-    #[description = "Start from this position text instead of the start array"]
-    position: Option<String>,
+    #[description = "Seed for the seating (default: random)"] seed: Option<u64>,
+    #[description = "Start from this position text instead of the start array"] position: Option<
+        String,
+    >,
 ) -> Result<(), BotError> {
     let cmd = command(
         "ultimate new",
@@ -115,7 +116,15 @@ pub async fn ultimate_new(
     let out = if is_private(&started.reply) {
         started.out
     } else {
-        open_game(ctx.http(), ctx.data(), started.thread, started.out).await?;
+        let notification = started.reply.notify.as_ref();
+        open_game(
+            ctx.http(),
+            ctx.data(),
+            started.thread,
+            started.out,
+            notification,
+        )
+        .await?;
         Outgoing::text(format!("Game created in <#{}>.", started.thread))
     };
     poise::Context::Application(ctx)

@@ -1037,8 +1037,10 @@ impl Game {
         }
         if let Some((seat, due)) = self.due() {
             lines.push(format!(
-                "{} overruns the move limit at {due}",
-                self.name(seat)
+                "{} overruns the move limit at {} ({})",
+                self.name(seat),
+                crate::time::stamp(due, crate::time::Style::Full),
+                crate::time::stamp(due, crate::time::Style::Relative)
             ));
         }
         lines.join("\n")

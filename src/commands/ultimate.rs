@@ -1,0 +1,410 @@
+//! Ultimate Chess on the game layer (RULINGS §4.9): `/ultimate new`, `/move`, `/concede`,
+//! `/offer draw`, `/accept`, `/decline`, `/ultimate concede`, and the shared `/takeback`,
+//! `/revert`, `/status`, `/moves` and `/export`.
+
+use std::any::Any;
+
+use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame};
+use super::{mention, Caller, Command, Notify, Reply};
+use crate::games::parse_seed;
+use crate::games::ultimate::{
+    self, export, square_name, Action, Entry, Game, Mode, Request, Seat, Seating, Settings,
+    Stalemate,
+};
+use crate::render::{parse_cross_square, render_ultimate, CrossPiece, CrossView};
+use crate::time::{parse_duration, Timestamp};
+
+/// Ultimate Chess in the game layer.
+pub static KIND: GameKind = GameKind {
+    variant: "ultimate",
+    title: "Ultimate Chess",
+    group: "ultimate",
+    commands: &["concede", "offer", "accept", "decline", "ultimate concede"],
+    help: HELP,
+    create,
+    load,
+    import: |text| {
+        export::import(text)
+            .map(|g| Box::new(g) as Box<dyn ThreadGame>)
+            .map_err(|e| e.to_string())
+    },
+};
+
+/// The help text.
+pub const HELP: &str = "Ultimate Chess: /ultimate new [silver:@a red:@b black:@c green:@d | players:@a @b @c @d] [mode:standard|conquest|devastation] [stalemate:draw|pass] [promote_at_file_end:on|off] [move_limit:<duration>] [seed:<n>] [position:<position text>] | /move notation:<move> (e2-e5, Wd1-f3, c15-c16=M, 0-0) | /moves [square:<sq>] | /status | /concede [to:@x] | /offer draw | /accept | /decline | /takeback | /export | /ultimate concede player:@x [to:@y] (organiser) | /revert to:<n> reason:<text> (moderator)";
+
+fn on_off(key: &str, value: &str) -> Result<bool, String> {
+    match value.to_lowercase().as_str() {
+        "on" | "yes" | "true" => Ok(true),
+        "off" | "no" | "false" => Ok(false),
+        _ => Err(format!("{key} must be on or off")),
+    }
+}
+
+fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, String> {
+    let named: Vec<Option<String>> = ["silver", "red", "black", "green"]
+        .iter()
+        .map(|k| cmd.opt(k).map(mention))
+        .collect();
+    let seating = match cmd.opt("players") {
+        Some(list) if named.iter().all(Option::is_none) => {
+            Seating::Players(list.split_whitespace().map(mention).collect())
+        }
+        Some(_) => {
+            return Err(
+                "name the seats (silver: red: black: green:) or give players: to seat at random, not both"
+                    .into(),
+            )
+        }
+        None => {
+            let seats: Vec<String> = named.into_iter().map(Option::unwrap_or_default).collect();
+            match <[String; 4]>::try_from(seats) {
+                Ok(s) if s.iter().all(|u| !u.is_empty()) => Seating::Named(s),
+                _ => return Err(
+                    "Ultimate Chess needs four players: silver:@a red:@b black:@c green:@d, or players:@a @b @c @d"
+                        .into(),
+                ),
+            }
+        }
+    };
+    let mut new = ultimate::NewGame::new(seating);
+    new.seed = entropy;
+    if let Some(m) = cmd.opt("mode") {
+        new.mode = Some(Mode::parse(m).ok_or("mode must be standard, conquest or devastation")?);
+    }
+    if let Some(s) = cmd.opt("stalemate") {
+        new.stalemate = Stalemate::parse(s).ok_or("stalemate must be draw or pass")?;
+    }
+    if let Some(v) = cmd.opt("promote_at_file_end") {
+        new.promote_at_file_end = on_off("promote_at_file_end", v)?;
+    }
+    if let Some(l) = cmd.opt("move_limit") {
+        new.move_limit = Some(parse_duration(l).map_err(|e| e.to_string())?);
+    }
+    if let Some(s) = cmd.opt("seed") {
+        new.seed = parse_seed(s)?;
+    }
+    new.position = cmd.opt("position").map(str::to_string);
+    let game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
+    let seats: Vec<String> = Seat::ALL.iter().map(|&s| game.name(s)).collect();
+    let text = format!(
+        "Ultimate Chess created by {}: {}; {} mode, stalemate {}{}; seed {}\n{}",
+        caller.user,
+        seats.join(", "),
+        game.settings.mode.as_str(),
+        game.settings.stalemate.as_str(),
+        match game.settings.move_limit {
+            Some(l) => format!(", move limit {}", crate::time::format_duration(l)),
+            None => String::new(),
+        },
+        game.settings.seed,
+        game.status_text()
+    );
+    let notify = Notify::to(
+        game.users.clone(),
+        match game.to_move() {
+            Some(s) => format!(
+                "you play in a new game of Ultimate Chess; {} moves first",
+                game.name(s)
+            ),
+            None => "you play in a new game of Ultimate Chess".to_string(),
+        },
+    );
+    let reply = Reply {
+        ok: Some(true),
+        text,
+        notify: Some(notify),
+        ..Reply::default()
+    };
+    Ok(NewGame {
+        game: Box::new(game),
+        reply,
+    })
+}
+
+fn load(
+    users: Vec<String>,
+    settings: &str,
+    rows: Vec<LogRow>,
+) -> Result<Box<dyn ThreadGame>, String> {
+    let settings: Settings = serde_json::from_str(settings).map_err(|e| e.to_string())?;
+    let mut entries = Vec::with_capacity(rows.len());
+    for r in rows {
+        let action: Action = serde_json::from_str(&r.action).map_err(|e| e.to_string())?;
+        entries.push(Entry {
+            number: r.number,
+            actor: r.actor,
+            time: r.time,
+            command: r.command,
+            action,
+            reverted: r.reverted,
+        });
+    }
+    let game = Game::from_log(users, settings, entries).map_err(|e| e.to_string())?;
+    Ok(Box::new(game))
+}
+
+/// What each notified user must do now.
+fn notify_of(game: &Game, users: &[String]) -> Option<Notify> {
+    let mover = game.to_move().map(|s| game.user(s).to_string());
+    let mut out: Option<Notify> = None;
+    for u in users {
+        let offered = game.state().draw_offer.is_some();
+        let what = if Some(u) == mover.as_ref() {
+            let seat = game.seat_of(u).map(|s| game.name(s)).unwrap_or_default();
+            let also = if offered {
+                "; a draw is offered: /accept or /decline"
+            } else {
+                ""
+            };
+            format!("your move in Ultimate Chess ({seat}){also}")
+        } else if offered {
+            "a draw is offered: /accept or /decline".to_string()
+        } else {
+            "your turn to act in Ultimate Chess".to_string()
+        };
+        let n = Notify::to([u.clone()], what);
+        out = Some(match out {
+            Some(o) => o.and(n),
+            None => n,
+        });
+    }
+    out
+}
+
+fn accepted(game: &Game, a: ultimate::Accepted) -> Reply {
+    let text = match a.number {
+        Some(n) => format!("#{n} {}", a.text),
+        None => a.text,
+    };
+    Reply {
+        ok: Some(true),
+        text,
+        notify: notify_of(game, &a.notify),
+        ..Reply::default()
+    }
+}
+
+fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>> {
+    Some(Ok(match cmd.name.as_str() {
+        "move" => {
+            let text = cmd
+                .opt("notation")
+                .map(String::from)
+                .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")));
+            match text {
+                Some(t) => Request::Move(t),
+                None => return Some(Err("missing notation (like /move e2-e5)".into())),
+            }
+        }
+        "concede" => Request::Concede {
+            to: cmd.opt("to").map(mention),
+        },
+        "offer" => {
+            let what = cmd
+                .opt("what")
+                .or(cmd.positional.first().map(String::as_str))
+                .unwrap_or("draw");
+            if !what.eq_ignore_ascii_case("draw") {
+                return Some(Err("only a draw can be offered: /offer draw".into()));
+            }
+            Request::OfferDraw
+        }
+        "accept" => Request::AcceptDraw,
+        "decline" => Request::DeclineDraw,
+        "ultimate concede" => {
+            if !caller.roles.organiser {
+                return Some(Err(
+                    "only an organiser may concede for a player (after a move-limit overrun)"
+                        .into(),
+                ));
+            }
+            let Some(player) = cmd.opt("player") else {
+                return Some(Err("missing player:@x".into()));
+            };
+            Request::OrganiserConcede {
+                player: mention(player),
+                to: cmd.opt("to").map(mention),
+            }
+        }
+        _ => return None,
+    }))
+}
+
+/// The picture's view of a game.
+pub fn cross_view(game: &Game) -> CrossView {
+    let names: [String; 4] = [0, 1, 2, 3].map(|i| game.users[i].clone());
+    let mut view = CrossView::empty(names);
+    let pos = game.position();
+    for (sq, piece) in pos.pieces() {
+        if let Some(at) = parse_cross_square(&square_name(sq)) {
+            view.set(
+                at,
+                Some(CrossPiece {
+                    letter: piece.kind.letter(),
+                    seat: piece.seat.number(),
+                    neutral: pos.is_obstacle(sq),
+                }),
+            );
+        }
+    }
+    view.to_move = game.to_move().map(Seat::number);
+    view.in_check = game.in_check().into_iter().map(Seat::number).collect();
+    view.defeated = pos.defeated().into_iter().map(Seat::number).collect();
+    view.controllers = Seat::ALL
+        .iter()
+        .filter_map(|&s| pos.controller(s).map(|v| (s.number(), v.number())))
+        .filter(|(d, v)| d != v)
+        .collect();
+    view.last_move = game.last_move().and_then(|(from, to)| {
+        Some((
+            parse_cross_square(&square_name(from))?,
+            parse_cross_square(&square_name(to))?,
+        ))
+    });
+    view.title = format!("Ultimate Chess · #{}", game.next_number() - 1);
+    if let Some(o) = &game.state().outcome {
+        view.note = format!("{o:?}");
+    } else if game.state().draw_offer.is_some() {
+        view.note = "draw offered".into();
+    }
+    view
+}
+
+impl ThreadGame for Game {
+    fn kind(&self) -> &'static GameKind {
+        &KIND
+    }
+
+    fn users(&self) -> Vec<String> {
+        self.users.clone()
+    }
+
+    fn settings_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(&self.settings)
+    }
+
+    fn log_len(&self) -> usize {
+        self.log.len()
+    }
+
+    fn reverted(&self) -> Vec<bool> {
+        self.log.iter().map(|e| e.reverted.is_some()).collect()
+    }
+
+    fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {
+        let e = self.log.get(i)?;
+        Some(serde_json::to_string(&e.action).map(|action| LogRow {
+            number: e.number,
+            actor: e.actor.clone(),
+            time: e.time,
+            command: e.command.clone(),
+            action,
+            reverted: e.reverted.clone(),
+            audit: match &e.action {
+                Action::Revert { to, reason } => {
+                    Some((format!("revert to before #{to}"), reason.clone()))
+                }
+                _ => None,
+            },
+        }))
+    }
+
+    fn finished(&self) -> bool {
+        Game::finished(self)
+    }
+
+    fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
+        let req = match request(cmd, caller)? {
+            Ok(r) => r,
+            Err(e) => return Some(Reply::refused(e)),
+        };
+        Some(match self.apply(caller.user, req, caller.now, raw) {
+            Ok(a) => accepted(self, a),
+            Err(e) => Reply::refused(e.to_string()),
+        })
+    }
+
+    fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
+        self.apply(user, Request::Takeback, now, raw)
+            .map(|a| accepted(self, a))
+            .map_err(|e| e.to_string())
+    }
+
+    fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
+        Game::revert_preview(self, to).map_err(|e| e.to_string())
+    }
+
+    fn revert(
+        &mut self,
+        moderator: &str,
+        to: u32,
+        reason: &str,
+        now: Timestamp,
+        raw: &str,
+    ) -> Result<Reply, String> {
+        let req = Request::Revert {
+            to,
+            reason: reason.to_string(),
+        };
+        self.apply(moderator, req, now, raw)
+            .map(|a| {
+                let mut r = accepted(self, a);
+                r.notify = Some(Notify::to(
+                    self.users.clone(),
+                    "a moderator reverted the game; see the thread",
+                ));
+                r
+            })
+            .map_err(|e| e.to_string())
+    }
+
+    fn status(&self, _now: Timestamp) -> String {
+        self.status_text()
+    }
+
+    fn state_lines(&self, _now: Timestamp) -> Vec<String> {
+        Game::state_lines(self)
+    }
+
+    fn offered_moves(
+        &self,
+        user: &str,
+        _board: Option<usize>,
+        _now: Timestamp,
+    ) -> Result<Vec<String>, String> {
+        self.legal_moves_for(user, None).map_err(|e| e.to_string())
+    }
+
+    fn export(&self) -> String {
+        export::export(self)
+    }
+
+    fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due> {
+        let organiser = self.log.first().map(|e| e.actor.clone());
+        self.overruns(after, until)
+            .into_iter()
+            .map(|(seat, at)| Due {
+                seat: seat.index(),
+                at,
+                notify: Notify::to(
+                    std::iter::once(self.user(seat).to_string()).chain(organiser.clone()),
+                    self.overrun_text(seat),
+                ),
+            })
+            .collect()
+    }
+
+    fn picture(&self, _now: Timestamp) -> PictureJob {
+        let view = cross_view(self);
+        Box::new(move || render_ultimate(&view).map_err(|e| e.to_string()))
+    }
+
+    fn clone_box(&self) -> Box<dyn ThreadGame> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
