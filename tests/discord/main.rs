@@ -7,6 +7,7 @@ mod fake;
 mod notify;
 mod offered;
 mod tournament;
+mod ultimate;
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
