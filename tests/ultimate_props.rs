@@ -112,8 +112,15 @@ proptest! {
             match g.apply(&actor, request.clone(), t, "") {
                 Ok(a) => {
                     prop_assert!(a.number.is_some());
+                    // Whoever must act next is notified: the player to move, or those a
+                    // draw offer waits for.
                     if !g.finished() {
-                        prop_assert_eq!(a.notify.len(), 1);
+                        let expected = match request {
+                            Request::OfferDraw | Request::AcceptDraw => g.draw_offer_waiting(),
+                            _ => vec![g.to_move().unwrap()],
+                        };
+                        let users: Vec<String> = expected.iter().map(|&s| g.user(s).to_string()).collect();
+                        prop_assert_eq!(a.notify, users);
                     }
                 }
                 Err(_) => {

@@ -599,9 +599,9 @@ mod tests {
         let kings = "7{K3}8/16/16/16/16/16/16/16/{K2}14{K4}/16/16/16/16/16/16/7{K1}8";
         // Runs may cover cut corners; castling `-` for all; more fields may follow.
         let p = Position::from_text(&format!("{kings} 1 - - standard - 0 extra")).unwrap();
-        let q = Position::from_text(&format!(
-            "**12**/**12**/16/16/16/16/16/{{K2}}14{{K4}}/16/16/16/16/16/16/**12**/**5{{K1}}6** 1 4:-,1:- - standard -"
-        ))
+        let q = Position::from_text(
+            "**12**/**12**/16/16/16/16/16/{K2}14{K4}/16/16/16/16/16/16/**12**/**5{K1}6** 1 4:-,1:- - standard -",
+        )
         .unwrap_err();
         // Black's King is missing in the second text.
         assert_eq!(q.field, Field::Placement);
