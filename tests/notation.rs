@@ -369,18 +369,19 @@ proptest! {
     #[test]
     fn fen_round_trip_gives_an_equal_position((start, picks) in playout_strategy()) {
         random_playout(start, &picks, |pos| {
-            // FEN gives every pawn its owner's army (documented); positions holding pawns of
-            // another army cannot round-trip exactly and are checked by the FEN-carried fields
-            // in the test above.
+            // FEN gives every pawn and king its owner's army (documented: the letters `P` and
+            // `K` name no army); positions holding pawns or kings of another army cannot
+            // round-trip exactly and are checked by the FEN-carried fields in the test above.
             let rules = pos.rules().clone();
             let foreign = pos.pieces().any(|(_, p)| {
                 p.promoted && p.army != rules.side_armies[p.side.index()]
             }) || (0..2u8).any(|s| {
                 let side = arbiter::engine::Side(s);
+                let shared = |k| rules.catalog.def(k).pawn || rules.catalog.def(k).royal;
                 pos.hand(side).entries().iter().any(|(h, _)| {
-                    rules.catalog.def(h.kind).pawn && h.army != rules.side_armies[s as usize]
+                    shared(h.kind) && h.army != rules.side_armies[s as usize]
                 }) || pos.pieces().any(|(_, p)| {
-                    p.side == side && rules.catalog.def(p.kind).pawn && p.army != rules.side_armies[s as usize]
+                    p.side == side && shared(p.kind) && p.army != rules.side_armies[s as usize]
                 })
             });
             if foreign {

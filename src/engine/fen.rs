@@ -329,18 +329,33 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         } else {
             g.ranks() - 1
         };
-        let king = (0..g.files()).find_map(|f| {
-            let sq = g.square(Coord::new(f, rank))?;
-            let p = pos.piece_at(sq)?;
-            (p.side == side && rules.catalog.def(p.kind).royal).then_some(sq)
-        });
+        let kings: Vec<_> = (0..g.files())
+            .filter_map(|f| {
+                let sq = g.square(Coord::new(f, rank))?;
+                let p = pos.piece_at(sq)?;
+                (p.side == side && rules.catalog.def(p.kind).royal).then_some(sq)
+            })
+            .collect();
+        let corner_file = if kingside { g.files() - 1 } else { 0 };
+        // A second king (dropped, RULINGS §1.10) may stand on the rank too: the castling king
+        // is the one on the kings' start file, else one far enough from the corner.
+        let king = kings
+            .iter()
+            .copied()
+            .find(|&k| g.coord(k).file == g.files() / 2)
+            .or_else(|| {
+                kings
+                    .iter()
+                    .copied()
+                    .find(|&k| g.coord(k).file.abs_diff(corner_file) >= 2)
+            })
+            .or_else(|| kings.first().copied());
         let Some(king) = king else {
             return Err(FenError::Castling(
                 field.into(),
                 format!("`{ch}` needs a king on its first rank"),
             ));
         };
-        let corner_file = if kingside { g.files() - 1 } else { 0 };
         let corner = g.square(Coord::new(corner_file, rank));
         let king_file = g.coord(king).file;
         let ok = corner.and_then(|c| pos.piece_at(c)).is_some_and(|p| {
