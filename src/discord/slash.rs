@@ -243,8 +243,19 @@ pub async fn kfb_new(
             ("seed", seed.map(|n| n.to_string())),
         ],
     );
-    let name: String = format!("Kung Fu Bughouse: {}'s game", ctx.interaction.user.name);
-    let Some(started) = in_new_thread(ctx, &cmd, KFB_PLACE, &name, "game").await? else {
+    new_game(ctx, &cmd, KFB_PLACE, "Kung Fu Bughouse").await
+}
+
+/// Creates a game in a new thread of this channel (`title` names the thread), opens it with
+/// its first messages, and answers with a link; a refusal goes to the sender only.
+pub(super) async fn new_game(
+    ctx: Ctx<'_>,
+    cmd: &Command,
+    place: Place,
+    title: &str,
+) -> Result<(), BotError> {
+    let name: String = format!("{title}: {}'s game", ctx.interaction.user.name);
+    let Some(started) = in_new_thread(ctx, cmd, place, &name, "game").await? else {
         return Ok(());
     };
     let out = if is_private(&started.reply) {

@@ -5,8 +5,7 @@
 use poise::ChoiceParameter;
 use serenity::UserId;
 
-use super::respond::{is_private, Outgoing};
-use super::slash::{act, command, in_new_thread, open_game, user, Place};
+use super::slash::{act, command, new_game, user, Place};
 use super::{BotError, Ctx};
 use poise::serenity_prelude as serenity;
 
@@ -109,28 +108,7 @@ pub async fn ultimate_new(
             ("position", position),
         ],
     );
-    let name: String = format!("Ultimate Chess: {}'s game", ctx.interaction.user.name);
-    let Some(started) = in_new_thread(ctx, &cmd, PLACE, &name, "game").await? else {
-        return Ok(());
-    };
-    let out = if is_private(&started.reply) {
-        started.out
-    } else {
-        let notification = started.reply.notify.as_ref();
-        open_game(
-            ctx.http(),
-            ctx.data(),
-            started.thread,
-            started.out,
-            notification,
-        )
-        .await?;
-        Outgoing::text(format!("Game created in <#{}>.", started.thread))
-    };
-    poise::Context::Application(ctx)
-        .send(out.into_reply(false))
-        .await?;
-    Ok(())
+    new_game(ctx, &cmd, PLACE, "Ultimate Chess").await
 }
 
 /// Concede for a player who overran the move limit (organisers)
