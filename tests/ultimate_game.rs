@@ -1,10 +1,14 @@
-//! Ultimate Chess scenarios against the pure game (RULINGS §4): every rule with the case it
-//! allows and the case it refuses. Seats: ann Silver, ben Red, cat Black, dan Green.
+//! Ultimate Chess scenarios (RULINGS §4): every rule with the case it allows and the case it
+//! refuses. Seats: ann Silver, ben Red, cat Black, dan Green. Players' actions go through the
+//! command layer as typed (`/move e2-e5`, `/concede to:@ben`, `/offer draw`, `/revert` and its
+//! button…), on the game in a thread of a hub; the assertions read the game it holds.
 
 use arbiter::games::ultimate::{
     export, parse_square, shuffle_seats, Game, Kind, Mode, NewGame, Outcome, Refusal, Request,
     Seat, Seating, Stalemate,
 };
+
+use arbiter::commands::{parse_command, Caller, Hub, Reply, Roles};
 
 const T0: u64 = 1_767_225_600;
 const USERS: [&str; 4] = ["ann", "ben", "cat", "dan"];
@@ -74,10 +78,63 @@ fn now(g: &Game) -> u64 {
     T0 + 60 * g.log.len() as u64
 }
 
+/// The command a player types for a request.
+fn typed(r: &Request) -> String {
+    let at = |u: &Option<String>| u.as_ref().map(|x| format!(" to:@{x}")).unwrap_or_default();
+    match r {
+        Request::Move(m) => format!("/move {m}"),
+        Request::Concede { to } => format!("/concede{}", at(to)),
+        Request::OrganiserConcede { player, to } => {
+            format!("/ultimate concede player:@{player}{}", at(to))
+        }
+        Request::OfferDraw => "/offer draw".into(),
+        Request::AcceptDraw => "/accept".into(),
+        Request::DeclineDraw => "/decline".into(),
+        Request::Takeback => "/takeback".into(),
+        Request::Revert { to, reason } => format!("/revert to:{to} reason:{reason}"),
+    }
+}
+
+/// A request typed by `user` at `t` through the command layer (a revert confirmed with its
+/// button): the reply's text without its action number, or the refusal's.
+fn via_layer(g: &mut Game, user: &str, r: &Request, t: u64) -> Result<String, String> {
+    let mut hub = Hub::new();
+    hub.insert_game("t", Box::new(g.clone()));
+    let caller = Caller {
+        user,
+        roles: Roles {
+            organiser: user == "org",
+            moderator: matches!(r, Request::Revert { .. }),
+        },
+        thread: "t",
+        now: t,
+    };
+    let text = typed(r);
+    let cmd = parse_command(&text).expect("a command");
+    let mut reply: Reply = hub.handle(&caller, 0, &cmd, &text);
+    if let (Request::Revert { .. }, Some(true), Some(id)) =
+        (r, reply.ok, reply.buttons.first().cloned())
+    {
+        reply = hub.press(user, &id, t);
+    }
+    *g = hub
+        .game("t")
+        .and_then(|x| x.downcast::<Game>())
+        .cloned()
+        .expect("the game stays in its thread");
+    match reply.ok {
+        Some(true) => Ok(match reply.text.strip_prefix('#') {
+            Some(rest) => rest.split_once(' ').map_or(rest, |(_, t)| t).to_string(),
+            None => reply.text,
+        }),
+        _ => Err(reply.text),
+    }
+}
+
 fn act(g: &mut Game, user: &str, r: Request) -> String {
     let t = now(g);
-    match g.apply(user, r.clone(), t, "") {
-        Ok(a) => a.text,
+    match via_layer(g, user, &r, t) {
+        Ok(text) => text,
         Err(e) => panic!("{user} {r:?} refused: {e}\n{}", g.status_text()),
     }
 }
@@ -98,13 +155,13 @@ fn refused_req(g: &mut Game, user: &str, r: Request) -> String {
     let before = g.position().to_text();
     let log = g.log.len();
     let t = now(g);
-    let e = match g.apply(user, r.clone(), t, "") {
-        Ok(a) => panic!("{user} {r:?} was accepted: {}", a.text),
+    let e = match via_layer(g, user, &r, t) {
+        Ok(text) => panic!("{user} {r:?} was accepted: {text}"),
         Err(e) => e,
     };
     assert_eq!(g.position().to_text(), before);
     assert_eq!(g.log.len(), log);
-    e.to_string()
+    e
 }
 
 fn refused(g: &mut Game, user: &str, mv: &str) -> String {

@@ -236,7 +236,7 @@ impl Hub {
     }
 
     /// The game in a thread.
-    pub fn game(&self, thread: &str) -> Option<&dyn ThreadGame> {
+    pub fn game(&self, thread: &str) -> Option<&(dyn ThreadGame + 'static)> {
         self.games.get(thread).map(|g| &**g)
     }
 
