@@ -11,6 +11,7 @@
 use std::any::Any;
 
 use super::{Caller, Command, Notify, Reply};
+use crate::games::log::Entry;
 use crate::time::Timestamp;
 
 /// One entry of a game's log, as stored: the action is the game's own JSON.
@@ -198,4 +199,50 @@ impl dyn ThreadGame {
     pub fn downcast<T: 'static>(&self) -> Option<&T> {
         self.as_any().downcast_ref()
     }
+}
+
+/// The stored row of a log entry; `audit` says what a moderator's revert did, for the audit
+/// table.
+///
+/// # Errors
+/// The action does not serialise (never, for plain data).
+pub fn row_of<A: serde::Serialize>(
+    e: &Entry<A>,
+    audit: Option<(String, String)>,
+) -> Result<LogRow, serde_json::Error> {
+    Ok(LogRow {
+        number: e.number,
+        actor: e.actor.clone(),
+        time: e.time,
+        command: e.command.clone(),
+        action: serde_json::to_string(&e.action)?,
+        reverted: e.reverted.clone(),
+        audit,
+    })
+}
+
+/// Log entries read back from their stored rows.
+///
+/// # Errors
+/// An action that does not decode.
+pub fn entries_of<A: serde::de::DeserializeOwned>(
+    rows: Vec<LogRow>,
+) -> Result<Vec<Entry<A>>, String> {
+    rows.into_iter()
+        .map(|r| {
+            Ok(Entry {
+                action: serde_json::from_str(&r.action).map_err(|e| e.to_string())?,
+                number: r.number,
+                actor: r.actor,
+                time: r.time,
+                command: r.command,
+                reverted: r.reverted,
+            })
+        })
+        .collect()
+}
+
+/// Which entries of a log are reverted.
+pub fn reverted_of<A>(log: &[Entry<A>]) -> Vec<bool> {
+    log.iter().map(|e| e.reverted.is_some()).collect()
 }

@@ -4,12 +4,13 @@
 
 use std::any::Any;
 
-use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame};
+use super::layer::{
+    entries_of, reverted_of, row_of, Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame,
+};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::parse_seed;
 use crate::games::ultimate::{
-    self, export, square_name, Action, Entry, Game, Mode, Request, Seat, Seating, Settings,
-    Stalemate,
+    self, export, square_name, Action, Game, Mode, Request, Seat, Seating, Settings, Stalemate,
 };
 use crate::render::{parse_cross_square, render_ultimate, CrossPiece, CrossView};
 use crate::time::{parse_duration, Timestamp};
@@ -128,18 +129,7 @@ fn load(
     rows: Vec<LogRow>,
 ) -> Result<Box<dyn ThreadGame>, String> {
     let settings: Settings = serde_json::from_str(settings).map_err(|e| e.to_string())?;
-    let mut entries = Vec::with_capacity(rows.len());
-    for r in rows {
-        let action: Action = serde_json::from_str(&r.action).map_err(|e| e.to_string())?;
-        entries.push(Entry {
-            number: r.number,
-            actor: r.actor,
-            time: r.time,
-            command: r.command,
-            action,
-            reverted: r.reverted,
-        });
-    }
+    let entries = entries_of(rows)?;
     let game = Game::from_log(users, settings, entries).map_err(|e| e.to_string())?;
     Ok(Box::new(game))
 }
@@ -289,25 +279,18 @@ impl ThreadGame for Game {
     }
 
     fn reverted(&self) -> Vec<bool> {
-        self.log.iter().map(|e| e.reverted.is_some()).collect()
+        reverted_of(&self.log)
     }
 
     fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {
         let e = self.log.get(i)?;
-        Some(serde_json::to_string(&e.action).map(|action| LogRow {
-            number: e.number,
-            actor: e.actor.clone(),
-            time: e.time,
-            command: e.command.clone(),
-            action,
-            reverted: e.reverted.clone(),
-            audit: match &e.action {
-                Action::Revert { to, reason } => {
-                    Some((format!("revert to before #{to}"), reason.clone()))
-                }
-                _ => None,
-            },
-        }))
+        let audit = match &e.action {
+            Action::Revert { to, reason } => {
+                Some((format!("revert to before #{to}"), reason.clone()))
+            }
+            _ => None,
+        };
+        Some(row_of(e, audit))
     }
 
     fn finished(&self) -> bool {

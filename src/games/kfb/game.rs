@@ -112,21 +112,7 @@ impl Action {
 }
 
 /// One entry of the log.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Entry {
-    /// Action number (chat lines have none).
-    pub number: Option<u32>,
-    /// The user who issued it.
-    pub actor: String,
-    /// When.
-    pub time: Timestamp,
-    /// The command as given.
-    pub command: String,
-    /// What it did.
-    pub action: Action,
-    /// If undone: by whom and why.
-    pub reverted: Option<(String, String)>,
-}
+pub type Entry = crate::games::log::Entry<Action>;
 
 /// The state of one board.
 #[derive(Clone, Debug)]

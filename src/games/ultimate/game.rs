@@ -175,21 +175,7 @@ pub enum Action {
 }
 
 /// One entry of the log.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Entry {
-    /// Action number (the start has none).
-    pub number: Option<u32>,
-    /// Who issued it.
-    pub actor: String,
-    /// When.
-    pub time: Timestamp,
-    /// The command as given.
-    pub command: String,
-    /// What it did.
-    pub action: Action,
-    /// If undone: by whom and why.
-    pub reverted: Option<(String, String)>,
-}
+pub type Entry = crate::games::log::Entry<Action>;
 
 /// What a player asks the game to do (the game layer builds it from a command).
 #[derive(Clone, Debug, PartialEq, Eq)]
