@@ -1,12 +1,27 @@
 //! The hub with storage: every command is checked against the stored state, committed before
 //! it is answered, and retried against the new state when another writer got there first.
 //! Both front ends (console and Discord) use this.
+//!
+//! Games never wait for each other: each game thread has a slot of its own (a hub holding
+//! only that game, behind its own lock), so commands on one game are serialised while
+//! commands on different games run side by side. Tournaments share one lock (they are few and
+//! their commands rare); a command in a match thread takes its game's lock first and the
+//! tournaments' second, never the other way round.
+//!
+//! Games load on demand: a slot reads its game from the database when first needed and is
+//! dropped when idle (or finished), so memory grows with the games in play. Before each
+//! command the stored version is checked, as it always was, so two processes writing one game
+//! never act on a stale copy. Timers are found through each game's next due time, stored with
+//! it: the sweep loads only the games whose timers fall due.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex as StdMutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, Semaphore};
 
-use crate::commands::{Caller, Command, Hub, Notify, Reply, ThreadGame};
+use crate::commands::{Caller, Command, Hub, Notify, PictureJob, Reply, ThreadGame};
 use crate::games::kfb::Game;
 use crate::store::{LogLine, Store, StoreError, TournamentRows};
 use crate::time::Timestamp;
@@ -14,20 +29,112 @@ use crate::time::Timestamp;
 /// How often a command is re-checked after losing a write race.
 const RETRIES: usize = 8;
 
+/// How long an untouched game stays in memory (finished games: [`FINISHED_IDLE`]).
+pub const IDLE: Duration = Duration::from_secs(10 * 60);
+
+/// How long an untouched finished game stays in memory.
+pub const FINISHED_IDLE: Duration = Duration::from_secs(60);
+
+/// A game with a revert confirmation shown stays in memory this long (the confirmation lives
+/// in memory only; RULINGS §1.10 gives it 15 minutes).
+const BUTTON_KEEP: Duration = Duration::from_secs(16 * 60);
+
+/// One game thread's state: a hub holding only this thread's game, and what the service
+/// knows about its stored copy.
 #[derive(Default)]
-struct Inner {
+struct Cell {
     hub: Hub,
-    versions: HashMap<String, i64>,
+    /// Stored version of the game (`None`: none stored).
+    version: Option<i64>,
+    /// Whether `hub` and `version` were read from the database (a new slot has not).
+    synced: bool,
+    /// Timers handled up to here.
+    swept: Timestamp,
+    /// The tournament this thread is a match of, once looked up.
+    owner: Option<Option<String>>,
+}
+
+/// A thread's slot: its cell behind the lock that serialises the thread's commands.
+#[derive(Default)]
+struct Slot {
+    cell: Mutex<Cell>,
+}
+
+/// A slot in the map, with what eviction looks at.
+struct Entry {
+    slot: Arc<Slot>,
+    used: Instant,
+    finished: bool,
+    button: Option<Instant>,
+}
+
+/// Tournaments, with their stored versions.
+#[derive(Default)]
+struct Tours {
+    hub: Hub,
     /// Stored version of each tournament, and its rows at that version.
-    t_versions: HashMap<String, (i64, TournamentRows)>,
-    /// Game threads known not to be tournament matches.
-    unlinked: HashSet<String>,
+    versions: HashMap<String, (i64, TournamentRows)>,
+}
+
+/// Revert confirmations: the ids shown (numbered across the process, as before) and the
+/// thread and hub-local id each stands for.
+#[derive(Default)]
+struct Buttons {
+    next: u64,
+    ids: HashMap<String, (String, String, Instant)>,
+}
+
+/// Where the time of one command went (for the benchmark's breakdown).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timing {
+    /// Reading the game (version check, load on demand) and waiting for its lock.
+    pub load: Duration,
+    /// The command layer: parsing, legality, applying.
+    pub handle: Duration,
+    /// The database commit.
+    pub commit: Duration,
+}
+
+/// A command's answer with what the front end shows next, taken under the game's lock right
+/// after the commit (so nothing is read or drawn twice).
+pub struct Handled {
+    /// The reply.
+    pub reply: Reply,
+    /// The picture of the game after an accepted action, if asked for (drawn by
+    /// [`Service::cpu`]).
+    pub picture: Option<PictureJob>,
+    /// The game's `/status` text after the command (for the pinned status message).
+    pub status: Option<String>,
+    /// The game's users (whose ids become mentions); `None` outside a game thread.
+    pub users: Option<Vec<String>>,
+    /// Where the time went.
+    pub timing: Timing,
+}
+
+impl Handled {
+    fn plain(reply: Reply) -> Handled {
+        Handled {
+            reply,
+            picture: None,
+            status: None,
+            users: None,
+            timing: Timing::default(),
+        }
+    }
 }
 
 /// The command layer plus its database.
 pub struct Service {
     store: Option<Store>,
-    inner: Mutex<Inner>,
+    slots: StdMutex<HashMap<String, Entry>>,
+    tours: Mutex<Tours>,
+    buttons: StdMutex<Buttons>,
+    /// Timers announced (in memory; the database's `timers_fired` is the real guard).
+    notified: StdMutex<HashSet<(String, usize, Timestamp)>>,
+    /// One permit per core: CPU work (pictures) runs on blocking threads, this many at once.
+    cores: Arc<Semaphore>,
+    idle: StdMutex<(Duration, Duration)>,
+    loads: AtomicU64,
 }
 
 /// A snapshot of a game's log, to find what a command changed.
@@ -93,24 +200,46 @@ fn internal_error(e: &StoreError) -> Reply {
     }
 }
 
+/// Locks a std mutex; a panic elsewhere while it was held does not make the state unusable.
+fn lock<T>(m: &StdMutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Whether a command belongs to the tournaments (handled under their lock).
+fn is_tournament_command(name: &str) -> bool {
+    matches!(name, "signup" | "withdraw" | "tournament") || name.starts_with("tournament ")
+}
+
+/// How many pictures may be drawn at once: the cores there are.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
+}
+
 impl Service {
-    /// A service without a database (everything in memory).
-    pub fn in_memory() -> Service {
+    fn new(store: Option<Store>) -> Service {
         Service {
-            store: None,
-            inner: Mutex::new(Inner::default()),
+            store,
+            slots: StdMutex::default(),
+            tours: Mutex::default(),
+            buttons: StdMutex::default(),
+            notified: StdMutex::default(),
+            cores: Arc::new(Semaphore::new(cores())),
+            idle: StdMutex::new((IDLE, FINISHED_IDLE)),
+            loads: AtomicU64::new(0),
         }
     }
 
-    /// A service over a database; every stored game is loaded by replaying its log.
+    /// A service without a database (everything in memory, never evicted).
+    pub fn in_memory() -> Service {
+        Service::new(None)
+    }
+
+    /// A service over a database. Tournaments are loaded now; games are loaded on demand.
     ///
     /// # Errors
     /// The database cannot be read.
     pub async fn with_store(store: Store) -> Result<Service, StoreError> {
-        let svc = Service {
-            store: Some(store),
-            inner: Mutex::new(Inner::default()),
-        };
+        let svc = Service::new(Some(store));
         svc.load_all().await?;
         Ok(svc)
     }
@@ -120,7 +249,12 @@ impl Service {
         self.store.as_ref()
     }
 
-    /// Loads (or reloads) every stored game.
+    /// Sets how long untouched games (and untouched finished games) stay in memory.
+    pub fn set_idle(&self, idle: Duration, finished: Duration) {
+        *lock(&self.idle) = (idle, finished);
+    }
+
+    /// (Re)loads every stored tournament (games are loaded on demand); returns how many.
     ///
     /// # Errors
     /// The database cannot be read.
@@ -128,104 +262,156 @@ impl Service {
         let Some(store) = &self.store else {
             return Ok(0);
         };
-        let threads = store.threads().await?;
-        let mut inner = self.inner.lock().await;
-        for t in &threads {
-            if let Some(sg) = store.load(t).await? {
-                inner.hub.insert_game(t, sg.game);
-                inner.versions.insert(t.clone(), sg.version);
-            }
-        }
         let tournaments = store.tournament_threads().await?;
+        let mut tours = self.tours.lock().await;
         for t in &tournaments {
             if let Some((tour, version)) = store.load_tournament(t).await? {
                 let rows = TournamentRows::of(&tour)?;
-                inner.hub.insert_tournament(tour);
-                inner.t_versions.insert(t.clone(), (version, rows));
+                tours.hub.insert_tournament(tour);
+                tours.versions.insert(t.clone(), (version, rows));
             }
         }
         tracing::info!(
-            games = threads.len(),
             tournaments = tournaments.len(),
-            "games and tournaments loaded from storage"
+            "tournaments loaded from storage; games load on demand"
         );
-        Ok(threads.len())
+        Ok(tournaments.len())
     }
 
+    /// Games in memory now.
+    pub fn loaded_games(&self) -> usize {
+        lock(&self.slots).len()
+    }
+
+    /// Games read from the database so far.
+    pub fn loads(&self) -> u64 {
+        self.loads.load(Ordering::Relaxed)
+    }
+
+    /// The slot of a thread (created empty if there is none), marked as used now.
+    fn slot(&self, thread: &str) -> Arc<Slot> {
+        let mut slots = lock(&self.slots);
+        let e = slots.entry(thread.to_string()).or_insert_with(|| Entry {
+            slot: Arc::default(),
+            used: Instant::now(),
+            finished: false,
+            button: None,
+        });
+        e.used = Instant::now();
+        e.slot.clone()
+    }
+
+    /// Notes what eviction needs of a slot after a command.
+    fn touched(&self, thread: &str, cell: &Cell, button: bool) {
+        if let Some(e) = lock(&self.slots).get_mut(thread) {
+            e.used = Instant::now();
+            e.finished = cell.hub.game(thread).is_some_and(|g| g.finished());
+            if button {
+                e.button = Some(Instant::now());
+            }
+        }
+    }
+
+    /// Drops the games not used for a while (finished ones sooner) from memory; they are
+    /// read again when needed. Games held by a command, or with a revert confirmation
+    /// showing, stay. Without a database nothing is dropped. Returns how many left.
+    pub fn evict_idle(&self) -> usize {
+        let (idle, finished) = *lock(&self.idle);
+        self.evict(idle, finished)
+    }
+
+    /// [`Service::evict_idle`] with these limits.
+    pub fn evict(&self, idle: Duration, finished: Duration) -> usize {
+        if self.store.is_none() {
+            return 0;
+        }
+        let mut slots = lock(&self.slots);
+        let before = slots.len();
+        slots.retain(|_, e| {
+            let in_use = Arc::strong_count(&e.slot) > 1 || e.slot.cell.try_lock().is_err();
+            let limit = if e.finished { finished.min(idle) } else { idle };
+            let button = e.button.is_some_and(|b| b.elapsed() < BUTTON_KEEP);
+            in_use || button || e.used.elapsed() < limit
+        });
+        let gone = before - slots.len();
+        if gone > 0 {
+            tracing::debug!(
+                evicted = gone,
+                loaded = slots.len(),
+                "idle games left memory"
+            );
+        }
+        gone
+    }
+
+    /// Runs CPU work (a picture) on a blocking thread, at most one per core at once.
+    /// Returns its result, the time spent waiting for a core and the time it ran.
+    ///
+    /// # Errors
+    /// The work panicked.
+    pub async fn cpu<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<(T, Duration, Duration), tokio::task::JoinError> {
+        let asked = Instant::now();
+        let permit = self.cores.clone().acquire_owned().await;
+        let waited = asked.elapsed();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let start = Instant::now();
+            let out = work();
+            (out, waited, start.elapsed())
+        })
+        .await
+    }
+
+    // ----- tournaments -------------------------------------------------------------------
+
     /// Brings one thread's tournament up to date with the database.
-    async fn sync_tournament(&self, inner: &mut Inner, thread: &str) -> Result<(), StoreError> {
+    async fn sync_tournament(&self, tours: &mut Tours, thread: &str) -> Result<(), StoreError> {
         let Some(store) = &self.store else {
             return Ok(());
         };
         let stored = store.tournament_version(thread).await?;
-        if stored == inner.t_versions.get(thread).map(|v| v.0) {
+        if stored == tours.versions.get(thread).map(|v| v.0) {
             return Ok(());
         }
         match store.load_tournament(thread).await? {
             Some((t, version)) => {
                 let rows = TournamentRows::of(&t)?;
-                inner.hub.insert_tournament(t);
-                inner.t_versions.insert(thread.to_string(), (version, rows));
+                tours.hub.insert_tournament(t);
+                tours.versions.insert(thread.to_string(), (version, rows));
             }
             None => {
-                inner.hub.remove_tournament(thread);
-                inner.t_versions.remove(thread);
+                tours.hub.remove_tournament(thread);
+                tours.versions.remove(thread);
             }
         }
         Ok(())
     }
 
-    /// The tournament a game thread is a match of, looked up once in the database.
-    async fn match_owner(
-        &self,
-        inner: &mut Inner,
-        thread: &str,
-    ) -> Result<Option<String>, StoreError> {
-        if let Some(owner) = inner.hub.tournament_of_match(thread) {
-            return Ok(Some(owner));
-        }
-        let Some(store) = &self.store else {
-            return Ok(None);
-        };
-        if inner.hub.game(thread).is_none() || inner.unlinked.contains(thread) {
-            return Ok(None);
-        }
-        match store.tournament_of_match(thread).await? {
-            Some(owner) => {
-                inner.hub.link_match(thread, &owner);
-                Ok(Some(owner))
-            }
-            None => {
-                // A match's link is stored before its game, so a game without a link now
-                // never gets one.
-                inner.unlinked.insert(thread.to_string());
-                Ok(None)
-            }
-        }
-    }
-
     /// Saves a tournament's changes. `Ok(false)`: another writer won; reload and retry.
     async fn persist_tournament(
         &self,
-        inner: &mut Inner,
+        tours: &mut Tours,
         thread: &str,
         log: Option<LogLine<'_>>,
     ) -> Result<bool, StoreError> {
         let Some(store) = &self.store else {
             return Ok(true);
         };
-        let Some(t) = inner.hub.tournament(thread) else {
+        let Some(t) = tours.hub.tournament(thread) else {
             return Ok(true);
         };
-        if !inner.t_versions.contains_key(thread) {
+        if !tours.versions.contains_key(thread) {
             if !store.create_tournament(t).await? {
                 return Ok(false);
             }
-            inner
-                .t_versions
+            tours
+                .versions
                 .insert(thread.to_string(), (0, TournamentRows::default()));
         }
-        let Some((expected, old)) = inner.t_versions.get(thread) else {
+        let Some((expected, old)) = tours.versions.get(thread) else {
             return Ok(true);
         };
         if TournamentRows::of(t)? == *old && *expected > 0 {
@@ -233,7 +419,7 @@ impl Service {
         }
         match store.save_tournament(t, *expected, old, log).await {
             Ok((v, rows)) => {
-                inner.t_versions.insert(thread.to_string(), (v, rows));
+                tours.versions.insert(thread.to_string(), (v, rows));
                 Ok(true)
             }
             Err(StoreError::Conflict) => Ok(false),
@@ -242,18 +428,48 @@ impl Service {
     }
 
     /// Undoes an unsaved tournament change by reloading it.
-    async fn discard_tournament(&self, inner: &mut Inner, thread: &str) {
-        inner.t_versions.remove(thread);
-        inner.hub.remove_tournament(thread);
-        if let Err(e) = self.sync_tournament(inner, thread).await {
+    async fn discard_tournament(&self, tours: &mut Tours, thread: &str) {
+        tours.versions.remove(thread);
+        tours.hub.remove_tournament(thread);
+        if let Err(e) = self.sync_tournament(tours, thread).await {
             tracing::error!(error = %e, thread, "reload after a failed write failed");
         }
     }
 
+    /// The tournament a game thread is a match of, looked up once per slot.
+    async fn match_owner(
+        &self,
+        cell: &mut Cell,
+        tours: &mut Tours,
+        thread: &str,
+    ) -> Result<Option<String>, StoreError> {
+        if let Some(owner) = tours.hub.tournament_of_match(thread) {
+            return Ok(Some(owner));
+        }
+        if let Some(known) = &cell.owner {
+            return Ok(known.clone());
+        }
+        let Some(store) = &self.store else {
+            return Ok(None);
+        };
+        // A match's link is stored before its game, so a game without a link now never
+        // gets one.
+        let owner = store.tournament_of_match(thread).await?;
+        if let Some(o) = &owner {
+            tours.hub.link_match(thread, o);
+        }
+        cell.owner = Some(owner.clone());
+        Ok(owner)
+    }
+
     /// After an action in a match thread: the tournament takes the game's result (a separate
     /// write, retried until it lands; the game's own write is already done).
-    async fn reconcile(&self, inner: &mut Inner, thread: &str, now: Timestamp, reply: &mut Reply) {
-        let owner = match self.match_owner(inner, thread).await {
+    async fn reconcile(&self, cell: &mut Cell, thread: &str, now: Timestamp, reply: &mut Reply) {
+        if cell.owner == Some(None) || cell.hub.game(thread).is_none() {
+            return;
+        }
+        let mut tours = self.tours.lock().await;
+        let owner = match self.match_owner(cell, &mut tours, thread).await {
             Ok(Some(o)) => o,
             Ok(None) => return,
             Err(e) => {
@@ -261,23 +477,28 @@ impl Service {
                 return;
             }
         };
+        let Some(game) = cell.hub.game(thread).map(|g| g.clone_box()) else {
+            return;
+        };
         for _ in 0..RETRIES {
-            if let Err(e) = self.sync_tournament(inner, &owner).await {
+            if let Err(e) = self.sync_tournament(&mut tours, &owner).await {
                 tracing::error!(error = %e, "storage failed");
                 return;
             }
-            let news = inner.hub.reconcile_match(thread, now);
-            match self.persist_tournament(inner, &owner, None).await {
+            tours.hub.insert_game(thread, game.clone());
+            let news = tours.hub.reconcile_match(thread, now);
+            tours.hub.remove_game(thread);
+            match self.persist_tournament(&mut tours, &owner, None).await {
                 Ok(true) => {
                     if let Some(n) = news {
                         reply.notices.push(n);
                     }
                     return;
                 }
-                Ok(false) => self.discard_tournament(inner, &owner).await,
+                Ok(false) => self.discard_tournament(&mut tours, &owner).await,
                 Err(e) => {
                     tracing::error!(error = %e, "storage failed");
-                    self.discard_tournament(inner, &owner).await;
+                    self.discard_tournament(&mut tours, &owner).await;
                     return;
                 }
             }
@@ -294,40 +515,76 @@ impl Service {
         match_thread: &str,
         now: Timestamp,
     ) -> Reply {
-        let mut inner = self.inner.lock().await;
+        let slot = self.slot(match_thread);
+        let mut cell = slot.cell.lock().await;
+        let mut tours = self.tours.lock().await;
+        let reply = self
+            .open_match_locked(
+                &mut cell,
+                &mut tours,
+                tournament,
+                round,
+                board,
+                match_thread,
+                now,
+            )
+            .await;
+        self.touched(match_thread, &cell, false);
+        reply
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn open_match_locked(
+        &self,
+        cell: &mut Cell,
+        tours: &mut Tours,
+        tournament: &str,
+        round: u32,
+        board: u32,
+        match_thread: &str,
+        now: Timestamp,
+    ) -> Reply {
         for _ in 0..RETRIES {
-            if let Err(e) = self.sync_tournament(&mut inner, tournament).await {
+            if let Err(e) = self.sync_tournament(tours, tournament).await {
                 return internal_error(&e);
             }
-            if let Err(e) = self.sync(&mut inner, match_thread).await {
+            if let Err(e) = self.sync(cell, match_thread).await {
                 return internal_error(&e);
             }
-            let was = before(&inner.hub, match_thread);
-            let reply = inner.hub.open_match(tournament, round, board, match_thread);
+            let was = before(&cell.hub, match_thread);
+            if let Some(g) = cell.hub.game(match_thread) {
+                tours.hub.insert_game(match_thread, g.clone_box());
+            }
+            let reply = tours.hub.open_match(tournament, round, board, match_thread);
+            if let Some(g) = tours.hub.game(match_thread) {
+                cell.hub.insert_game(match_thread, g.clone_box());
+            }
+            tours.hub.remove_game(match_thread);
             if reply.ok != Some(true) {
                 return reply;
             }
-            match self.persist_tournament(&mut inner, tournament, None).await {
+            cell.owner = Some(Some(tournament.to_string()));
+            match self.persist_tournament(tours, tournament, None).await {
                 Ok(true) => {}
                 Ok(false) => {
-                    self.discard_tournament(&mut inner, tournament).await;
-                    self.discard(&mut inner, match_thread).await;
+                    self.discard_tournament(tours, tournament).await;
+                    self.discard(cell, match_thread).await;
                     continue;
                 }
                 Err(e) => {
-                    self.discard_tournament(&mut inner, tournament).await;
-                    self.discard(&mut inner, match_thread).await;
+                    self.discard_tournament(tours, tournament).await;
+                    self.discard(cell, match_thread).await;
                     return internal_error(&e);
                 }
             }
             match self
-                .persist(&mut inner, match_thread, &was, now, None, &reply)
+                .persist(cell, match_thread, &was, now, None, &reply)
                 .await
             {
                 Ok(true) => return reply,
-                Ok(false) => self.discard(&mut inner, match_thread).await,
+                Ok(false) => self.discard(cell, match_thread).await,
                 Err(e) => {
-                    self.discard(&mut inner, match_thread).await;
+                    self.discard(cell, match_thread).await;
                     return internal_error(&e);
                 }
             }
@@ -341,39 +598,94 @@ impl Service {
         thread: &str,
         f: impl FnOnce(&crate::tournament::Tournament) -> T,
     ) -> Option<T> {
-        let mut inner = self.inner.lock().await;
-        if let Err(e) = self.sync_tournament(&mut inner, thread).await {
+        let mut tours = self.tours.lock().await;
+        if let Err(e) = self.sync_tournament(&mut tours, thread).await {
             tracing::error!(error = %e, "storage failed");
         }
-        inner.hub.tournament(thread).map(f)
+        tours.hub.tournament(thread).map(f)
     }
 
-    /// Brings one thread's game up to date with the database.
-    async fn sync(&self, inner: &mut Inner, thread: &str) -> Result<(), StoreError> {
+    /// A command in a tournament's thread, or a tournament command anywhere, under the
+    /// tournaments' lock. `game`: the thread's game, if it has one (a tournament cannot start
+    /// in a game's thread).
+    async fn handle_tournament(
+        &self,
+        caller: &Caller<'_>,
+        entropy: u64,
+        cmd: &Command,
+        raw: &str,
+        interaction: Option<&str>,
+        game: Option<Box<dyn ThreadGame>>,
+    ) -> Reply {
+        let thread = caller.thread;
+        let mut tours = self.tours.lock().await;
+        for _ in 0..RETRIES {
+            if let Err(e) = self.sync_tournament(&mut tours, thread).await {
+                return internal_error(&e);
+            }
+            if let Some(g) = &game {
+                tours.hub.insert_game(thread, g.clone());
+            }
+            let reply = tours.hub.handle(caller, entropy, cmd, raw);
+            tours.hub.remove_game(thread);
+            let log = LogLine {
+                actor: caller.user,
+                time: caller.now,
+                command: raw,
+                reply: &reply.text,
+                interaction,
+            };
+            match self.persist_tournament(&mut tours, thread, Some(log)).await {
+                Ok(true) => return reply,
+                Ok(false) => {
+                    tracing::debug!(thread, "lost a write race; re-checking");
+                    self.discard_tournament(&mut tours, thread).await;
+                }
+                Err(e) => {
+                    self.discard_tournament(&mut tours, thread).await;
+                    return internal_error(&e);
+                }
+            }
+        }
+        internal_error(&StoreError::Conflict)
+    }
+
+    // ----- games -------------------------------------------------------------------------
+
+    /// Brings one thread's game up to date with the database (reading it if this slot has
+    /// not, or if another writer changed it).
+    async fn sync(&self, cell: &mut Cell, thread: &str) -> Result<(), StoreError> {
         let Some(store) = &self.store else {
             return Ok(());
         };
         let stored = store.version(thread).await?;
-        if stored == inner.versions.get(thread).copied() {
+        if cell.synced && stored == cell.version {
             return Ok(());
         }
-        match store.load(thread).await? {
+        let loaded = match stored {
+            Some(_) => store.load(thread).await?,
+            None => None,
+        };
+        match loaded {
             Some(sg) => {
-                inner.hub.insert_game(thread, sg.game);
-                inner.versions.insert(thread.to_string(), sg.version);
+                self.loads.fetch_add(1, Ordering::Relaxed);
+                cell.hub.insert_game(thread, sg.game);
+                cell.version = Some(sg.version);
+                cell.swept = cell.swept.max(sg.swept);
             }
             None => {
-                inner.hub.remove_game(thread);
-                inner.versions.remove(thread);
+                cell.hub.remove_game(thread);
+                cell.version = None;
             }
         }
+        cell.synced = true;
         Ok(())
     }
 
     /// Saves what a command changed. `Ok(false)`: another writer won; reload and retry.
     async fn persist(
         &self,
-        inner: &mut Inner,
+        cell: &mut Cell,
         thread: &str,
         was: &Before,
         now: Timestamp,
@@ -383,14 +695,14 @@ impl Service {
         let Some(store) = &self.store else {
             return Ok(true);
         };
-        let Some(game) = inner.hub.game(thread) else {
+        let Some(game) = cell.hub.game(thread) else {
             return Ok(true);
         };
         if !was.existed {
             if !store.create_game(thread, game, now).await? {
                 return Ok(false);
             }
-            inner.versions.insert(thread.to_string(), 0);
+            cell.version = Some(0);
             if game.log_len() == 0 {
                 return Ok(true);
             }
@@ -406,9 +718,9 @@ impl Service {
         if game.log_len() == was.len && newly.is_empty() {
             return Ok(true);
         }
-        let expected = inner.versions.get(thread).copied().unwrap_or(0);
+        let expected = cell.version.unwrap_or(0);
         match store
-            .commit(
+            .commit_swept(
                 thread,
                 expected,
                 game,
@@ -416,11 +728,12 @@ impl Service {
                 &newly,
                 interaction,
                 &stored_reply(reply),
+                cell.swept,
             )
             .await
         {
             Ok(v) => {
-                inner.versions.insert(thread.to_string(), v);
+                cell.version = Some(v);
                 Ok(true)
             }
             Err(StoreError::Conflict) => Ok(false),
@@ -429,11 +742,36 @@ impl Service {
     }
 
     /// Undoes an unsaved change by reloading the game from the database.
-    async fn discard(&self, inner: &mut Inner, thread: &str) {
-        inner.versions.remove(thread);
-        if let Err(e) = self.sync(inner, thread).await {
+    async fn discard(&self, cell: &mut Cell, thread: &str) {
+        cell.synced = false;
+        if self.store.is_none() {
+            return;
+        }
+        if let Err(e) = self.sync(cell, thread).await {
             tracing::error!(error = %e, thread, "reload after a failed write failed");
         }
+    }
+
+    /// Shows a hub's revert confirmations under ids numbered across the process.
+    fn issue_buttons(&self, thread: &str, local: Vec<String>) -> Vec<String> {
+        if local.is_empty() {
+            return local;
+        }
+        let mut b = lock(&self.buttons);
+        b.ids.retain(|_, (_, _, at)| at.elapsed() < BUTTON_KEEP);
+        local
+            .into_iter()
+            .map(|l| {
+                b.next += 1;
+                let id = match l.rsplit_once('-') {
+                    Some((stem, _)) => format!("{stem}-{}", b.next),
+                    None => format!("{l}-{}", b.next),
+                };
+                b.ids
+                    .insert(id.clone(), (thread.to_string(), l, Instant::now()));
+                id
+            })
+            .collect()
     }
 
     /// Handles a command: checked, committed, then answered. `interaction` makes a repeated
@@ -446,82 +784,142 @@ impl Service {
         raw: &str,
         interaction: Option<&str>,
     ) -> Reply {
+        self.run(caller, entropy, cmd, raw, interaction, None)
+            .await
+            .reply
+    }
+
+    /// [`Service::handle`], with what the front end shows next: the game's status and users
+    /// and, with `picture` and an accepted action, the job drawing its picture.
+    pub async fn handle_full(
+        &self,
+        caller: &Caller<'_>,
+        entropy: u64,
+        cmd: &Command,
+        raw: &str,
+        interaction: Option<&str>,
+        picture: bool,
+    ) -> Handled {
+        self.run(caller, entropy, cmd, raw, interaction, Some(picture))
+            .await
+    }
+
+    /// Handles a command; with `front` (whether to draw the picture), also what the front
+    /// end shows next.
+    async fn run(
+        &self,
+        caller: &Caller<'_>,
+        entropy: u64,
+        cmd: &Command,
+        raw: &str,
+        interaction: Option<&str>,
+        front: Option<bool>,
+    ) -> Handled {
+        let started = Instant::now();
         if let (Some(store), Some(id)) = (&self.store, interaction) {
             match store.interaction_reply(id).await {
-                Ok(Some(text)) => return replayed(text),
+                Ok(Some(text)) => return Handled::plain(replayed(text)),
                 Ok(None) => {}
-                Err(e) => return internal_error(&e),
+                Err(e) => return Handled::plain(internal_error(&e)),
             }
         }
         let thread = caller.thread;
-        let mut inner = self.inner.lock().await;
+        let tournament_command = is_tournament_command(&cmd.name);
+        let slot = self.slot(thread);
+        let mut cell = slot.cell.lock().await;
+        let mut timing = Timing::default();
         for _ in 0..RETRIES {
-            if let Err(e) = self.sync(&mut inner, thread).await {
-                return internal_error(&e);
+            if let Err(e) = self.sync(&mut cell, thread).await {
+                return Handled::plain(internal_error(&e));
             }
-            if let Err(e) = self.sync_tournament(&mut inner, thread).await {
-                return internal_error(&e);
-            }
-            let was = before(&inner.hub, thread);
-            let mut reply = inner.hub.handle(caller, entropy, cmd, raw);
-            let saved = match self
-                .persist(&mut inner, thread, &was, caller.now, interaction, &reply)
-                .await
-            {
-                Ok(true) => {
-                    let log = LogLine {
-                        actor: caller.user,
-                        time: caller.now,
-                        command: raw,
-                        reply: &reply.text,
-                        interaction,
-                    };
-                    self.persist_tournament(&mut inner, thread, Some(log)).await
+            if tournament_command || cell.hub.game(thread).is_none() {
+                // A tournament command, or a thread without a game (maybe a tournament's).
+                let is_tournament = tournament_command || {
+                    let mut tours = self.tours.lock().await;
+                    if let Err(e) = self.sync_tournament(&mut tours, thread).await {
+                        return Handled::plain(internal_error(&e));
+                    }
+                    tours.hub.tournament(thread).is_some()
+                };
+                if is_tournament {
+                    let game = cell.hub.game(thread).map(|g| g.clone_box());
+                    drop(cell);
+                    let reply = self
+                        .handle_tournament(caller, entropy, cmd, raw, interaction, game)
+                        .await;
+                    return Handled::plain(reply);
                 }
-                other => other,
-            };
+            }
+            timing.load = started.elapsed();
+            let was = before(&cell.hub, thread);
+            let t = Instant::now();
+            let mut reply = cell.hub.handle(caller, entropy, cmd, raw);
+            timing.handle = t.elapsed();
+            let t = Instant::now();
+            let saved = self
+                .persist(&mut cell, thread, &was, caller.now, interaction, &reply)
+                .await;
+            timing.commit += t.elapsed();
             match saved {
                 Ok(true) => {
+                    let button = !reply.buttons.is_empty();
+                    reply.buttons = self.issue_buttons(thread, std::mem::take(&mut reply.buttons));
                     if reply.ok == Some(true) && was.existed {
-                        self.reconcile(&mut inner, thread, caller.now, &mut reply)
+                        self.reconcile(&mut cell, thread, caller.now, &mut reply)
                             .await;
                     }
-                    return reply;
+                    self.touched(thread, &cell, button);
+                    let game = cell.hub.game(thread).filter(|_| front.is_some());
+                    let job = match game {
+                        Some(g) if front == Some(true) && reply.ok == Some(true) => {
+                            Some(g.picture(caller.now))
+                        }
+                        _ => None,
+                    };
+                    return Handled {
+                        picture: job,
+                        status: game.map(|g| g.status(caller.now)),
+                        users: game.map(|g| g.users()),
+                        reply,
+                        timing,
+                    };
                 }
                 Ok(false) => {
                     tracing::debug!(thread, "lost a write race; re-checking");
-                    self.discard(&mut inner, thread).await;
-                    self.discard_tournament(&mut inner, thread).await;
+                    self.discard(&mut cell, thread).await;
                 }
                 Err(e) => {
-                    self.discard(&mut inner, thread).await;
-                    self.discard_tournament(&mut inner, thread).await;
-                    return internal_error(&e);
+                    self.discard(&mut cell, thread).await;
+                    return Handled::plain(internal_error(&e));
                 }
             }
         }
-        internal_error(&StoreError::Conflict)
+        Handled::plain(internal_error(&StoreError::Conflict))
     }
 
     /// A chat line in a thread (a post for inactivity).
     pub async fn chat(&self, user: &str, thread: &str, now: Timestamp) {
-        let mut inner = self.inner.lock().await;
+        let slot = self.slot(thread);
+        let mut cell = slot.cell.lock().await;
         for _ in 0..RETRIES {
-            if let Err(e) = self.sync(&mut inner, thread).await {
+            if let Err(e) = self.sync(&mut cell, thread).await {
                 tracing::error!(error = %e, "storage failed");
                 return;
             }
-            let was = before(&inner.hub, thread);
-            inner.hub.chat(user, thread, now);
+            let was = before(&cell.hub, thread);
+            cell.hub.chat(user, thread, now);
             match self
-                .persist(&mut inner, thread, &was, now, None, &Reply::default())
+                .persist(&mut cell, thread, &was, now, None, &Reply::default())
                 .await
             {
-                Ok(true) => return,
-                Ok(false) => self.discard(&mut inner, thread).await,
+                Ok(true) => {
+                    self.touched(thread, &cell, false);
+                    return;
+                }
+                Ok(false) => self.discard(&mut cell, thread).await,
                 Err(e) => {
                     tracing::error!(error = %e, "storage failed");
-                    self.discard(&mut inner, thread).await;
+                    self.discard(&mut cell, thread).await;
                     return;
                 }
             }
@@ -530,28 +928,30 @@ impl Service {
 
     /// A button press.
     pub async fn press(&self, user: &str, id: &str, now: Timestamp) -> Reply {
-        let mut inner = self.inner.lock().await;
-        let Some(thread) = inner.hub.button_thread(id) else {
-            return inner.hub.press(user, id, now);
+        let known = lock(&self.buttons).ids.get(id).cloned();
+        let Some((thread, local, _)) = known else {
+            return Hub::new().press(user, id, now);
         };
-        if let Err(e) = self.sync(&mut inner, &thread).await {
+        let slot = self.slot(&thread);
+        let mut cell = slot.cell.lock().await;
+        if let Err(e) = self.sync(&mut cell, &thread).await {
             return internal_error(&e);
         }
-        let was = before(&inner.hub, &thread);
-        let reply = inner.hub.press(user, id, now);
-        let mut reply = reply;
-        match self
-            .persist(&mut inner, &thread, &was, now, None, &reply)
+        let was = before(&cell.hub, &thread);
+        let mut reply = cell.hub.press(user, &local, now);
+        let reply = match self
+            .persist(&mut cell, &thread, &was, now, None, &reply)
             .await
         {
             Ok(true) => {
                 if reply.ok == Some(true) {
-                    self.reconcile(&mut inner, &thread, now, &mut reply).await;
+                    lock(&self.buttons).ids.remove(id);
+                    self.reconcile(&mut cell, &thread, now, &mut reply).await;
                 }
                 reply
             }
             Ok(false) => {
-                self.discard(&mut inner, &thread).await;
+                self.discard(&mut cell, &thread).await;
                 Reply {
                     ok: Some(false),
                     text: "the game changed while you confirmed; ask again with /revert".into(),
@@ -560,45 +960,104 @@ impl Service {
                 }
             }
             Err(e) => {
-                self.discard(&mut inner, &thread).await;
+                self.discard(&mut cell, &thread).await;
                 internal_error(&e)
             }
-        }
+        };
+        self.touched(&thread, &cell, false);
+        reply
     }
 
     /// Timer messages (lock expiries, turn limits) due by `now` (after `after`), each
     /// announced once even across restarts and processes; those that fell due more than a
-    /// minute ago say they are late.
+    /// minute ago say they are late. With a database, only the games whose stored next due
+    /// time has come are read; idle games then leave memory.
     pub async fn due_messages(&self, after: Timestamp, now: Timestamp) -> Vec<(String, Notify)> {
-        let mut inner = self.inner.lock().await;
-        let due = inner.hub.due_timers(after, now);
+        let threads = match &self.store {
+            Some(store) => match store.due_threads(now).await {
+                Ok(t) => t,
+                Err(e) => {
+                    tracing::error!(error = %e, "storage failed");
+                    return Vec::new();
+                }
+            },
+            None => {
+                let mut v: Vec<String> = lock(&self.slots).keys().cloned().collect();
+                v.sort();
+                v
+            }
+        };
         let mut out = Vec::new();
-        for (thread, d) in due {
+        for thread in threads {
+            self.sweep(&thread, after, now, &mut out).await;
+        }
+        self.evict_idle();
+        out
+    }
+
+    /// The timers of one game falling due in `(after, now]` (and after its last sweep).
+    async fn sweep(
+        &self,
+        thread: &str,
+        after: Timestamp,
+        now: Timestamp,
+        out: &mut Vec<(String, Notify)>,
+    ) {
+        let slot = self.slot(thread);
+        let mut cell = slot.cell.lock().await;
+        if let Err(e) = self.sync(&mut cell, thread).await {
+            tracing::error!(error = %e, thread, "storage failed");
+            return;
+        }
+        let Some(game) = cell.hub.game(thread) else {
+            return;
+        };
+        let from = after.max(cell.swept);
+        let mut complete = true;
+        for d in game.due(from, now) {
+            let key = (thread.to_string(), d.seat, d.at);
+            if lock(&self.notified).contains(&key) {
+                continue;
+            }
             let fresh = match &self.store {
-                Some(store) => match store.fire_timer(&thread, d.seat, d.at, now).await {
+                Some(store) => match store.fire_timer(thread, d.seat, d.at, now).await {
                     Ok(f) => f,
                     Err(e) => {
                         tracing::error!(error = %e, "storage failed");
+                        complete = false;
                         continue;
                     }
                 },
                 None => true,
             };
-            inner.hub.mark_notified(&thread, d.seat, d.at);
+            if self.store.is_none() {
+                lock(&self.notified).insert(key);
+            }
             if fresh {
-                let notify = d.notify;
                 let notify = if now > d.at + 60 {
-                    notify.append(&format!(
+                    d.notify.append(&format!(
                         " (late: this fell due at {} while the bot was away)",
                         crate::time::stamp(d.at, crate::time::Style::Full)
                     ))
                 } else {
-                    notify
+                    d.notify
                 };
-                out.push((thread, notify));
+                out.push((thread.to_string(), notify));
             }
         }
-        out
+        if !complete || now <= cell.swept {
+            return;
+        }
+        let next = crate::store::next_due(game, now);
+        if let (Some(store), Some(version)) = (&self.store, cell.version) {
+            match store.set_swept(thread, version, now, next).await {
+                Ok(true) => cell.swept = now,
+                Ok(false) => {}
+                Err(e) => tracing::error!(error = %e, thread, "storage failed"),
+            }
+        } else {
+            cell.swept = now;
+        }
     }
 
     /// Runs `f` on a game (for pictures, state dumps and autocomplete).
@@ -607,11 +1066,12 @@ impl Service {
         thread: &str,
         f: impl FnOnce(&dyn ThreadGame) -> T,
     ) -> Option<T> {
-        let mut inner = self.inner.lock().await;
-        if let Err(e) = self.sync(&mut inner, thread).await {
+        let slot = self.slot(thread);
+        let mut cell = slot.cell.lock().await;
+        if let Err(e) = self.sync(&mut cell, thread).await {
             tracing::error!(error = %e, "storage failed");
         }
-        inner.hub.game(thread).map(f)
+        cell.hub.game(thread).map(f)
     }
 
     /// Runs `f` on a thread's game if it is a Kung Fu Bughouse game.

@@ -64,12 +64,16 @@ async fn on_press(http: &Http, state: &Data, press: &ComponentInteraction) -> Re
     Ok(())
 }
 
-/// Starts the task that posts lock-expiry messages every `every`.
+/// Starts the task that posts lock-expiry messages every `every` (and lets idle games leave
+/// memory).
 pub(super) fn spawn_ticker(http: Arc<Http>, state: Data, every: Duration) {
     tokio::spawn(async move {
         let mut interval = tokio::time::interval(every);
         interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut last = now();
+        // The first sweep looks back to the beginning: what fell due while the bot was away is
+        // announced once (late), as the console does on start. Each game's stored sweep time
+        // keeps this from reading more than the games whose timers are due.
+        let mut last = 0;
         loop {
             interval.tick().await;
             let until = now();

@@ -68,8 +68,19 @@ pub(super) async fn post_notify(http: &Http, state: &State, thread: ChannelId, r
 /// only kind of message for which Discord notifies the users it mentions). Failures are
 /// logged; the action stands.
 pub(super) async fn notify(http: &Http, state: &State, thread: ChannelId, n: &Notify) {
+    let users = known_users(state, thread, &[]).await;
+    notify_among(http, thread, n, users).await;
+}
+
+/// [`notify`] in a thread whose users are known already.
+pub(super) async fn notify_among(
+    http: &Http,
+    thread: ChannelId,
+    n: &Notify,
+    mut users: Vec<String>,
+) {
     let to = n.users();
-    let users = known_users(state, thread, &to).await;
+    users.extend(to.iter().cloned());
     let out = Outgoing::text(mentionize(&n.text(), &users)).pinging(&to);
     match thread.send_message(http, out.into_message()).await {
         Ok(_) => tracing::info!(thread = %thread, users = ?to, "notification posted"),
@@ -112,9 +123,18 @@ impl Outgoing {
         caller: &str,
         reply: &Reply,
     ) -> Outgoing {
-        let mut extra = reply.notify.as_ref().map(Notify::users).unwrap_or_default();
-        extra.push(caller.to_string());
-        let users = known_users(state, thread, &extra).await;
+        let users = known_users(state, thread, &[]).await;
+        Outgoing::from_reply_among(users, caller, reply)
+    }
+
+    /// [`Outgoing::from_reply`] in a thread whose users are known already.
+    pub(super) fn from_reply_among(
+        mut users: Vec<String>,
+        caller: &str,
+        reply: &Reply,
+    ) -> Outgoing {
+        users.extend(reply.notify.as_ref().map(Notify::users).unwrap_or_default());
+        users.push(caller.to_string());
         let mut out = Outgoing::text(mentionize(&reply.text, &users));
         if !out.files.is_empty() {
             // The attached full text stays as the command layer wrote it (an export must
@@ -249,6 +269,29 @@ pub(super) async fn refresh_status(http: &Http, state: &State, thread: ChannelId
     let Some(text) = status_message(state, thread).await else {
         return;
     };
+    edit_status(http, thread, message, text).await;
+}
+
+/// Edits the pinned status message of a thread's game to the game's status `text` (as the
+/// command that changed it read it), if the thread has one.
+pub(super) async fn show_status(
+    http: &Http,
+    state: &State,
+    thread: ChannelId,
+    text: &str,
+    users: &[String],
+) {
+    let Some(message) = lock(&state.status).get(&thread).copied() else {
+        return;
+    };
+    let text = format!(
+        "**Game status** (updated as the game goes)\n{}",
+        mentionize(text, users)
+    );
+    edit_status(http, thread, message, text).await;
+}
+
+async fn edit_status(http: &Http, thread: ChannelId, message: serenity::MessageId, text: String) {
     let (text, _) = fit(text);
     let edit = EditMessage::new()
         .content(text)

@@ -9,7 +9,8 @@ use serenity::{
 };
 
 use super::respond::{
-    is_private, notify, post_notices, post_notify, refresh_status, status_message, Outgoing,
+    is_private, known_users, notify, notify_among, post_notices, refresh_status, show_status,
+    status_message, Outgoing,
 };
 use super::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
 use crate::commands::{Caller, Command, Hub, Notify, Reply, Roles};
@@ -166,49 +167,106 @@ pub(super) async fn handle(ctx: Ctx<'_>, cmd: &Command) -> Handled {
 /// first response; accepted actions publicly in the thread (moves deferred first, to leave
 /// time for the board picture), then the pinned status is refreshed and news for other
 /// threads (a match result for its tournament) is posted there.
+///
+/// The game is read once, under its lock, right after the commit: the picture job, the
+/// status text and the users to mention all come from that one reading, and the picture is
+/// drawn once, off the async executor, on one of the cores ([`Service::cpu`]). Each accepted
+/// move logs where its time went (`move timing`), which the fake-Discord benchmark reads.
 pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
+    let started = std::time::Instant::now();
     let state = ctx.data();
-    let Handled {
-        reply,
-        caller,
-        thread,
-        ..
-    } = handle(ctx, &cmd).await;
+    let interaction = ctx.interaction;
+    let caller = interaction.user.id.to_string();
+    let thread = interaction.channel_id;
     let thread_key = thread.to_string();
+    let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
+    let raw = raw_text(&cmd);
+    let interaction_id = interaction.id.to_string();
+    let handled = state
+        .service
+        .handle_full(
+            &caller_in(&caller, roles, &thread_key),
+            entropy(),
+            &cmd,
+            &raw,
+            Some(&interaction_id),
+            cmd.name == "move",
+        )
+        .await;
+    let service_took = started.elapsed();
+    tracing::info!(user = %caller, thread = %thread, command = %raw, ok = ?handled.reply.ok, "command");
+    let reply = &handled.reply;
+    let users = match &handled.users {
+        Some(u) => u.clone(),
+        None => known_users(state, thread, &[]).await,
+    };
     let ctx = poise::Context::Application(ctx);
-    let out = Outgoing::from_reply(state, thread, &caller, &reply).await;
-    if is_private(&reply) {
+    let out = Outgoing::from_reply_among(users.clone(), &caller, reply);
+    let status = |http| {
+        let text = handled.status.as_deref();
+        let users = &users;
+        async move {
+            match text {
+                Some(t) => show_status(http, state, thread, t, users).await,
+                None => refresh_status(http, state, thread).await,
+            }
+        }
+    };
+    if is_private(reply) {
         let sent = ctx.send(out.into_reply(true)).await;
         if reply.notify.is_some() {
             // A refusal that others must act on (a draft hand-over) changed the game.
-            refresh_status(ctx.http(), state, thread).await;
+            status(ctx.http()).await;
         }
-        post_notify(ctx.http(), state, thread, &reply).await;
+        if let Some(n) = &reply.notify {
+            notify_among(ctx.http(), thread, n, users.clone()).await;
+        }
         post_notices(ctx.http(), state, &reply.notices).await;
         sent?;
         return Ok(());
     }
-    let picture = if cmd.name == "move" && reply.ok == Some(true) {
-        ctx.defer().await?;
-        let now = now();
-        let job = state
-            .service
-            .with_game(&thread_key, |g| g.picture(now))
-            .await;
-        match job {
-            Some(job) => tokio::task::spawn_blocking(move || super::board_png(job)).await?,
-            None => None,
+    let mut discord = std::time::Duration::ZERO;
+    let (mut waited, mut drawn) = (None, None);
+    let picture = match handled.picture {
+        Some(job) => {
+            let t = std::time::Instant::now();
+            ctx.defer().await?;
+            discord += t.elapsed();
+            let (png, wait, took) = state.service.cpu(move || super::board_png(job)).await?;
+            waited = Some(wait);
+            drawn = Some(took);
+            png
         }
-    } else {
-        None
+        None => None,
     };
     // The action is committed: the status and the news go out even if the answer failed.
+    let t = std::time::Instant::now();
     let sent = ctx.send(out.with_picture(picture).into_reply(false)).await;
+    let answered = started.elapsed();
     if reply.ok == Some(true) {
-        refresh_status(ctx.http(), state, thread).await;
+        status(ctx.http()).await;
     }
-    post_notify(ctx.http(), state, thread, &reply).await;
+    if let Some(n) = &reply.notify {
+        notify_among(ctx.http(), thread, n, users.clone()).await;
+    }
     post_notices(ctx.http(), state, &reply.notices).await;
+    discord += t.elapsed();
+    if let (Some(waited), Some(drawn)) = (waited, drawn) {
+        let us = |d: std::time::Duration| d.as_micros() as u64;
+        let timing = &handled.timing;
+        tracing::info!(
+            thread = %thread,
+            answered_us = us(answered),
+            service_us = us(service_took),
+            load_us = us(timing.load),
+            handle_us = us(timing.handle),
+            commit_us = us(timing.commit),
+            core_wait_us = us(waited),
+            picture_us = us(drawn),
+            discord_us = us(discord),
+            "move timing"
+        );
+    }
     sent?;
     Ok(())
 }

@@ -76,6 +76,13 @@ pub struct StoredGame {
     pub game: Box<dyn ThreadGame>,
     /// Version for optimistic writes.
     pub version: i64,
+    /// The time up to which its timers were swept (announced or found announced).
+    pub swept: Timestamp,
+}
+
+/// The earliest time a timer of `game` falls due after `swept`, if it has any.
+pub fn next_due(game: &dyn ThreadGame, swept: Timestamp) -> Option<Timestamp> {
+    game.due(swept, Timestamp::MAX).iter().map(|d| d.at).min()
 }
 
 /// A duplicate key on insert means another writer (or an earlier delivery of the same
@@ -315,14 +322,15 @@ impl Store {
         now: Timestamp,
     ) -> Result<bool, StoreError> {
         let r = sqlx::query(
-            "INSERT INTO games (thread, variant, users, settings, version, finished, created_at) \
-             VALUES ($1, $2, $3, $4, 0, 0, $5) ON CONFLICT (thread) DO NOTHING",
+            "INSERT INTO games (thread, variant, users, settings, version, finished, created_at, next_due, swept) \
+             VALUES ($1, $2, $3, $4, 0, 0, $5, $6, 0) ON CONFLICT (thread) DO NOTHING",
         )
         .bind(thread)
         .bind(game.kind().variant)
         .bind(serde_json::to_string(&game.users())?)
         .bind(game.settings_json()?)
         .bind(i64_of(now))
+        .bind(next_due(game, 0).map(i64_of))
         .execute(&self.pool)
         .await?;
         Ok(r.rows_affected() == 1)
@@ -368,9 +376,40 @@ impl Store {
         interaction: Option<&str>,
         reply: &str,
     ) -> Result<i64, StoreError> {
+        self.commit_swept(
+            thread,
+            expected,
+            game,
+            base_len,
+            newly_reverted,
+            interaction,
+            reply,
+            0,
+        )
+        .await
+    }
+
+    /// [`Store::commit`] for a game whose timers were swept up to `swept`: the game's next
+    /// due time (after `swept`) is stored with it, for the timer sweep.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if another writer committed first; database failure.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn commit_swept(
+        &self,
+        thread: &str,
+        expected: i64,
+        game: &dyn ThreadGame,
+        base_len: usize,
+        newly_reverted: &[usize],
+        interaction: Option<&str>,
+        reply: &str,
+        swept: Timestamp,
+    ) -> Result<i64, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let r = sqlx::query("UPDATE games SET version = version + 1, finished = $1 WHERE thread = $2 AND version = $3")
+        let r = sqlx::query("UPDATE games SET version = version + 1, finished = $1, next_due = $2 WHERE thread = $3 AND version = $4")
             .bind(i64::from(game.finished()))
+            .bind(next_due(game, swept).map(i64_of))
             .bind(thread)
             .bind(expected)
             .execute(&mut *tx)
@@ -449,11 +488,12 @@ impl Store {
     /// # Errors
     /// Database failure or a log that does not replay.
     pub async fn load(&self, thread: &str) -> Result<Option<StoredGame>, StoreError> {
-        let Some(row) =
-            sqlx::query("SELECT users, settings, version, variant FROM games WHERE thread = $1")
-                .bind(thread)
-                .fetch_optional(&self.pool)
-                .await?
+        let Some(row) = sqlx::query(
+            "SELECT users, settings, version, variant, swept FROM games WHERE thread = $1",
+        )
+        .bind(thread)
+        .fetch_optional(&self.pool)
+        .await?
         else {
             return Ok(None);
         };
@@ -461,6 +501,7 @@ impl Store {
         let settings: String = row.try_get(1)?;
         let version: i64 = row.try_get(2)?;
         let variant: String = row.try_get(3)?;
+        let swept = row.try_get::<i64, _>(4)?.max(0) as u64;
         let kind = kind_of(&variant).ok_or_else(|| {
             StoreError::Decode(format!("game {thread}: unknown game kind {variant:?}"))
         })?;
@@ -497,7 +538,62 @@ impl Store {
             thread: thread.to_string(),
             game,
             version,
+            swept,
         }))
+    }
+
+    /// Games with a timer falling due by `now` (by their stored next due time, indexed).
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn due_threads(&self, now: Timestamp) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT thread FROM games WHERE next_due IS NOT NULL AND next_due <= $1 ORDER BY next_due, thread",
+        )
+        .bind(i64_of(now))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>(0).map_err(StoreError::from))
+            .collect()
+    }
+
+    /// After a timer sweep of a game at `version`: its timers are handled up to `swept` and
+    /// the next falls due at `next_due`. False if the game changed meanwhile (its commit
+    /// stored its own next due time; the next sweep looks again).
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn set_swept(
+        &self,
+        thread: &str,
+        version: i64,
+        swept: Timestamp,
+        next_due: Option<Timestamp>,
+    ) -> Result<bool, StoreError> {
+        let r = sqlx::query(
+            "UPDATE games SET swept = $1, next_due = $2 WHERE thread = $3 AND version = $4",
+        )
+        .bind(i64_of(swept))
+        .bind(next_due.map(i64_of))
+        .bind(thread)
+        .bind(version)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    /// How many games are stored, and how many of them are not finished.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn game_counts(&self) -> Result<(i64, i64), StoreError> {
+        let row = sqlx::query(
+            "SELECT CAST(COUNT(*) AS BIGINT), CAST(COALESCE(SUM(CASE WHEN finished = 0 THEN 1 ELSE 0 END), 0) AS BIGINT) FROM games",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((row.try_get::<i64, _>(0)?, row.try_get::<i64, _>(1)?))
     }
 
     /// Every stored thread with a game, unfinished ones first.
