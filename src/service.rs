@@ -65,7 +65,6 @@ struct Entry {
     slot: Arc<Slot>,
     used: Instant,
     finished: bool,
-    button: Option<Instant>,
 }
 
 /// Tournaments, with their stored versions.
@@ -295,21 +294,23 @@ impl Service {
             slot: Arc::default(),
             used: Instant::now(),
             finished: false,
-            button: None,
         });
         e.used = Instant::now();
         e.slot.clone()
     }
 
     /// Notes what eviction needs of a slot after a command.
-    fn touched(&self, thread: &str, cell: &Cell, button: bool) {
+    fn touched(&self, thread: &str, cell: &Cell) {
         if let Some(e) = lock(&self.slots).get_mut(thread) {
             e.used = Instant::now();
             e.finished = cell.hub.game(thread).is_some_and(|g| g.finished());
-            if button {
-                e.button = Some(Instant::now());
-            }
         }
+    }
+
+    /// Forgets the confirmations shown in a thread (its hub has dropped them: an action was
+    /// logged there, or one was used).
+    fn drop_buttons(&self, thread: &str) {
+        lock(&self.buttons).ids.retain(|_, (t, _, _)| t != thread);
     }
 
     /// Drops the games not used for a while (finished ones sooner) from memory; they are
@@ -325,13 +326,18 @@ impl Service {
         if self.store.is_none() {
             return 0;
         }
+        let showing: HashSet<String> = lock(&self.buttons)
+            .ids
+            .values()
+            .filter(|(_, _, at)| at.elapsed() < BUTTON_KEEP)
+            .map(|(t, _, _)| t.clone())
+            .collect();
         let mut slots = lock(&self.slots);
         let before = slots.len();
-        slots.retain(|_, e| {
+        slots.retain(|thread, e| {
             let in_use = Arc::strong_count(&e.slot) > 1 || e.slot.cell.try_lock().is_err();
             let limit = if e.finished { finished.min(idle) } else { idle };
-            let button = e.button.is_some_and(|b| b.elapsed() < BUTTON_KEEP);
-            in_use || button || e.used.elapsed() < limit
+            in_use || showing.contains(thread) || e.used.elapsed() < limit
         });
         let gone = before - slots.len();
         if gone > 0 {
@@ -529,7 +535,7 @@ impl Service {
                 now,
             )
             .await;
-        self.touched(match_thread, &cell, false);
+        self.touched(match_thread, &cell);
         reply
     }
 
@@ -816,19 +822,21 @@ impl Service {
         front: Option<bool>,
     ) -> Handled {
         let started = Instant::now();
-        if let (Some(store), Some(id)) = (&self.store, interaction) {
-            match store.interaction_reply(id).await {
-                Ok(Some(text)) => return Handled::plain(replayed(text)),
-                Ok(None) => {}
-                Err(e) => return Handled::plain(internal_error(&e)),
-            }
-        }
         let thread = caller.thread;
         let tournament_command = is_tournament_command(&cmd.name);
         let slot = self.slot(thread);
         let mut cell = slot.cell.lock().await;
         let mut timing = Timing::default();
         for _ in 0..RETRIES {
+            // Under the thread's lock: a delivery repeated while the first is in flight waits
+            // for it, then finds its stored reply.
+            if let (Some(store), Some(id)) = (&self.store, interaction) {
+                match store.interaction_reply(id).await {
+                    Ok(Some(text)) => return Handled::plain(replayed(text)),
+                    Ok(None) => {}
+                    Err(e) => return Handled::plain(internal_error(&e)),
+                }
+            }
             if let Err(e) = self.sync(&mut cell, thread).await {
                 return Handled::plain(internal_error(&e));
             }
@@ -842,8 +850,8 @@ impl Service {
                     tours.hub.tournament(thread).is_some()
                 };
                 if is_tournament {
+                    // The thread's lock stays held (threads first, tournaments second).
                     let game = cell.hub.game(thread).map(|g| g.clone_box());
-                    drop(cell);
                     let reply = self
                         .handle_tournament(caller, entropy, cmd, raw, interaction, game)
                         .await;
@@ -862,13 +870,15 @@ impl Service {
             timing.commit += t.elapsed();
             match saved {
                 Ok(true) => {
-                    let button = !reply.buttons.is_empty();
+                    if cell.hub.game(thread).map(|g| g.log_len()) != Some(was.len) {
+                        self.drop_buttons(thread);
+                    }
                     reply.buttons = self.issue_buttons(thread, std::mem::take(&mut reply.buttons));
                     if reply.ok == Some(true) && was.existed {
                         self.reconcile(&mut cell, thread, caller.now, &mut reply)
                             .await;
                     }
-                    self.touched(thread, &cell, button);
+                    self.touched(thread, &cell);
                     let game = cell.hub.game(thread).filter(|_| front.is_some());
                     let job = match game {
                         Some(g) if front == Some(true) && reply.ok == Some(true) => {
@@ -913,7 +923,7 @@ impl Service {
                 .await
             {
                 Ok(true) => {
-                    self.touched(thread, &cell, false);
+                    self.touched(thread, &cell);
                     return;
                 }
                 Ok(false) => self.discard(&mut cell, thread).await,
@@ -945,7 +955,7 @@ impl Service {
         {
             Ok(true) => {
                 if reply.ok == Some(true) {
-                    lock(&self.buttons).ids.remove(id);
+                    self.drop_buttons(&thread);
                     self.reconcile(&mut cell, &thread, now, &mut reply).await;
                 }
                 reply
@@ -964,7 +974,7 @@ impl Service {
                 internal_error(&e)
             }
         };
-        self.touched(&thread, &cell, false);
+        self.touched(&thread, &cell);
         reply
     }
 
