@@ -100,7 +100,8 @@ fn a_game_blocked_mid_command_does_not_hold_up_another() {
             tokio::spawn(async move {
                 svc.with_game("slow", move |_| {
                     inside.send(()).unwrap();
-                    wait.recv().unwrap();
+                    // Blocks this task only: the worker's other tasks move to another thread.
+                    tokio::task::block_in_place(|| wait.recv().unwrap());
                 })
                 .await
             })
