@@ -13,4 +13,5 @@ pub mod service;
 pub mod store;
 pub mod swiss;
 pub mod time;
+pub mod timing;
 pub mod tournament;

@@ -94,6 +94,17 @@ pub struct Timing {
     pub commit: Duration,
 }
 
+/// Where the time of CPU work (a picture) went.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CpuTiming {
+    /// Waiting for a core.
+    pub waited: Duration,
+    /// Running, less PNG encoding (drawing the picture).
+    pub drawing: Duration,
+    /// PNG encoding (as the encoder marks it: [`crate::timing`]).
+    pub encoding: Duration,
+}
+
 /// A command's answer with what the front end shows next, taken under the game's lock right
 /// after the commit (so nothing is read or drawn twice).
 pub struct Handled {
@@ -350,23 +361,31 @@ impl Service {
         gone
     }
 
-    /// Runs CPU work (a picture) on a blocking thread, at most one per core at once.
-    /// Returns its result, the time spent waiting for a core and the time it ran.
+    /// Runs CPU work (a picture) on a blocking thread, at most one per core at once, so a
+    /// burst never starves the async executor (the gateway, first responses).
     ///
     /// # Errors
     /// The work panicked.
     pub async fn cpu<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<(T, Duration, Duration), tokio::task::JoinError> {
+    ) -> Result<(T, CpuTiming), tokio::task::JoinError> {
         let asked = Instant::now();
         let permit = self.cores.clone().acquire_owned().await;
         let waited = asked.elapsed();
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
+            crate::timing::take_encoding();
             let start = Instant::now();
             let out = work();
-            (out, waited, start.elapsed())
+            let ran = start.elapsed();
+            let encoding = crate::timing::take_encoding().min(ran);
+            let timing = CpuTiming {
+                waited,
+                drawing: ran - encoding,
+                encoding,
+            };
+            (out, timing)
         })
         .await
     }

@@ -170,7 +170,7 @@ pub(super) async fn handle(ctx: Ctx<'_>, cmd: &Command) -> Handled {
 ///
 /// The game is read once, under its lock, right after the commit: the picture job, the
 /// status text and the users to mention all come from that one reading, and the picture is
-/// drawn once, off the async executor, on one of the cores ([`Service::cpu`]). Each accepted
+/// drawn once, off the async executor, on one of the cores ([`crate::service::Service::cpu`]). Each accepted
 /// move logs where its time went (`move timing`), which the fake-Discord benchmark reads.
 pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let started = std::time::Instant::now();
@@ -225,16 +225,15 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
         sent?;
         return Ok(());
     }
-    let mut discord = std::time::Duration::ZERO;
-    let (mut waited, mut drawn) = (None, None);
+    let mut deferral = std::time::Duration::ZERO;
+    let mut drawn = None;
     let picture = match handled.picture {
         Some(job) => {
             let t = std::time::Instant::now();
             ctx.defer().await?;
-            discord += t.elapsed();
-            let (png, wait, took) = state.service.cpu(move || super::board_png(job)).await?;
-            waited = Some(wait);
-            drawn = Some(took);
+            deferral = t.elapsed();
+            let (png, cpu) = state.service.cpu(move || super::board_png(job)).await?;
+            drawn = Some(cpu);
             png
         }
         None => None,
@@ -243,6 +242,8 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let t = std::time::Instant::now();
     let sent = ctx.send(out.with_picture(picture).into_reply(false)).await;
     let answered = started.elapsed();
+    let answering = t.elapsed();
+    let t = std::time::Instant::now();
     if reply.ok == Some(true) {
         status(ctx.http()).await;
     }
@@ -250,8 +251,8 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
         notify_among(ctx.http(), thread, n, users.clone()).await;
     }
     post_notices(ctx.http(), state, &reply.notices).await;
-    discord += t.elapsed();
-    if let (Some(waited), Some(drawn)) = (waited, drawn) {
+    let following = t.elapsed();
+    if let Some(cpu) = drawn {
         let us = |d: std::time::Duration| d.as_micros() as u64;
         let timing = &handled.timing;
         tracing::info!(
@@ -261,9 +262,12 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
             load_us = us(timing.load),
             handle_us = us(timing.handle),
             commit_us = us(timing.commit),
-            core_wait_us = us(waited),
-            picture_us = us(drawn),
-            discord_us = us(discord),
+            core_wait_us = us(cpu.waited),
+            render_us = us(cpu.drawing),
+            encode_us = us(cpu.encoding),
+            defer_us = us(deferral),
+            answer_us = us(answering),
+            status_notify_us = us(following),
             "move timing"
         );
     }

@@ -238,6 +238,7 @@ impl Canvas {
     /// deflated at level 1: on board pictures this is about a quarter of the size of RGB with
     /// the fastest deflate, for about the same time.
     pub fn encode(&self) -> Result<Vec<u8>, RenderError> {
+        let _timed = crate::timing::Encoding::start();
         let (w, h) = (self.img.width(), self.img.height());
         let (palette, indices) = quantize(self.img.as_raw());
         let mut out = Vec::with_capacity(64 * 1024);

@@ -79,6 +79,8 @@ struct Interaction {
     sent: Instant,
     /// Callback type of the first response.
     response: Option<u64>,
+    /// How long after the interaction was sent its first response came.
+    responded: Option<Duration>,
     deferred_ephemeral: bool,
     /// The message standing for the original response.
     original: Option<u64>,
@@ -164,6 +166,8 @@ pub struct Fake {
 pub struct Answer {
     /// Callback type of the first response (4 message, 5 deferred, 8 autocomplete).
     pub first: u64,
+    /// How long after the interaction was sent its first response came.
+    pub first_after: Option<Duration>,
     pub message: Option<Msg>,
     pub choices: Vec<String>,
 }
@@ -493,6 +497,7 @@ impl Fake {
                 channel,
                 sent: Instant::now(),
                 response: None,
+                responded: None,
                 deferred_ephemeral: false,
                 original: None,
                 choices: None,
@@ -651,6 +656,7 @@ impl Fake {
             if first == 8 {
                 return Some(Answer {
                     first,
+                    first_after: i.responded,
                     message: None,
                     choices: i.choices.clone().unwrap_or_default(),
                 });
@@ -662,6 +668,7 @@ impl Fake {
             }
             Some(Answer {
                 first,
+                first_after: i.responded,
                 message: Some(message),
                 choices: Vec::new(),
             })
@@ -943,6 +950,7 @@ async fn callback(
     }
     if let Some(i) = inner.interactions.get_mut(&token) {
         i.response = Some(kind);
+        i.responded = Some(i.sent.elapsed());
         i.deferred_ephemeral = kind == 5 && ephemeral;
         i.original = original;
         i.choices = choices;

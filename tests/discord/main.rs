@@ -2,6 +2,7 @@
 //! gateway on loopback), driven as six players, an organiser and a moderator.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod bench;
 mod draft;
 mod fake;
 mod notify;
@@ -734,6 +735,7 @@ async fn bench_fifty_games_at_once() {
         (5, "a7-a6"),
     ];
     let mut times = Vec::new();
+    let mut firsts = Vec::new();
     let started = Instant::now();
     for (seat, notation) in rounds {
         let mut set = tokio::task::JoinSet::new();
@@ -752,11 +754,13 @@ async fn bench_fifty_games_at_once() {
                 let took = sent.elapsed();
                 accepted(&answer, notation);
                 assert_eq!(message(&answer).files, ["board.png"], "{answer:?}");
-                took
+                (took, answer.first_after.unwrap_or_default())
             });
         }
         while let Some(took) = set.join_next().await {
-            times.push(took.unwrap());
+            let (took, first) = took.unwrap();
+            times.push(took);
+            firsts.push(first);
         }
     }
     let total = started.elapsed();
@@ -770,6 +774,11 @@ async fn bench_fifty_games_at_once() {
         at(0.99),
         times[times.len() - 1]
     );
+    eprintln!(
+        "first response (median / p99 / max): {}",
+        bench::figures(&mut firsts)
+    );
+    eprint!("{}", bench::breakdown(&bot.log()));
     let errors = fake.lock().errors.clone();
     assert!(errors.is_empty(), "{errors:#?}");
     drop(bot);
