@@ -9,6 +9,7 @@ pub mod discord;
 pub mod engine;
 pub mod games;
 pub mod render;
+pub mod scale;
 pub mod service;
 pub mod store;
 pub mod swiss;

@@ -113,6 +113,29 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         tasks: usize,
     },
+    /// Measure scale: fill a new database with games of every kind (most finished, some in
+    /// play, some with a timer due), then, in a fresh process, start-up time, resident
+    /// memory, the first command on a game not in memory and the timer sweep.
+    ScaleBench {
+        /// Database URL of an empty database (default: `DATABASE_URL`, else `arbiter.db`).
+        #[arg(long)]
+        db: Option<String>,
+        /// Stored games in all.
+        #[arg(long, default_value_t = 100_000)]
+        games: usize,
+        /// Of which in play.
+        #[arg(long, default_value_t = 1_000)]
+        active: usize,
+        /// Of which (in play) with a timer due.
+        #[arg(long, default_value_t = 100)]
+        due: usize,
+        /// Log entries per game (at most).
+        #[arg(long, default_value_t = 34)]
+        actions: usize,
+        /// Only measure (the database is filled already); used for the fresh process.
+        #[arg(long)]
+        measure: bool,
+    },
     /// Swiss pairing (FIDE Dutch system) for tournaments.
     Swiss {
         #[command(subcommand)]
@@ -244,6 +267,48 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                 arbiter::service::bench(store, games, actions, tasks).await
             })?;
             println!("{report}");
+        }
+        Command::ScaleBench {
+            db,
+            games,
+            active,
+            due,
+            actions,
+            measure,
+        } => {
+            let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
+            let plan = arbiter::scale::Plan {
+                games,
+                active: active.min(games),
+                due: due.min(active).min(games),
+                actions,
+            };
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?;
+            if measure {
+                print!(
+                    "{}",
+                    rt.block_on(arbiter::scale::measure(db.as_deref(), plan))?
+                );
+            } else {
+                print!(
+                    "{}",
+                    rt.block_on(arbiter::scale::fill(db.as_deref(), plan))?
+                );
+                drop(rt);
+                let mut args: Vec<String> = std::env::args().skip(1).collect();
+                args.push("--measure".into());
+                let mut child = std::process::Command::new(std::env::current_exe()?);
+                child.args(&args);
+                if let Some(db) = &db {
+                    child.env("DATABASE_URL", db);
+                }
+                let status = child.status()?;
+                if !status.success() {
+                    return Err("the measuring process failed".into());
+                }
+            }
         }
         Command::Export { game, db, output } => {
             let db = db.or_else(|| std::env::var("DATABASE_URL").ok());

@@ -583,6 +583,78 @@ impl Store {
         Ok(r.rows_affected() == 1)
     }
 
+    /// Stores many games at once, each at version 1 with its whole log, its timers swept up to
+    /// `swept` and its next due time (for benchmarks: `arbiter scale-bench`).
+    ///
+    /// # Errors
+    /// Database failure, or a thread that already has a game.
+    pub async fn bulk_games(
+        &self,
+        games: &[(String, &dyn ThreadGame, Timestamp, Option<Timestamp>)],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for (thread, game, swept, next) in games {
+            sqlx::query(
+                "INSERT INTO games (thread, variant, users, settings, version, finished, created_at, next_due, swept) \
+                 VALUES ($1, $2, $3, $4, 1, $5, 0, $6, $7)",
+            )
+            .bind(thread)
+            .bind(game.kind().variant)
+            .bind(serde_json::to_string(&game.users())?)
+            .bind(game.settings_json()?)
+            .bind(i64::from(game.finished()))
+            .bind(next.map(i64_of))
+            .bind(i64_of(*swept))
+            .execute(&mut *tx)
+            .await?;
+            let rows: Vec<LogRow> = (0..game.log_len())
+                .filter_map(|i| game.row(i))
+                .collect::<Result<_, _>>()?;
+            if rows.is_empty() {
+                continue;
+            }
+            let mut sql = String::from(
+                "INSERT INTO actions (thread, seq, number, actor, time, command, action, reply, reverted_by, reverted_reason) VALUES ",
+            );
+            for i in 0..rows.len() {
+                let b = i * 10;
+                if i > 0 {
+                    sql.push_str(", ");
+                }
+                sql.push_str(&format!(
+                    "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                    b + 1,
+                    b + 2,
+                    b + 3,
+                    b + 4,
+                    b + 5,
+                    b + 6,
+                    b + 7,
+                    b + 8,
+                    b + 9,
+                    b + 10
+                ));
+            }
+            let mut q = sqlx::query(&sql);
+            for (i, e) in rows.iter().enumerate() {
+                q = q
+                    .bind(thread)
+                    .bind(i as i64)
+                    .bind(e.number.map(i64::from))
+                    .bind(&e.actor)
+                    .bind(i64_of(e.time))
+                    .bind(&e.command)
+                    .bind(&e.action)
+                    .bind("")
+                    .bind(e.reverted.as_ref().map(|r| r.0.clone()))
+                    .bind(e.reverted.as_ref().map(|r| r.1.clone()));
+            }
+            q.execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// How many games are stored, and how many of them are not finished.
     ///
     /// # Errors
