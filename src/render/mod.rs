@@ -21,7 +21,7 @@ use crate::engine::notation::{self, MoveText, NotationError};
 use crate::engine::{GeometryError, Move, Position, Side, Square};
 
 pub use kfb::{example_kfb, render_kfb, KfbBoardView, KfbView, SeatState, SeatView, TeamView};
-pub use table::{render_table, TableView};
+pub use table::{example_table, render_table, TableView};
 pub use ultimate::{
     cross_square_name, example_ultimate, is_cut, parse_cross_square, render_ultimate, CrossPiece,
     CrossSquare, CrossView, CROSS_SIDE, SEAT_COLOURS,
@@ -259,6 +259,15 @@ pub fn render_position(
     last: Option<LastMove>,
     opts: &RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
+    draw_position(pos, last, opts)?.encode()
+}
+
+/// Draws one board position (see [`render_position`]).
+fn draw_position(
+    pos: &Position,
+    last: Option<LastMove>,
+    opts: &RenderOptions,
+) -> Result<Canvas, RenderError> {
     let fonts = fonts()?;
     let rules = pos.rules();
     let geom = &rules.geometry;
@@ -387,7 +396,7 @@ pub fn render_position(
             legend_icon,
         );
     }
-    canvas.encode()
+    Ok(canvas)
 }
 
 /// `arbiter render --variant V --fen F [--last e2-e4] -o board.png`: draws a position of a
@@ -414,8 +423,80 @@ pub fn render_cli(
     })
 }
 
+/// Which renderer draws the pictures: the fast path (cached glyphs and tiles, flat fills by
+/// memory copies), or the legacy path as it was before (kept only so that the benchmark can
+/// compare both in one run).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Renderer {
+    /// The renderer every picture uses.
+    Fast,
+    /// The renderer before issue 21, for the benchmark.
+    Legacy,
+}
+
+/// Runs `f` with `renderer` drawing every picture on this thread (the setting is per
+/// thread and restored afterwards). For benchmarks; pictures look the same either way.
+pub fn with_renderer<T>(renderer: Renderer, f: impl FnOnce() -> T) -> T {
+    canvas::with_legacy(renderer == Renderer::Legacy, f)
+}
+
+/// Forgets every cached piece sprite, tile and laid-out text (to time a cold render).
+pub fn clear_caches() {
+    shapes::clear_cache();
+    canvas::clear_text_cache();
+}
+
+/// Timings of one picture under one renderer: medians in milliseconds.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct PictureTiming {
+    /// Drawing and encoding, median.
+    pub ms: f64,
+    /// Drawing alone (into the RGB canvas), median.
+    pub draw_ms: f64,
+    /// Encoding alone (palette reduction, filtering, deflate), median.
+    pub encode_ms: f64,
+    /// Drawing and encoding, fastest run (the cost without the waits of a loaded machine).
+    pub best_ms: f64,
+    /// The first render after [`clear_caches`].
+    pub cold_ms: f64,
+    /// PNG size in bytes.
+    pub bytes: usize,
+}
+
+/// One picture of the benchmark under both renderers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchLine {
+    /// What is drawn.
+    pub name: &'static str,
+    /// The renderer in use.
+    pub fast: PictureTiming,
+    /// The renderer before issue 21.
+    pub legacy: PictureTiming,
+}
+
+impl BenchLine {
+    /// How many times faster the fast path is (legacy median over fast median).
+    pub fn speedup(&self) -> f64 {
+        if self.fast.ms > 0.0 {
+            self.legacy.ms / self.fast.ms
+        } else {
+            0.0
+        }
+    }
+
+    /// How many times faster the fast path is in the fastest runs.
+    pub fn best_speedup(&self) -> f64 {
+        if self.fast.best_ms > 0.0 {
+            self.legacy.best_ms / self.fast.best_ms
+        } else {
+            0.0
+        }
+    }
+}
+
 /// Timings of [`bench()`]: medians in milliseconds (render and PNG encoding, release build
-/// recommended) and the sizes of the files.
+/// recommended) and the sizes of the files. The named fields are the fast path's; `lines`
+/// has every picture under both renderers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchReport {
     /// Runs timed per picture.
@@ -436,25 +517,48 @@ pub struct BenchReport {
     pub ultimate_bytes: usize,
     /// First (cold-cache) Ultimate Chess render in milliseconds.
     pub ultimate_cold_ms: f64,
+    /// Every picture, fast and legacy side by side.
+    pub lines: Vec<BenchLine>,
 }
 
 impl std::fmt::Display for BenchReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
             f,
-            "8x8 board: {:.2} ms median of {}, {} bytes",
-            self.board_ms, self.runs, self.board_bytes
+            "ms, medians of {} runs (draw, encode, total; best = fastest run); old = legacy \
+             renderer, new = fast path, run alternately",
+            self.runs
         )?;
         writeln!(
             f,
-            "KFB three boards: {:.2} ms median of {} ({:.2} ms cold), {} bytes",
-            self.kfb_ms, self.runs, self.kfb_cold_ms, self.kfb_bytes
+            "{:<26} {:>6} {:>6} {:>6} {:>6} {:>7} {:>7} {:>10}",
+            "picture", "draw", "encode", "total", "best", "cold", "bytes", "old/new"
         )?;
-        write!(
-            f,
-            "Ultimate cross board: {:.2} ms median of {} ({:.2} ms cold), {} bytes",
-            self.ultimate_ms, self.runs, self.ultimate_cold_ms, self.ultimate_bytes
-        )
+        for (i, l) in self.lines.iter().enumerate() {
+            for (tag, t) in [("old", &l.legacy), ("new", &l.fast)] {
+                let ratio = if tag == "new" {
+                    format!("{:.1}x/{:.1}x", l.speedup(), l.best_speedup())
+                } else {
+                    String::new()
+                };
+                writeln!(
+                    f,
+                    "{:<26} {:>6.2} {:>6.2} {:>6.2} {:>6.2} {:>7.2} {:>7} {:>10}",
+                    format!("{} {tag}", l.name),
+                    t.draw_ms,
+                    t.encode_ms,
+                    t.ms,
+                    t.best_ms,
+                    t.cold_ms,
+                    t.bytes,
+                    ratio
+                )?;
+            }
+            if i + 1 < self.lines.len() {
+                writeln!(f)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -463,61 +567,89 @@ fn median(mut v: Vec<f64>) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
-/// Times rendering and encoding of an 8×8 board, of the KFB picture and of the Ultimate Chess
-/// picture (median of `runs`).
+/// Times one picture under both renderers, alternating them run by run so that a change in
+/// the machine's load touches both alike.
+fn bench_picture(
+    name: &'static str,
+    runs: usize,
+    draw: &dyn Fn() -> Result<Canvas, RenderError>,
+) -> Result<BenchLine, RenderError> {
+    let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
+    let mut cold = [0.0; 2];
+    for (i, r) in [Renderer::Legacy, Renderer::Fast].into_iter().enumerate() {
+        clear_caches();
+        let t = Instant::now();
+        with_renderer(r, || draw()?.encode())?;
+        cold[i] = ms(t);
+    }
+    let mut samples: [[Vec<f64>; 3]; 2] = Default::default();
+    let mut bytes = [0; 2];
+    for _ in 0..runs {
+        for (i, r) in [Renderer::Legacy, Renderer::Fast].into_iter().enumerate() {
+            with_renderer(r, || -> Result<(), RenderError> {
+                let t = Instant::now();
+                let canvas = draw()?;
+                let drawn = ms(t);
+                let t2 = Instant::now();
+                let png = canvas.encode()?;
+                samples[i][1].push(drawn);
+                samples[i][2].push(ms(t2));
+                samples[i][0].push(ms(t));
+                bytes[i] = png.len();
+                Ok(())
+            })?;
+        }
+    }
+    let timing = |i: usize, s: &mut [Vec<f64>; 3]| PictureTiming {
+        best_ms: s[0].iter().copied().fold(f64::INFINITY, f64::min),
+        ms: median(std::mem::take(&mut s[0])),
+        draw_ms: median(std::mem::take(&mut s[1])),
+        encode_ms: median(std::mem::take(&mut s[2])),
+        cold_ms: cold[i],
+        bytes: bytes[i],
+    };
+    let [mut old, mut new] = samples;
+    Ok(BenchLine {
+        name,
+        legacy: timing(0, &mut old),
+        fast: timing(1, &mut new),
+    })
+}
+
+/// Times rendering and encoding of an 8×8 board, of the KFB picture, of the Ultimate Chess
+/// picture and of a standings table (median of `runs`), under the fast and the legacy
+/// renderer.
 ///
 /// # Errors
 /// If a picture cannot be drawn.
 pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
     let runs = runs.max(1);
-    let t = Instant::now();
     let view = example_kfb()?;
-    let kfb_cold_ms = {
-        let png = render_kfb(&view)?;
-        drop(png);
-        t.elapsed().as_secs_f64() * 1e3
-    };
     let pos = crate::cli::position("kcwda:clobberers-nutty", None)?;
     let last = LastMove::from_text(&pos, "e2-e4")?;
-    let mut times = Vec::new();
-    let mut board_bytes = 0;
-    for _ in 0..runs {
-        let t = Instant::now();
-        let png = render_position(&pos, Some(last.clone()), &RenderOptions::default())?;
-        times.push(t.elapsed().as_secs_f64() * 1e3);
-        board_bytes = png.len();
-    }
-    let board_ms = median(times);
-    let mut times = Vec::new();
-    let mut kfb_bytes = 0;
-    for _ in 0..runs {
-        let t = Instant::now();
-        let png = render_kfb(&view)?;
-        times.push(t.elapsed().as_secs_f64() * 1e3);
-        kfb_bytes = png.len();
-    }
-    let kfb_ms = median(times);
     let cross = example_ultimate();
-    let t = Instant::now();
-    let mut ultimate_bytes = render_ultimate(&cross)?.len();
-    let ultimate_cold_ms = t.elapsed().as_secs_f64() * 1e3;
-    let mut times = Vec::new();
-    for _ in 0..runs {
-        let t = Instant::now();
-        let png = render_ultimate(&cross)?;
-        times.push(t.elapsed().as_secs_f64() * 1e3);
-        ultimate_bytes = png.len();
-    }
+    let table = table::example_table();
+    let lines = vec![
+        bench_picture("8x8 board", runs, &|| {
+            draw_position(&pos, Some(last.clone()), &RenderOptions::default())
+        })?,
+        bench_picture("KFB three boards", runs, &|| kfb::draw_kfb(&view))?,
+        bench_picture("Ultimate cross board", runs, &|| {
+            ultimate::draw_ultimate(&cross)
+        })?,
+        bench_picture("standings table", runs, &|| table::draw_table(&table))?,
+    ];
     Ok(BenchReport {
         runs,
-        board_ms,
-        board_bytes,
-        kfb_ms,
-        kfb_bytes,
-        kfb_cold_ms,
-        ultimate_ms: median(times),
-        ultimate_bytes,
-        ultimate_cold_ms,
+        board_ms: lines[0].fast.ms,
+        board_bytes: lines[0].fast.bytes,
+        kfb_ms: lines[1].fast.ms,
+        kfb_bytes: lines[1].fast.bytes,
+        kfb_cold_ms: lines[1].fast.cold_ms,
+        ultimate_ms: lines[2].fast.ms,
+        ultimate_bytes: lines[2].fast.bytes,
+        ultimate_cold_ms: lines[2].fast.cold_ms,
+        lines,
     })
 }
 

@@ -249,7 +249,14 @@ pub(crate) struct Sprite {
     px: Vec<[f32; 4]>,
     /// `px` in bytes, premultiplied, for drawing.
     bytes: Vec<[u8; 4]>,
+    /// The sprite already laid over a flat background, by background colour: RGB rows ready to
+    /// be copied (the tiles of the fast path; a few per sprite, a square's light and dark
+    /// colours, highlighted or not).
+    tiles: Mutex<Vec<(Rgb8, Arc<[u8]>)>>,
 }
+
+/// Background colours kept per sprite.
+const TILES_PER_SPRITE: usize = 8;
 
 impl Sprite {
     fn new(size: usize) -> Sprite {
@@ -257,7 +264,27 @@ impl Sprite {
             size,
             px: vec![[0.0; 4]; size * size],
             bytes: Vec::new(),
+            tiles: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The sprite over a flat colour `bg`, from the tile cache or composed now.
+    fn tile(&self, bg: Rgb8) -> Arc<[u8]> {
+        if let Ok(t) = self.tiles.lock() {
+            if let Some((_, tile)) = t.iter().find(|(c, _)| *c == bg) {
+                return Arc::clone(tile);
+            }
+        }
+        let mut tile = Canvas::new(self.size as u32, self.size as u32, bg);
+        tile.blit_premul(0, 0, self.size, &self.bytes);
+        let tile: Arc<[u8]> = tile.img.into_raw().into();
+        if let Ok(mut t) = self.tiles.lock() {
+            if t.len() >= TILES_PER_SPRITE {
+                t.remove(0);
+            }
+            t.push((bg, Arc::clone(&tile)));
+        }
+        tile
     }
 
     /// Paints a colour through a coverage mask (optionally clipped by a second mask).
@@ -284,7 +311,17 @@ impl Sprite {
     }
 
     /// Draws the sprite with its top-left corner at (x, y).
+    ///
+    /// Where the sprite lands wholly on a flat colour (a square, a tray, the page), the fast
+    /// path copies the sprite's tile for that colour, which gives the same pixels as blending.
     pub fn draw(&self, canvas: &mut Canvas, x: i32, y: i32) {
+        if !super::canvas::legacy() {
+            if let Some(bg) = canvas.flat_colour(x, y, self.size as u32, self.size as u32) {
+                let tile = self.tile(bg);
+                canvas.put_rows(x, y, self.size, &tile);
+                return;
+            }
+        }
         canvas.blit_premul(x, y, self.size, &self.bytes);
     }
 }
@@ -724,6 +761,13 @@ type Cache = Mutex<HashMap<Key, Arc<Sprite>>>;
 fn cache() -> &'static Cache {
     static CACHE: OnceLock<Cache> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Forgets every cached sprite (and with them their tiles).
+pub(crate) fn clear_cache() {
+    if let Ok(mut c) = cache().lock() {
+        c.clear();
+    }
 }
 
 /// The sprite of a figure in a colour at a size, from the cache or freshly drawn.

@@ -62,6 +62,103 @@ pub fn render_table(view: &TableView) -> Result<Vec<u8>, RenderError> {
     draw_table(view)?.encode()
 }
 
+/// The standings of a Swiss KFB tournament after five rounds (a leader, two eliminated teams,
+/// accents and Cyrillic); used by the benchmark.
+pub fn example_table() -> TableView {
+    let rows: [[&str; 8]; 8] = [
+        [
+            "1",
+            "Dragons",
+            "Lena, Rob, Blake",
+            "4½",
+            "14.5",
+            "11.25",
+            "0",
+            "playing",
+        ],
+        [
+            "2",
+            "Tigers",
+            "Ruth, Bo, Lou",
+            "4",
+            "15",
+            "10.5",
+            "1",
+            "playing",
+        ],
+        [
+            "3",
+            "Les Échecs Fous",
+            "Zoë, Søren, Ángel",
+            "3½",
+            "13",
+            "8.75",
+            "1",
+            "playing",
+        ],
+        [
+            "4",
+            "Knights Who Say Ni",
+            "Arthur, Patsy, Tim the Enchanter",
+            "3",
+            "12.5",
+            "7",
+            "2",
+            "playing",
+        ],
+        [
+            "5",
+            "Bughouse Bandits",
+            "Kai, Mia, Ola",
+            "3",
+            "11",
+            "6.5",
+            "2",
+            "playing",
+        ],
+        [
+            "6",
+            "Ферзи",
+            "Иван, Ольга, Пётр",
+            "2",
+            "10.5",
+            "3",
+            "3",
+            "eliminated",
+        ],
+        [
+            "7",
+            "Rookies",
+            "Sam, Ana, Jo",
+            "1½",
+            "9",
+            "2.25",
+            "3",
+            "playing",
+        ],
+        [
+            "8",
+            "Pawnstars",
+            "Dee, Eli, Fay",
+            "½",
+            "8.5",
+            "0.25",
+            "5",
+            "eliminated",
+        ],
+    ];
+    let cells = |r: &[&str]| r.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+    TableView {
+        title: "Swiss KFB Cup · standings after round 5".into(),
+        header: cells(&[
+            "#", "Team", "Players", "Score", "Buchholz", "SB", "Losses", "Status",
+        ]),
+        rows: rows.iter().map(|r| cells(r)).collect(),
+        highlight: vec![0],
+        dimmed: vec![5, 7],
+    }
+}
+
 /// Cleans a cell for drawing: control characters become spaces and long text is cut.
 fn clip_chars(text: &str, max: usize) -> String {
     let clean = text.chars().map(|c| if c.is_control() { ' ' } else { c });
