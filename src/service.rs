@@ -528,6 +528,37 @@ impl Service {
         }
     }
 
+    /// A console-only `!` line of the thread's game (`!stack …`), saved like a command: the
+    /// lines to print, or `None` when the game does not take it.
+    pub async fn console_line(
+        &self,
+        thread: &str,
+        words: &[&str],
+        now: Timestamp,
+    ) -> Option<Vec<String>> {
+        let mut inner = self.inner.lock().await;
+        for _ in 0..RETRIES {
+            if let Err(e) = self.sync(&mut inner, thread).await {
+                tracing::error!(error = %e, "storage failed");
+                return Some(vec![format!("error: storage failed: {e}")]);
+            }
+            let was = before(&inner.hub, thread);
+            let out = inner.hub.console_line(thread, words, now)?;
+            match self
+                .persist(&mut inner, thread, &was, now, None, &Reply::default())
+                .await
+            {
+                Ok(true) => return Some(out),
+                Ok(false) => self.discard(&mut inner, thread).await,
+                Err(e) => {
+                    self.discard(&mut inner, thread).await;
+                    return Some(vec![format!("error: storage failed: {e}")]);
+                }
+            }
+        }
+        Some(vec!["error: storage kept changing; try again".into()])
+    }
+
     /// A button press.
     pub async fn press(&self, user: &str, id: &str, now: Timestamp) -> Reply {
         let mut inner = self.inner.lock().await;

@@ -8,6 +8,7 @@
 
 mod board;
 mod canvas;
+mod chex;
 mod kfb;
 mod shapes;
 mod table;
@@ -20,6 +21,7 @@ use std::time::Instant;
 use crate::engine::notation::{self, MoveText, NotationError};
 use crate::engine::{GeometryError, Move, Position, Side, Square};
 
+pub use chex::{chex_view, example_chex, render_chex, ChexView};
 pub use kfb::{example_kfb, render_kfb, KfbBoardView, KfbView, SeatState, SeatView, TeamView};
 pub use table::{render_table, TableView};
 pub use ultimate::{
