@@ -591,6 +591,10 @@ impl Game {
     pub fn finished(&self) -> bool {
         self.state.outcome.is_some()
     }
+    /// The result, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome
+    }
     /// The side to act, while in play.
     pub fn to_move(&self) -> Option<Side> {
         (!self.finished()).then_some(self.state.pos.to_move)

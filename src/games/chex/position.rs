@@ -836,3 +836,121 @@ impl Position {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(text: &str) -> Position {
+        Position::from_text(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn groups_are_8_connected() {
+        assert!(connected([(0, 0), (1, 1), (2, 2)].iter()));
+        assert!(connected([(0, 0)].iter()));
+        assert!(connected(std::iter::empty()));
+        assert!(!connected([(0, 0), (2, 0)].iter()));
+        assert!(!connected([(0, 0), (1, 1), (3, 3)].iter()));
+    }
+
+    #[test]
+    fn the_frame_is_the_rectangle_plus_a_border() {
+        let f = frame_of([(0, 0), (2, -1)].iter(), (0, 0));
+        assert_eq!(f.origin, (-1, -2));
+        assert_eq!((f.width, f.height), (5, 4));
+        assert_eq!(f.name((0, 0)).as_deref(), Some("b3"));
+        assert_eq!(f.parse("b3"), Some((0, 0)));
+        assert_eq!(f.parse("f1"), None);
+        assert_eq!(f.parse("a0"), None);
+        let empty = frame_of(std::iter::empty(), (0, 0));
+        assert_eq!((empty.width, empty.height, empty.origin), (1, 1, (0, 0)));
+    }
+
+    #[test]
+    fn the_text_round_trips_and_places_pieces_on_absolute_squares() {
+        for t in [
+            "1 [KQRRBBNNPPPPPPPP kqrrbbnnpppppppp] w 0,0 -",
+            "5/1NB2/1p1p1/5 [KQRRBNPPPPPPPP kqrrbbnnpppppp] w 0,0 -",
+            "5/1NB2/1p1p1/5 [KQRRBNPPPPPPP kqrrbbnnpppppp] w -3,7 P",
+            "3/1P1/3 [ ] b -1,-1 -",
+            "3/1K1/3 [ kqrrbbnnppppppp] b -1,-1 p",
+        ] {
+            assert_eq!(pos(t).to_text(), t);
+        }
+        let p = pos("5/1NB2/1p1p1/5 [ ] w 10,20 -");
+        assert_eq!(p.at((11, 22)).map(|x| x.kind), Some(Kind::Knight));
+        assert_eq!(p.at((11, 21)).map(|x| x.side), Some(Side::Black));
+        // A text read leniently (no border) is written back with its border.
+        assert_eq!(pos("K [ ] w 0,0 -").to_text(), "3/1K1/3 [ ] w -1,-1 -");
+    }
+
+    #[test]
+    fn bad_texts_name_their_field() {
+        for (t, field) in [
+            ("3/1P/3 [ ] w 0,0 -", "placement"),
+            ("3/1P*/3 [ ] w 0,0 -", "placement"),
+            ("P1P [ ] w 0,0 -", "placement"),
+            ("3/1P1/3 [Kk ] w 0,0 -", "stacks"),
+            ("3/1P1/3 [KK ] w 0,0 -", "stacks"),
+            ("3/1P1/3 [ ] w 0,0", "revealed"),
+            ("3/1P1/3 [ ] b 0,0 N", "revealed"),
+        ] {
+            let e = Position::from_text(t).expect_err(t);
+            assert_eq!(e.field.to_string(), field, "{t}: {e}");
+        }
+    }
+
+    #[test]
+    fn pawns_go_one_square_their_way_and_capture_diagonally_forward() {
+        // White pawn b2 with a black pawn on c3 and one on b3 (blocking).
+        let p = pos("5/5/1pp2/1P3/5 [ ] w -1,-1 -");
+        let moves: Vec<Abs> = p.moves_from((0, 0)).into_iter().map(|m| m.to).collect();
+        assert_eq!(moves, vec![(1, 1)]);
+        // Black pawns go down.
+        let p = pos("4/1p2/1P2/4 [ ] b -1,-1 -");
+        assert!(p.moves_from((0, 1)).is_empty(), "blocked by the white pawn");
+        let p = pos("4/1p2/2P1/4 [ ] b -1,-1 -");
+        let moves: Vec<Abs> = p.moves_from((0, 1)).into_iter().map(|m| m.to).collect();
+        assert_eq!(moves, vec![(0, 0), (1, 0)]);
+    }
+
+    #[test]
+    fn sliders_stop_at_the_first_piece_and_stay_in_reach_of_the_group() {
+        // Rook (0,0), Black pawns (1,1) and (2,0).
+        let p = pos("5/2p2/1R1p1/5 [ ] w -1,-1 -");
+        let mut to: Vec<Abs> = p.moves_from((0, 0)).into_iter().map(|m| m.to).collect();
+        to.sort();
+        // Right to (1,0) and the capture on (2,0); up to (0,1) and (0,2), still touching
+        // (1,1); left and down leave the group; nothing beyond the capture.
+        assert_eq!(to, vec![(0, 1), (0, 2), (1, 0), (2, 0)]);
+    }
+
+    #[test]
+    fn legal_texts_of_the_seeds_example() {
+        let p = pos("5/1NB2/1p1p1/5 [KQRRBNPPPPPPPP kqrrbbnnpppppp] w 0,0 -");
+        assert_eq!(
+            p.legal_texts(),
+            ["Nb3-a1", "Nb3-c1", "Nb3-d4", "Nb3xd2", "draw"]
+        );
+        let p = pos("5/1NB2/1p1p1/5 [KQRRBNPPPPPPPP kqrrbbnnpppppp] b 0,0 -");
+        assert_eq!(p.legal_texts(), ["draw"]);
+        let p = pos("5/1NB2/1p1p1/5 [K kqrrbbnnppppp] b 0,0 p");
+        assert_eq!(p.legal_texts().len(), 15);
+        assert!(p.legal_texts().iter().all(|m| m.starts_with("P@")));
+        // No King left to White: the game is over, nothing is legal.
+        let p = pos("5/1NB2/1p1p1/5 [ kqrrbbnnpppppp] w 0,0 -");
+        assert!(p.legal_texts().is_empty());
+    }
+
+    #[test]
+    fn both_stalemates() {
+        assert!(pos("3/1Q1/3 [K qrrbbnnpppppppp] b -1,-1 k").king_stalemate());
+        assert!(!pos("3/1N1/3 [K qrrbbnnpppppppp] b -1,-1 k").king_stalemate());
+        assert!(pos("5/3R1/2k2/1N3/5 [K ] b -2,-2 -").move_stalemate());
+        assert!(!pos("5/3R1/2k2/1N3/5 [K p] b -2,-2 -").move_stalemate());
+        assert!(pos("5/3R1/2k2/1N3/5 [K ] b -2,-2 -")
+            .legal_texts()
+            .is_empty());
+    }
+}
