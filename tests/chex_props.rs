@@ -162,7 +162,7 @@ fn play(
         prop_assert_eq!(back.to_text(), text.clone());
         prop_assert_eq!(pieces(&back), pieces(pos));
         // Now and then the player takes back a placement or a move.
-        if !pick.contains("draw") && !g.finished() && lcg(&mut x) % 7 == 0 {
+        if !pick.contains("draw") && !g.finished() && lcg(&mut x).is_multiple_of(7) {
             let r = t.run(&user, "/takeback");
             prop_assert_eq!(r.ok, Some(true), "{}", r.text);
             let g = t.game();
