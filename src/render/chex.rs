@@ -134,7 +134,7 @@ pub fn chex_view(game: &Game) -> ChexView {
 
 /// A busy mid-game position for `render-bench`.
 pub fn example_chex() -> ChexView {
-    let text = "10/3p1n4/2pPbBp3/1NqQkPRp2/2PKrBp3/3pPRN3/4Pn4/10 [PPPP bnpp] w -1,-1 -";
+    let text = "10/3p1n4/2pPbBp1P1/1NqQkPRp2/2PKrBp3/3pPRN3/4Pn4/10 [PP bpp] w -1,-1 -";
     match Position::from_text(text) {
         Ok(pos) => {
             let mut v = ChexView::of_position(&pos);
@@ -164,7 +164,7 @@ fn draw(view: &ChexView) -> Result<Canvas, RenderError> {
     let board_w = sq * view.files;
     let board_h = sq * view.ranks;
     let header = 64u32;
-    let panel = 150u32;
+    let panel = 176u32;
     let height = PAD + header + board_h + 2 * margin + panel + PAD;
     let mut c = Canvas::new(WIDTH, height, PAGE);
     // Header: title at the right, status and last move at the left.
@@ -348,13 +348,14 @@ fn draw(view: &ChexView) -> Result<Canvas, RenderError> {
         }
     }
     let legend = "red frame: cannot move without breaking the group";
-    c.frame(WIDTH as i32 - PAD as i32 - 300, py + 10, 14, 14, 2, TAG);
+    let ly = py + panel as i32 - 34;
+    c.frame(PAD as i32 + 12, ly - 7, 14, 14, 2, TAG);
     c.text(
         &fonts.regular,
-        13.0,
-        &fit_text(&fonts.regular, 13.0, legend, 276.0),
-        (WIDTH - PAD - 280) as f32,
-        (py + 17) as f32,
+        15.0,
+        legend,
+        (PAD + 34) as f32,
+        ly as f32,
         Align::Left,
         DIM,
     );
@@ -363,4 +364,19 @@ fn draw(view: &ChexView) -> Result<Canvas, RenderError> {
 
 fn fonts_width(fonts: &Fonts, text: &str, px: f32) -> f32 {
     super::canvas::text_width(&fonts.bold, px, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bench_example_is_a_busy_position_and_draws() {
+        let v = example_chex();
+        assert!(v.pieces.len() >= 24, "{}", v.pieces.len());
+        assert!(!v.tagged.is_empty());
+        let png = render_chex(&v).unwrap();
+        let img = image::load_from_memory_with_format(&png, image::ImageFormat::Png).unwrap();
+        assert_eq!(img.width(), WIDTH);
+    }
 }

@@ -438,6 +438,10 @@ pub struct BenchReport {
     pub ultimate_bytes: usize,
     /// First (cold-cache) Ultimate Chess render in milliseconds.
     pub ultimate_cold_ms: f64,
+    /// Median time for the Chex picture of a busy mid-game position ([`example_chex`]).
+    pub chex_ms: f64,
+    /// Its PNG size in bytes.
+    pub chex_bytes: usize,
 }
 
 impl std::fmt::Display for BenchReport {
@@ -452,10 +456,15 @@ impl std::fmt::Display for BenchReport {
             "KFB three boards: {:.2} ms median of {} ({:.2} ms cold), {} bytes",
             self.kfb_ms, self.runs, self.kfb_cold_ms, self.kfb_bytes
         )?;
-        write!(
+        writeln!(
             f,
             "Ultimate cross board: {:.2} ms median of {} ({:.2} ms cold), {} bytes",
             self.ultimate_ms, self.runs, self.ultimate_cold_ms, self.ultimate_bytes
+        )?;
+        write!(
+            f,
+            "Chex board: {:.2} ms median of {}, {} bytes",
+            self.chex_ms, self.runs, self.chex_bytes
         )
     }
 }
@@ -510,6 +519,16 @@ pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
         times.push(t.elapsed().as_secs_f64() * 1e3);
         ultimate_bytes = png.len();
     }
+    let ultimate_times = times;
+    let chex = example_chex();
+    let mut chex_times = Vec::new();
+    let mut chex_bytes = 0;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let png = render_chex(&chex)?;
+        chex_times.push(t.elapsed().as_secs_f64() * 1e3);
+        chex_bytes = png.len();
+    }
     Ok(BenchReport {
         runs,
         board_ms,
@@ -517,9 +536,11 @@ pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
         kfb_ms,
         kfb_bytes,
         kfb_cold_ms,
-        ultimate_ms: median(times),
+        ultimate_ms: median(ultimate_times),
         ultimate_bytes,
         ultimate_cold_ms,
+        chex_ms: median(chex_times),
+        chex_bytes,
     })
 }
 
