@@ -560,3 +560,45 @@ fn status_shows_the_board_its_number_and_the_pieces_left() {
     );
     assert!(s.contains(" 2 . P ."), "{s}");
 }
+
+#[test]
+fn a_draw_offer_notifies_the_opponent() {
+    let (mut t, _) = Table::new("seed:42");
+    t.ok("ann", "/draw");
+    let r = t.run("ann", "/offer draw");
+    let n = r.notify.expect("the opponent is notified");
+    assert_eq!(n.users(), ["ben"]);
+    assert!(n.text().contains("a draw is offered"), "{}", n.text());
+}
+
+/// `arbiter moves --variant chex --fen …`: its lines, or the error, and the exit status.
+fn cli(fen: &str) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["moves", "--variant", "chex", "--fen", fen])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(if out.status.success() {
+        &out.stdout
+    } else {
+        &out.stderr
+    })
+    .to_string();
+    (out.status.success(), text)
+}
+
+#[test]
+fn arbiter_moves_lists_the_plays_sorted_and_nothing_without_one() {
+    assert_eq!(
+        cli(EXAMPLE),
+        (true, "Nb3-a1\nNb3-c1\nNb3-d4\nNb3xd2\ndraw\n".to_string())
+    );
+    // A move stalemate: no legal play, nothing printed, exit 0.
+    assert_eq!(cli("5/3R1/2k2/1N3/5 [K ] b -2,-2 -"), (true, String::new()));
+    // A revealed piece: only its placements.
+    let (ok, text) = cli("3/1P1/3 [KQRRBBNNPPPPPPP kqrrbbnnppppppp] b -1,-1 p");
+    assert!(ok);
+    assert_eq!(text.lines().count(), 8);
+    assert!(text.lines().all(|l| l.starts_with("P@")), "{text}");
+    let (ok, text) = cli("3/1P1/3 [ ] w 0;0 -");
+    assert!(!ok && text.contains("origin"), "{text}");
+}

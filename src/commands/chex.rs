@@ -120,20 +120,30 @@ fn accepted(game: &Game, a: chex::Accepted) -> Reply {
         Some(n) => format!("#{n} {}", a.text),
         None => a.text,
     };
-    let notify = (!a.notify.is_empty()).then(|| {
-        let what = match game.to_move() {
-            Some(s) if game.state().draw_offer.is_some_and(|by| by != s) => {
-                "your turn in Chex; a draw is offered: /accept or /decline".to_string()
-            }
-            Some(s) => format!(
+    let mut notify: Option<Notify> = None;
+    for u in &a.notify {
+        let side = game.side_of(u);
+        let offered = game.state().draw_offer.is_some_and(|by| Some(by) != side);
+        let what = match (game.to_move(), offered) {
+            (Some(s), false) if Some(s) == side => format!(
                 "your turn in Chex ({}, board #{})",
                 s.name(),
                 game.board_number()
             ),
-            None => "a draw is offered: /accept or /decline".to_string(),
+            (Some(s), true) if Some(s) == side => format!(
+                "your turn in Chex ({}, board #{}); a draw is offered: /accept or /decline",
+                s.name(),
+                game.board_number()
+            ),
+            (_, true) => "a draw is offered in Chex: /accept or /decline".to_string(),
+            _ => "see the Chex thread".to_string(),
         };
-        Notify::to(a.notify.clone(), what)
-    });
+        let n = Notify::to([u.clone()], what);
+        notify = Some(match notify {
+            Some(o) => o.and(n),
+            None => n,
+        });
+    }
     Reply {
         ok: Some(true),
         text,
