@@ -18,6 +18,25 @@ pub enum CliError {
     /// The Ultimate Chess position text is wrong.
     #[error("bad --fen: {0}")]
     Ultimate(#[from] ultimate::TextError),
+    /// The Chex position text is wrong.
+    #[error("bad --fen: {0}")]
+    Chex(#[from] crate::games::chex::TextError),
+}
+
+/// The variant name of Chex on the command line.
+pub const CHEX: &str = "chex";
+
+/// Every legal play of the Chex side to move in a position text (the empty board without
+/// one), sorted; nothing when there is none.
+///
+/// # Errors
+/// A text that does not read (the error names the field).
+pub fn chex_moves(fen_text: Option<&str>) -> Result<Vec<String>, CliError> {
+    let pos = match fen_text {
+        Some(t) => crate::games::chex::Position::from_text(t)?,
+        None => crate::games::chex::Position::start(),
+    };
+    Ok(pos.legal_texts())
 }
 
 /// The variant name of Ultimate Chess on the command line.

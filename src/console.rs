@@ -323,9 +323,20 @@ impl Console {
                     Some(Err(e)) => out.push(format!("error: {e}")),
                 }
             }
-            _ => out.push(
-                "error: unknown ! command (clock, press, as, thread, state, time, render)".into(),
-            ),
+            _ => {
+                let all: Vec<&str> = rest.split_whitespace().collect();
+                let now = self.now;
+                match self
+                    .rt
+                    .block_on(self.svc.console_line(&self.thread, &all, now))
+                {
+                    Some(lines) => out.extend(lines),
+                    None => out.push(
+                        "error: unknown ! command (clock, press, as, thread, state, time, render, stack)"
+                            .into(),
+                    ),
+                }
+            }
         }
     }
 }

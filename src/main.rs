@@ -50,10 +50,10 @@ enum Command {
     /// Print every legal move of a position, one per line, sorted.
     Moves {
         /// Variant: chess, cwda:W-B, kcwda:W-B, cwdazh:W-B, kcwdazh:W-B, kfb-board:W-B
-        /// (armies fide, clobberers, nutty, rookies, forward), or ultimate.
+        /// (armies fide, clobberers, nutty, rookies, forward), ultimate, or chex.
         #[arg(long)]
         variant: String,
-        /// Position (FEN with {Ca}-style pieces and [hands]; for ultimate its position text);
+        /// Position (FEN with {Ca}-style pieces and [hands]; for ultimate and chex their position text);
         /// the start position if omitted.
         #[arg(long)]
         fen: Option<String>,
@@ -194,6 +194,11 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             tracing::info!(config = ?config, "starting the Discord bot");
             let runtime = tokio::runtime::Runtime::new()?;
             runtime.block_on(arbiter::discord::run(config))?;
+        }
+        Command::Moves { variant, fen } if variant == arbiter::cli::CHEX => {
+            for m in arbiter::cli::chex_moves(fen.as_deref())? {
+                println!("{m}");
+            }
         }
         Command::Moves { variant, fen } if variant == arbiter::cli::ULTIMATE => {
             let pos = arbiter::cli::ultimate_position(fen.as_deref())?;

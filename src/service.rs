@@ -955,6 +955,41 @@ impl Service {
         }
     }
 
+    /// A console-only `!` line of the thread's game (`!stack …`), saved like a command: the
+    /// lines to print, or `None` when the game does not take it.
+    pub async fn console_line(
+        &self,
+        thread: &str,
+        words: &[&str],
+        now: Timestamp,
+    ) -> Option<Vec<String>> {
+        let slot = self.slot(thread);
+        let mut cell = slot.cell.lock().await;
+        for _ in 0..RETRIES {
+            if let Err(e) = self.sync(&mut cell, thread).await {
+                tracing::error!(error = %e, "storage failed");
+                return Some(vec![format!("error: storage failed: {e}")]);
+            }
+            let was = before(&cell.hub, thread);
+            let out = cell.hub.console_line(thread, words, now)?;
+            match self
+                .persist(&mut cell, thread, &was, now, None, &Reply::default())
+                .await
+            {
+                Ok(true) => {
+                    self.touched(thread, &cell);
+                    return Some(out);
+                }
+                Ok(false) => self.discard(&mut cell, thread).await,
+                Err(e) => {
+                    self.discard(&mut cell, thread).await;
+                    return Some(vec![format!("error: storage failed: {e}")]);
+                }
+            }
+        }
+        Some(vec!["error: storage kept changing; try again".into()])
+    }
+
     /// A button press.
     pub async fn press(&self, user: &str, id: &str, now: Timestamp) -> Reply {
         let known = lock(&self.buttons).ids.get(id).cloned();

@@ -74,6 +74,12 @@ pub trait ThreadGame: Send + Sync {
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply>;
     /// A chat line by a user in the thread.
     fn chat(&mut self, _user: &str, _now: Timestamp) {}
+    /// A console-only `!` line of this game's own (`!stack white KQ…` for Chex), split in
+    /// words: the lines to print (never an `ok:`/`refused:` line), or `None` when it is not
+    /// one of the game's.
+    fn console(&mut self, _words: &[&str], _now: Timestamp) -> Option<Vec<String>> {
+        None
+    }
     /// `/takeback` by a user: the accepted reply.
     ///
     /// # Errors
@@ -164,7 +170,11 @@ pub struct GameKind {
 }
 
 /// Every game the bot referees.
-pub static KINDS: &[&GameKind] = &[&super::kfb::KIND, &super::ultimate::KIND];
+pub static KINDS: &[&GameKind] = &[
+    &super::kfb::KIND,
+    &super::ultimate::KIND,
+    &super::chex::KIND,
+];
 
 /// The kind stored under `variant`.
 pub fn kind_of(variant: &str) -> Option<&'static GameKind> {

@@ -1,6 +1,7 @@
 //! The command layer: one place that turns what a user typed (slash options or console text)
 //! into game actions and replies. Every front end (console, Discord) goes through it.
 
+mod chex;
 mod kfb;
 mod layer;
 mod picture;
@@ -482,6 +483,17 @@ impl Hub {
         if let Some(game) = self.games.get_mut(thread) {
             game.chat(user, now);
         }
+    }
+
+    /// A console-only `!` line for the game in a thread (`!stack …`): the lines to print, or
+    /// `None` when no game there takes it.
+    pub fn console_line(
+        &mut self,
+        thread: &str,
+        words: &[&str],
+        now: Timestamp,
+    ) -> Option<Vec<String>> {
+        self.games.get_mut(thread)?.console(words, now)
     }
 
     /// A button press. The reply notifies nobody of their own action.

@@ -15,6 +15,7 @@
 //! Games are stored through [`Service`] (`DATABASE_URL`: SQLite by default, or PostgreSQL);
 //! each command is committed before it is answered, keyed by its interaction id.
 
+mod chex;
 mod config;
 mod events;
 mod picture;

@@ -40,6 +40,9 @@ pub(super) fn all() -> Vec<poise::Command<Data, BotError>> {
         super::ultimate::offer(),
         super::ultimate::accept(),
         super::ultimate::decline(),
+        super::chex::chex(),
+        super::chex::draw(),
+        super::chex::place(),
     ]
 }
 
@@ -163,6 +166,10 @@ pub(super) async fn handle(ctx: Ctx<'_>, cmd: &Command) -> Handled {
     }
 }
 
+/// Commands whose accepted reply carries the board picture (Chex's `/draw` and `/place` are
+/// board actions like a move).
+const PICTURED: [&str; 3] = ["move", "draw", "place"];
+
 /// Hands a command to the hub and answers: refusals and private answers ephemerally as the
 /// first response; accepted actions publicly in the thread (moves deferred first, to leave
 /// time for the board picture), then the pinned status is refreshed and news for other
@@ -190,7 +197,7 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
             &cmd,
             &raw,
             Some(&interaction_id),
-            cmd.name == "move",
+            PICTURED.contains(&cmd.name.as_str()),
         )
         .await;
     let service_took = started.elapsed();
@@ -514,7 +521,7 @@ pub async fn pick(
 }
 
 /// Suggests the caller's legal moves that contain what was typed (at most 25).
-async fn legal_moves(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteResponse {
+pub(super) async fn legal_moves(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteResponse {
     let interaction = ctx.interaction;
     let user = interaction.user.id.to_string();
     let thread = interaction.channel_id.to_string();
@@ -562,6 +569,8 @@ pub async fn move_(
     board: Option<u8>,
     #[description = "Which army's pawn to drop, when you hold pawns of several armies"]
     army: Option<Army>,
+    #[description = "Chex: the board number your move refers to (refused if the board changed)"]
+    turn: Option<u32>,
 ) -> Result<(), BotError> {
     let cmd = command(
         "move",
@@ -569,6 +578,7 @@ pub async fn move_(
             ("notation", Some(notation)),
             ("board", board.map(|b| b.to_string())),
             ("army", army.map(|a| a.name().to_string())),
+            ("turn", turn.map(|n| n.to_string())),
         ],
     );
     act(ctx, cmd).await

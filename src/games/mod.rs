@@ -1,4 +1,5 @@
 //! Games: the rules of each game built on the engine. Pure: time and seeds are passed in.
+pub mod chex;
 pub mod kfb;
 pub mod log;
 mod notify;

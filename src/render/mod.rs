@@ -8,6 +8,7 @@
 
 mod board;
 mod canvas;
+mod chex;
 mod kfb;
 mod shapes;
 mod table;
@@ -20,6 +21,7 @@ use std::time::Instant;
 use crate::engine::notation::{self, MoveText, NotationError};
 use crate::engine::{GeometryError, Move, Position, Side, Square};
 
+pub use chex::{chex_view, example_chex, render_chex, ChexView};
 pub use kfb::{example_kfb, render_kfb, KfbBoardView, KfbView, SeatState, SeatView, TeamView};
 pub use table::{example_table, render_table, TableView};
 pub use ultimate::{
@@ -629,6 +631,7 @@ pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
     let last = LastMove::from_text(&pos, "e2-e4")?;
     let cross = example_ultimate();
     let table = table::example_table();
+    let chex = example_chex();
     let lines = vec![
         bench_picture("8x8 board", runs, &|| {
             draw_position(&pos, Some(last.clone()), &RenderOptions::default())
@@ -638,6 +641,7 @@ pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
             ultimate::draw_ultimate(&cross)
         })?,
         bench_picture("standings table", runs, &|| table::draw_table(&table))?,
+        bench_picture("Chex board", runs, &|| chex::draw_chex(&chex))?,
     ];
     Ok(BenchReport {
         runs,

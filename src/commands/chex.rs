@@ -1,0 +1,368 @@
+//! Chex on the game layer (RULINGS §5.10): `/chex new`, `/draw`, `/place`, `/move`,
+//! `/offer draw`, `/accept`, `/decline`, `/resign`, `/chex resign`, and the shared
+//! `/takeback`, `/revert`, `/status`, `/moves` and `/export`; the console's `!stack`.
+
+use std::any::Any;
+
+use super::layer::{
+    entries_of, reverted_of, row_of, Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame,
+};
+use super::{mention, Caller, Command, Notify, Reply};
+use crate::games::chex::{
+    self, export, parse_turn, Action, DrawMode, Game, Request, Settings, Side, StalemateMode,
+};
+use crate::games::parse_seed;
+use crate::time::{parse_duration, Timestamp};
+
+/// Chex in the game layer.
+pub static KIND: GameKind = GameKind {
+    variant: "chex",
+    title: "Chex",
+    group: "chex",
+    commands: &["draw", "place", "resign", "chex resign"],
+    help: HELP,
+    create,
+    load,
+    import: |text| {
+        export::import(text)
+            .map(|g| Box::new(g) as Box<dyn ThreadGame>)
+            .map_err(|e| e.to_string())
+    },
+};
+
+/// The help text.
+pub const HELP: &str = "Chex: /chex new white:@a black:@b [draw_mode:reveal|blind] [stalemate:declare|offer] [max_board:8-26] [move_limit:<duration>] [seed:<n>] [position:<position text>] | /draw (blind: /draw square:<sq>) | /place square:<sq> [turn:<n>] | /move notation:<move> [turn:<n>] (Nb3-d4, c3xd2) | /moves [square:<sq>] | /status | /offer draw | /accept | /decline | /resign | /takeback | /export | /chex resign player:@x (organiser, after an overrun) | /revert to:<n> reason:<text> (moderator)";
+
+fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, String> {
+    let (white, black) = match (cmd.opt("white"), cmd.opt("black"), cmd.opt("players")) {
+        (Some(w), Some(b), None) => (mention(w), mention(b)),
+        (None, None, Some(list)) => {
+            let v: Vec<String> = list.split_whitespace().map(mention).collect();
+            match v.as_slice() {
+                [w, b] => (w.clone(), b.clone()),
+                _ => return Err("players: takes two players, White first: players:@a @b".into()),
+            }
+        }
+        _ => {
+            return Err(
+                "Chex needs two players: white:@a black:@b (or players:@a @b, White first)".into(),
+            )
+        }
+    };
+    let mut new = chex::NewGame::new(&white, &black, entropy);
+    if let Some(m) = cmd.opt("draw_mode") {
+        new.draw_mode = DrawMode::parse(m).ok_or("draw_mode must be reveal or blind")?;
+    }
+    if let Some(s) = cmd.opt("stalemate") {
+        new.stalemate = StalemateMode::parse(s).ok_or("stalemate must be declare or offer")?;
+    }
+    if let Some(b) = cmd.opt("max_board") {
+        new.max_board = b
+            .trim()
+            .parse()
+            .map_err(|_| "max_board must be a whole number from 8 to 26".to_string())?;
+    }
+    if let Some(l) = cmd.opt("move_limit") {
+        new.move_limit = Some(parse_duration(l).map_err(|e| e.to_string())?);
+    }
+    if let Some(s) = cmd.opt("seed") {
+        new.seed = parse_seed(s)?;
+    }
+    new.position = cmd.opt("position").map(str::to_string);
+    let game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
+    let text = format!(
+        "Chex created by {}: {}, {}; draw_mode {}, stalemate {}, board limit {}×{}{}\nSeed hash (SHA-256 of the seed's decimal text): {}\n{}",
+        caller.user,
+        game.name(Side::White),
+        game.name(Side::Black),
+        game.settings.draw_mode.as_str(),
+        game.settings.stalemate.as_str(),
+        game.settings.max_board,
+        game.settings.max_board,
+        match game.settings.move_limit {
+            Some(l) => format!(", move limit {}", crate::time::format_duration(l)),
+            None => String::new(),
+        },
+        game.settings.seed_hash,
+        game.turn_line()
+    );
+    let notify = Notify::to(
+        game.users.clone(),
+        format!(
+            "you play in a new game of Chex; {} plays first",
+            game.name(game.position().to_move)
+        ),
+    );
+    Ok(NewGame {
+        game: Box::new(game),
+        reply: Reply {
+            ok: Some(true),
+            text,
+            notify: Some(notify),
+            ..Reply::default()
+        },
+    })
+}
+
+fn load(
+    users: Vec<String>,
+    settings: &str,
+    rows: Vec<LogRow>,
+) -> Result<Box<dyn ThreadGame>, String> {
+    let settings: Settings = serde_json::from_str(settings).map_err(|e| e.to_string())?;
+    let entries = entries_of(rows)?;
+    let game = Game::from_log(users, settings, entries).map_err(|e| e.to_string())?;
+    Ok(Box::new(game))
+}
+
+fn accepted(game: &Game, a: chex::Accepted) -> Reply {
+    let text = match a.number {
+        Some(n) => format!("#{n} {}", a.text),
+        None => a.text,
+    };
+    let mut notify: Option<Notify> = None;
+    for u in &a.notify {
+        let side = game.side_of(u);
+        let offered = game.state().draw_offer.is_some_and(|by| Some(by) != side);
+        let what = match (game.to_move(), offered) {
+            (Some(s), false) if Some(s) == side => format!(
+                "your turn in Chex ({}, board #{})",
+                s.name(),
+                game.board_number()
+            ),
+            (Some(s), true) if Some(s) == side => format!(
+                "your turn in Chex ({}, board #{}); a draw is offered: /accept or /decline",
+                s.name(),
+                game.board_number()
+            ),
+            (_, true) => "a draw is offered in Chex: /accept or /decline".to_string(),
+            _ => "see the Chex thread".to_string(),
+        };
+        let n = Notify::to([u.clone()], what);
+        notify = Some(match notify {
+            Some(o) => o.and(n),
+            None => n,
+        });
+    }
+    Reply {
+        ok: Some(true),
+        text,
+        notify,
+        ..Reply::default()
+    }
+}
+
+fn turn_of(cmd: &Command) -> Result<Option<u32>, String> {
+    match cmd.opt("turn") {
+        None => Ok(None),
+        Some(t) => parse_turn(t)
+            .map(Some)
+            .ok_or_else(|| format!("turn:{t} is not a board number (like turn:12)")),
+    }
+}
+
+fn main_arg(cmd: &Command, key: &str) -> Option<String> {
+    cmd.opt(key)
+        .map(String::from)
+        .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")))
+}
+
+fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>> {
+    let turn = match turn_of(cmd) {
+        Ok(t) => t,
+        Err(e) => return Some(Err(e)),
+    };
+    Some(Ok(match cmd.name.as_str() {
+        "draw" => Request::Draw {
+            square: main_arg(cmd, "square"),
+            turn,
+        },
+        "place" => match main_arg(cmd, "square") {
+            Some(square) => Request::Place { square, turn },
+            None => return Some(Err("missing square (like /place square:c3)".into())),
+        },
+        "move" => match main_arg(cmd, "notation") {
+            Some(text) => Request::Move { text, turn },
+            None => return Some(Err("missing notation (like /move Nb3-d4)".into())),
+        },
+        "offer" => {
+            let what = cmd
+                .opt("what")
+                .or(cmd.positional.first().map(String::as_str))
+                .unwrap_or("draw");
+            if !what.eq_ignore_ascii_case("draw") {
+                return Some(Err("only a draw can be offered: /offer draw".into()));
+            }
+            Request::OfferDraw
+        }
+        "accept" => Request::AcceptDraw,
+        "decline" => Request::DeclineDraw,
+        "resign" => Request::Resign,
+        "chex resign" => {
+            if !caller.roles.organiser {
+                return Some(Err(
+                    "only an organiser may resign for a player (after a move-limit overrun)".into(),
+                ));
+            }
+            match cmd.opt("player") {
+                Some(p) => Request::OrganiserResign { player: mention(p) },
+                None => return Some(Err("missing player:@x".into())),
+            }
+        }
+        _ => return None,
+    }))
+}
+
+impl ThreadGame for Game {
+    fn kind(&self) -> &'static GameKind {
+        &KIND
+    }
+
+    fn users(&self) -> Vec<String> {
+        self.users.clone()
+    }
+
+    fn settings_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(&self.settings)
+    }
+
+    fn log_len(&self) -> usize {
+        self.log.len()
+    }
+
+    fn reverted(&self) -> Vec<bool> {
+        reverted_of(&self.log)
+    }
+
+    fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {
+        let e = self.log.get(i)?;
+        let audit = match &e.action {
+            Action::Revert { to, reason } => {
+                Some((format!("revert to before #{to}"), reason.clone()))
+            }
+            _ => None,
+        };
+        Some(row_of(e, audit))
+    }
+
+    fn finished(&self) -> bool {
+        Game::finished(self)
+    }
+
+    fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
+        let req = match request(cmd, caller)? {
+            Ok(r) => r,
+            Err(e) => return Some(Reply::refused(e)),
+        };
+        Some(match self.apply(caller.user, req, caller.now, raw) {
+            Ok(a) => accepted(self, a),
+            Err(e) => Reply::refused(e.to_string()),
+        })
+    }
+
+    fn console(&mut self, words: &[&str], now: Timestamp) -> Option<Vec<String>> {
+        match words {
+            ["stack", side, letters @ ..] => {
+                let Some(side) = Side::parse(side) else {
+                    return Some(vec![
+                        "error: write !stack <white|black> <letters, top first>".into(),
+                    ]);
+                };
+                let req = Request::Stack {
+                    side,
+                    letters: letters.concat(),
+                };
+                let raw = format!("!{}", words.join(" "));
+                Some(match self.apply("console", req, now, &raw) {
+                    Ok(a) => vec![a.text],
+                    Err(e) => vec![format!("error: {e}")],
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
+        self.apply(user, Request::Takeback, now, raw)
+            .map(|a| accepted(self, a))
+            .map_err(|e| e.to_string())
+    }
+
+    fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
+        Game::revert_preview(self, to).map_err(|e| e.to_string())
+    }
+
+    fn revert(
+        &mut self,
+        moderator: &str,
+        to: u32,
+        reason: &str,
+        now: Timestamp,
+        raw: &str,
+    ) -> Result<Reply, String> {
+        let req = Request::Revert {
+            to,
+            reason: reason.to_string(),
+        };
+        self.apply(moderator, req, now, raw)
+            .map(|a| {
+                let mut r = accepted(self, a);
+                r.notify = Some(Notify::to(
+                    self.users.clone(),
+                    "a moderator reverted the game; see the thread",
+                ));
+                r
+            })
+            .map_err(|e| e.to_string())
+    }
+
+    fn status(&self, _now: Timestamp) -> String {
+        self.status_text()
+    }
+
+    fn state_lines(&self, _now: Timestamp) -> Vec<String> {
+        Game::state_lines(self)
+    }
+
+    fn offered_moves(
+        &self,
+        user: &str,
+        _board: Option<usize>,
+        _now: Timestamp,
+    ) -> Result<Vec<String>, String> {
+        self.legal_for(user).map_err(|e| e.to_string())
+    }
+
+    fn export(&self) -> String {
+        export::export(self)
+    }
+
+    fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due> {
+        let organiser = self.log.first().map(|e| e.actor.clone());
+        Game::due(self)
+            .filter(|&(_, t)| t > after && t <= until)
+            .into_iter()
+            .map(|(side, at)| Due {
+                seat: side.index(),
+                at,
+                notify: Notify::to(
+                    std::iter::once(self.user(side).to_string()).chain(organiser.clone()),
+                    self.overrun_text(side),
+                ),
+            })
+            .collect()
+    }
+
+    fn picture(&self, _now: Timestamp) -> PictureJob {
+        let view = crate::render::chex_view(self);
+        Box::new(move || crate::render::render_chex(&view).map_err(|e| e.to_string()))
+    }
+
+    fn clone_box(&self) -> Box<dyn ThreadGame> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

@@ -1,0 +1,168 @@
+//! A Chex game as text, and back (`/export`, `arbiter import`).
+//!
+//! `[Key "Value"]` tags (event, variant, the two players, the settings, the seed's SHA-256,
+//! the seed itself once the game is over, the result) and a `[Setup {…}]` line with the
+//! players and settings as JSON (the seed left out, `null`, while the game is in play), a
+//! blank line, then one line per logged entry:
+//!
+//! ```text
+//! - t=1767225600 org: the game starts ;; {"number":null,…}
+//! #1 t=1767225660 ann: White (ann) draws a Knight and places it ;; {…}
+//! #2 t=1767225720 ben: Black (ben) draws a Pawn ;; {…}
+//! #3 t=1767225780 ben: Black (ben) P@c3 ;; {…}
+//! ```
+//!
+//! Importing a finished game replays it exactly. A game exported in play carries no seed, so
+//! its pieces still face down are reshuffled on import from a seed derived from the hash (the
+//! first 13 hexadecimal digits, as a number, limited to 53 bits): the draws already made are
+//! replayed as logged, later draws differ from the original game's.
+
+use super::game::{describe, Entry, Game, Outcome, Settings};
+use super::position::Side;
+use crate::time::format_duration;
+
+/// A game file that does not read back.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// No `[Setup …]` line.
+    #[error("this is not an Arbiter Chex export (no [Setup …] line)")]
+    NoSetup,
+    /// A line does not decode.
+    #[error("line {line}: {message}")]
+    Bad {
+        /// Line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The log does not replay.
+    #[error("the game does not replay: {0}")]
+    Replay(String),
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Setup {
+    users: Vec<String>,
+    settings: SettingsOut,
+}
+
+/// Settings with the seed optional (hidden while in play).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SettingsOut {
+    draw_mode: super::DrawMode,
+    stalemate: super::StalemateMode,
+    max_board: u32,
+    move_limit: Option<u64>,
+    seed: Option<u64>,
+    seed_hash: String,
+}
+
+/// The tag that marks a Chex export.
+pub const EVENT_TAG: &str = "[Event \"Chex\"]";
+
+/// The whole game as text.
+pub fn export(game: &Game) -> String {
+    let st = &game.settings;
+    let over = game.finished();
+    let mut s = String::new();
+    s.push_str(EVENT_TAG);
+    s.push('\n');
+    s.push_str("[Variant \"chex\"]\n");
+    for side in Side::BOTH {
+        s.push_str(&format!("[{} \"{}\"]\n", side.name(), game.user(side)));
+    }
+    s.push_str(&format!("[DrawMode \"{}\"]\n", st.draw_mode.as_str()));
+    s.push_str(&format!("[Stalemate \"{}\"]\n", st.stalemate.as_str()));
+    s.push_str(&format!("[MaxBoard \"{}\"]\n", st.max_board));
+    s.push_str(&format!(
+        "[MoveLimit \"{}\"]\n",
+        st.move_limit.map_or("off".into(), format_duration)
+    ));
+    s.push_str(&format!("[SeedHash \"{}\"]\n", st.seed_hash));
+    if over {
+        s.push_str(&format!("[Seed \"{}\"]\n", st.seed));
+    }
+    let result = match &game.state().outcome {
+        Some(Outcome::Win { side, .. }) => match side {
+            Side::White => "1-0",
+            Side::Black => "0-1",
+        },
+        Some(Outcome::Draw(_)) => "1/2-1/2",
+        None => "*",
+    };
+    s.push_str(&format!("[Result \"{result}\"]\n"));
+    let setup = Setup {
+        users: game.users.clone(),
+        settings: SettingsOut {
+            draw_mode: st.draw_mode,
+            stalemate: st.stalemate,
+            max_board: st.max_board,
+            move_limit: st.move_limit,
+            seed: (over && !st.reshuffled).then_some(st.seed),
+            seed_hash: st.seed_hash.clone(),
+        },
+    };
+    if let Ok(json) = serde_json::to_string(&setup) {
+        s.push_str(&format!("[Setup {json}]\n"));
+    }
+    s.push('\n');
+    for e in &game.log {
+        let num = e.number.map_or("-".to_string(), |n| format!("#{n}"));
+        let rev = match &e.reverted {
+            Some((by, why)) => format!(" {{reverted by {by}: {why}}}"),
+            None => String::new(),
+        };
+        let data = serde_json::to_string(e).unwrap_or_default();
+        s.push_str(&format!(
+            "{num} t={} {}: {}{rev} ;; {data}\n",
+            e.time,
+            e.actor,
+            describe(&e.action, &game.users)
+        ));
+    }
+    s
+}
+
+/// The seed an import without one reshuffles from (see the module documentation).
+pub fn derived_seed(hash: &str) -> u64 {
+    let head: String = hash.chars().take(13).collect();
+    u64::from_str_radix(&head, 16).unwrap_or(0) & crate::games::MAX_SEED
+}
+
+/// Reads a game back from [`export`] text.
+///
+/// # Errors
+/// An [`ImportError`] naming the line.
+pub fn import(text: &str) -> Result<Game, ImportError> {
+    let mut setup: Option<Setup> = None;
+    let mut entries: Vec<Entry> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let bad = |message: String| ImportError::Bad {
+            line: i + 1,
+            message,
+        };
+        if let Some(rest) = line.strip_prefix("[Setup ") {
+            let json = rest
+                .strip_suffix(']')
+                .ok_or_else(|| bad("unclosed [Setup".into()))?;
+            setup = Some(serde_json::from_str(json).map_err(|e| bad(e.to_string()))?);
+        } else if let Some((_, json)) = line.split_once(" ;; ") {
+            entries.push(serde_json::from_str(json).map_err(|e| bad(e.to_string()))?);
+        }
+    }
+    if !text.lines().any(|l| l.trim() == EVENT_TAG) {
+        return Err(ImportError::NoSetup);
+    }
+    let setup = setup.ok_or(ImportError::NoSetup)?;
+    let s = setup.settings;
+    let settings = Settings {
+        draw_mode: s.draw_mode,
+        stalemate: s.stalemate,
+        max_board: s.max_board,
+        move_limit: s.move_limit,
+        seed: s.seed.unwrap_or_else(|| derived_seed(&s.seed_hash)),
+        reshuffled: s.seed.is_none(),
+        seed_hash: s.seed_hash,
+    };
+    Game::from_log(setup.users, settings, entries).map_err(|e| ImportError::Replay(e.to_string()))
+}

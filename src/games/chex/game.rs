@@ -1,0 +1,1701 @@
+//! The Chex game (RULINGS §5, §7): two seats, settings, an append-only log of actions and
+//! the state replaying it gives. Pure: the caller passes every action's time and the seed.
+
+use crate::time::{format_duration, Timestamp};
+
+use super::position::{Abs, Frame, Kind, Move, Piece, Position, Side, MAX_BOARD, MIN_BOARD};
+use super::shuffle::{seed_hash, shuffle_stacks};
+use super::text::TextError;
+
+/// The largest seed (§0).
+pub const MAX_SEED: u64 = crate::games::MAX_SEED;
+
+/// How a draw is made (§5.2, decision 4).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub enum DrawMode {
+    /// `/draw` reveals, then `/place square:`.
+    #[default]
+    Reveal,
+    /// `/draw square:<sq>`: the square is named before the reveal.
+    Blind,
+}
+
+impl DrawMode {
+    /// `reveal` or `blind`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DrawMode::Reveal => "reveal",
+            DrawMode::Blind => "blind",
+        }
+    }
+    /// Reads `reveal` or `blind`.
+    pub fn parse(t: &str) -> Option<DrawMode> {
+        match t.trim().to_ascii_lowercase().as_str() {
+            "reveal" => Some(DrawMode::Reveal),
+            "blind" => Some(DrawMode::Blind),
+            _ => None,
+        }
+    }
+}
+
+/// What a stalemate does (§5.4).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub enum StalemateMode {
+    /// The bot declares the game drawn.
+    #[default]
+    Declare,
+    /// The bot offers a draw in the stalemated player's name; the opponent answers.
+    Offer,
+}
+
+impl StalemateMode {
+    /// `declare` or `offer`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StalemateMode::Declare => "declare",
+            StalemateMode::Offer => "offer",
+        }
+    }
+    /// Reads `declare` or `offer`.
+    pub fn parse(t: &str) -> Option<StalemateMode> {
+        match t.trim().to_ascii_lowercase().as_str() {
+            "declare" => Some(StalemateMode::Declare),
+            "offer" => Some(StalemateMode::Offer),
+            _ => None,
+        }
+    }
+}
+
+/// Per-game settings (§5.10).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Settings {
+    /// `draw_mode:`.
+    pub draw_mode: DrawMode,
+    /// `stalemate:`.
+    pub stalemate: StalemateMode,
+    /// `max_board:` (8–26).
+    pub max_board: u32,
+    /// `move_limit:` in seconds.
+    pub move_limit: Option<u64>,
+    /// The seed the stacks are shuffled from.
+    pub seed: u64,
+    /// The SHA-256 shown at creation (of the original seed's decimal text).
+    pub seed_hash: String,
+    /// Set for a game imported in play from an export without its seed: the pieces left
+    /// were reshuffled from a seed derived from the hash, so later draws differ from the
+    /// original game's.
+    #[serde(default)]
+    pub reshuffled: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            draw_mode: DrawMode::Reveal,
+            stalemate: StalemateMode::Declare,
+            max_board: MAX_BOARD,
+            move_limit: None,
+            seed: 0,
+            seed_hash: seed_hash(0),
+            reshuffled: false,
+        }
+    }
+}
+
+/// What `/chex new` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGame {
+    /// White's and Black's users.
+    pub users: [String; 2],
+    /// `draw_mode:`.
+    pub draw_mode: DrawMode,
+    /// `stalemate:`.
+    pub stalemate: StalemateMode,
+    /// `max_board:`.
+    pub max_board: u32,
+    /// `move_limit:` in seconds.
+    pub move_limit: Option<u64>,
+    /// `seed:` or the drawn seed.
+    pub seed: u64,
+    /// `position:`.
+    pub position: Option<String>,
+}
+
+impl NewGame {
+    /// A request with default settings.
+    pub fn new(white: &str, black: &str, seed: u64) -> NewGame {
+        NewGame {
+            users: [white.to_string(), black.to_string()],
+            draw_mode: DrawMode::Reveal,
+            stalemate: StalemateMode::Declare,
+            max_board: MAX_BOARD,
+            move_limit: None,
+            seed,
+            position: None,
+        }
+    }
+}
+
+/// A logged action; replaying the non-reverted ones in order gives the state.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Action {
+    /// The game begins, from the empty board or a position text.
+    Start {
+        /// The position text, if any.
+        position: Option<String>,
+    },
+    /// A draw: the top of the stack is revealed (and placed at once on `square` for White's
+    /// first piece and in blind mode).
+    Draw {
+        /// Who.
+        side: Side,
+        /// The piece drawn.
+        piece: Kind,
+        /// Where it was placed at once, if it was.
+        square: Option<Abs>,
+    },
+    /// The revealed piece placed.
+    Place {
+        /// Who.
+        side: Side,
+        /// What.
+        piece: Kind,
+        /// Where (absolute).
+        square: Abs,
+        /// As echoed (`N@c3`), in the labels it was written in.
+        notation: String,
+    },
+    /// A move.
+    Move {
+        /// Who.
+        side: Side,
+        /// From (absolute).
+        from: Abs,
+        /// To (absolute).
+        to: Abs,
+        /// As echoed, in the labels it was written in.
+        notation: String,
+    },
+    /// The console's `!stack`: the order of a side's remaining stack, top first.
+    Stack {
+        /// Whose stack.
+        side: Side,
+        /// The order.
+        order: Vec<Kind>,
+    },
+    /// A draw offer.
+    OfferDraw {
+        /// Who.
+        side: Side,
+    },
+    /// A draw offer accepted.
+    AcceptDraw {
+        /// Who.
+        side: Side,
+    },
+    /// A draw offer declined (or withdrawn).
+    DeclineDraw {
+        /// Who.
+        side: Side,
+    },
+    /// A resignation (by the player, or by the organiser after an overrun).
+    Resign {
+        /// Who loses.
+        side: Side,
+        /// By the organiser.
+        organiser: bool,
+    },
+    /// A player took back their last action.
+    Takeback {
+        /// Who.
+        side: Side,
+        /// The action undone.
+        undone: u32,
+    },
+    /// A moderator reverted the game to before an action.
+    Revert {
+        /// First action undone.
+        to: u32,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// One entry of the log.
+pub type Entry = crate::games::log::Entry<Action>;
+
+/// What a user asks for (the adapter builds it from a command).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// `/draw [square:<sq>] [turn:<n>]`.
+    Draw {
+        /// The square (blind mode).
+        square: Option<String>,
+        /// `turn:`.
+        turn: Option<u32>,
+    },
+    /// `/place square:<sq> [turn:<n>]`.
+    Place {
+        /// The square.
+        square: String,
+        /// `turn:`.
+        turn: Option<u32>,
+    },
+    /// `/move notation:<text> [turn:<n>]`.
+    Move {
+        /// The move.
+        text: String,
+        /// `turn:`.
+        turn: Option<u32>,
+    },
+    /// `/offer draw`.
+    OfferDraw,
+    /// `/accept`.
+    AcceptDraw,
+    /// `/decline`.
+    DeclineDraw,
+    /// `/resign`.
+    Resign,
+    /// `/chex resign player:@x` (the caller checks the organiser).
+    OrganiserResign {
+        /// The player who overran.
+        player: String,
+    },
+    /// `/takeback`.
+    Takeback,
+    /// `/revert` confirmed (the caller checks the moderator).
+    Revert {
+        /// First action undone.
+        to: u32,
+        /// Why.
+        reason: String,
+    },
+    /// The console's `!stack <side> <letters>`.
+    Stack {
+        /// Whose.
+        side: Side,
+        /// Letters, top first.
+        letters: String,
+    },
+}
+
+/// How a game was won.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum WinHow {
+    /// The loser's King was captured.
+    KingCaptured,
+    /// The loser resigned.
+    Resigned,
+    /// The organiser resigned for the loser after an overrun.
+    OrganiserResigned,
+}
+
+/// Why a game was drawn.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum DrawReason {
+    /// A revealed King had no safe square.
+    KingStalemate(Side),
+    /// Empty stack and no legal move.
+    MoveStalemate(Side),
+    /// A revealed piece had no square at all (the board limit).
+    NoSquare(Side),
+    /// Agreed.
+    Agreement,
+}
+
+/// How the game ended.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    /// A side won.
+    Win {
+        /// Who.
+        side: Side,
+        /// How.
+        how: WinHow,
+    },
+    /// Drawn.
+    Draw(DrawReason),
+}
+
+/// The state replay gives.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// The position.
+    pub pos: Position,
+    /// The result.
+    pub outcome: Option<Outcome>,
+    /// A standing draw offer, by whom.
+    pub draw_offer: Option<Side>,
+    /// When the current turn began.
+    pub turn_started: Timestamp,
+    /// The last move or placement: (from, to) absolute.
+    pub last: Option<(Option<Abs>, Abs)>,
+    /// The last move or placement as echoed.
+    pub last_text: Option<String>,
+    /// The current board's number: the last action still in effect (§5.1).
+    pub board_number: u32,
+}
+
+/// Why an action is refused (shown as it is).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// Any refusal.
+    #[error("{0}")]
+    Rule(String),
+    /// A position text that does not read.
+    #[error("the position does not read: {0}")]
+    Position(#[from] TextError),
+}
+
+fn refuse<T>(msg: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal::Rule(msg.into()))
+}
+
+/// What an accepted action reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accepted {
+    /// Its number.
+    pub number: Option<u32>,
+    /// What happened.
+    pub text: String,
+    /// Who must act next.
+    pub notify: Vec<String>,
+}
+
+/// A Chex game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// Settings.
+    pub settings: Settings,
+    /// White's and Black's users.
+    pub users: Vec<String>,
+    /// The log.
+    pub log: Vec<Entry>,
+    state: State,
+}
+
+impl State {
+    fn new(pos: Position, time: Timestamp) -> State {
+        State {
+            pos,
+            outcome: None,
+            draw_offer: None,
+            turn_started: time,
+            last: None,
+            last_text: None,
+            board_number: 0,
+        }
+    }
+}
+
+/// `White (ann)`.
+fn name(users: &[String], side: Side) -> String {
+    format!(
+        "{} ({})",
+        side.name(),
+        users.get(side.index()).map_or("", String::as_str)
+    )
+}
+
+/// Reads `turn:` (`12` or `#12`).
+pub fn parse_turn(text: &str) -> Option<u32> {
+    text.trim().trim_start_matches('#').parse().ok()
+}
+
+/// A move as typed: piece letter (if any), from, to, capture mark.
+struct Typed {
+    letter: Option<Kind>,
+    from: String,
+    to: String,
+}
+
+fn parse_square_text(s: &str) -> Option<(String, &str)> {
+    let mut it = s.char_indices();
+    let (_, f) = it.next()?;
+    if !f.is_ascii_lowercase() {
+        return None;
+    }
+    let digits: String = s[1..].chars().take_while(char::is_ascii_digit).collect();
+    if digits.is_empty() {
+        return None;
+    }
+    let end = 1 + digits.len();
+    Some((s[..end].to_string(), &s[end..]))
+}
+
+fn parse_typed(text: &str) -> Result<Typed, String> {
+    let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
+    let mut rest = t;
+    let mut letter = None;
+    if let Some(c) = rest.chars().next() {
+        if c.is_ascii_uppercase() {
+            letter = Some(Kind::from_letter(c).ok_or_else(|| {
+                format!("`{c}` is not a Chex piece (K Q R B N, pawns without a letter)")
+            })?);
+            rest = &rest[1..];
+        }
+    }
+    let Some((from, r)) = parse_square_text(rest) else {
+        return Err(format!(
+            "`{text}` does not read as a move (write it like Nb3-d4, Bc3xd2 or b2-b3)"
+        ));
+    };
+    let r = r.strip_prefix(['-', 'x', ':']).unwrap_or(r);
+    let Some((to, tail)) = parse_square_text(r) else {
+        return Err(format!(
+            "`{text}` does not read as a move (write it like Nb3-d4, Bc3xd2 or b2-b3)"
+        ));
+    };
+    if !tail.is_empty() {
+        return Err(format!("`{text}` has `{tail}` after the move"));
+    }
+    Ok(Typed { letter, from, to })
+}
+
+impl Game {
+    /// Creates a game (`/chex new`), logging the start.
+    ///
+    /// # Errors
+    /// Bad players or settings, or a position that does not read (the field is named).
+    pub fn create(new: NewGame, organiser: &str, now: Timestamp) -> Result<Game, Refusal> {
+        if new.seed > MAX_SEED {
+            return refuse(format!("seed must be between 0 and {MAX_SEED}"));
+        }
+        if !(MIN_BOARD..=MAX_BOARD).contains(&new.max_board) {
+            return refuse(format!("max_board must be from {MIN_BOARD} to {MAX_BOARD}"));
+        }
+        if new.users.iter().any(|u| u.trim().is_empty()) {
+            return refuse("Chex needs two players: white:@a black:@b");
+        }
+        if new.users[0] == new.users[1] {
+            return refuse("the two players must be different users");
+        }
+        let position = match &new.position {
+            Some(t) => {
+                let mut p = Position::from_text(t)?;
+                p.max_board = new.max_board;
+                let f = p.frame();
+                if f.width > new.max_board || f.height > new.max_board {
+                    return refuse(format!(
+                        "the position's board is {}×{}, beyond max_board {}",
+                        f.width, f.height, new.max_board
+                    ));
+                }
+                Some(p.to_text())
+            }
+            None => None,
+        };
+        let settings = Settings {
+            draw_mode: new.draw_mode,
+            stalemate: new.stalemate,
+            max_board: new.max_board,
+            move_limit: new.move_limit,
+            seed: new.seed,
+            seed_hash: seed_hash(new.seed),
+            reshuffled: false,
+        };
+        let log = vec![Entry {
+            number: None,
+            actor: organiser.to_string(),
+            time: now,
+            command: String::new(),
+            action: Action::Start { position },
+            reverted: None,
+        }];
+        Game::from_log(new.users.to_vec(), settings, log)
+    }
+
+    /// A game rebuilt from its log.
+    ///
+    /// # Errors
+    /// Bad seats or a log that does not replay.
+    pub fn from_log(
+        users: Vec<String>,
+        settings: Settings,
+        log: Vec<Entry>,
+    ) -> Result<Game, Refusal> {
+        if users.len() != 2 {
+            return refuse("a Chex game has two seats");
+        }
+        let mut g = Game {
+            settings,
+            users,
+            log,
+            state: State::new(Position::start(), 0),
+        };
+        g.replay()?;
+        Ok(g)
+    }
+
+    /// Rebuilds the state from the log.
+    ///
+    /// # Errors
+    /// A logged action that no longer applies.
+    pub fn replay(&mut self) -> Result<(), Refusal> {
+        let mut st = State::new(Position::start(), 0);
+        let mut lines = Vec::new();
+        for e in &self.log {
+            if e.reverted.is_some() {
+                continue;
+            }
+            fold(
+                &mut st,
+                &self.settings,
+                &self.users,
+                &e.action,
+                e.time,
+                e.number,
+                &mut lines,
+            )
+            .map_err(|r| Refusal::Rule(format!("the log does not replay: {r}")))?;
+        }
+        self.state = st;
+        Ok(())
+    }
+
+    // ----- queries ----------------------------------------------------------------------
+
+    /// The state.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+    /// The position.
+    pub fn position(&self) -> &Position {
+        &self.state.pos
+    }
+    /// The shown board's frame.
+    pub fn frame(&self) -> Frame {
+        self.state.pos.frame()
+    }
+    /// The current board's number.
+    pub fn board_number(&self) -> u32 {
+        self.state.board_number
+    }
+    /// The side of a user.
+    pub fn side_of(&self, user: &str) -> Option<Side> {
+        match self.users.iter().position(|u| u == user) {
+            Some(0) => Some(Side::White),
+            Some(1) => Some(Side::Black),
+            _ => None,
+        }
+    }
+    /// The user of a side.
+    pub fn user(&self, side: Side) -> &str {
+        &self.users[side.index()]
+    }
+    /// `White (ann)`.
+    pub fn name(&self, side: Side) -> String {
+        name(&self.users, side)
+    }
+    /// Whether the game is over.
+    pub fn finished(&self) -> bool {
+        self.state.outcome.is_some()
+    }
+    /// The result, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome
+    }
+    /// The side to act, while in play.
+    pub fn to_move(&self) -> Option<Side> {
+        (!self.finished()).then_some(self.state.pos.to_move)
+    }
+    /// The next action number.
+    pub fn next_number(&self) -> u32 {
+        self.log.iter().filter(|e| e.number.is_some()).count() as u32 + 1
+    }
+
+    /// The plays a user may make now, sorted, as the commands accept them: moves (`Nb3-d4`),
+    /// `draw`, or the revealed piece's placements (`N@c3`).
+    ///
+    /// # Errors
+    /// Not seated, not their turn, the game over.
+    pub fn legal_for(&self, user: &str) -> Result<Vec<String>, Refusal> {
+        self.check_may_act(user)?;
+        Ok(self.state.pos.legal_texts())
+    }
+
+    fn check_in_play(&self) -> Result<(), Refusal> {
+        if let Some(o) = &self.state.outcome {
+            return refuse(format!(
+                "the game is over: {}",
+                outcome_text(&self.users, o)
+            ));
+        }
+        Ok(())
+    }
+
+    fn seated(&self, user: &str) -> Result<Side, Refusal> {
+        self.side_of(user)
+            .ok_or_else(|| Refusal::Rule("you are not playing in this game".into()))
+    }
+
+    fn check_may_act(&self, user: &str) -> Result<Side, Refusal> {
+        self.check_in_play()?;
+        let side = self.seated(user)?;
+        let turn = self.state.pos.to_move;
+        if side != turn {
+            return refuse(format!("it is {}'s turn, not yours", self.name(turn)));
+        }
+        Ok(side)
+    }
+
+    fn check_turn(&self, turn: Option<u32>) -> Result<(), Refusal> {
+        match turn {
+            Some(n) if n != self.state.board_number => refuse(format!(
+                "this refers to board #{n}; the current board is #{} (coordinates may have changed)",
+                self.state.board_number
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// When the player to act overruns `move_limit`.
+    pub fn due(&self) -> Option<(Side, Timestamp)> {
+        let limit = self.settings.move_limit?;
+        let side = self.to_move()?;
+        Some((side, self.state.turn_started.saturating_add(limit)))
+    }
+
+    /// The overrun text.
+    pub fn overrun_text(&self, side: Side) -> String {
+        format!(
+            "{} has not played within the move limit ({}); the organiser may resign for them with /chex resign player:@{}",
+            self.name(side),
+            format_duration(self.settings.move_limit.unwrap_or(0)),
+            self.user(side)
+        )
+    }
+
+    /// Why a square cannot take a placement (it is not one of the placement squares).
+    fn placement_refusal(&self, sq: Abs, label: &str) -> String {
+        let pos = &self.state.pos;
+        let squares = pos.placement_squares();
+        let frame = self.frame();
+        let list: Vec<String> = squares.iter().map(|&s| frame.label(s)).collect();
+        let why = if pos.at(sq).is_some() {
+            format!("{label} is occupied; a placement never captures")
+        } else if pos.count() > 0
+            && !pos
+                .pieces()
+                .any(|(s, _)| (s.0 - sq.0).abs() <= 1 && (s.1 - sq.1).abs() <= 1)
+        {
+            format!("{label} is not next to any piece in play")
+        } else {
+            format!(
+                "board limit {0}×{0}: a piece on {label} would make the board too big",
+                self.settings.max_board
+            )
+        };
+        format!("{why}; the squares you may place on: {}", list.join(" "))
+    }
+
+    fn read_square(&self, text: &str) -> Result<Abs, Refusal> {
+        let frame = self.frame();
+        frame.parse(text).ok_or_else(|| {
+            Refusal::Rule(format!(
+                "`{}` is not a square of board #{} (files a–{}, ranks 1–{})",
+                text.trim(),
+                self.state.board_number,
+                (b'a' + (frame.width.min(26) as u8).saturating_sub(1)) as char,
+                frame.height
+            ))
+        })
+    }
+
+    // ----- actions ----------------------------------------------------------------------
+
+    /// Applies a request by `actor` at `now` (`command` as typed, logged).
+    ///
+    /// # Errors
+    /// A [`Refusal`] saying what is wrong and what would work; nothing changes.
+    pub fn apply(
+        &mut self,
+        actor: &str,
+        request: Request,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, Refusal> {
+        let action = match request {
+            Request::Draw { square, turn } => self.draw_action(actor, square, turn)?,
+            Request::Place { square, turn } => {
+                let side = self.check_may_act(actor)?;
+                let pos = &self.state.pos;
+                let Some(piece) = pos.revealed else {
+                    return refuse(if pos.stacks[side.index()].is_empty() {
+                        "you have nothing to place: your stack is empty, so you must move"
+                            .to_string()
+                    } else {
+                        "you have no piece to place: /draw first".to_string()
+                    });
+                };
+                self.check_turn(turn)?;
+                let sq = self.read_square(&square)?;
+                if !pos.placement_squares().contains(&sq) {
+                    return refuse(self.placement_refusal(sq, square.trim()));
+                }
+                let frame = self.frame();
+                let mut after = pos.clone();
+                after.place(sq);
+                let check = if after.king_en_prise() { "+" } else { "" };
+                Action::Place {
+                    side,
+                    piece,
+                    square: sq,
+                    notation: format!("{}@{}{check}", piece.letter(), frame.label(sq)),
+                }
+            }
+            Request::Move { text, turn } => {
+                let side = self.check_may_act(actor)?;
+                if let Some(k) = self.state.pos.revealed {
+                    return refuse(format!(
+                        "you drew a {}: place it first with /place square:<sq> (/moves lists the squares)",
+                        k.name()
+                    ));
+                }
+                self.check_turn(turn)?;
+                let (mv, notation) = self.resolve_move(side, &text)?;
+                Action::Move {
+                    side,
+                    from: mv.from,
+                    to: mv.to,
+                    notation,
+                }
+            }
+            Request::OfferDraw => {
+                self.check_in_play()?;
+                let side = self.seated(actor)?;
+                if let Some(by) = self.state.draw_offer {
+                    return refuse(format!(
+                        "{} has offered a draw already; answer it with /accept or /decline",
+                        self.name(by)
+                    ));
+                }
+                Action::OfferDraw { side }
+            }
+            Request::AcceptDraw => {
+                self.check_in_play()?;
+                let side = self.seated(actor)?;
+                match self.state.draw_offer {
+                    None => return refuse("there is no draw offer to accept (make one with /offer draw)"),
+                    Some(by) if by == side => {
+                        return refuse("you made this draw offer; your opponent answers it (or withdraw it with /decline)")
+                    }
+                    Some(_) => Action::AcceptDraw { side },
+                }
+            }
+            Request::DeclineDraw => {
+                self.check_in_play()?;
+                let side = self.seated(actor)?;
+                if self.state.draw_offer.is_none() {
+                    return refuse("there is no draw offer to decline");
+                }
+                Action::DeclineDraw { side }
+            }
+            Request::Resign => {
+                self.check_in_play()?;
+                let side = self.seated(actor)?;
+                Action::Resign {
+                    side,
+                    organiser: false,
+                }
+            }
+            Request::OrganiserResign { player } => {
+                self.check_in_play()?;
+                let player = player.trim().trim_start_matches('@');
+                let Some(side) = self.side_of(player) else {
+                    return refuse(format!("{player} is not playing in this game"));
+                };
+                let Some((due_side, due)) = self.due() else {
+                    return refuse("this game has no move limit (move_limit:), so there is no overrun to resign for");
+                };
+                if due_side != side {
+                    return refuse(format!(
+                        "{} is not to play; only the player to play can overrun",
+                        self.name(side)
+                    ));
+                }
+                if now < due {
+                    return refuse(format!(
+                        "{} has not overrun yet: the move limit runs out in {}",
+                        self.name(side),
+                        format_duration(due - now)
+                    ));
+                }
+                Action::Resign {
+                    side,
+                    organiser: true,
+                }
+            }
+            Request::Takeback => return self.takeback(actor, now, command),
+            Request::Revert { to, reason } => return self.revert(actor, to, &reason, now, command),
+            Request::Stack { side, letters } => {
+                let mut order = Vec::new();
+                for c in letters.chars().filter(|c| !c.is_whitespace()) {
+                    match Kind::from_letter(c) {
+                        Some(k) => order.push(k),
+                        None => return refuse(format!("`{c}` is not a piece letter")),
+                    }
+                }
+                let mut have = self.state.pos.stacks[side.index()].clone();
+                let mut want = order.clone();
+                have.sort();
+                want.sort();
+                if have != want {
+                    return refuse(format!(
+                        "the letters must be exactly the pieces still in {}'s stack: {}",
+                        side.name(),
+                        have.iter().map(|k| k.letter()).collect::<String>()
+                    ));
+                }
+                let action = Action::Stack { side, order };
+                let mut lines = Vec::new();
+                fold(
+                    &mut self.state,
+                    &self.settings,
+                    &self.users,
+                    &action,
+                    now,
+                    None,
+                    &mut lines,
+                )?;
+                self.log.push(Entry {
+                    number: None,
+                    actor: actor.to_string(),
+                    time: now,
+                    command: command.to_string(),
+                    action,
+                    reverted: None,
+                });
+                return Ok(Accepted {
+                    number: None,
+                    text: format!("{}'s stack set", side.name()),
+                    notify: Vec::new(),
+                });
+            }
+        };
+        self.commit(actor, now, command, action)
+    }
+
+    fn draw_action(
+        &self,
+        actor: &str,
+        square: Option<String>,
+        turn: Option<u32>,
+    ) -> Result<Action, Refusal> {
+        let side = self.check_may_act(actor)?;
+        let pos = &self.state.pos;
+        if let Some(k) = pos.revealed {
+            return refuse(format!(
+                "you have drawn a {} already: place it with /place square:<sq> (/moves lists the squares)",
+                k.name()
+            ));
+        }
+        let Some(&piece) = pos.stacks[side.index()].first() else {
+            return refuse("your stack is empty: you must move (/moves lists your moves)");
+        };
+        self.check_turn(turn)?;
+        let square = square.filter(|s| !s.trim().is_empty());
+        let at = if pos.count() == 0 {
+            // White's first piece goes on the empty board's one square by itself.
+            Some(pos.empty_origin)
+        } else {
+            match (self.settings.draw_mode, square) {
+                (DrawMode::Reveal, Some(_)) => {
+                    return refuse("this game draws face up: /draw, then /place square:<sq>")
+                }
+                (DrawMode::Reveal, None) => None,
+                (DrawMode::Blind, None) => {
+                    return refuse(
+                        "this game draws blind: name the square first with /draw square:<sq>",
+                    )
+                }
+                (DrawMode::Blind, Some(t)) => {
+                    let sq = self.read_square(&t)?;
+                    if !pos.placement_squares().contains(&sq) {
+                        return refuse(self.placement_refusal(sq, t.trim()));
+                    }
+                    Some(sq)
+                }
+            }
+        };
+        Ok(Action::Draw {
+            side,
+            piece,
+            square: at,
+        })
+    }
+
+    /// Reads a typed move against the current board; the move and its echo.
+    fn resolve_move(&self, side: Side, text: &str) -> Result<(Move, String), Refusal> {
+        let t = text.trim();
+        if t.contains('=') {
+            return refuse("there is no promotion in Chex (§5.3): a pawn on any rank stays a pawn; write the move without =");
+        }
+        if matches!(
+            t.trim_end_matches(['+', '#']),
+            "0-0" | "0-0-0" | "O-O" | "O-O-O"
+        ) {
+            return refuse("there is no castling in Chex (§5.3)");
+        }
+        let typed = parse_typed(t).map_err(Refusal::Rule)?;
+        let pos = &self.state.pos;
+        let frame = self.frame();
+        let from = self.read_square(&typed.from)?;
+        let to = self.read_square(&typed.to)?;
+        let Some(piece) = pos.at(from) else {
+            return refuse(format!("there is no piece on {}", typed.from));
+        };
+        if piece.side != side {
+            return refuse(format!(
+                "the {} on {} is not yours",
+                piece.kind.name(),
+                typed.from
+            ));
+        }
+        if let Some(k) = typed.letter {
+            if k != piece.kind {
+                return refuse(format!(
+                    "the piece on {} is a {}, not a {}",
+                    typed.from,
+                    piece.kind.name(),
+                    k.name()
+                ));
+            }
+        }
+        let mv = Move { from, to };
+        let legal = pos.moves_from(from);
+        if !legal.contains(&mv) {
+            let list: Vec<String> = legal.iter().map(|&m| pos.move_text(m, &frame)).collect();
+            let moves = if list.is_empty() {
+                format!(
+                    "the {} on {} has no legal move",
+                    piece.kind.name(),
+                    typed.from
+                )
+            } else {
+                format!("its legal moves: {}", list.join(" "))
+            };
+            let mut probe = pos.clone();
+            probe.max_board = u32::MAX;
+            let why = if pos.reaches(from, to) && pos.breaks_group(mv) {
+                format!(
+                    "{} would break the group: all pieces in play must stay one group of 8-neighbours",
+                    pos.move_text(mv, &frame)
+                )
+            } else if pos.reaches(from, to) && !probe.breaks_group(mv) {
+                format!(
+                    "board limit {0}×{0}: {1} would make the board too big",
+                    self.settings.max_board,
+                    pos.move_text(mv, &frame)
+                )
+            } else {
+                format!(
+                    "the {} on {} cannot go to {}",
+                    piece.kind.name(),
+                    typed.from,
+                    typed.to
+                )
+            };
+            return refuse(format!("{why}; {moves}"));
+        }
+        let mut after = pos.clone();
+        let echo = pos.move_text(mv, &frame);
+        after.make(mv);
+        let check = if after.king_en_prise() { "+" } else { "" };
+        Ok((mv, format!("{echo}{check}")))
+    }
+
+    fn commit(
+        &mut self,
+        actor: &str,
+        now: Timestamp,
+        command: &str,
+        action: Action,
+    ) -> Result<Accepted, Refusal> {
+        let mut st = self.state.clone();
+        let mut lines = Vec::new();
+        let number = self.next_number();
+        fold(
+            &mut st,
+            &self.settings,
+            &self.users,
+            &action,
+            now,
+            Some(number),
+            &mut lines,
+        )?;
+        self.state = st;
+        let offer = matches!(action, Action::OfferDraw { .. });
+        let number = self.push(actor, now, command, action);
+        let mut reply = self.accepted(number, lines);
+        if offer && !self.finished() {
+            if let Some(by) = self.state.draw_offer {
+                reply.notify = vec![self.user(by.other()).to_string()];
+            }
+        }
+        Ok(reply)
+    }
+
+    fn push(&mut self, actor: &str, time: Timestamp, command: &str, action: Action) -> Option<u32> {
+        let number = Some(self.next_number());
+        self.log.push(Entry {
+            number,
+            actor: actor.to_string(),
+            time,
+            command: command.to_string(),
+            action,
+            reverted: None,
+        });
+        number
+    }
+
+    /// The line saying who acts next and how.
+    pub fn turn_line(&self) -> String {
+        let st = &self.state;
+        match &st.outcome {
+            Some(o) => format!(
+                "Game over: {}. The seed was {} (SHA-256 {}).",
+                outcome_text(&self.users, o),
+                self.settings.seed,
+                self.settings.seed_hash
+            ),
+            None => {
+                let side = st.pos.to_move;
+                let what = match st.pos.revealed {
+                    Some(k) => format!("to place the revealed {} (/place square:<sq>)", k.name()),
+                    None if st.pos.count() == 0 => "to draw (/draw)".into(),
+                    None if st.pos.stacks[side.index()].is_empty() => {
+                        "to move (stack empty)".into()
+                    }
+                    None => "to play (/draw or /move)".into(),
+                };
+                let offer = match st.draw_offer {
+                    Some(by) => format!(" {} offers a draw: /accept or /decline.", self.name(by)),
+                    None => String::new(),
+                };
+                format!(
+                    "Board #{} ({}×{}). {} {what}.{offer}",
+                    st.board_number,
+                    self.frame().width,
+                    self.frame().height,
+                    self.name(side)
+                )
+            }
+        }
+    }
+
+    fn accepted(&self, number: Option<u32>, mut lines: Vec<String>) -> Accepted {
+        lines.push(self.turn_line());
+        let notify = match self.to_move() {
+            Some(s) => vec![self.user(s).to_string()],
+            None => Vec::new(),
+        };
+        Accepted {
+            number,
+            text: lines.join("\n"),
+            notify,
+        }
+    }
+
+    /// The last action in effect that can be taken back.
+    fn last_action(&self) -> Option<(usize, &Entry)> {
+        self.log.iter().enumerate().rev().find(|(_, e)| {
+            e.reverted.is_none()
+                && e.number.is_some()
+                && !matches!(
+                    e.action,
+                    Action::Takeback { .. } | Action::Revert { .. } | Action::Start { .. }
+                )
+        })
+    }
+
+    fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, Refusal> {
+        let side = self.seated(user)?;
+        let Some((idx, e)) = self.last_action() else {
+            return refuse("there is nothing to take back");
+        };
+        if e.actor != user {
+            return refuse(format!(
+                "only the last action of the game can be taken back, and it is #{} by {}",
+                e.number.unwrap_or(0),
+                e.actor
+            ));
+        }
+        if matches!(e.action, Action::Draw { .. }) {
+            return refuse("a /draw cannot be taken back (§5.7): the piece stays revealed");
+        }
+        if self.finished() {
+            return refuse(
+                "the action that ended the game cannot be taken back (a moderator can revert it)",
+            );
+        }
+        let undone = e.number.unwrap_or(0);
+        let what = describe(&e.action, &self.users);
+        let was = self.frame();
+        self.log[idx].reverted = Some((user.to_string(), "takeback".into()));
+        let number = self.push(user, now, command, Action::Takeback { side, undone });
+        self.replay()?;
+        let mut lines = vec![format!("{user} takes back #{undone} ({what}).")];
+        if let Some(k) = self.state.pos.revealed {
+            lines.push(format!(
+                "The revealed {} stays drawn: it must be placed again.",
+                k.name()
+            ));
+        }
+        if let Some(l) = relabel_line(&was, &self.frame(), &self.state.pos) {
+            lines.push(l);
+        }
+        Ok(self.accepted(number, lines))
+    }
+
+    /// What a revert to before action `to` would undo.
+    ///
+    /// # Errors
+    /// No such action, or nothing left to undo.
+    pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, Refusal> {
+        if to == 0 || to >= self.next_number() {
+            return refuse(format!(
+                "there is no action #{to}; actions run from #1 to #{}",
+                self.next_number().saturating_sub(1)
+            ));
+        }
+        let undone: Vec<String> = self
+            .log
+            .iter()
+            .filter(|e| e.reverted.is_none() && e.number.is_some_and(|n| n >= to))
+            .filter(|e| !matches!(e.action, Action::Takeback { .. } | Action::Revert { .. }))
+            .map(|e| {
+                format!(
+                    "#{} {}: {}",
+                    e.number.unwrap_or(0),
+                    e.actor,
+                    describe(&e.action, &self.users)
+                )
+            })
+            .collect();
+        if undone.is_empty() {
+            return refuse(format!("nothing from #{to} on is left to revert"));
+        }
+        Ok(undone)
+    }
+
+    fn revert(
+        &mut self,
+        moderator: &str,
+        to: u32,
+        reason: &str,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, Refusal> {
+        let undone = self.revert_preview(to)?;
+        let was = self.frame();
+        for e in &mut self.log {
+            if e.reverted.is_none() && e.number.is_some_and(|n| n >= to) {
+                e.reverted = Some((moderator.to_string(), reason.to_string()));
+            }
+        }
+        let number = self.push(
+            moderator,
+            now,
+            command,
+            Action::Revert {
+                to,
+                reason: reason.to_string(),
+            },
+        );
+        self.replay()?;
+        let mut lines = vec![format!(
+            "{moderator} reverted the game to before #{to} ({reason}); undone: {}",
+            undone.join("; ")
+        )];
+        if let Some(l) = relabel_line(&was, &self.frame(), &self.state.pos) {
+            lines.push(l);
+        }
+        Ok(self.accepted(number, lines))
+    }
+
+    // ----- texts ------------------------------------------------------------------------
+
+    /// The board as text, with its labels (top rank first).
+    pub fn diagram(&self) -> Vec<String> {
+        let pos = &self.state.pos;
+        let f = self.frame();
+        let mut out = Vec::new();
+        for r in (0..f.height as i32).rev() {
+            let mut row = format!("{:>2} ", r + 1);
+            for c in 0..f.width as i32 {
+                row.push(match pos.at((f.origin.0 + c, f.origin.1 + r)) {
+                    Some(p) => p.fen(),
+                    None => '.',
+                });
+                row.push(' ');
+            }
+            out.push(row.trim_end().to_string());
+        }
+        let files: String = (0..f.width.min(26))
+            .map(|c| format!("{} ", (b'a' + c as u8) as char))
+            .collect();
+        out.push(format!("   {}", files.trim_end()));
+        out
+    }
+
+    /// The pieces left in a side's stack, by type (`Q1 R2 P5`, or `none`).
+    pub fn left_text(&self, side: Side) -> String {
+        let v: Vec<String> = self
+            .state
+            .pos
+            .stack_counts(side)
+            .into_iter()
+            .map(|(k, n)| format!("{}{n}", k.letter()))
+            .collect();
+        if v.is_empty() {
+            "none".into()
+        } else {
+            v.join(" ")
+        }
+    }
+
+    /// `/status`.
+    pub fn status_text(&self) -> String {
+        let st = &self.state;
+        let mut lines = vec![format!(
+            "Chex: {}, {}; draw_mode {}, stalemate {}, board limit {}×{}{}",
+            self.name(Side::White),
+            self.name(Side::Black),
+            self.settings.draw_mode.as_str(),
+            self.settings.stalemate.as_str(),
+            self.settings.max_board,
+            self.settings.max_board,
+            match self.settings.move_limit {
+                Some(l) => format!(", move limit {}", format_duration(l)),
+                None => String::new(),
+            }
+        )];
+        lines.push(self.turn_line());
+        lines.extend(self.diagram());
+        lines.push(format!(
+            "Pieces left: White {}; Black {}",
+            self.left_text(Side::White),
+            self.left_text(Side::Black)
+        ));
+        if let Some(k) = st.pos.revealed {
+            lines.push(format!("Revealed: {} {}", st.pos.to_move.name(), k.name()));
+        }
+        if let Some(t) = &st.last_text {
+            lines.push(format!("Last: {t}"));
+        }
+        lines.push(format!("Seed hash (SHA-256): {}", self.settings.seed_hash));
+        lines.join("\n")
+    }
+
+    /// The console's `!state` lines.
+    pub fn state_lines(&self) -> Vec<String> {
+        let st = &self.state;
+        let mut v = vec![
+            format!("board 1: {}", st.pos.placement()),
+            format!("position: {}", st.pos.to_text()),
+            format!(
+                "seats: {}, {}",
+                self.name(Side::White),
+                self.name(Side::Black)
+            ),
+            format!(
+                "settings: draw_mode {}, stalemate {}, max_board {}, move_limit {}, seed hash {}",
+                self.settings.draw_mode.as_str(),
+                self.settings.stalemate.as_str(),
+                self.settings.max_board,
+                self.settings
+                    .move_limit
+                    .map_or("off".to_string(), format_duration),
+                self.settings.seed_hash
+            ),
+            format!("board number: #{}", st.board_number),
+        ];
+        match &st.outcome {
+            Some(o) => v.push(format!(
+                "result: {}; seed {}",
+                outcome_text(&self.users, o),
+                self.settings.seed
+            )),
+            None => v.push(format!("to move: {}", self.name(st.pos.to_move))),
+        }
+        v.push(format!(
+            "left: White {}; Black {}",
+            self.left_text(Side::White),
+            self.left_text(Side::Black)
+        ));
+        if let Some(by) = st.draw_offer {
+            v.push(format!("draw offer: by {}", self.name(by)));
+        }
+        if let Some(t) = &st.last_text {
+            v.push(format!("last: {t}"));
+        }
+        v.push(format!("turn started: {}", st.turn_started));
+        v
+    }
+}
+
+/// The result for people.
+pub fn outcome_text(users: &[String], o: &Outcome) -> String {
+    match o {
+        Outcome::Win { side, how } => {
+            let loser = name(users, side.other());
+            let how = match how {
+                WinHow::KingCaptured => format!("{loser}'s King is captured"),
+                WinHow::Resigned => format!("{loser} resigns"),
+                WinHow::OrganiserResigned => {
+                    format!("the organiser resigns for {loser} after an overrun")
+                }
+            };
+            format!("{} wins ({how})", name(users, *side))
+        }
+        Outcome::Draw(r) => {
+            let why = match r {
+                DrawReason::KingStalemate(s) => format!(
+                    "King stalemate: {} drew the King and has no safe square",
+                    name(users, *s)
+                ),
+                DrawReason::MoveStalemate(s) => format!(
+                    "move stalemate: {} has no piece left to draw and no legal move",
+                    name(users, *s)
+                ),
+                DrawReason::NoSquare(s) => format!(
+                    "{} drew a piece that has no square to go to",
+                    name(users, *s)
+                ),
+                DrawReason::Agreement => "agreed".into(),
+            };
+            format!("drawn ({why})")
+        }
+    }
+}
+
+/// A short description of an action.
+pub fn describe(a: &Action, users: &[String]) -> String {
+    let u = |s: Side| name(users, s);
+    match a {
+        Action::Start { position: None } => "the game starts".into(),
+        Action::Start { position: Some(p) } => format!("the game starts from {p}"),
+        Action::Draw {
+            side,
+            piece,
+            square,
+        } => match square {
+            Some(_) => format!("{} draws a {} and places it", u(*side), piece.name()),
+            None => format!("{} draws a {}", u(*side), piece.name()),
+        },
+        Action::Place { side, notation, .. } | Action::Move { side, notation, .. } => {
+            format!("{} {notation}", u(*side))
+        }
+        Action::Stack { side, .. } => format!("{}'s stack order set (console)", side.name()),
+        Action::OfferDraw { side } => format!("{} offers a draw", u(*side)),
+        Action::AcceptDraw { side } => format!("{} accepts the draw", u(*side)),
+        Action::DeclineDraw { side } => format!("{} declines the draw", u(*side)),
+        Action::Resign { side, organiser } => {
+            if *organiser {
+                format!("the organiser resigns for {}", u(*side))
+            } else {
+                format!("{} resigns", u(*side))
+            }
+        }
+        Action::Takeback { side, undone } => format!("{} takes back #{undone}", u(*side)),
+        Action::Revert { to, reason } => format!("revert to before #{to} ({reason})"),
+    }
+}
+
+/// The line a reply carries when the labels changed.
+pub fn relabel_line(was: &Frame, now: &Frame, pos: &Position) -> Option<String> {
+    if was.origin == now.origin {
+        return None;
+    }
+    let dx = was.origin.0 - now.origin.0;
+    let dy = was.origin.1 - now.origin.1;
+    let part = |n: i32, pos: &str, neg: &str, unit: &str| -> Option<String> {
+        match n {
+            0 => None,
+            n if n > 0 => Some(format!("{n} {unit}{} {pos}", if n == 1 { "" } else { "s" })),
+            n => Some(format!(
+                "{} {unit}{} {neg}",
+                -n,
+                if n == -1 { "" } else { "s" }
+            )),
+        }
+    };
+    let parts: Vec<String> = [
+        part(dx, "right", "left", "file"),
+        part(dy, "up", "down", "rank"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let example = pos
+        .pieces()
+        .find_map(|(s, _)| Some((was.name(s)?, now.name(s)?)))
+        .map(|(a, b)| format!(" ({a} is now {b})"))
+        .unwrap_or_default();
+    Some(format!(
+        "The board is relabelled (now {}×{}): every square's name moved {}{example}.",
+        now.width,
+        now.height,
+        parts.join(" and "),
+    ))
+}
+
+// ----- the fold --------------------------------------------------------------------------
+
+/// The start position of a game: the empty board or the text, stacks shuffled from the seed.
+fn start_position(settings: &Settings, text: Option<&str>) -> Result<Position, Refusal> {
+    let mut pos = match text {
+        Some(t) => Position::from_text(t)?,
+        None => Position::start(),
+    };
+    pos.max_board = settings.max_board;
+    let stacks = [pos.stacks[0].clone(), pos.stacks[1].clone()].map(|mut v| {
+        v.sort();
+        v
+    });
+    pos.stacks = shuffle_stacks(settings.seed, stacks);
+    Ok(pos)
+}
+
+/// Ends the game or offers a draw when the side to act is stalemated (§5.4).
+fn check_stalemate(st: &mut State, settings: &Settings, users: &[String], lines: &mut Vec<String>) {
+    if st.outcome.is_some() {
+        return;
+    }
+    let side = st.pos.to_move;
+    let reason = if st.pos.king_stalemate() {
+        DrawReason::KingStalemate(side)
+    } else if st.pos.move_stalemate() {
+        DrawReason::MoveStalemate(side)
+    } else if st.pos.revealed.is_some() && st.pos.placement_squares().is_empty() {
+        DrawReason::NoSquare(side)
+    } else {
+        return;
+    };
+    let text = outcome_text(users, &Outcome::Draw(reason));
+    match settings.stalemate {
+        StalemateMode::Declare => {
+            lines.push(format!("Stalemate declared: {text}."));
+            st.outcome = Some(Outcome::Draw(reason));
+        }
+        StalemateMode::Offer => {
+            st.draw_offer = Some(side);
+            lines.push(format!(
+                "Stalemate: {text}. The bot offers a draw in {}'s name: {} may /accept or /decline.",
+                name(users, side),
+                name(users, side.other())
+            ));
+        }
+    }
+}
+
+/// After a board action: the opponent's standing offer lapses when its recipient plays on.
+fn lapse_offer(st: &mut State, side: Side, users: &[String], lines: &mut Vec<String>) {
+    if st.draw_offer == Some(side.other()) {
+        st.draw_offer = None;
+        lines.push(format!(
+            "{}'s draw offer lapses: {} played on.",
+            name(users, side.other()),
+            name(users, side)
+        ));
+    }
+}
+
+fn fold(
+    st: &mut State,
+    settings: &Settings,
+    users: &[String],
+    action: &Action,
+    time: Timestamp,
+    number: Option<u32>,
+    lines: &mut Vec<String>,
+) -> Result<(), Refusal> {
+    let nm = |s: Side| name(users, s);
+    if !matches!(
+        action,
+        Action::Start { .. } | Action::Takeback { .. } | Action::Revert { .. }
+    ) {
+        if let Some(o) = &st.outcome {
+            return refuse(format!("the game is over: {}", outcome_text(users, o)));
+        }
+    }
+    let was = st.pos.frame();
+    match action {
+        Action::Start { position } => {
+            let pos = start_position(settings, position.as_deref())?;
+            *st = State::new(pos, time);
+            lines.push(format!("Chex: {}, {}.", nm(Side::White), nm(Side::Black)));
+            check_stalemate(st, settings, users, lines);
+            return Ok(());
+        }
+        Action::Draw {
+            side,
+            piece,
+            square,
+        } => {
+            if st.pos.to_move != *side {
+                return refuse(format!("it is {}'s turn", nm(st.pos.to_move)));
+            }
+            let squares = st.pos.placement_squares();
+            if !st.pos.draw_piece(*piece) {
+                return refuse(format!("{} cannot draw a {}", nm(*side), piece.name()));
+            }
+            lapse_offer(st, *side, users, lines);
+            let frame = st.pos.frame();
+            match square {
+                None => {
+                    lines.push(format!("{} draws: {}.", nm(*side), piece.name()));
+                    check_stalemate(st, settings, users, lines);
+                }
+                Some(sq) => {
+                    if !squares.contains(sq) {
+                        return refuse(format!("{} is not a square to place on", frame.label(*sq)));
+                    }
+                    lines.push(format!("{} draws: {}.", nm(*side), piece.name()));
+                    check_stalemate(st, settings, users, lines);
+                    if st.outcome.is_none() {
+                        st.pos.place(*sq);
+                        let check = if st.pos.king_en_prise() { "+" } else { "" };
+                        let echo = format!("{}@{}{check}", piece.letter(), frame.label(*sq));
+                        lines.push(format!("{} {echo}", nm(*side)));
+                        st.last = Some((None, *sq));
+                        st.last_text = Some(echo);
+                        st.turn_started = time;
+                        check_stalemate(st, settings, users, lines);
+                    }
+                }
+            }
+        }
+        Action::Place {
+            side,
+            piece,
+            square,
+            notation,
+        } => {
+            if st.pos.to_move != *side || st.pos.revealed != Some(*piece) {
+                return refuse(format!("{} has no {} to place", nm(*side), piece.name()));
+            }
+            if !st.pos.placement_squares().contains(square) {
+                return refuse(format!("{notation} is not a legal placement"));
+            }
+            st.pos.place(*square);
+            lapse_offer(st, *side, users, lines);
+            lines.push(format!("{} {notation}", nm(*side)));
+            st.last = Some((None, *square));
+            st.last_text = Some(notation.clone());
+            st.turn_started = time;
+            check_stalemate(st, settings, users, lines);
+        }
+        Action::Move {
+            side,
+            from,
+            to,
+            notation,
+        } => {
+            if st.pos.to_move != *side || st.pos.revealed.is_some() {
+                return refuse(format!("{} may not move now", nm(*side)));
+            }
+            let mv = Move {
+                from: *from,
+                to: *to,
+            };
+            if st.pos.at(*from).is_none_or(|p| p.side != *side)
+                || !st.pos.moves_from(*from).contains(&mv)
+            {
+                return refuse(format!("{notation} is not legal"));
+            }
+            let captured = st.pos.make(mv);
+            lapse_offer(st, *side, users, lines);
+            lines.push(format!("{} {notation}", nm(*side)));
+            st.last = Some((Some(*from), *to));
+            st.last_text = Some(notation.clone());
+            st.turn_started = time;
+            if let Some(Piece {
+                kind: Kind::King, ..
+            }) = captured
+            {
+                lines.push(format!(
+                    "{} captures {}'s King.",
+                    nm(*side),
+                    nm(side.other())
+                ));
+                st.outcome = Some(Outcome::Win {
+                    side: *side,
+                    how: WinHow::KingCaptured,
+                });
+            }
+            check_stalemate(st, settings, users, lines);
+        }
+        Action::Stack { side, order } => {
+            let stack = &mut st.pos.stacks[side.index()];
+            let mut rest = stack.clone();
+            for k in order {
+                if let Some(i) = rest.iter().position(|x| x == k) {
+                    rest.remove(i);
+                } else {
+                    // A revert brought back pieces the order no longer matches: keep the stack.
+                    return Ok(());
+                }
+            }
+            rest.extend(order.iter().copied());
+            *stack = rest;
+            return Ok(());
+        }
+        Action::OfferDraw { side } => {
+            if st.draw_offer.is_some() {
+                return refuse("a draw offer stands already");
+            }
+            st.draw_offer = Some(*side);
+            lines.push(format!(
+                "{} offers a draw; {} may /accept or /decline.",
+                nm(*side),
+                nm(side.other())
+            ));
+        }
+        Action::AcceptDraw { side } => {
+            if st.draw_offer != Some(side.other()) {
+                return refuse("there is no draw offer to accept");
+            }
+            st.draw_offer = None;
+            lines.push(format!("{} accepts the draw.", nm(*side)));
+            st.outcome = Some(Outcome::Draw(DrawReason::Agreement));
+        }
+        Action::DeclineDraw { side } => {
+            let Some(by) = st.draw_offer.take() else {
+                return refuse("there is no draw offer");
+            };
+            if by == *side {
+                lines.push(format!("{} withdraws their draw offer.", nm(*side)));
+            } else {
+                lines.push(format!("{} declines the draw.", nm(*side)));
+            }
+        }
+        Action::Resign { side, organiser } => {
+            lines.push(if *organiser {
+                format!("The organiser resigns for {}.", nm(*side))
+            } else {
+                format!("{} resigns.", nm(*side))
+            });
+            st.outcome = Some(Outcome::Win {
+                side: side.other(),
+                how: if *organiser {
+                    WinHow::OrganiserResigned
+                } else {
+                    WinHow::Resigned
+                },
+            });
+        }
+        Action::Takeback { .. } | Action::Revert { .. } => {
+            st.turn_started = time;
+            return Ok(());
+        }
+    }
+    if let Some(n) = number {
+        st.board_number = n;
+    }
+    if let Some(l) = relabel_line(&was, &st.pos.frame(), &st.pos) {
+        lines.push(l);
+    }
+    Ok(())
+}
