@@ -165,10 +165,6 @@ pub(super) async fn handle(ctx: Ctx<'_>, cmd: &Command) -> Handled {
     }
 }
 
-/// Commands whose accepted reply carries the board picture (Chex's `/draw` and `/place` are
-/// board actions like a move).
-const PICTURED: [&str; 3] = ["move", "draw", "place"];
-
 /// Hands a command to the hub and answers: refusals and private answers ephemerally as the
 /// first response; accepted actions publicly in the thread (moves deferred first, to leave
 /// time for the board picture), then the pinned status is refreshed and news for other
@@ -195,7 +191,13 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
         sent?;
         return Ok(());
     }
-    let picture = if PICTURED.contains(&cmd.name.as_str()) && reply.ok == Some(true) {
+    let pictured = reply.ok == Some(true)
+        && state
+            .service
+            .with_game(&thread_key, |g| g.pictured(&cmd.name))
+            .await
+            .unwrap_or(false);
+    let picture = if pictured {
         ctx.defer().await?;
         let now = now();
         let job = state
