@@ -104,7 +104,7 @@ fn the_first_two_placements() {
     assert!(t.no("ann", "/place a1").contains("/draw first"));
     let first = t.ok("ann", "/draw");
     assert!(first.starts_with("#1 "), "{first}");
-    assert!(first.contains("P@a1"), "{first}");
+    assert!(first.contains("P@b2"), "{first}");
     assert!(first.contains("relabelled"), "{first}");
     assert_eq!(
         t.text(),

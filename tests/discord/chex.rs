@@ -74,7 +74,7 @@ async fn a_chex_game_through_discord() {
 
     // White's first draw is placed by itself; Black draws and places.
     for (user, next, name, options, want) in [
-        (ann, ben, "draw", json!([]), "P@a1"),
+        (ann, ben, "draw", json!([]), "P@b2"),
         (ben, ben, "draw", json!([]), "draws: Rook"),
         (
             ben,
