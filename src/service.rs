@@ -815,7 +815,7 @@ impl Service {
     }
 
     /// [`Service::handle`], with what the front end shows next: the game's status and users
-    /// and, with `picture` and an accepted action, the job drawing its picture.
+    /// and, with `picture`, an accepted action and a game that pictures the command, the job drawing its picture.
     pub async fn handle_full(
         &self,
         caller: &Caller<'_>,
@@ -900,7 +900,11 @@ impl Service {
                     self.touched(thread, &cell);
                     let game = cell.hub.game(thread).filter(|_| front.is_some());
                     let job = match game {
-                        Some(g) if front == Some(true) && reply.ok == Some(true) => {
+                        Some(g)
+                            if front == Some(true)
+                                && reply.ok == Some(true)
+                                && g.pictured(&cmd.name) =>
+                        {
                             Some(g.picture(caller.now))
                         }
                         _ => None,

@@ -104,7 +104,7 @@ fn the_first_two_placements() {
     assert!(t.no("ann", "/place a1").contains("/draw first"));
     let first = t.ok("ann", "/draw");
     assert!(first.starts_with("#1 "), "{first}");
-    assert!(first.contains("P@a1"), "{first}");
+    assert!(first.contains("P@b2"), "{first}");
     assert!(first.contains("relabelled"), "{first}");
     assert_eq!(
         t.text(),
@@ -601,4 +601,20 @@ fn arbiter_moves_lists_the_plays_sorted_and_nothing_without_one() {
     assert!(text.lines().all(|l| l.starts_with("P@")), "{text}");
     let (ok, text) = cli("3/1P1/3 [ ] w 0;0 -");
     assert!(!ok && text.contains("origin"), "{text}");
+}
+
+#[test]
+fn the_layer_imports_a_chex_export_as_chex() {
+    let (mut t, _) = Table::new("seed:7");
+    t.ok("ann", "/draw");
+    t.ok("ben", "/draw");
+    t.ok("ben", "/place a3");
+    t.ok("ann", "/resign");
+    let text = t.ok("ann", "/export");
+    let g = arbiter::commands::import(&text).expect("imports");
+    assert_eq!(g.kind().variant, "chex");
+    let back = g.downcast::<Game>().expect("a Chex game");
+    assert_eq!(back.position().to_text(), t.text());
+    assert_eq!(back.log.len(), t.game().log.len());
+    assert!(back.finished());
 }

@@ -353,6 +353,11 @@ impl ThreadGame for Game {
             .collect()
     }
 
+    fn pictured(&self, command: &str) -> bool {
+        // Every board action, and the board reposted after a takeback or a revert (§5.5).
+        matches!(command, "move" | "draw" | "place" | "takeback" | "revert")
+    }
+
     fn picture(&self, _now: Timestamp) -> PictureJob {
         let view = crate::render::chex_view(self);
         Box::new(move || crate::render::render_chex(&view).map_err(|e| e.to_string()))

@@ -121,6 +121,11 @@ pub trait ThreadGame: Send + Sync {
     fn export(&self) -> String;
     /// Timers falling due in `(after, until]`.
     fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due>;
+    /// Whether an accepted `command` (`move`, `takeback`, `revert`…) is answered with the
+    /// picture of the board (a move by default).
+    fn pictured(&self, command: &str) -> bool {
+        command == "move"
+    }
     /// The picture of the game now, to render away from the executor.
     fn picture(&self, now: Timestamp) -> PictureJob;
     /// A copy.

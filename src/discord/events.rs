@@ -47,6 +47,25 @@ async fn on_press(http: &Http, state: &Data, press: &ComponentInteraction) -> Re
     tracing::info!(user = %user, thread = %press.channel_id, button = %id, ok = ?reply.ok, "button");
     let private = is_private(&reply);
     let out = Outgoing::from_reply(state, press.channel_id, &user, &reply).await;
+    // A game that reposts its board after a revert (Chex) gets its picture attached.
+    let thread = press.channel_id.to_string();
+    let job = if private {
+        None
+    } else {
+        state
+            .service
+            .with_game(&thread, |g| g.pictured("revert").then(|| g.picture(now())))
+            .await
+            .flatten()
+    };
+    let picture = match job {
+        Some(job) => tokio::task::spawn_blocking(move || super::board_png(job))
+            .await
+            .ok()
+            .flatten(),
+        None => None,
+    };
+    let out = out.with_picture(picture);
     let sent = press
         .create_response(
             http,

@@ -166,10 +166,6 @@ pub(super) async fn handle(ctx: Ctx<'_>, cmd: &Command) -> Handled {
     }
 }
 
-/// Commands whose accepted reply carries the board picture (Chex's `/draw` and `/place` are
-/// board actions like a move).
-const PICTURED: [&str; 3] = ["move", "draw", "place"];
-
 /// Hands a command to the hub and answers: refusals and private answers ephemerally as the
 /// first response; accepted actions publicly in the thread (moves deferred first, to leave
 /// time for the board picture), then the pinned status is refreshed and news for other
@@ -197,7 +193,7 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
             &cmd,
             &raw,
             Some(&interaction_id),
-            PICTURED.contains(&cmd.name.as_str()),
+            true,
         )
         .await;
     let service_took = started.elapsed();

@@ -74,7 +74,7 @@ async fn a_chex_game_through_discord() {
 
     // White's first draw is placed by itself; Black draws and places.
     for (user, next, name, options, want) in [
-        (ann, ben, "draw", json!([]), "P@a1"),
+        (ann, ben, "draw", json!([]), "P@b2"),
         (ben, ben, "draw", json!([]), "draws: Rook"),
         (
             ben,
@@ -133,6 +133,13 @@ async fn a_chex_game_through_discord() {
     assert!(r.contains("b2-b3"), "{r}");
     assert_eq!(message(&answer).files, ["board.png"]);
 
+    // A takeback reposts the board: the move is undone, the picture attached.
+    let t = fake.slash(ann, thread, "takeback", json!([]), &[]);
+    let answer = fake.answer(&t).await;
+    let r = accepted(&answer, "takeback");
+    assert!(r.contains("takes back #4"), "{r}");
+    assert_eq!(message(&answer).files, ["board.png"]);
+
     // The organiser resigns for nobody without a move limit; the player resigns.
     let t = fake.slash(
         &org,
@@ -146,6 +153,6 @@ async fn a_chex_game_through_discord() {
     let r = accepted(&fake.answer(&t).await, "resign");
     assert!(r.contains("The seed was 7"), "{r}");
 
-    assert!(chex_pictures(&fake) >= 4, "every action's picture decodes");
+    assert!(chex_pictures(&fake) >= 5, "every action's picture decodes");
     drop(bot);
 }

@@ -1545,19 +1545,36 @@ fn fold(
             let frame = st.pos.frame();
             match square {
                 None => {
-                    lines.push(format!("{} draws: {}.", nm(*side), piece.name()));
+                    lines.push(format!(
+                        "{} draws: {} ({}).",
+                        nm(*side),
+                        piece.name(),
+                        piece.letter()
+                    ));
                     check_stalemate(st, settings, users, lines);
                 }
                 Some(sq) => {
                     if !squares.contains(sq) {
                         return refuse(format!("{} is not a square to place on", frame.label(*sq)));
                     }
-                    lines.push(format!("{} draws: {}.", nm(*side), piece.name()));
+                    lines.push(format!(
+                        "{} draws: {} ({}).",
+                        nm(*side),
+                        piece.name(),
+                        piece.letter()
+                    ));
                     check_stalemate(st, settings, users, lines);
                     if st.outcome.is_none() {
                         st.pos.place(*sq);
                         let check = if st.pos.king_en_prise() { "+" } else { "" };
-                        let echo = format!("{}@{}{check}", piece.letter(), frame.label(*sq));
+                        // White's first piece is named on the board it makes (b2 of 3×3);
+                        // a blind square in the labels it was written in.
+                        let shown = if was.width == 1 && was.height == 1 {
+                            st.pos.frame()
+                        } else {
+                            frame
+                        };
+                        let echo = format!("{}@{}{check}", piece.letter(), shown.label(*sq));
                         lines.push(format!("{} {echo}", nm(*side)));
                         st.last = Some((None, *sq));
                         st.last_text = Some(echo);
