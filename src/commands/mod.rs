@@ -3,6 +3,7 @@
 
 mod kfb;
 mod layer;
+mod nomic;
 mod picture;
 mod tournament;
 mod ultimate;
@@ -11,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 pub use kfb::{game_announcement, new_game_notify, state_lines, status_text, HELP};
 pub use layer::{import, kind_of, Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame, KINDS};
+pub use nomic::nomic_view;
 pub use picture::{clock_text, kfb_picture};
 pub use tournament::{
     standings_picture, standings_picture_named, tournament_lines, MatchOpen, TOURNAMENT_HELP,
@@ -175,6 +177,11 @@ impl Reply {
     }
 }
 
+/// A button that stands for a command typed in a thread: `cmd:<thread>:<command>`.
+pub fn command_button(id: &str) -> Option<(&str, &str)> {
+    id.strip_prefix("cmd:")?.split_once(':')
+}
+
 /// Who sends a command, where and when.
 #[derive(Clone, Copy, Debug)]
 pub struct Caller<'a> {
@@ -259,6 +266,9 @@ impl Hub {
 
     /// The thread a pending button belongs to.
     pub fn button_thread(&self, id: &str) -> Option<String> {
+        if let Some((thread, _)) = command_button(id) {
+            return Some(thread.to_string());
+        }
         self.pending.get(id).map(|p| p.thread.clone())
     }
 
@@ -492,6 +502,19 @@ impl Hub {
     }
 
     fn press_button(&mut self, user: &str, id: &str, now: Timestamp) -> Reply {
+        // A button that stands for a command (a vote): pressed as if typed by the presser.
+        if let Some((thread, text)) = command_button(id) {
+            let Some(cmd) = parse_command(text) else {
+                return Reply::refused("this button does nothing");
+            };
+            let caller = Caller {
+                user,
+                roles: Roles::default(),
+                thread,
+                now,
+            };
+            return self.handle_command(&caller, 0, &cmd, text);
+        }
         let Some(p) = self.pending.get(id) else {
             return Reply::refused(
                 "this button has expired (another action was accepted, or it was used)",

@@ -9,6 +9,7 @@
 mod board;
 mod canvas;
 mod kfb;
+mod nomic;
 mod shapes;
 mod table;
 mod ultimate;
@@ -21,6 +22,10 @@ use crate::engine::notation::{self, MoveText, NotationError};
 use crate::engine::{GeometryError, Move, Position, Side, Square};
 
 pub use kfb::{example_kfb, render_kfb, KfbBoardView, KfbView, SeatState, SeatView, TeamView};
+pub use nomic::{
+    army_colour, army_colour_name, example_nomic, render_nomic, HalfView, JoinView, NomicPiece,
+    NomicView,
+};
 pub use table::{render_table, TableView};
 pub use ultimate::{
     cross_square_name, example_ultimate, is_cut, parse_cross_square, render_ultimate, CrossPiece,
