@@ -83,7 +83,7 @@ proptest! {
         let mut pieces = run.game().state().pos.pieces().len();
         for _ in 0..steps {
             run.now += 1 + next(&mut rng) % 20;
-            if next(&mut rng) % 25 == 0 {
+            if next(&mut rng).is_multiple_of(25) {
                 run.now += 300;
             }
             let st = run.game().state_at(run.now);
@@ -98,7 +98,7 @@ proptest! {
                 let pn = p.n;
                 let voter = (0..n).find(|&v| p.votes[v].is_none() && !st.pos.forfeited[v]);
                 if let Some(v) = voter {
-                    let c = if next(&mut rng) % 2 == 0 { "for" } else { "against" };
+                    let c = if next(&mut rng).is_multiple_of(2) { "for" } else { "against" };
                     let r = run.cmd(players[v], &format!("/vote proposal:{pn} choice:{c}"));
                     prop_assert_eq!(r.ok, Some(true), "{}", r.text);
                 }
@@ -133,7 +133,7 @@ proptest! {
             match (st.pos.turn.slot, st.pos.turn.part) {
                 (Slot::Army(_), 1) => {
                     let moved = st.pos.turn.involved.iter().any(|&x| x);
-                    if moved && next(&mut rng) % 4 == 0 {
+                    if moved && next(&mut rng).is_multiple_of(4) {
                         let r = run.cmd(user, "/done");
                         prop_assert_eq!(r.ok, Some(true), "{}", r.text);
                         continue;
@@ -152,12 +152,12 @@ proptest! {
                 }
                 (Slot::Army(_), 2) => {
                     let a = st.pos.offers[0] + 1;
-                    let what = if next(&mut rng) % 3 == 0 { "decline" } else { "take" };
+                    let what = if next(&mut rng).is_multiple_of(3) { "decline" } else { "take" };
                     let r = run.cmd(user, &format!("/{what} army:{a}"));
                     prop_assert_eq!(r.ok, Some(true), "{}", r.text);
                 }
                 _ => {
-                    let text = if next(&mut rng) % 3 == 0 {
+                    let text = if next(&mut rng).is_multiple_of(3) {
                         format!("/propose text:Rule from step {}.", run.now)
                     } else {
                         "/done".to_string()
