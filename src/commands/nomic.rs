@@ -283,6 +283,21 @@ fn action(game: &Game, cmd: &Command) -> Option<Result<Action, String>> {
                     .map(String::from)
                     .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")))
                     .ok_or("missing notation (like /move e2-e4, in J's coordinates)")?;
+                // A push picked from the offered list (`push bottom:A top:B`).
+                if let Some(c) = text
+                    .starts_with("push ")
+                    .then(|| super::parse_command(&format!("/{text}")))
+                    .flatten()
+                {
+                    let bottom = c.opt("bottom").ok_or("missing bottom:<half>")?;
+                    let top = c.opt("top").ok_or("missing top:<half>")?;
+                    return Ok(Action::Push {
+                        join: Join {
+                            bottom: half(bottom, "bottom")?,
+                            top: half(top, "top")?,
+                        },
+                    });
+                }
                 Action::Move { notation: text }
             }
             "done" => Action::Done,

@@ -441,6 +441,10 @@ pub struct BenchReport {
     pub ultimate_bytes: usize,
     /// First (cold-cache) Ultimate Chess render in milliseconds.
     pub ultimate_cold_ms: f64,
+    /// Median time for the Nomic Chess picture of a busy mid-game ([`example_nomic`]).
+    pub nomic_ms: f64,
+    /// Its PNG size in bytes.
+    pub nomic_bytes: usize,
 }
 
 impl std::fmt::Display for BenchReport {
@@ -455,10 +459,15 @@ impl std::fmt::Display for BenchReport {
             "KFB three boards: {:.2} ms median of {} ({:.2} ms cold), {} bytes",
             self.kfb_ms, self.runs, self.kfb_cold_ms, self.kfb_bytes
         )?;
-        write!(
+        writeln!(
             f,
             "Ultimate cross board: {:.2} ms median of {} ({:.2} ms cold), {} bytes",
             self.ultimate_ms, self.runs, self.ultimate_cold_ms, self.ultimate_bytes
+        )?;
+        write!(
+            f,
+            "Nomic half-boards and J: {:.2} ms median of {}, {} bytes",
+            self.nomic_ms, self.runs, self.nomic_bytes
         )
     }
 }
@@ -513,6 +522,16 @@ pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
         times.push(t.elapsed().as_secs_f64() * 1e3);
         ultimate_bytes = png.len();
     }
+    let ultimate_ms = median(times);
+    let nomic = example_nomic();
+    let mut times = Vec::new();
+    let mut nomic_bytes = 0;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let png = render_nomic(&nomic)?;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        nomic_bytes = png.len();
+    }
     Ok(BenchReport {
         runs,
         board_ms,
@@ -520,9 +539,11 @@ pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
         kfb_ms,
         kfb_bytes,
         kfb_cold_ms,
-        ultimate_ms: median(times),
+        ultimate_ms,
         ultimate_bytes,
         ultimate_cold_ms,
+        nomic_ms: median(times),
+        nomic_bytes,
     })
 }
 

@@ -4,6 +4,7 @@
 
 mod draft;
 mod fake;
+mod nomic;
 mod notify;
 mod offered;
 mod tournament;
