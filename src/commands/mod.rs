@@ -177,9 +177,17 @@ impl Reply {
     }
 }
 
-/// A button that stands for a command typed in a thread: `cmd:<thread>:<command>`.
-pub fn command_button(id: &str) -> Option<(&str, &str)> {
-    id.strip_prefix("cmd:")?.split_once(':')
+/// A button that stands for a command typed in a thread: `cmd:<thread>:<command>`, the
+/// command's spaces written `~` so that the id is one word (the console's `!press <id>`):
+/// (thread, command).
+pub fn command_button(id: &str) -> Option<(String, String)> {
+    let (thread, cmd) = id.strip_prefix("cmd:")?.split_once(':')?;
+    Some((thread.to_string(), cmd.replace('~', " ")))
+}
+
+/// The id of a button standing for `command` typed in `thread` (see [`command_button`]).
+pub fn command_button_id(thread: &str, command: &str) -> String {
+    format!("cmd:{thread}:{}", command.replace(' ', "~"))
 }
 
 /// Who sends a command, where and when.
@@ -267,7 +275,7 @@ impl Hub {
     /// The thread a pending button belongs to.
     pub fn button_thread(&self, id: &str) -> Option<String> {
         if let Some((thread, _)) = command_button(id) {
-            return Some(thread.to_string());
+            return Some(thread);
         }
         self.pending.get(id).map(|p| p.thread.clone())
     }
@@ -504,16 +512,16 @@ impl Hub {
     fn press_button(&mut self, user: &str, id: &str, now: Timestamp) -> Reply {
         // A button that stands for a command (a vote): pressed as if typed by the presser.
         if let Some((thread, text)) = command_button(id) {
-            let Some(cmd) = parse_command(text) else {
+            let Some(cmd) = parse_command(&text) else {
                 return Reply::refused("this button does nothing");
             };
             let caller = Caller {
                 user,
                 roles: Roles::default(),
-                thread,
+                thread: &thread,
                 now,
             };
-            return self.handle_command(&caller, 0, &cmd, text);
+            return self.handle_command(&caller, 0, &cmd, &text);
         }
         let Some(p) = self.pending.get(id) else {
             return Reply::refused(

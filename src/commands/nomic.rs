@@ -529,7 +529,7 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
 fn vote_buttons(thread: &str, proposal: u32) -> Vec<String> {
     ["for", "against"]
         .iter()
-        .map(|c| format!("cmd:{thread}:/vote proposal:{proposal} choice:{c}"))
+        .map(|c| super::command_button_id(thread, &format!("/vote proposal:{proposal} choice:{c}")))
         .collect()
 }
 

@@ -176,12 +176,12 @@ impl Outgoing {
                     ("Confirm revert".to_string(), ButtonStyle::Danger)
                 } else if let Some((_, cmd)) = crate::commands::command_button(id) {
                     // A command button (a Nomic vote): labelled by what it does.
-                    let vote = cmd.strip_prefix("/vote ").unwrap_or(cmd);
+                    let vote = cmd.strip_prefix("/vote ").unwrap_or(&cmd);
                     let label = match (vote.contains("choice:for"), vote.split_whitespace().next())
                     {
                         (true, Some(p)) => format!("Vote for ({})", p.replace(':', " ")),
                         (false, Some(p)) => format!("Vote against ({})", p.replace(':', " ")),
-                        _ => cmd.to_string(),
+                        _ => cmd.clone(),
                     };
                     let style = if vote.contains("choice:for") {
                         ButtonStyle::Success
