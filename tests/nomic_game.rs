@@ -724,3 +724,129 @@ fn new_games_from_a_position_and_export() {
     let g = arbiter::games::nomic::export::import(&text).expect("imports");
     assert_eq!(g.state_at(t.now).pos.to_text(), t.text());
 }
+
+#[test]
+fn en_passant_only_as_the_next_move_of_the_game() {
+    let p = pos(2, "A:a1=K1 A:e2=P1 A:d4=P2 B:h1=K2", &own(2));
+    let mut t = T::from(TWO, &p);
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move e2-e4");
+    t.ok("ann", "/done");
+    t.ok("ben", "/push bottom:A top:B");
+    let r = t.ok("ben", "/move d4xe3");
+    assert!(r.contains("d4xe3 (A:d4 → A:e3)"), "{r}");
+    assert_eq!(t.board('A'), "8/4{P2}3/8/{K1}7");
+    // With another move in between, it is gone.
+    let p = pos(
+        3,
+        "A:a1=K1 A:e2=P1 A:d4=P2 B:h1=K2 C:h1=K3 C:a2=P3",
+        "1:1,2:2,3:3 1,3,2 - 1 1 - - - -",
+    );
+    let mut t = T::from(THREE, &p);
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move e2-e4");
+    t.ok("ann", "/done");
+    t.ok("cat", "/push bottom:C top:B");
+    t.ok("cat", "/move a2-a3");
+    t.ok("cat", "/done");
+    t.ok("ben", "/push bottom:A top:B");
+    let e = t.no("ben", "/move d4xe3");
+    assert!(e.contains("can play: d4-d3"), "{e}");
+}
+
+#[test]
+fn castling_needs_an_unmoved_king_and_rook() {
+    let p = pos(2, "A:e1=K1 A:h1=R1 A:a1=R1 B:b3=K2", &own(2));
+    let mut t = T::from(TWO, &p);
+    t.ok("ann", "/push bottom:A top:B");
+    let r = t.ok("ann", "/move 0-0");
+    assert!(r.contains("0-0 (A:e1 → A:g1)"), "{r}");
+    assert_eq!(t.board('A'), "8/8/8/{R1}4{R1}{K1}1");
+    // The h-rook has moved (its flag is in the position text): only 0-0-0 is left.
+    let p = pos(
+        2,
+        "A:e1=K1 A:h1=R1 A:a1=R1 B:b3=K2",
+        "1:1,2:2 1,2 A:h1 1 1 - - - -",
+    );
+    let mut t = T::from(TWO, &p);
+    t.ok("ann", "/push bottom:B top:A");
+    let e = t.no("ann", "/move 0-0");
+    assert!(e.contains("not legal"), "{e}");
+    let r = t.ok("ann", "/move O-O-O");
+    assert!(r.contains("0-0-0 (A:e1 → A:c1)"), "{r}");
+}
+
+#[test]
+fn friendly_capture_is_a_setting() {
+    // ann controls armies 1 and 2; her rook on A:a1 faces army 2's knight on B:h1 (J a8).
+    let p = pos(
+        3,
+        "A:h1=K1 A:a1=R1 B:a4=K2 B:h1=N2 C:e1=K3",
+        "1:1,2:1,3:3 1,2,3 - 1 1 - - - -",
+    );
+    let mut t = T::from(THREE, &p);
+    t.ok("ann", "/push bottom:A top:B");
+    let e = t.no("ann", "/move Ra1xa8");
+    assert!(e.contains("can play"), "{e}");
+    t.ok("ref", "/set friendly_capture:on");
+    let r = t.ok("ann", "/move Ra1xa8");
+    assert!(r.contains("Ra1xa8 (A:a1 → B:h1)"), "{r}");
+}
+
+#[test]
+fn a_referees_proposal_holds_the_turn_and_proposals_can_be_fixed_or_voided() {
+    let mut t = T::new("/nomic new players:@ann @ben referees:@ref order:@ann @ben");
+    let e = t.no("ann", "/propose immutable:true text:Repeal rule 109.");
+    assert!(e.contains("only a Referee"), "{e}");
+    t.clock(100);
+    let r = t.ok(
+        "ref",
+        "/propose immutable:true text:Amend rule 113 to read: Referees rule.",
+    );
+    assert!(r.contains("proposal 1 by ref amends rule 113"), "{r}");
+    // The turn's clock is held while the vote runs.
+    assert!(t.clock(250).is_empty());
+    t.ok("ann", "/vote proposal:1 choice:for");
+    let r = t.ok("ben", "/vote proposal:1 choice:for");
+    assert!(r.contains("rule 113 is amended"), "{r}");
+    assert!(
+        t.status().contains("Turn: army 1 (ann), part 1"),
+        "{}",
+        t.status()
+    );
+    // 100 s of part 1 were used before the vote: 200 s are left.
+    assert!(t.clock(199).is_empty());
+    assert_eq!(t.clock(1).len(), 1);
+    // ben's turn: a proposal fixed then voided.
+    t.ok("ben", "/push bottom:B top:A");
+    t.ok("ben", "/move e2-e4");
+    t.ok("ben", "/propose text:Pawns may sign.");
+    let e = t.no("ben", "/proposal fix proposal:1 text:x");
+    assert!(e.contains("only a Referee"), "{e}");
+    let r = t.ok("ref", "/proposal fix proposal:2 text:Pawns may sing.");
+    assert!(
+        r.contains("was: Pawns may sign. / now: Pawns may sing."),
+        "{r}"
+    );
+    let r = t.ok("ref", "/proposal void proposal:2");
+    assert!(r.contains("Proposal 2 is void"), "{r}");
+    assert!(t.status().contains("Turn: army 1 (ann)"), "{}", t.status());
+}
+
+#[test]
+fn an_undead_slot_runs_out() {
+    let p = pos(
+        3,
+        "A:a1=K1 B:e1=K2 C:e1=K3",
+        "1:1,2:1,3:3 1,2,3 - 3 3 - - - - - - 2",
+    );
+    let mut t = T::from(THREE, &p);
+    t.ok("cat", "/done");
+    assert!(t.status().contains("ben's undead slot"), "{}", t.status());
+    let due = t.clock(300);
+    assert!(
+        due.iter().any(|l| l.contains("ben's undead slot ran out")),
+        "{due:?}"
+    );
+    assert!(t.status().contains("Turn: army 1 (ann)"), "{}", t.status());
+}
