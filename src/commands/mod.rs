@@ -136,6 +136,9 @@ pub struct Reply {
     /// deferred completion or an edit, so replies and edits notify nobody); the console
     /// prints its lines after the reply.
     pub notify: Option<Notify>,
+    /// Text files to attach on Discord: (file name, contents), like a new Nomic game's
+    /// ruleset.
+    pub attachments: Vec<(String, String)>,
 }
 
 impl Reply {

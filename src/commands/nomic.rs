@@ -133,12 +133,14 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         )
         .and(n)
     });
+    let ruleset = game.state().rules.all_text();
     Ok(NewGame {
         game: Box::new(game),
         reply: Reply {
             ok: Some(true),
             text,
             notify,
+            attachments: vec![("ruleset.txt".into(), ruleset)],
             ..Reply::default()
         },
     })

@@ -125,6 +125,12 @@ impl Outgoing {
             )];
         }
         out.buttons.clone_from(&reply.buttons);
+        for (name, text) in &reply.attachments {
+            out.files.push(CreateAttachment::bytes(
+                text.clone().into_bytes(),
+                name.as_str(),
+            ));
+        }
         out
     }
 

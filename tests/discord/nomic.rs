@@ -65,6 +65,20 @@ async fn a_nomic_game_through_discord() {
         "{:?}",
         opened[0]
     );
+    assert_eq!(
+        opened[0].files,
+        ["ruleset.txt"],
+        "the ruleset comes with the game"
+    );
+    let ruleset = fake
+        .lock()
+        .uploads
+        .iter()
+        .find(|(n, _)| n == "ruleset.txt")
+        .map(|(_, b)| String::from_utf8_lossy(b).to_string())
+        .expect("the ruleset uploaded");
+    assert!(ruleset.contains("Rule 217 (mutable)"), "{ruleset}");
+    assert!(ruleset.contains("Rule 103 (immutable, referee-enforced)"));
     assert!(opened
         .iter()
         .any(|m| m.pinned && m.content.contains("Game status")));

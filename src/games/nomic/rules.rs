@@ -193,6 +193,17 @@ impl Ruleset {
         Some(s)
     }
 
+    /// Every rule in full, in number order (the ruleset posted with a new game).
+    pub fn all_text(&self) -> String {
+        let mut rules: Vec<&Rule> = self.rules.iter().collect();
+        rules.sort_by_key(|r| r.number);
+        rules
+            .iter()
+            .filter_map(|r| self.full(r.number))
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    }
+
     /// The list (`/rules`): each rule's number, marks and first words.
     pub fn summary(&self) -> String {
         let mut rules: Vec<&Rule> = self.rules.iter().collect();
