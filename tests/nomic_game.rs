@@ -850,3 +850,22 @@ fn an_undead_slot_runs_out() {
     );
     assert!(t.status().contains("Turn: army 1 (ann)"), "{}", t.status());
 }
+
+#[test]
+fn a_referee_undoes_a_forfeit_and_sets_the_budget_and_clock() {
+    let mut t = T::new("/nomic new players:@ann @ben @cat referees:@ref order:@ann @ben @cat");
+    t.ok("ben", "/forfeit");
+    assert!(t.status().contains("forfeited: ben"), "{}", t.status());
+    t.ok("ref", "/edit player player:@ben forfeited:off");
+    assert!(t.status().contains("forfeited: -"), "{}", t.status());
+    // The budget: with A marked involved, ann has no half left to move from.
+    t.ok("ref", "/edit budget involved:A");
+    let e = t.no("ann", "/push bottom:A top:B");
+    assert!(e.contains("push refused"), "{e}");
+    t.ok("ref", "/edit budget involved:-");
+    // The clock: 4 more minutes for part 1.
+    t.clock(200);
+    t.ok("ref", "/edit clock add:4m");
+    assert!(t.clock(339).is_empty());
+    assert_eq!(t.clock(1).len(), 1);
+}

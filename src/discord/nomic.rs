@@ -367,7 +367,8 @@ pub async fn proposal_fix(
         "edit_move",
         "edit_clock",
         "edit_budget",
-        "edit_position"
+        "edit_position",
+        "edit_player"
     ),
     subcommand_required
 )]
@@ -439,4 +440,21 @@ pub async fn edit_position(
 ) -> Result<(), BotError> {
     let cmd = command("edit", vec![("text", Some(text))]);
     act(ctx, with_word(cmd, "position")).await
+}
+
+/// Mark a player as forfeited, or back in the game (Referees)
+#[poise::command(slash_command, rename = "player")]
+pub async fn edit_player(
+    ctx: Ctx<'_>,
+    #[description = "The player"] player: UserId,
+    #[description = "Forfeited (true) or back in the game (false)"] forfeited: bool,
+) -> Result<(), BotError> {
+    let cmd = command(
+        "edit",
+        vec![
+            ("player", user(player).map(|u| format!("@{u}"))),
+            ("forfeited", Some(forfeited.to_string())),
+        ],
+    );
+    act(ctx, with_word(cmd, "player")).await
 }

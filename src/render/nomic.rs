@@ -349,3 +349,36 @@ pub fn example_nomic() -> NomicView {
     ];
     view
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_example_draws_at_phone_size_with_the_last_move_marked() {
+        let view = example_nomic();
+        let png = render_nomic(&view).expect("draws");
+        let img = image::load_from_memory_with_format(&png, image::ImageFormat::Png)
+            .expect("decodes")
+            .to_rgb8();
+        assert!((600..=900).contains(&img.width()), "{}", img.width());
+        assert!(img.height() <= 1400, "{}", img.height());
+        // The last move's to-square on J (d4) is tinted yellow; e4 next to it is not.
+        let x0 = PAD + COORD;
+        let y0 = PAD + 34 + LABEL_H;
+        let centre = |f: u32, r: u32| (x0 + f * JS + 3, y0 + (7 - r) * JS + 3);
+        let (x, y) = centre(3, 3);
+        let p = img.get_pixel(x, y).0;
+        assert!(p[0] > 200 && p[1] > 180 && p[2] < 140, "{p:?}");
+        let (x, y) = centre(4, 3);
+        let q = img.get_pixel(x, y).0;
+        assert_ne!(p, q);
+        // Without a join there is no J, and the picture is shorter.
+        let mut plain = view.clone();
+        plain.join = None;
+        let png = render_nomic(&plain).expect("draws");
+        let small =
+            image::load_from_memory_with_format(&png, image::ImageFormat::Png).expect("decodes");
+        assert!(small.height() < img.height());
+    }
+}

@@ -2621,3 +2621,51 @@ pub fn describe(a: &Action) -> String {
         Action::Revert { to, .. } => format!("revert to before #{to}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proposals_read_as_enactment_amendment_or_repeal() {
+        assert_eq!(change_of("Repeal rule 215."), Change::Repeal(215));
+        assert_eq!(change_of("repeal 203"), Change::Repeal(203));
+        assert_eq!(
+            change_of("Amend rule 206 to read: Ten minutes."),
+            Change::Amend(206, "Ten minutes.".into())
+        );
+        assert_eq!(
+            change_of("Amend 206: Ten minutes."),
+            Change::Amend(206, "Ten minutes.".into())
+        );
+        assert_eq!(change_of("Knights wear hats."), Change::Enact);
+        assert_eq!(change_of("Repealing is fun."), Change::Enact);
+    }
+
+    #[test]
+    fn moves_read_with_letters_promotions_and_castling() {
+        assert_eq!(
+            parse_move("Nb1-c3+"),
+            Some((Some(Kind::Knight), (1, 0), (2, 2), None, Special::Plain))
+        );
+        assert_eq!(
+            parse_move("e7xd8=Q"),
+            Some((None, (4, 6), (3, 7), Some(Kind::Queen), Special::Plain))
+        );
+        assert_eq!(parse_move("O-O-O").map(|m| m.4), Some(Special::CastleQueen));
+        assert_eq!(parse_move("e2e4"), None);
+        assert_eq!(parse_move("Xe2-e4"), None);
+        assert_eq!(parse_piece("Q1", 2), Some((Kind::Queen, 0)));
+        assert_eq!(parse_piece("Q3", 2), None);
+    }
+
+    #[test]
+    fn the_order_is_a_seeded_shuffle() {
+        let a = drawn_order(5, 42);
+        let mut s = a.clone();
+        s.sort_unstable();
+        assert_eq!(s, vec![0, 1, 2, 3, 4]);
+        assert_eq!(a, drawn_order(5, 42));
+        assert!((0..20).any(|seed| drawn_order(5, seed) != a));
+    }
+}
