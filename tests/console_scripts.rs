@@ -96,4 +96,5 @@ scripts! {
     pawns_of_several_armies => "armies.txt",
     ultimate_through_the_layer => "ultimate.txt",
     chex_through_the_layer => "chex.txt",
+    nomic_through_the_layer => "nomic.txt",
 }

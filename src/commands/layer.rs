@@ -179,6 +179,7 @@ pub static KINDS: &[&GameKind] = &[
     &super::kfb::KIND,
     &super::ultimate::KIND,
     &super::chex::KIND,
+    &super::nomic::KIND,
 ];
 
 /// The kind stored under `variant`.

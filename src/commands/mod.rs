@@ -4,6 +4,7 @@
 mod chex;
 mod kfb;
 mod layer;
+mod nomic;
 mod picture;
 mod tournament;
 mod ultimate;
@@ -12,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 
 pub use kfb::{game_announcement, new_game_notify, state_lines, status_text, HELP};
 pub use layer::{import, kind_of, Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame, KINDS};
+pub use nomic::nomic_view;
 pub use picture::{clock_text, kfb_picture};
 pub use tournament::{
     standings_picture, standings_picture_named, tournament_lines, MatchOpen, TOURNAMENT_HELP,
@@ -135,6 +137,9 @@ pub struct Reply {
     /// deferred completion or an edit, so replies and edits notify nobody); the console
     /// prints its lines after the reply.
     pub notify: Option<Notify>,
+    /// Text files to attach on Discord: (file name, contents), like a new Nomic game's
+    /// ruleset.
+    pub attachments: Vec<(String, String)>,
 }
 
 impl Reply {
@@ -174,6 +179,19 @@ impl Reply {
             ..Reply::default()
         }
     }
+}
+
+/// A button that stands for a command typed in a thread: `cmd:<thread>:<command>`, the
+/// command's spaces written `~` so that the id is one word (the console's `!press <id>`):
+/// (thread, command).
+pub fn command_button(id: &str) -> Option<(String, String)> {
+    let (thread, cmd) = id.strip_prefix("cmd:")?.split_once(':')?;
+    Some((thread.to_string(), cmd.replace('~', " ")))
+}
+
+/// The id of a button standing for `command` typed in `thread` (see [`command_button`]).
+pub fn command_button_id(thread: &str, command: &str) -> String {
+    format!("cmd:{thread}:{}", command.replace(' ', "~"))
 }
 
 /// Who sends a command, where and when.
@@ -260,6 +278,9 @@ impl Hub {
 
     /// The thread a pending button belongs to.
     pub fn button_thread(&self, id: &str) -> Option<String> {
+        if let Some((thread, _)) = command_button(id) {
+            return Some(thread);
+        }
         self.pending.get(id).map(|p| p.thread.clone())
     }
 
@@ -504,6 +525,19 @@ impl Hub {
     }
 
     fn press_button(&mut self, user: &str, id: &str, now: Timestamp) -> Reply {
+        // A button that stands for a command (a vote): pressed as if typed by the presser.
+        if let Some((thread, text)) = command_button(id) {
+            let Some(cmd) = parse_command(&text) else {
+                return Reply::refused("this button does nothing");
+            };
+            let caller = Caller {
+                user,
+                roles: Roles::default(),
+                thread: &thread,
+                now,
+            };
+            return self.handle_command(&caller, 0, &cmd, &text);
+        }
         let Some(p) = self.pending.get(id) else {
             return Reply::refused(
                 "this button has expired (another action was accepted, or it was used)",

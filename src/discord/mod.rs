@@ -18,6 +18,7 @@
 mod chex;
 mod config;
 mod events;
+mod nomic;
 mod picture;
 mod respond;
 mod slash;

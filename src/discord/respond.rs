@@ -145,6 +145,12 @@ impl Outgoing {
             )];
         }
         out.buttons.clone_from(&reply.buttons);
+        for (name, text) in &reply.attachments {
+            out.files.push(CreateAttachment::bytes(
+                text.clone().into_bytes(),
+                name.as_str(),
+            ));
+        }
         out
     }
 
@@ -192,14 +198,27 @@ impl Outgoing {
             .buttons
             .iter()
             .map(|id| {
-                let label = if id.starts_with("revert-confirm") {
-                    "Confirm revert"
+                let (label, style) = if id.starts_with("revert-confirm") {
+                    ("Confirm revert".to_string(), ButtonStyle::Danger)
+                } else if let Some((_, cmd)) = crate::commands::command_button(id) {
+                    // A command button (a Nomic vote): labelled by what it does.
+                    let vote = cmd.strip_prefix("/vote ").unwrap_or(&cmd);
+                    let label = match (vote.contains("choice:for"), vote.split_whitespace().next())
+                    {
+                        (true, Some(p)) => format!("Vote for ({})", p.replace(':', " ")),
+                        (false, Some(p)) => format!("Vote against ({})", p.replace(':', " ")),
+                        _ => cmd.clone(),
+                    };
+                    let style = if vote.contains("choice:for") {
+                        ButtonStyle::Success
+                    } else {
+                        ButtonStyle::Secondary
+                    };
+                    (label, style)
                 } else {
-                    "Confirm"
+                    ("Confirm".to_string(), ButtonStyle::Danger)
                 };
-                CreateButton::new(id.clone())
-                    .label(label)
-                    .style(ButtonStyle::Danger)
+                CreateButton::new(id.clone()).label(label).style(style)
             })
             .collect();
         vec![CreateActionRow::Buttons(buttons)]

@@ -152,8 +152,17 @@ pub async fn accept(ctx: Ctx<'_>) -> Result<(), BotError> {
     act(ctx, command("accept", Vec::new())).await
 }
 
-/// Decline the draw offer
+/// Decline the draw offer (Nomic Chess: decline an army offered to you)
 #[poise::command(slash_command)]
-pub async fn decline(ctx: Ctx<'_>) -> Result<(), BotError> {
-    act(ctx, command("decline", Vec::new())).await
+pub async fn decline(
+    ctx: Ctx<'_>,
+    #[description = "Nomic Chess: the army offered to you"]
+    #[min = 1]
+    army: Option<u32>,
+) -> Result<(), BotError> {
+    act(
+        ctx,
+        command("decline", vec![("army", army.map(|a| a.to_string()))]),
+    )
+    .await
 }

@@ -43,4 +43,5 @@ mod tests {
         assert!(parse_seed("seven").is_err());
     }
 }
+pub mod nomic;
 pub mod ultimate;

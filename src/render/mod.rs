@@ -10,6 +10,7 @@ mod board;
 mod canvas;
 mod chex;
 mod kfb;
+mod nomic;
 mod shapes;
 mod table;
 mod ultimate;
@@ -23,6 +24,10 @@ use crate::engine::{GeometryError, Move, Position, Side, Square};
 
 pub use chex::{chex_view, example_chex, render_chex, ChexView};
 pub use kfb::{example_kfb, render_kfb, KfbBoardView, KfbView, SeatState, SeatView, TeamView};
+pub use nomic::{
+    army_colour, army_colour_name, example_nomic, render_nomic, HalfView, JoinView, NomicPiece,
+    NomicView,
+};
 pub use table::{example_table, render_table, TableView};
 pub use ultimate::{
     cross_square_name, example_ultimate, is_cut, parse_cross_square, render_ultimate, CrossPiece,
@@ -632,6 +637,7 @@ pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
     let cross = example_ultimate();
     let table = table::example_table();
     let chex = example_chex();
+    let nomic = example_nomic();
     let lines = vec![
         bench_picture("8x8 board", runs, &|| {
             draw_position(&pos, Some(last.clone()), &RenderOptions::default())
@@ -642,6 +648,7 @@ pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
         })?,
         bench_picture("standings table", runs, &|| table::draw_table(&table))?,
         bench_picture("Chex board", runs, &|| chex::draw_chex(&chex))?,
+        bench_picture("Nomic half-boards and J", runs, &|| nomic::draw_nomic(&nomic))?,
     ];
     Ok(BenchReport {
         runs,

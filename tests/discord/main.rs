@@ -6,6 +6,7 @@ mod bench;
 mod chex;
 mod draft;
 mod fake;
+mod nomic;
 mod notify;
 mod offered;
 mod tournament;

@@ -1,0 +1,696 @@
+//! Nomic Chess on the game layer (RULINGS §6.11): `/nomic new`, `/push`, `/move`, `/done`,
+//! `/take`, `/decline`, `/propose`, `/vote` (and its buttons), `/demote`, `/forfeit`,
+//! `/judgment`, `/overrule`, `/rules`, and the Referees' `/pause`, `/resume`, `/judge`,
+//! `/assign`, `/edit`, `/order`, `/set`, `/proposal void|fix`; plus the shared `/takeback`,
+//! `/revert`, `/status`, `/moves` and `/export`.
+
+use std::any::Any;
+
+use super::layer::{
+    entries_of, reverted_of, row_of, Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame,
+};
+use super::{mention, Caller, Command, Notify, Reply};
+use crate::games::nomic::{
+    self, export, half_letter, parse_piece, Action, Edit, Game, Join, Local, Settings, ASYNC, LIVE,
+};
+use crate::games::parse_seed;
+use crate::render::{army_colour_name, render_nomic, HalfView, JoinView, NomicView};
+use crate::time::{parse_duration, Timestamp};
+
+/// Nomic Chess in the game layer.
+pub static KIND: GameKind = GameKind {
+    variant: "nomic",
+    title: "Nomic Chess",
+    group: "nomic",
+    commands: &[
+        "push", "done", "take", "propose", "vote", "demote", "forfeit", "judgment", "judge",
+        "overrule", "pause", "resume", "assign", "edit", "order", "set", "proposal", "rules",
+    ],
+    help: HELP,
+    create,
+    load,
+    import: |text| {
+        export::import(text)
+            .map(|g| Box::new(g) as Box<dyn ThreadGame>)
+            .map_err(|e| e.to_string())
+    },
+};
+
+/// The help text.
+pub const HELP: &str = "Nomic Chess: /nomic new players:@a @b @c … referees:@r … [order:@a @c @b] [pace:live|async] [part1_limit:5m] [part3_limit:5m] [vote_limit:5m] [proposal_max:600] [friendly_capture:on|off] [seed:<n>] [position:<position text>] | /push bottom:<half> top:<half> | /move notation:<move in J> | /done | /take army:<n> | /decline army:<n> | /propose [number:<n>] text:<rule-change> | /vote proposal:<n> choice:for|against | /demote square:<half>:<sq> | /forfeit | /judgment [partisan:@a …] question:<text> | /overrule judgment:<n> | /rules [number:<n>] | /moves | /status | /takeback | /export | Referees: /pause | /resume | /judge judgment:<n> text:<text> | /assign army:<n> to:@p | /edit put square:A:d1 piece:Q1 | /edit remove square:A:d1 | /edit move from:A:d1 to:B:d4 | /edit clock add:<duration> | /edit budget s:<halves> involved:<halves> | /edit position text:<position text> | /order set:2,1,3 | /set <setting>:<value> | /proposal void|fix proposal:<n> [text:<text>] | /propose … immutable:true | /revert to:<n> reason:<text> (moderator)";
+
+fn users_of(list: &str) -> Vec<String> {
+    list.split_whitespace()
+        .map(mention)
+        .filter(|u| !u.is_empty())
+        .collect()
+}
+
+fn on_off(key: &str, value: &str) -> Result<bool, String> {
+    match value.to_lowercase().as_str() {
+        "on" | "yes" | "true" => Ok(true),
+        "off" | "no" | "false" => Ok(false),
+        _ => Err(format!("{key} must be on or off")),
+    }
+}
+
+fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, String> {
+    let Some(players) = cmd.opt("players") else {
+        return Err("Nomic Chess needs players: /nomic new players:@a @b … referees:@r …".into());
+    };
+    let mut new = nomic::NewGame {
+        players: users_of(players),
+        ..nomic::NewGame::default()
+    };
+    let mut s = Settings {
+        seed: entropy,
+        ..Settings::default()
+    };
+    if let Some(r) = cmd.opt("referees") {
+        s.referees = users_of(r);
+    }
+    if let Some(p) = cmd.opt("pace") {
+        let l = match p.trim().to_lowercase().as_str() {
+            "live" => LIVE,
+            "async" => ASYNC,
+            _ => return Err("pace must be live or async".into()),
+        };
+        s.part1_limit = l;
+        s.part3_limit = l;
+        s.vote_limit = l;
+    }
+    let dur = |k: &str| -> Result<Option<u64>, String> {
+        cmd.opt(k)
+            .map(|v| parse_duration(v).map_err(|e| format!("{k}: {e}")))
+            .transpose()
+    };
+    if let Some(d) = dur("part1_limit")? {
+        s.part1_limit = d;
+    }
+    if let Some(d) = dur("part3_limit")? {
+        s.part3_limit = d;
+    }
+    if let Some(d) = dur("vote_limit")? {
+        s.vote_limit = d;
+    }
+    if let Some(m) = cmd.opt("proposal_max") {
+        s.proposal_max = match m.trim().parse::<usize>() {
+            Ok(v) if v > 0 => v,
+            _ => return Err("proposal_max must be a number of characters".into()),
+        };
+    }
+    if let Some(f) = cmd.opt("friendly_capture") {
+        s.friendly_capture = on_off("friendly_capture", f)?;
+    }
+    if let Some(v) = cmd.opt("seed") {
+        s.seed = parse_seed(v)?;
+    }
+    new.settings = s;
+    new.order = cmd.opt("order").map(users_of);
+    new.position = cmd.opt("position").map(str::to_string);
+    let game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
+    let st = game.state();
+    let seats: Vec<String> = game
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, u)| format!("{u} (half {}, army {})", half_letter(i), i + 1))
+        .collect();
+    let order: Vec<String> = st.pos.order.iter().map(|a| (a + 1).to_string()).collect();
+    let text = format!(
+        "Nomic Chess created by {}: {}; Referees: {}; Order: {}; seed {}\n{}\nThe ruleset is rules 100–217 of the starting ruleset: /rules lists them.",
+        caller.user,
+        seats.join(", "),
+        st.settings.referees.join(", "),
+        order.join(", "),
+        st.settings.seed,
+        game.whose_line(st)
+    );
+    let notify = notify_of(&game.asks(st)).map(|n| {
+        Notify::to(
+            game.players.clone(),
+            "you play in a new game of Nomic Chess",
+        )
+        .and(n)
+    });
+    let ruleset = game.state().rules.all_text();
+    Ok(NewGame {
+        game: Box::new(game),
+        reply: Reply {
+            ok: Some(true),
+            text,
+            notify,
+            attachments: vec![("ruleset.txt".into(), ruleset)],
+            ..Reply::default()
+        },
+    })
+}
+
+fn load(
+    users: Vec<String>,
+    settings: &str,
+    rows: Vec<LogRow>,
+) -> Result<Box<dyn ThreadGame>, String> {
+    let settings: Settings = serde_json::from_str(settings).map_err(|e| e.to_string())?;
+    let entries = entries_of(rows)?;
+    let game = Game::from_log(users, settings, entries).map_err(|e| e.to_string())?;
+    Ok(Box::new(game))
+}
+
+fn notify_of(asks: &[(String, String)]) -> Option<Notify> {
+    let mut out: Option<Notify> = None;
+    for (u, what) in asks {
+        let n = Notify::to([u.clone()], what.clone());
+        out = Some(match out {
+            Some(o) => o.and(n),
+            None => n,
+        });
+    }
+    out
+}
+
+fn accepted(a: nomic::Accepted) -> Reply {
+    let text = match a.number {
+        Some(n) => format!("#{n} {}", a.text),
+        None => a.text,
+    };
+    Reply {
+        ok: Some(true),
+        text,
+        notify: notify_of(&a.notify),
+        ..Reply::default()
+    }
+}
+
+fn half(text: &str, key: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let mut c = t.chars();
+    match (c.next(), c.next()) {
+        (Some(l), None) if l.is_ascii_alphabetic() => {
+            Ok((l.to_ascii_uppercase() as u8 - b'A') as usize)
+        }
+        _ => Err(format!("{key}: name a half-board by its letter (A, B, …)")),
+    }
+}
+
+fn square(cmd: &Command, key: &str) -> Result<Local, String> {
+    let v = cmd
+        .opt(key)
+        .or(if key == "square" {
+            cmd.positional
+                .get(1)
+                .or(cmd.positional.first())
+                .map(String::as_str)
+        } else {
+            None
+        })
+        .ok_or_else(|| format!("missing {key}:<half>:<square> (like {key}:A:d1)"))?;
+    Local::parse(v).ok_or_else(|| {
+        format!("{key}: `{v}` is not a square like A:d1 (half letter, file a–h, local rank 1–4)")
+    })
+}
+
+fn number(cmd: &Command, key: &str) -> Result<u32, String> {
+    let v = cmd
+        .opt(key)
+        .or(cmd
+            .positional
+            .iter()
+            .find(|w| w.parse::<u32>().is_ok())
+            .map(String::as_str))
+        .ok_or_else(|| format!("missing {key}:<n>"))?;
+    v.trim()
+        .trim_start_matches('#')
+        .parse::<u32>()
+        .map_err(|_| format!("{key}: `{v}` is not a number"))
+}
+
+fn halves_list(v: &str, n: usize) -> Result<Vec<bool>, String> {
+    let mut out = vec![false; n];
+    if v.trim() == "-" {
+        return Ok(out);
+    }
+    for c in v.trim().chars() {
+        let h = half(&c.to_string(), "halves")?;
+        if h >= n {
+            return Err(format!("there is no half {c}"));
+        }
+        out[h] = true;
+    }
+    Ok(out)
+}
+
+/// The action a command asks for, or `None` when the command is not Nomic Chess's.
+fn action(game: &Game, cmd: &Command) -> Option<Result<Action, String>> {
+    let n = game.players.len();
+    let player = |v: &str| -> Result<usize, String> {
+        let u = mention(v);
+        game.player_of(&u)
+            .ok_or_else(|| format!("{u} is not a player in this game"))
+    };
+    let army = |cmd: &Command| -> Result<usize, String> {
+        let a = number(cmd, "army")? as usize;
+        if (1..=n).contains(&a) {
+            Ok(a - 1)
+        } else {
+            Err(format!("army must be from 1 to {n}"))
+        }
+    };
+    let first = cmd.positional.first().map(String::as_str);
+    Some((|| -> Result<Action, String> {
+        Ok(match cmd.name.as_str() {
+            "push" => {
+                let bottom = cmd.opt("bottom").ok_or("missing bottom:<half> (like /push bottom:A top:B)")?;
+                let top = cmd.opt("top").ok_or("missing top:<half> (like /push bottom:A top:B)")?;
+                Action::Push {
+                    join: Join {
+                        bottom: half(bottom, "bottom")?,
+                        top: half(top, "top")?,
+                    },
+                }
+            }
+            "move" => {
+                if first == Some("push") {
+                    let bottom = cmd.opt("bottom").ok_or("missing bottom:<half>")?;
+                    let top = cmd.opt("top").ok_or("missing top:<half>")?;
+                    return Ok(Action::Push {
+                        join: Join {
+                            bottom: half(bottom, "bottom")?,
+                            top: half(top, "top")?,
+                        },
+                    });
+                }
+                let text = cmd
+                    .opt("notation")
+                    .map(String::from)
+                    .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")))
+                    .ok_or("missing notation (like /move e2-e4, in J's coordinates)")?;
+                // A push picked from the offered list (`push bottom:A top:B`).
+                if let Some(c) = text
+                    .starts_with("push ")
+                    .then(|| super::parse_command(&format!("/{text}")))
+                    .flatten()
+                {
+                    let bottom = c.opt("bottom").ok_or("missing bottom:<half>")?;
+                    let top = c.opt("top").ok_or("missing top:<half>")?;
+                    return Ok(Action::Push {
+                        join: Join {
+                            bottom: half(bottom, "bottom")?,
+                            top: half(top, "top")?,
+                        },
+                    });
+                }
+                Action::Move { notation: text }
+            }
+            "done" => Action::Done,
+            "take" => Action::Take { army: army(cmd)? },
+            "decline" => Action::Decline { army: army(cmd)? },
+            "propose" => {
+                let text = cmd
+                    .opt("text")
+                    .map(String::from)
+                    .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")))
+                    .ok_or("missing text: /propose text:<rule-change>")?;
+                let num = match cmd.opt("number") {
+                    Some(v) => Some(v.trim().parse::<u32>().map_err(|_| "number: must be a rule number")?),
+                    None => None,
+                };
+                let immutable = match cmd.opt("immutable") {
+                    Some(v) => on_off("immutable", v)?,
+                    None => false,
+                };
+                Action::Propose {
+                    text,
+                    number: num,
+                    immutable,
+                }
+            }
+            "vote" => {
+                let proposal = number(cmd, "proposal")?;
+                let c = cmd
+                    .opt("choice")
+                    .or(cmd.positional.iter().find(|w| w.parse::<u32>().is_err()).map(String::as_str))
+                    .ok_or("missing choice:for|against")?;
+                let choice = match c.trim().to_lowercase().as_str() {
+                    "for" | "yes" | "aye" => true,
+                    "against" | "no" | "nay" => false,
+                    _ => return Err("choice must be for or against".into()),
+                };
+                Action::Vote { proposal, choice }
+            }
+            "demote" => Action::Demote {
+                square: square(cmd, "square")?,
+            },
+            "forfeit" => Action::Forfeit,
+            "judgment" => Action::Judgment {
+                question: cmd
+                    .opt("question")
+                    .map(String::from)
+                    .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")))
+                    .unwrap_or_default(),
+                partisan: cmd.opt("partisan").map(users_of).unwrap_or_default(),
+            },
+            "judge" => Action::Judge {
+                judgment: number(cmd, "judgment")?,
+                text: cmd.opt("text").unwrap_or("").to_string(),
+            },
+            "overrule" => Action::Overrule {
+                judgment: number(cmd, "judgment")?,
+            },
+            "pause" => Action::Pause,
+            "resume" => Action::Resume,
+            "assign" => Action::Assign {
+                army: army(cmd)?,
+                player: player(cmd.opt("to").ok_or("missing to:@player")?)?,
+            },
+            "order" => {
+                let v = cmd.opt("set").or(first).ok_or("missing set:<armies> (like set:2,1,3)")?;
+                let mut order = Vec::new();
+                for t in v.split([',', ' ']).filter(|t| !t.is_empty()) {
+                    match t.parse::<usize>() {
+                        Ok(a) if (1..=n).contains(&a) => order.push(a - 1),
+                        _ => return Err(format!("set: `{t}` is not an army from 1 to {n}")),
+                    }
+                }
+                Action::Order { order }
+            }
+            "set" => {
+                let (key, value) = cmd
+                    .options
+                    .first()
+                    .ok_or("write /set <setting>:<value> (part1_limit, part3_limit, vote_limit, proposal_max, friendly_capture, pace)")?;
+                Action::Set {
+                    key: key.clone(),
+                    value: value.trim().to_lowercase(),
+                }
+            }
+            "proposal" => {
+                let proposal = number(cmd, "proposal")?;
+                match first {
+                    Some("void") => Action::Void { proposal },
+                    Some("fix") => Action::Fix {
+                        proposal,
+                        text: cmd.opt("text").ok_or("missing text:<fixed text>")?.to_string(),
+                    },
+                    _ => return Err("write /proposal void proposal:<n> or /proposal fix proposal:<n> text:<text>".into()),
+                }
+            }
+            "edit" => Action::Edit(match first {
+                Some("put") => {
+                    let p = cmd.opt("piece").ok_or("missing piece:<letter><army> (like piece:Q1)")?;
+                    let (kind, a) = parse_piece(p, n)
+                        .ok_or_else(|| format!("piece: `{p}` is a letter K Q R B N P and an army from 1 to {n}"))?;
+                    Edit::Put {
+                        square: square(cmd, "square")?,
+                        kind,
+                        army: a,
+                    }
+                }
+                Some("remove") => Edit::Remove {
+                    square: square(cmd, "square")?,
+                },
+                Some("move") => Edit::Move {
+                    from: square(cmd, "from")?,
+                    to: square(cmd, "to")?,
+                },
+                Some("position") => Edit::Position {
+                    text: cmd.opt("text").or(cmd.opt("position")).ok_or("missing text:<position text>")?.to_string(),
+                },
+                Some("clock") => Edit::Clock {
+                    add: parse_duration(cmd.opt("add").ok_or("missing add:<duration>")?)
+                        .map_err(|e| e.to_string())?,
+                },
+                Some("budget") => {
+                    let st = game.state();
+                    let s = match cmd.opt("s") {
+                        Some(v) => halves_list(v, n)?,
+                        None => st.pos.turn.s.clone(),
+                    };
+                    let involved = match cmd.opt("involved") {
+                        Some(v) => halves_list(v, n)?,
+                        None => st.pos.turn.involved.clone(),
+                    };
+                    Edit::Budget { s, involved }
+                }
+                Some("player") => Edit::Forfeited {
+                    player: player(cmd.opt("player").ok_or("missing player:@p")?)?,
+                    on: on_off("forfeited", cmd.opt("forfeited").ok_or("missing forfeited:on|off")?)?,
+                },
+                _ => return Err("write /edit put|remove|move|position|clock|budget|player …".into()),
+            }),
+            _ => return Err(String::new()),
+        })
+    })())
+    .and_then(|r| match r {
+        Err(e) if e.is_empty() => None,
+        other => Some(other),
+    })
+}
+
+/// The picture's view of a game at `now`.
+pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
+    let st = game.state_at(now);
+    let pos = &st.pos;
+    let n = pos.players();
+    let piece = |p: Option<nomic::Piece>| p.map(|p| (p.kind.letter(), p.army));
+    let last = st.last.as_ref();
+    let mut halves = Vec::with_capacity(n);
+    for h in 0..n {
+        let mut v = HalfView {
+            label: format!(
+                "{} · {} ({})",
+                half_letter(h),
+                game.players[h],
+                army_colour_name(h)
+            ),
+            ..HalfView::default()
+        };
+        for r in 0..4u8 {
+            for f in 0..8u8 {
+                v.squares[r as usize][f as usize] = piece(pos.at(Local {
+                    half: h,
+                    file: f,
+                    rank: r,
+                }));
+            }
+        }
+        if let Some(l) = last {
+            for sq in [l.from, l.to] {
+                let loc = l.join.local(sq.0, sq.1);
+                if loc.half == h {
+                    v.marked.push((loc.file, loc.rank));
+                }
+            }
+        }
+        halves.push(v);
+    }
+    let join = last.map(|l| {
+        let mut squares = [[None; 8]; 8];
+        for (r, row) in squares.iter_mut().enumerate() {
+            for (f, c) in row.iter_mut().enumerate() {
+                *c = piece(pos.at(l.join.local(f as u8, r as u8)));
+            }
+        }
+        JoinView {
+            label: format!(
+                "J: {} (bottom) + {} (top) · {}",
+                half_letter(l.join.bottom),
+                half_letter(l.join.top),
+                l.text
+            ),
+            squares,
+            from: l.from,
+            to: l.to,
+        }
+    });
+    let mut lines = Vec::new();
+    let order: Vec<String> = pos.order.iter().map(|a| (a + 1).to_string()).collect();
+    lines.push(format!("Order: {}", order.join(", ")));
+    for a in 0..n {
+        lines.push(format!(
+            "Army {} ({}): {}",
+            a + 1,
+            army_colour_name(a),
+            match pos.controllers[a] {
+                Some(p) => game.players[p].clone(),
+                None => "pending".into(),
+            }
+        ));
+    }
+    lines.push(game.whose_line(&st));
+    NomicView {
+        title: format!("Nomic Chess · #{}", game.next_number() - 1),
+        halves,
+        join,
+        controllers: pos.controllers.clone(),
+        lines,
+    }
+}
+
+/// Buttons for an open vote: each is a command pressed in the thread.
+fn vote_buttons(thread: &str, proposal: u32) -> Vec<String> {
+    ["for", "against"]
+        .iter()
+        .map(|c| super::command_button_id(thread, &format!("/vote proposal:{proposal} choice:{c}")))
+        .collect()
+}
+
+impl ThreadGame for Game {
+    fn kind(&self) -> &'static GameKind {
+        &KIND
+    }
+
+    fn users(&self) -> Vec<String> {
+        self.players.clone()
+    }
+
+    fn settings_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(&self.settings)
+    }
+
+    fn log_len(&self) -> usize {
+        self.log.len()
+    }
+
+    fn reverted(&self) -> Vec<bool> {
+        reverted_of(&self.log)
+    }
+
+    fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {
+        let e = self.log.get(i)?;
+        let audit = match &e.action {
+            Action::Revert { to, reason } => {
+                Some((format!("revert to before #{to}"), reason.clone()))
+            }
+            _ => None,
+        };
+        Some(row_of(e, audit))
+    }
+
+    fn finished(&self) -> bool {
+        Game::finished(self)
+    }
+
+    fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
+        if cmd.name == "rules" {
+            let st = self.state_at(caller.now);
+            let text = match cmd
+                .opt("number")
+                .or(cmd.positional.first().map(String::as_str))
+            {
+                Some(v) => match v.trim().parse::<u32>().ok().and_then(|n| st.rules.full(n)) {
+                    Some(t) => t,
+                    None => {
+                        return Some(Reply::refused(format!(
+                            "there is no rule {v}; /rules lists them"
+                        )))
+                    }
+                },
+                None => st.rules.summary(),
+            };
+            return Some(Reply {
+                ok: Some(true),
+                text,
+                ephemeral: true,
+                ..Reply::default()
+            });
+        }
+        let action = match action(self, cmd)? {
+            Ok(a) => a,
+            Err(e) => return Some(Reply::refused(e)),
+        };
+        let proposing = matches!(action, Action::Propose { .. });
+        Some(match self.apply(caller.user, action, caller.now, raw) {
+            Ok(a) => {
+                let mut r = accepted(a);
+                if proposing {
+                    if let Some(p) = self.state().open_vote() {
+                        r.buttons = vote_buttons(caller.thread, p.n);
+                    }
+                }
+                r
+            }
+            Err(e) => Reply::refused(e),
+        })
+    }
+
+    fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
+        self.apply(user, Action::Takeback { undone: 0 }, now, raw)
+            .map(accepted)
+    }
+
+    fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
+        Game::revert_preview(self, to)
+    }
+
+    fn revert(
+        &mut self,
+        moderator: &str,
+        to: u32,
+        reason: &str,
+        now: Timestamp,
+        raw: &str,
+    ) -> Result<Reply, String> {
+        let a = Action::Revert {
+            to,
+            reason: reason.to_string(),
+        };
+        self.apply(moderator, a, now, raw).map(|a| {
+            let mut r = accepted(a);
+            r.notify = Some(Notify::to(
+                self.players.clone(),
+                "a moderator reverted the game; see the thread",
+            ));
+            r
+        })
+    }
+
+    fn status(&self, now: Timestamp) -> String {
+        self.status_text(now)
+    }
+
+    fn state_lines(&self, now: Timestamp) -> Vec<String> {
+        Game::state_lines(self, now)
+    }
+
+    fn offered_moves(
+        &self,
+        user: &str,
+        _board: Option<usize>,
+        now: Timestamp,
+    ) -> Result<Vec<String>, String> {
+        self.offered(user, now)
+    }
+
+    fn export(&self) -> String {
+        export::export(self)
+    }
+
+    fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due> {
+        let mut out = Vec::new();
+        for e in self.events(after, until) {
+            let st = self.state_at(e.at);
+            let mut notify = notify_of(&self.asks(&st)).unwrap_or_default();
+            notify = notify.headed(e.text.clone());
+            out.push(Due {
+                seat: e.code,
+                at: e.at,
+                notify,
+            });
+        }
+        out
+    }
+
+    fn picture(&self, now: Timestamp) -> PictureJob {
+        let view = nomic_view(self, now);
+        Box::new(move || render_nomic(&view).map_err(|e| e.to_string()))
+    }
+
+    fn clone_box(&self) -> Box<dyn ThreadGame> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

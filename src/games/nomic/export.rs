@@ -1,0 +1,126 @@
+//! A Nomic Chess game as text, and back (`/export`, `arbiter import`).
+//!
+//! `[Key "Value"]` tags (event, variant, the players with their halves, the Referees, the
+//! limits, the seed, the result, and a `[Setup {…}]` line with the players and settings as
+//! JSON), a blank line, then one line per logged entry:
+//!
+//! ```text
+//! - t=1767225600 org: the game starts ;; {"number":null,…}
+//! #1 t=1767225660 ann: push A/B ;; {"number":1,…}
+//! #2 t=1767225670 ann: move e2-e4 ;; {…}
+//! ```
+//!
+//! `#N` is the action number (`-` for the start), `t=` the time in Unix seconds, then the
+//! user and what they did; undone entries carry `{reverted by <who>: <why>}`. After ` ;; `
+//! each line carries the entry as JSON, which [`import`] reads back.
+
+use super::game::{describe, Entry, Game, Settings};
+use super::position::half_letter;
+use crate::time::format_duration;
+
+/// A game file that does not read back.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// Not a Nomic Chess export.
+    #[error("this is not an Arbiter Nomic Chess export (no [Event \"Nomic Chess\"] and [Setup …] lines)")]
+    NotNomic,
+    /// A line's data does not decode.
+    #[error("line {line}: {message}")]
+    Bad {
+        /// Line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The log does not replay.
+    #[error("the game does not replay: {0}")]
+    Replay(String),
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Setup {
+    players: Vec<String>,
+    settings: Settings,
+}
+
+/// The tag that marks a Nomic Chess export.
+pub const EVENT_TAG: &str = "[Event \"Nomic Chess\"]";
+
+/// The whole game as text.
+pub fn export(game: &Game) -> String {
+    let mut s = String::new();
+    s.push_str(EVENT_TAG);
+    s.push('\n');
+    s.push_str("[Variant \"nomic\"]\n");
+    for (i, p) in game.players.iter().enumerate() {
+        s.push_str(&format!("[Half{} \"{p}\"]\n", half_letter(i)));
+    }
+    let st = &game.settings;
+    s.push_str(&format!("[Referees \"{}\"]\n", st.referees.join(", ")));
+    s.push_str(&format!(
+        "[Limits \"part1 {}, part3 {}, vote {}\"]\n",
+        format_duration(st.part1_limit),
+        format_duration(st.part3_limit),
+        format_duration(st.vote_limit)
+    ));
+    s.push_str(&format!("[Seed \"{}\"]\n", st.seed));
+    let state = game.state();
+    let result = match (state.over, state.winner) {
+        (true, Some(w)) => format!("{} wins", game.players[w]),
+        (true, None) => "no winner".into(),
+        _ => "*".into(),
+    };
+    s.push_str(&format!("[Result \"{result}\"]\n"));
+    let setup = Setup {
+        players: game.players.clone(),
+        settings: game.settings.clone(),
+    };
+    if let Ok(json) = serde_json::to_string(&setup) {
+        s.push_str(&format!("[Setup {json}]\n"));
+    }
+    s.push('\n');
+    for e in &game.log {
+        let num = e.number.map_or("-".to_string(), |n| format!("#{n}"));
+        let rev = match &e.reverted {
+            Some((by, why)) => format!(" {{reverted by {by}: {why}}}"),
+            None => String::new(),
+        };
+        let data = serde_json::to_string(e).unwrap_or_default();
+        s.push_str(&format!(
+            "{num} t={} {}: {}{rev} ;; {data}\n",
+            e.time,
+            e.actor,
+            describe(&e.action)
+        ));
+    }
+    s
+}
+
+/// Reads a game back from [`export`] text.
+///
+/// # Errors
+/// An [`ImportError`] naming the line.
+pub fn import(text: &str) -> Result<Game, ImportError> {
+    if !text.lines().any(|l| l.trim() == EVENT_TAG) {
+        return Err(ImportError::NotNomic);
+    }
+    let mut setup: Option<Setup> = None;
+    let mut entries: Vec<Entry> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let bad = |message: String| ImportError::Bad {
+            line: i + 1,
+            message,
+        };
+        if let Some(rest) = line.strip_prefix("[Setup ") {
+            let json = rest
+                .strip_suffix(']')
+                .ok_or_else(|| bad("unclosed [Setup".into()))?;
+            setup = Some(serde_json::from_str(json).map_err(|e| bad(e.to_string()))?);
+        } else if let Some((_, json)) = line.split_once(" ;; ") {
+            entries.push(serde_json::from_str(json).map_err(|e| bad(e.to_string()))?);
+        }
+    }
+    let setup = setup.ok_or(ImportError::NotNomic)?;
+    Game::from_log(setup.players, setup.settings, entries)
+        .map_err(|e| ImportError::Replay(e.to_string()))
+}

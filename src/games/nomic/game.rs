@@ -1,0 +1,2671 @@
+//! The Nomic Chess game (RULINGS §6, §7): players and Referees, settings, an append-only log of
+//! actions, and the state replaying it gives at a moment.
+//!
+//! Time is passed in. Limits fall due lazily: before an action at time `t` (and for a view at
+//! `now`) the state is advanced to that moment, every deadline up to it applied in order, so
+//! replaying the log always gives the same state.
+
+use serde::{Deserialize, Serialize};
+
+use crate::time::{format_duration, Timestamp};
+
+use super::position::{
+    half_letter, move_text, parse_square, Join, Kind, Local, Move, Piece, Position, Rules, Slot,
+    Special,
+};
+use super::rules::Ruleset;
+use super::text::TextError;
+
+/// The largest seed (§0).
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// Five minutes (`pace:live`).
+pub const LIVE: u64 = 5 * 60;
+/// A day (`pace:async`).
+pub const ASYNC: u64 = 24 * 60 * 60;
+
+/// Settings (§6.8, §6.9, §6.11).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Seconds for part 1 (and part 2).
+    pub part1_limit: u64,
+    /// Seconds for the submission of part 3 (and an undead slot).
+    pub part3_limit: u64,
+    /// Seconds a vote stays open.
+    pub vote_limit: u64,
+    /// Longest proposal, in characters.
+    pub proposal_max: usize,
+    /// Armies of one controller may capture each other.
+    pub friendly_capture: bool,
+    /// The seed that drew the Order.
+    pub seed: u64,
+    /// The Referees.
+    pub referees: Vec<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            part1_limit: LIVE,
+            part3_limit: LIVE,
+            vote_limit: LIVE,
+            proposal_max: 600,
+            friendly_capture: false,
+            seed: 0,
+            referees: Vec::new(),
+        }
+    }
+}
+
+/// What `/nomic new` asks for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NewGame {
+    /// Players in seating order (halves A, B, …; armies 1, 2, …).
+    pub players: Vec<String>,
+    /// Settings (referees included).
+    pub settings: Settings,
+    /// `order:` players, if given.
+    pub order: Option<Vec<String>>,
+    /// `position:`.
+    pub position: Option<String>,
+}
+
+/// What a proposal does.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Change {
+    /// Enacts a new rule.
+    Enact,
+    /// Amends a rule to read the new text.
+    Amend(u32, String),
+    /// Repeals a rule.
+    Repeal(u32),
+}
+
+/// Where a proposal stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Standing {
+    /// Being voted on.
+    Open,
+    /// Adopted (the rule it enacted).
+    Adopted(Option<u32>),
+    /// Defeated.
+    Defeated,
+    /// Voided by a Referee.
+    Void,
+}
+
+/// A proposal (§6.9).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proposal {
+    /// Its number (from 1).
+    pub n: u32,
+    /// Its author (user).
+    pub author: String,
+    /// The text.
+    pub text: String,
+    /// The number its author asked for.
+    pub number: Option<u32>,
+    /// An immutable change (a Referee's, 113).
+    pub immutable: bool,
+    /// What it does.
+    pub change: Change,
+    /// Per player: for (`true`), against, or not cast.
+    pub votes: Vec<Option<bool>>,
+    /// Where it stands.
+    pub standing: Standing,
+    /// When it was proposed (shifted by pauses).
+    pub opened: Timestamp,
+    /// Spelling fixes: (old text, new text).
+    pub fixes: Vec<(String, String)>,
+    /// Made outside a turn's part 3 (a Referee's): the turn's clock is held meanwhile.
+    pub held: bool,
+}
+
+/// A Judgment (§6.10).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judgment {
+    /// Its number.
+    pub n: u32,
+    /// The question.
+    pub question: String,
+    /// Who invoked it.
+    pub by: String,
+    /// Partisan users.
+    pub partisan: Vec<String>,
+    /// Rulings in order: (Referee, text).
+    pub rulings: Vec<(String, String)>,
+    /// The last ruling stands (not overruled).
+    pub standing: bool,
+    /// Players who voted to overrule the standing ruling.
+    pub overrule: Vec<String>,
+    /// Referees who may not judge it again.
+    pub barred: Vec<String>,
+}
+
+/// A defeated author's demotion the game waits for (§6.9, 210).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Demotion {
+    /// The author (player).
+    pub author: usize,
+    /// The proposal.
+    pub proposal: u32,
+    /// Since when (shifted by pauses).
+    pub since: Timestamp,
+    /// The part-3 limit passed: a Referee may choose.
+    pub referee: bool,
+    /// The proposal was a held (out-of-turn) one.
+    pub held: bool,
+}
+
+/// The last move, for the picture and the status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LastMove {
+    /// The push it was made on.
+    pub join: Join,
+    /// J from.
+    pub from: (u8, u8),
+    /// J to.
+    pub to: (u8, u8),
+    /// As echoed.
+    pub text: String,
+}
+
+/// The state replay gives.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// The position (turn state included).
+    pub pos: Position,
+    /// The settings now (Referees may change them).
+    pub settings: Settings,
+    /// The ruleset.
+    pub rules: Ruleset,
+    /// Proposals.
+    pub proposals: Vec<Proposal>,
+    /// Judgments.
+    pub judgments: Vec<Judgment>,
+    /// Paused by a Referee since.
+    pub paused: Option<Timestamp>,
+    /// The game is over.
+    pub over: bool,
+    /// The winner.
+    pub winner: Option<usize>,
+    /// When the current part (or slot) began, shifted by pauses.
+    pub clock: Timestamp,
+    /// The current player has proposed this turn.
+    pub proposed: bool,
+    /// A demotion waited for.
+    pub demotion: Option<Demotion>,
+    /// The last move.
+    pub last: Option<LastMove>,
+    /// The state's time.
+    pub now: Timestamp,
+    /// Held since (an out-of-turn vote holds the turn's clock).
+    pub held: Option<Timestamp>,
+}
+
+/// A logged action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    /// The game begins (from a position text, if given).
+    Start {
+        /// Position text.
+        position: Option<String>,
+        /// The Order (armies).
+        order: Vec<usize>,
+    },
+    /// `/push`.
+    Push {
+        /// Join.
+        join: Join,
+    },
+    /// `/move` (the move as echoed, in J's coordinates).
+    Move {
+        /// Notation.
+        notation: String,
+    },
+    /// `/done`.
+    Done,
+    /// `/take`.
+    Take {
+        /// Army.
+        army: usize,
+    },
+    /// `/decline`.
+    Decline {
+        /// Army.
+        army: usize,
+    },
+    /// `/propose`.
+    Propose {
+        /// Text.
+        text: String,
+        /// Asked-for number.
+        number: Option<u32>,
+        /// Immutable (Referees).
+        immutable: bool,
+    },
+    /// `/vote`.
+    Vote {
+        /// Proposal.
+        proposal: u32,
+        /// For.
+        choice: bool,
+    },
+    /// `/demote`.
+    Demote {
+        /// The square.
+        square: Local,
+    },
+    /// `/forfeit`.
+    Forfeit,
+    /// `/judgment`.
+    Judgment {
+        /// Question.
+        question: String,
+        /// Partisan users named.
+        partisan: Vec<String>,
+    },
+    /// `/judge`.
+    Judge {
+        /// Judgment.
+        judgment: u32,
+        /// Text.
+        text: String,
+    },
+    /// `/overrule`.
+    Overrule {
+        /// Judgment.
+        judgment: u32,
+    },
+    /// `/pause`.
+    Pause,
+    /// `/resume`.
+    Resume,
+    /// `/assign`.
+    Assign {
+        /// Army.
+        army: usize,
+        /// Player.
+        player: usize,
+    },
+    /// `/edit …` by a Referee.
+    Edit(Edit),
+    /// `/order set:`.
+    Order {
+        /// Armies.
+        order: Vec<usize>,
+    },
+    /// `/set key:value`.
+    Set {
+        /// Setting.
+        key: String,
+        /// Value.
+        value: String,
+    },
+    /// `/proposal void`.
+    Void {
+        /// Proposal.
+        proposal: u32,
+    },
+    /// `/proposal fix`.
+    Fix {
+        /// Proposal.
+        proposal: u32,
+        /// New text.
+        text: String,
+    },
+    /// `/takeback`.
+    Takeback {
+        /// The action undone.
+        undone: u32,
+    },
+    /// `/revert`.
+    Revert {
+        /// First action undone.
+        to: u32,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// A Referee's edit (§6.10, 6.10a).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Edit {
+    /// Puts a piece (`K1`) on a square.
+    Put {
+        /// Square.
+        square: Local,
+        /// Kind.
+        kind: Kind,
+        /// Army.
+        army: usize,
+    },
+    /// Removes a piece.
+    Remove {
+        /// Square.
+        square: Local,
+    },
+    /// Moves a piece.
+    Move {
+        /// From.
+        from: Local,
+        /// To.
+        to: Local,
+    },
+    /// Replaces the whole position (text).
+    Position {
+        /// Position text.
+        text: String,
+    },
+    /// Gives the running limit more time (seconds).
+    Clock {
+        /// Seconds added.
+        add: u64,
+    },
+    /// Sets the budget: S and the halves involved.
+    Budget {
+        /// S.
+        s: Vec<bool>,
+        /// Involved.
+        involved: Vec<bool>,
+    },
+    /// Sets or clears a player's forfeit.
+    Forfeited {
+        /// Player.
+        player: usize,
+        /// Forfeited.
+        on: bool,
+    },
+}
+
+/// One entry of the log.
+pub type Entry = crate::games::log::Entry<Action>;
+
+/// Why an action is refused (shown as it is).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// Any refusal.
+    #[error("{0}")]
+    Rule(String),
+    /// A position text that does not read.
+    #[error("the position does not read: {0}")]
+    Position(#[from] TextError),
+}
+
+fn refuse<T>(msg: impl Into<String>) -> Result<T, String> {
+    Err(msg.into())
+}
+
+/// What an accepted action reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accepted {
+    /// Action number.
+    pub number: Option<u32>,
+    /// Lines.
+    pub text: String,
+    /// Users to notify and what to tell them.
+    pub notify: Vec<(String, String)>,
+}
+
+/// An event of time passing: a limit running out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimeEvent {
+    /// When.
+    pub at: Timestamp,
+    /// Stable code (kind and slot).
+    pub code: usize,
+    /// What happened.
+    pub text: String,
+}
+
+/// A Nomic Chess game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// Settings at creation (Referees included).
+    pub settings: Settings,
+    /// Players in seating order.
+    pub players: Vec<String>,
+    /// The log.
+    pub log: Vec<Entry>,
+    state: State,
+}
+
+/// splitmix64.
+fn splitmix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The Order drawn from a seed: a Fisher–Yates shuffle of the armies.
+pub fn drawn_order(n: usize, seed: u64) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..n).collect();
+    let mut s = seed;
+    for i in (1..n).rev() {
+        s = splitmix(s);
+        let j = (s % (i as u64 + 1)) as usize;
+        v.swap(i, j);
+    }
+    v
+}
+
+/// Context of a fold: who is who.
+struct Ctx<'a> {
+    players: &'a [String],
+}
+
+impl State {
+    fn new(n: usize, settings: Settings, t: Timestamp) -> State {
+        State {
+            pos: Position::start(n, (0..n).collect()),
+            settings,
+            rules: Ruleset::starting(),
+            proposals: Vec::new(),
+            judgments: Vec::new(),
+            paused: None,
+            over: false,
+            winner: None,
+            clock: t,
+            proposed: false,
+            demotion: None,
+            last: None,
+            now: t,
+            held: None,
+        }
+    }
+
+    fn rules(&self) -> Rules {
+        Rules {
+            friendly_capture: self.settings.friendly_capture,
+        }
+    }
+
+    fn is_referee(&self, user: &str) -> bool {
+        self.settings.referees.iter().any(|r| r == user)
+    }
+
+    /// Living players (not forfeited, controlling an army).
+    pub fn living(&self) -> Vec<usize> {
+        (0..self.pos.players())
+            .filter(|&p| !self.pos.forfeited[p] && !self.pos.armies_of(p).is_empty())
+            .collect()
+    }
+
+    fn playable(&self, army: usize) -> bool {
+        matches!(self.pos.controllers.get(army), Some(Some(p)) if !self.pos.forfeited[*p])
+    }
+
+    /// The player whose turn it is (the army's controller, or the undead player).
+    pub fn current_player(&self) -> Option<usize> {
+        if self.over {
+            return None;
+        }
+        match self.pos.turn.slot {
+            Slot::Army(a) => self.pos.controllers.get(a).copied().flatten(),
+            Slot::Undead(p) => Some(p),
+            Slot::Idle => None,
+        }
+    }
+
+    /// The open proposal.
+    pub fn open_vote(&self) -> Option<&Proposal> {
+        self.proposals.iter().find(|p| p.standing == Standing::Open)
+    }
+
+    /// Players who may vote (not forfeited).
+    fn voters(&self) -> Vec<usize> {
+        (0..self.pos.players())
+            .filter(|&p| !self.pos.forfeited[p])
+            .collect()
+    }
+
+    /// Keeps the undead list and the winner up to date after control changed.
+    fn update_living(&mut self, lines: &mut Vec<String>, ctx: &Ctx<'_>) {
+        let n = self.pos.players();
+        for p in 0..n {
+            let undead = !self.pos.forfeited[p] && self.pos.armies_of(p).is_empty();
+            let listed = self.pos.infected.contains(&p);
+            if undead && !listed {
+                self.pos.infected.push(p);
+                lines.push(format!("{} is undead (controls no army).", ctx.players[p]));
+            } else if !undead && listed {
+                self.pos.infected.retain(|&x| x != p);
+                if !self.pos.forfeited[p] {
+                    lines.push(format!("{} is living again.", ctx.players[p]));
+                }
+            }
+        }
+        if self.over {
+            return;
+        }
+        let living = self.living();
+        if living.len() <= 1 {
+            self.over = true;
+            self.winner = living.first().copied();
+            self.pos.turn.slot = Slot::Idle;
+            self.pos.turn.join = None;
+            self.pos.offers.clear();
+            match self.winner {
+                Some(w) => lines.push(format!(
+                    "{} is the only living player and wins the game.",
+                    ctx.players[w]
+                )),
+                None => {
+                    lines.push("No player is living: the game is over without a winner.".into())
+                }
+            }
+        }
+    }
+
+    // ----- turns ---------------------------------------------------------------------
+
+    fn begin_army(&mut self, army: usize, t: Timestamp, lines: &mut Vec<String>, ctx: &Ctx<'_>) {
+        let n = self.pos.players();
+        self.pos.turn.slot = Slot::Army(army);
+        self.pos.turn.part = 1;
+        self.pos.turn.s = self.pos.halves_of(army);
+        self.pos.turn.involved = vec![false; n];
+        self.pos.turn.join = None;
+        self.pos.offers.clear();
+        self.clock = t;
+        self.proposed = false;
+        if !self.pos.has_any_move(army, self.rules()) {
+            lines.push(format!(
+                "Army {} has no legal move anywhere and skips part 1.",
+                army + 1
+            ));
+            self.enter_part2(t, lines, ctx);
+        }
+    }
+
+    fn begin_undead(&mut self, p: usize, t: Timestamp) {
+        let n = self.pos.players();
+        self.pos.turn.slot = Slot::Undead(p);
+        self.pos.turn.part = 3;
+        self.pos.turn.s = vec![false; n];
+        self.pos.turn.involved = vec![false; n];
+        self.pos.turn.join = None;
+        self.pos.offers.clear();
+        self.clock = t;
+        self.proposed = false;
+    }
+
+    fn enter_part2(&mut self, t: Timestamp, lines: &mut Vec<String>, ctx: &Ctx<'_>) {
+        self.pos.turn.join = None;
+        self.clock = t;
+        if self.pos.offers.is_empty() {
+            self.pos.turn.part = 3;
+        } else {
+            self.pos.turn.part = 2;
+            let offers: Vec<String> = self
+                .pos
+                .offers
+                .iter()
+                .map(|a| (a + 1).to_string())
+                .collect();
+            lines.push(format!(
+                "Part 2: {} may /take or /decline army {}.",
+                self.current_player()
+                    .map_or("-", |p| ctx.players[p].as_str()),
+                offers.join(", army ")
+            ));
+        }
+    }
+
+    fn undead_after(&self, after: Option<usize>) -> Option<usize> {
+        let list = &self.pos.infected;
+        let start = match after {
+            Some(p) => list
+                .iter()
+                .position(|&x| x == p)
+                .map_or(list.len(), |i| i + 1),
+            None => 0,
+        };
+        list[start.min(list.len())..]
+            .iter()
+            .copied()
+            .find(|&p| !self.pos.forfeited[p] && self.pos.armies_of(p).is_empty())
+    }
+
+    fn first_playable(&self, from: usize) -> Option<usize> {
+        self.pos.order[from.min(self.pos.order.len())..]
+            .iter()
+            .copied()
+            .find(|&a| self.playable(a))
+    }
+
+    /// Ends the turn (or undead slot) and begins the next (204).
+    fn end_turn(&mut self, t: Timestamp, lines: &mut Vec<String>, ctx: &Ctx<'_>) {
+        if self.over {
+            return;
+        }
+        // Offers not answered are taken by default.
+        let offers = std::mem::take(&mut self.pos.offers);
+        if let (Some(p), false) = (self.current_player(), offers.is_empty()) {
+            for a in offers {
+                self.pos.controllers[a] = Some(p);
+                lines.push(format!(
+                    "{} takes army {} (by default).",
+                    ctx.players[p],
+                    a + 1
+                ));
+            }
+            self.update_living(lines, ctx);
+            if self.over {
+                return;
+            }
+        }
+        self.pos.turn.join = None;
+        self.demotion = None;
+        let next = match self.pos.turn.slot {
+            Slot::Army(a) => {
+                let i = self.pos.order.iter().position(|&x| x == a).unwrap_or(0);
+                match self.first_playable(i + 1) {
+                    Some(b) => Some(Slot::Army(b)),
+                    None => match self.undead_after(None) {
+                        Some(p) => Some(Slot::Undead(p)),
+                        None => self.first_playable(0).map(Slot::Army),
+                    },
+                }
+            }
+            Slot::Undead(p) => match self.undead_after(Some(p)) {
+                Some(q) => Some(Slot::Undead(q)),
+                None => self.first_playable(0).map(Slot::Army),
+            },
+            Slot::Idle => self.first_playable(0).map(Slot::Army),
+        };
+        self.start_slot(next, t, lines, ctx);
+    }
+
+    fn start_slot(
+        &mut self,
+        next: Option<Slot>,
+        t: Timestamp,
+        lines: &mut Vec<String>,
+        ctx: &Ctx<'_>,
+    ) {
+        match next {
+            Some(Slot::Army(a)) => self.begin_army(a, t, lines, ctx),
+            Some(Slot::Undead(p)) => self.begin_undead(p, t),
+            _ => {
+                self.pos.turn.slot = Slot::Idle;
+                self.clock = t;
+                lines.push(
+                    "No army can take a turn: the game waits for a Referee (/assign).".into(),
+                );
+            }
+        }
+    }
+
+    // ----- control -------------------------------------------------------------------
+
+    /// A mated army passes (§6.6).
+    fn pass_control(
+        &mut self,
+        army: usize,
+        to: Option<usize>,
+        mover: Option<usize>,
+        lines: &mut Vec<String>,
+        ctx: &Ctx<'_>,
+    ) {
+        match to {
+            None => {
+                self.pos.controllers[army] = None;
+                self.pos.offers.retain(|&a| a != army);
+                lines.push(format!(
+                    "Army {} is checkmated; the attackers tie, so its control is pending until a Referee /assigns it.",
+                    army + 1
+                ));
+            }
+            Some(p) if Some(p) == mover => {
+                if self.pos.controllers[army] != Some(p) && !self.pos.offers.contains(&army) {
+                    self.pos.offers.push(army);
+                }
+                lines.push(format!(
+                    "Army {} is checkmated; {} may take it in part 2 (/take army:{} or /decline army:{}).",
+                    army + 1,
+                    ctx.players[p],
+                    army + 1,
+                    army + 1
+                ));
+            }
+            Some(p) => {
+                self.pos.controllers[army] = Some(p);
+                self.pos.offers.retain(|&a| a != army);
+                lines.push(format!(
+                    "Army {} is checkmated and passes to {}.",
+                    army + 1,
+                    ctx.players[p]
+                ));
+            }
+        }
+        self.update_living(lines, ctx);
+    }
+
+    // ----- time ----------------------------------------------------------------------
+
+    /// The next deadline: (when, code, what).
+    fn next_deadline(&self) -> Option<(Timestamp, usize)> {
+        if self.over || self.paused.is_some() {
+            return None;
+        }
+        if let Some(p) = self.open_vote() {
+            return Some((p.opened + self.settings.vote_limit, 300 + p.n as usize));
+        }
+        if let Some(d) = &self.demotion {
+            if d.referee {
+                return None;
+            }
+            return Some((
+                d.since + self.settings.part3_limit,
+                400 + d.proposal as usize,
+            ));
+        }
+        if self.held.is_some() {
+            return None;
+        }
+        let s = &self.settings;
+        match self.pos.turn.slot {
+            Slot::Army(a) => match self.pos.turn.part {
+                1 => Some((self.clock + s.part1_limit, a)),
+                2 => Some((self.clock + s.part1_limit, 100 + a)),
+                _ => Some((self.clock + s.part3_limit, 200 + a)),
+            },
+            Slot::Undead(p) => Some((self.clock + s.part3_limit, 250 + p)),
+            Slot::Idle => None,
+        }
+    }
+
+    /// Applies every deadline up to `until`, recording what happened.
+    fn advance(&mut self, until: Timestamp, ctx: &Ctx<'_>, events: &mut Vec<TimeEvent>) {
+        for _ in 0..10_000 {
+            let Some((at, code)) = self.next_deadline() else {
+                break;
+            };
+            if at > until {
+                break;
+            }
+            let mut lines = Vec::new();
+            self.expire(at, code, &mut lines, ctx);
+            events.push(TimeEvent {
+                at,
+                code,
+                text: lines.join(" "),
+            });
+        }
+        if until > self.now {
+            self.now = until;
+        }
+    }
+
+    fn expire(&mut self, at: Timestamp, code: usize, lines: &mut Vec<String>, ctx: &Ctx<'_>) {
+        let who = self
+            .current_player()
+            .map_or("-".to_string(), |p| ctx.players[p].clone());
+        if let Some(n) = self.open_vote().map(|p| p.n) {
+            lines.push(format!("The vote on proposal {n} closes (time is up)."));
+            self.close_vote(n, at, lines, ctx);
+            return;
+        }
+        if let Some(d) = &mut self.demotion {
+            d.referee = true;
+            lines.push(format!(
+                "{} has not demoted a piece within {}; a Referee chooses (/demote square:<half>:<sq>).",
+                ctx.players[d.author],
+                format_duration(self.settings.part3_limit)
+            ));
+            return;
+        }
+        let _ = code;
+        match (self.pos.turn.slot, self.pos.turn.part) {
+            (Slot::Army(a), 1) => {
+                lines.push(format!(
+                    "Army {} ({who}): part 1 ran out after {}; the turn ends.",
+                    a + 1,
+                    format_duration(self.settings.part1_limit)
+                ));
+                self.end_turn(at, lines, ctx);
+            }
+            (Slot::Army(a), 2) => {
+                lines.push(format!("Army {} ({who}): part 2 ran out.", a + 1));
+                let offers = std::mem::take(&mut self.pos.offers);
+                for o in offers {
+                    if let Some(p) = self.current_player() {
+                        self.pos.controllers[o] = Some(p);
+                        lines.push(format!("{who} takes army {} (by default).", o + 1));
+                    }
+                }
+                self.update_living(lines, ctx);
+                if !self.over {
+                    self.enter_part2(at, lines, ctx);
+                }
+            }
+            (Slot::Army(a), _) => {
+                lines.push(format!(
+                    "Army {} ({who}): part 3 ran out after {}; the turn ends.",
+                    a + 1,
+                    format_duration(self.settings.part3_limit)
+                ));
+                self.end_turn(at, lines, ctx);
+            }
+            (Slot::Undead(_), _) => {
+                lines.push(format!(
+                    "{who}'s undead slot ran out after {}.",
+                    format_duration(self.settings.part3_limit)
+                ));
+                self.end_turn(at, lines, ctx);
+            }
+            (Slot::Idle, _) => {}
+        }
+    }
+
+    fn shift(&mut self, by: u64) {
+        self.clock += by;
+        for p in &mut self.proposals {
+            if p.standing == Standing::Open {
+                p.opened += by;
+            }
+        }
+        if let Some(d) = &mut self.demotion {
+            d.since += by;
+        }
+    }
+
+    // ----- votes ---------------------------------------------------------------------
+
+    fn close_vote(&mut self, n: u32, t: Timestamp, lines: &mut Vec<String>, ctx: &Ctx<'_>) {
+        let Some(i) = self.proposals.iter().position(|p| p.n == n) else {
+            return;
+        };
+        let p = self.proposals[i].clone();
+        let cast: Vec<bool> = p.votes.iter().flatten().copied().collect();
+        let yes = cast.iter().filter(|&&v| v).count();
+        let no = cast.len() - yes;
+        let missing = self
+            .voters()
+            .into_iter()
+            .filter(|&v| p.votes[v].is_none())
+            .count();
+        let adopted = 2 * yes > cast.len();
+        let tally = format!("{yes} for, {no} against, {missing} not cast");
+        if adopted {
+            let rule = match &p.change {
+                Change::Enact => Some(self.rules.enact(p.number, &p.text, p.immutable, n)),
+                Change::Amend(r, text) => {
+                    self.rules.amend(*r, text, n);
+                    Some(*r)
+                }
+                Change::Repeal(r) => {
+                    self.rules.repeal(*r, n);
+                    Some(*r)
+                }
+            };
+            self.proposals[i].standing = Standing::Adopted(rule);
+            let what = match (&p.change, rule) {
+                (Change::Enact, Some(r)) => format!("; it is rule {r}"),
+                (Change::Amend(..), Some(r)) => format!("; rule {r} is amended"),
+                (Change::Repeal(_), Some(r)) => format!("; rule {r} is repealed"),
+                _ => String::new(),
+            };
+            lines.push(format!("Proposal {n} is adopted ({tally}){what}."));
+            self.after_proposal(p.held, t, lines, ctx);
+        } else {
+            self.proposals[i].standing = Standing::Defeated;
+            lines.push(format!("Proposal {n} is defeated ({tally})."));
+            let author = ctx.players.iter().position(|u| *u == p.author);
+            match author {
+                Some(a) if !self.demotable(a).is_empty() && !self.pos.forfeited[a] => {
+                    self.demotion = Some(Demotion {
+                        author: a,
+                        proposal: n,
+                        since: t,
+                        referee: false,
+                        held: p.held,
+                    });
+                    lines.push(format!(
+                        "{} must demote one of their non-king pieces: /demote square:<half>:<sq>.",
+                        ctx.players[a]
+                    ));
+                }
+                Some(a) => {
+                    lines.push(format!("{} has no piece to demote.", ctx.players[a]));
+                    self.after_proposal(p.held, t, lines, ctx);
+                }
+                None => self.after_proposal(p.held, t, lines, ctx),
+            }
+        }
+    }
+
+    /// After a proposal is settled: a held one releases the turn's clock; else the turn
+    /// ends.
+    fn after_proposal(&mut self, held: bool, t: Timestamp, lines: &mut Vec<String>, ctx: &Ctx<'_>) {
+        self.demotion = None;
+        if held {
+            if let Some(since) = self.held.take() {
+                let by = t.saturating_sub(since);
+                self.clock += by;
+            }
+        } else {
+            self.end_turn(t, lines, ctx);
+        }
+    }
+
+    /// Squares of the non-king pieces of armies a player controls.
+    fn demotable(&self, player: usize) -> Vec<Local> {
+        let armies = self.pos.armies_of(player);
+        self.pos
+            .pieces()
+            .into_iter()
+            .filter(|(_, p)| p.kind != Kind::King && armies.contains(&p.army))
+            .map(|(l, _)| l)
+            .collect()
+    }
+}
+
+/// Parses a move as written (`Nb1-c3`, `e2xd3`, `e7-e8=Q`, `0-0`): (piece letter, from, to,
+/// promotion) or castling.
+/// A move as read: piece letter, from, to, promotion, castling.
+type Written = (Option<Kind>, (u8, u8), (u8, u8), Option<Kind>, Special);
+
+fn parse_move(text: &str) -> Option<Written> {
+    let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
+    match t {
+        "0-0" | "O-O" => return Some((None, (0, 0), (0, 0), None, Special::CastleKing)),
+        "0-0-0" | "O-O-O" => return Some((None, (0, 0), (0, 0), None, Special::CastleQueen)),
+        _ => {}
+    }
+    let mut s = t;
+    let mut letter = None;
+    if let Some(c) = s.chars().next().filter(|c| c.is_ascii_uppercase()) {
+        letter = Some(Kind::from_letter(c)?);
+        s = &s[1..];
+    }
+    let (body, promo) = match s.split_once('=') {
+        Some((b, p)) => {
+            let mut pc = p.chars();
+            let k = Kind::from_letter(pc.next()?)?;
+            if pc.next().is_some() {
+                return None;
+            }
+            (b, Some(k))
+        }
+        None => (s, None),
+    };
+    let sep = body.find(['-', 'x'])?;
+    let from = parse_square(&body[..sep], 8)?;
+    let to = parse_square(&body[sep + 1..], 8)?;
+    Some((letter, from, to, promo, Special::Plain))
+}
+
+/// Reads `Q1` (a piece letter and an army).
+pub fn parse_piece(text: &str, n: usize) -> Option<(Kind, usize)> {
+    let mut c = text.trim().chars();
+    let k = Kind::from_letter(c.next()?.to_ascii_uppercase())?;
+    let a: usize = c.as_str().parse().ok()?;
+    (1..=n).contains(&a).then(|| (k, a - 1))
+}
+
+/// What a proposal's text does: `Repeal rule N`, `Amend rule N to read: …`, or an enactment.
+pub fn change_of(text: &str) -> Change {
+    let t = text.trim();
+    let lower = t.to_ascii_lowercase();
+    let number_after = |word: &str| -> Option<(u32, usize)> {
+        let rest = lower.strip_prefix(word)?;
+        let rest_trim = rest.trim_start();
+        let rest_trim = rest_trim
+            .strip_prefix("rule")
+            .unwrap_or(rest_trim)
+            .trim_start();
+        let digits: String = rest_trim.chars().take_while(char::is_ascii_digit).collect();
+        let n: u32 = digits.parse().ok()?;
+        let consumed = lower.len() - rest_trim.len() + digits.len();
+        Some((n, consumed))
+    };
+    if let Some((n, _)) = number_after("repeal") {
+        return Change::Repeal(n);
+    }
+    if let Some((n, at)) = number_after("amend") {
+        let rest = &t[at..];
+        let body = match rest.to_ascii_lowercase().find("to read:") {
+            Some(i) => rest[i + "to read:".len()..].trim(),
+            None => rest.trim_start_matches([':', ',', '.', ' ']).trim(),
+        };
+        return Change::Amend(n, body.to_string());
+    }
+    Change::Enact
+}
+
+fn fold(
+    st: &mut State,
+    ctx: &Ctx<'_>,
+    actor: &str,
+    action: &mut Action,
+    t: Timestamp,
+) -> Result<Vec<String>, String> {
+    let mut lines = Vec::new();
+    let player = ctx.players.iter().position(|u| u == actor);
+    let referee = st.is_referee(actor);
+    let n = st.pos.players();
+    let need_referee = |what: &str| -> Result<(), String> {
+        if referee {
+            Ok(())
+        } else {
+            refuse(format!("only a Referee may {what}"))
+        }
+    };
+    let in_play = |st: &State| -> Result<(), String> {
+        if st.over {
+            return refuse(match st.winner {
+                Some(w) => format!(
+                    "the game is over: {} won; no more game actions",
+                    ctx.players[w]
+                ),
+                None => "the game is over".into(),
+            });
+        }
+        if st.paused.is_some() {
+            return refuse("play is paused by a Referee; wait for /resume");
+        }
+        Ok(())
+    };
+    // The player whose turn it is, checked.
+    let turn_player = |st: &State| -> Result<usize, String> {
+        in_play(st)?;
+        let Some(p) = player else {
+            return refuse("you are not a player in this game");
+        };
+        if st.pos.forfeited[p] {
+            return refuse("you have forfeited the game");
+        }
+        match st.current_player() {
+            Some(c) if c == p => Ok(p),
+            Some(c) => refuse(format!("it is {}'s turn, not yours", ctx.players[c])),
+            None => refuse("no one's turn: the game waits for a Referee"),
+        }
+    };
+    match action {
+        Action::Start { position, order } => {
+            if let Some(text) = position {
+                let pos = Position::from_text(text).map_err(|e| e.to_string())?;
+                if pos.players() != n {
+                    return refuse("the position has a different number of half-boards");
+                }
+                st.pos = pos;
+            } else {
+                st.pos.order = order.clone();
+            }
+            st.clock = t;
+            st.now = t;
+            let mut none = Vec::new();
+            st.update_living(&mut none, ctx);
+            if !st.over {
+                match st.pos.turn.slot {
+                    Slot::Idle => {
+                        let first = st.first_playable(0).map(Slot::Army);
+                        st.start_slot(first, t, &mut none, ctx);
+                    }
+                    Slot::Army(a) if st.pos.turn.part == 1 && st.pos.turn.s.iter().all(|s| !s) => {
+                        st.pos.turn.s = st.pos.halves_of(a);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Action::Push { join } => {
+            let p = turn_player(st)?;
+            let Slot::Army(army) = st.pos.turn.slot else {
+                return refuse("an undead player does not move; /propose or /done");
+            };
+            if st.pos.turn.part != 1 {
+                return refuse(format!(
+                    "part 1 is over (it is part {}); pushes are made in part 1",
+                    st.pos.turn.part
+                ));
+            }
+            if let Some(j) = st.pos.turn.join {
+                return refuse(format!(
+                    "you have pushed {} already; now /move on it",
+                    j.text()
+                ));
+            }
+            let join = *join;
+            if let Some(why) = st.pos.push_blocked(join, army) {
+                return refuse(format!("push refused: {why}"));
+            }
+            let rules = st.rules();
+            let moves = st.pos.budget_moves(join, army, rules);
+            let b = st.pos.joined(join);
+            let attacked = st.pos.attacked_kings(&b, join);
+            let own: Vec<((u8, u8), usize)> = attacked
+                .iter()
+                .copied()
+                .filter(|&(_, y)| st.pos.same_side(y, army))
+                .collect();
+            if moves.is_empty() && own.is_empty() {
+                return refuse(format!(
+                    "push refused: army {} would have no legal move on {} (try another push)",
+                    army + 1,
+                    join.text()
+                ));
+            }
+            lines.push(format!(
+                "{} pushes {} (bottom) and {} (top) together for army {}.",
+                ctx.players[p],
+                half_letter(join.bottom),
+                half_letter(join.top),
+                army + 1
+            ));
+            st.pos.turn.join = Some(join);
+            // 217: every other side's attacked king is checkmated at once.
+            for &(sq, y) in &attacked {
+                if !st.pos.same_side(y, army) {
+                    let to = st.pos.entitled(&b, join, sq, y);
+                    lines.push(format!(
+                        "Army {}'s king is attacked at the push (217).",
+                        y + 1
+                    ));
+                    st.pass_control(y, to, Some(p), &mut lines, ctx);
+                    if st.over {
+                        return Ok(lines);
+                    }
+                }
+            }
+            if moves.is_empty() {
+                // The mover's own king attacked with no move to end it: that army is mated.
+                for &(sq, y) in &own {
+                    let to = st.pos.entitled(&b, join, sq, y);
+                    lines.push(format!(
+                        "Army {}'s king is attacked and no move ends the attack.",
+                        y + 1
+                    ));
+                    st.pass_control(y, to, Some(p), &mut lines, ctx);
+                    if st.over {
+                        return Ok(lines);
+                    }
+                }
+                lines.push(format!("Army {}'s turn ends.", army + 1));
+                st.end_turn(t, &mut lines, ctx);
+            } else if !own.is_empty() {
+                lines.push("Your king is attacked: the move must end the attack.".into());
+            }
+        }
+        Action::Move { notation } => {
+            let p = turn_player(st)?;
+            let Slot::Army(army) = st.pos.turn.slot else {
+                return refuse("an undead player does not move; /propose or /done");
+            };
+            if st.pos.turn.part != 1 {
+                return refuse(format!("part 1 is over (it is part {})", st.pos.turn.part));
+            }
+            let Some(join) = st.pos.turn.join else {
+                return refuse(
+                    "push two half-boards together first: /push bottom:<half> top:<half>",
+                );
+            };
+            let rules = st.rules();
+            let b = st.pos.joined(join);
+            let legal = st.pos.budget_moves(join, army, rules);
+            let Some((letter, from, to, promo, special)) = parse_move(notation) else {
+                return refuse(format!(
+                    "`{notation}` is not a move (write it in J's coordinates like e2-e4, Nb1-c3, e7-e8=Q, 0-0)"
+                ));
+            };
+            let cands: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| match special {
+                    Special::CastleKing | Special::CastleQueen => m.special == special,
+                    _ => {
+                        m.from == from
+                            && m.to == to
+                            && !matches!(m.special, Special::CastleKing | Special::CastleQueen)
+                    }
+                })
+                .filter(|m| m.promo == promo)
+                .collect();
+            let piece_ok = |m: &Move| match letter {
+                None => true,
+                Some(k) => b[m.from.1 as usize][m.from.0 as usize].is_some_and(|p| p.kind == k),
+            };
+            let mv = match cands.into_iter().find(piece_ok) {
+                Some(m) => m,
+                None => {
+                    let of: Vec<String> = legal
+                        .iter()
+                        .filter(|m| m.from == from)
+                        .map(|&m| move_text(&b, m))
+                        .collect();
+                    let sq = super::position::square_text(from.0, from.1);
+                    return refuse(if special != Special::Plain {
+                        format!("{notation} is not legal now")
+                    } else if of.is_empty() {
+                        let legal: Vec<String> = legal.iter().map(|&m| move_text(&b, m)).collect();
+                        format!(
+                            "{notation} is not legal: army {} has no legal move from {sq} (J {}, local {}); its legal moves on this push: {}",
+                            army + 1,
+                            sq,
+                            join.local(from.0, from.1).name(),
+                            legal.join(" ")
+                        )
+                    } else {
+                        format!(
+                            "{notation} is not legal: the piece on {sq} can play: {}",
+                            of.join(" ")
+                        )
+                    });
+                }
+            };
+            let canon = move_text(&b, mv);
+            let involves = st.pos.involves(join, mv);
+            let lfrom = join.local(mv.from.0, mv.from.1);
+            let lto = join.local(mv.to.0, mv.to.1);
+            st.pos.make(join, mv);
+            for h in involves {
+                st.pos.turn.involved[h] = true;
+            }
+            st.pos.turn.join = None;
+            let after = st.pos.joined(join);
+            let attacked = st.pos.attacked_kings(&after, join);
+            let check = attacked.iter().any(|&(_, y)| !st.pos.same_side(y, army));
+            let echo = format!("{canon}{}", if check { "+" } else { "" });
+            lines.push(format!(
+                "Army {} ({}) {echo} ({} → {})",
+                army + 1,
+                ctx.players[p],
+                lfrom.name(),
+                lto.name()
+            ));
+            st.last = Some(LastMove {
+                join,
+                from: mv.from,
+                to: mv.to,
+                text: format!("{echo} ({} → {})", lfrom.name(), lto.name()),
+            });
+            *notation = canon;
+            for (sq, y) in attacked {
+                if !st.pos.same_side(y, army) && !st.pos.side_can_move(join, y, rules) {
+                    let to = st.pos.entitled(&after, join, sq, y);
+                    st.pass_control(y, to, Some(p), &mut lines, ctx);
+                    if st.over {
+                        return Ok(lines);
+                    }
+                }
+            }
+            if st.current_player() != Some(p) {
+                lines.push(format!("Army {}'s turn ends.", army + 1));
+                st.end_turn(t, &mut lines, ctx);
+            } else if !st.pos.has_any_move(army, rules) {
+                st.enter_part2(t, &mut lines, ctx);
+            }
+        }
+        Action::Done => {
+            let _ = turn_player(st)?;
+            match (st.pos.turn.slot, st.pos.turn.part) {
+                (Slot::Army(a), 1) => {
+                    let moved = st.pos.turn.involved.iter().any(|&x| x);
+                    if !moved && st.pos.has_any_move(a, st.rules()) {
+                        return refuse("the first move of a turn is compulsory (push and /move; /moves lists them)");
+                    }
+                    lines.push(format!("Army {} stops moving.", a + 1));
+                    st.enter_part2(t, &mut lines, ctx);
+                }
+                (Slot::Army(_), 2) => {
+                    return refuse("answer each offer with /take army:<n> or /decline army:<n>");
+                }
+                _ => {
+                    if st.open_vote().is_some() {
+                        return refuse("the vote is open; the turn ends when it closes");
+                    }
+                    if st.demotion.is_some() {
+                        return refuse("a demotion is waited for (/demote)");
+                    }
+                    lines.push("The turn ends.".into());
+                    st.end_turn(t, &mut lines, ctx);
+                }
+            }
+        }
+        Action::Take { army } | Action::Decline { army } => {
+            let army = *army;
+            let take = matches!(action, Action::Take { .. });
+            let p = turn_player(st)?;
+            if st.pos.turn.part != 2 || !st.pos.offers.contains(&army) {
+                let offers: Vec<String> =
+                    st.pos.offers.iter().map(|a| (a + 1).to_string()).collect();
+                return refuse(if offers.is_empty() {
+                    "no army is offered to you now".to_string()
+                } else {
+                    format!(
+                        "army {} is not offered to you; offered: {}",
+                        army + 1,
+                        offers.join(", ")
+                    )
+                });
+            }
+            st.pos.offers.retain(|&a| a != army);
+            if take {
+                st.pos.controllers[army] = Some(p);
+                lines.push(format!("{} takes army {}.", ctx.players[p], army + 1));
+                st.update_living(&mut lines, ctx);
+            } else {
+                lines.push(format!(
+                    "{} declines army {}; it stays with its controller.",
+                    ctx.players[p],
+                    army + 1
+                ));
+            }
+            if !st.over && st.pos.offers.is_empty() {
+                st.enter_part2(t, &mut lines, ctx);
+            }
+        }
+        Action::Propose {
+            text,
+            number,
+            immutable,
+        } => {
+            in_play(st)?;
+            if *immutable && !referee {
+                return refuse("only a Referee may propose a change to an immutable rule (113)");
+            }
+            if st.open_vote().is_some() {
+                return refuse("a vote is open; wait for it to close");
+            }
+            if st.demotion.is_some() {
+                return refuse("a demotion is waited for (/demote)");
+            }
+            let mine = player.is_some() && st.current_player() == player;
+            let in_part3 = matches!(st.pos.turn.slot, Slot::Undead(_)) || st.pos.turn.part == 3;
+            let held = if mine && in_part3 {
+                if st.proposed {
+                    return refuse("you have proposed already this turn");
+                }
+                false
+            } else if referee {
+                true
+            } else if mine {
+                return refuse(format!(
+                    "proposals are made in part 3 (it is part {}; /done ends the current part)",
+                    st.pos.turn.part
+                ));
+            } else {
+                let _ = turn_player(st)?;
+                return refuse("you may propose only in part 3 of your turn");
+            };
+            let len = text.chars().count();
+            if text.trim().is_empty() {
+                return refuse("write the rule-change: /propose text:<text>");
+            }
+            if len > st.settings.proposal_max {
+                return refuse(format!(
+                    "the proposal is {len} characters long; at most {} are allowed",
+                    st.settings.proposal_max
+                ));
+            }
+            let change = change_of(text);
+            match &change {
+                Change::Amend(r, _) | Change::Repeal(r) => match st.rules.get(*r) {
+                    None => return refuse(format!("there is no rule {r}")),
+                    Some(rule) if rule.repealed.is_some() => {
+                        return refuse(format!("rule {r} is repealed already"))
+                    }
+                    Some(rule) if rule.immutable && !*immutable => {
+                        return refuse(format!(
+                            "rule {r} is immutable; only a Referee may propose changing it (immutable:true)"
+                        ))
+                    }
+                    Some(_) => {}
+                },
+                Change::Enact => {}
+            }
+            let pn = st.proposals.len() as u32 + 1;
+            st.proposals.push(Proposal {
+                n: pn,
+                author: actor.to_string(),
+                text: text.clone(),
+                number: *number,
+                immutable: *immutable,
+                change: change.clone(),
+                votes: vec![None; n],
+                standing: Standing::Open,
+                opened: t,
+                fixes: Vec::new(),
+                held,
+            });
+            if held {
+                st.held = Some(t);
+            } else {
+                st.proposed = true;
+            }
+            let what = match &change {
+                Change::Enact => match number {
+                    Some(k) => format!("enacts a rule (number {k} asked)"),
+                    None => "enacts a rule".into(),
+                },
+                Change::Amend(r, _) => format!("amends rule {r}"),
+                Change::Repeal(r) => format!("repeals rule {r}"),
+            };
+            lines.push(format!(
+                "proposal {pn} by {actor} {what}: {text}\nVote with /vote proposal:{pn} choice:for|against (open {}).",
+                format_duration(st.settings.vote_limit)
+            ));
+        }
+        Action::Vote { proposal, choice } => {
+            in_play(st)?;
+            let Some(p) = player else {
+                return refuse("only players vote");
+            };
+            if st.pos.forfeited[p] {
+                return refuse("you have forfeited the game");
+            }
+            let Some(i) = st.proposals.iter().position(|x| x.n == *proposal) else {
+                return refuse(format!("there is no proposal {proposal}"));
+            };
+            if st.proposals[i].standing != Standing::Open {
+                return refuse(format!("the vote on proposal {proposal} is closed"));
+            }
+            if st.proposals[i].votes[p].is_some() {
+                return refuse(format!("you have voted on proposal {proposal} already"));
+            }
+            st.proposals[i].votes[p] = Some(*choice);
+            lines.push(format!(
+                "{actor} votes {} proposal {proposal}.",
+                if *choice { "for" } else { "against" }
+            ));
+            let all = st
+                .voters()
+                .iter()
+                .all(|&v| st.proposals[i].votes[v].is_some());
+            if all {
+                lines.push("Everyone has voted.".into());
+                st.close_vote(*proposal, t, &mut lines, ctx);
+            }
+        }
+        Action::Demote { square } => {
+            in_play(st)?;
+            let Some(d) = st.demotion.clone() else {
+                return refuse("no demotion is waited for");
+            };
+            let may = player == Some(d.author) || (referee && d.referee);
+            if !may {
+                return refuse(if referee {
+                    format!(
+                        "{} chooses first; a Referee chooses once the part-3 limit has passed",
+                        ctx.players[d.author]
+                    )
+                } else {
+                    format!("only {} demotes now", ctx.players[d.author])
+                });
+            }
+            let ok = st.demotable(d.author);
+            if !ok.contains(square) {
+                let list: Vec<String> = ok.iter().map(|l| l.name()).collect();
+                return refuse(format!(
+                    "{} holds no non-king piece of an army {} controls; choose one of: {}",
+                    square.name(),
+                    ctx.players[d.author],
+                    list.join(" ")
+                ));
+            }
+            let Some(mut piece) = st.pos.at(*square) else {
+                return refuse("no piece there");
+            };
+            let was = piece.kind;
+            match was.demoted() {
+                Some(k) => {
+                    piece.kind = k;
+                    piece.moved = true;
+                    st.pos.set(*square, Some(piece));
+                    lines.push(format!(
+                        "The {} on {} is demoted to a {}.",
+                        was.name(),
+                        square.name(),
+                        k.name()
+                    ));
+                }
+                None => {
+                    st.pos.set(*square, None);
+                    lines.push(format!(
+                        "The pawn on {} is demoted off the board.",
+                        square.name()
+                    ));
+                }
+            }
+            st.after_proposal(d.held, t, &mut lines, ctx);
+        }
+        Action::Forfeit => {
+            if st.over {
+                return refuse("the game is over");
+            }
+            let Some(p) = player else {
+                return refuse("you are not a player in this game");
+            };
+            if st.pos.forfeited[p] {
+                return refuse("you have forfeited already");
+            }
+            let current = st.current_player() == Some(p);
+            st.pos.forfeited[p] = true;
+            st.pos.infected.retain(|&x| x != p);
+            lines.push(format!(
+                "{actor} forfeits the game; the Referees decide what happens to their armies (/assign), which are skipped until then."
+            ));
+            if st.demotion.as_ref().is_some_and(|d| d.author == p) {
+                let held = st.demotion.as_ref().is_some_and(|d| d.held);
+                st.after_proposal(held, t, &mut lines, ctx);
+            }
+            st.update_living(&mut lines, ctx);
+            if !st.over {
+                if let Some(i) = st
+                    .proposals
+                    .iter()
+                    .position(|x| x.standing == Standing::Open)
+                {
+                    let pn = st.proposals[i].n;
+                    if st
+                        .voters()
+                        .iter()
+                        .all(|&v| st.proposals[i].votes[v].is_some())
+                    {
+                        st.close_vote(pn, t, &mut lines, ctx);
+                    }
+                } else if current && st.demotion.is_none() {
+                    st.pos.offers.clear();
+                    st.end_turn(t, &mut lines, ctx);
+                }
+            }
+        }
+        Action::Judgment { question, partisan } => {
+            if player.is_none() && !referee {
+                return refuse("only players and Referees invoke Judgment");
+            }
+            if question.trim().is_empty() {
+                return refuse("ask the question: /judgment question:<text>");
+            }
+            let mut part: Vec<String> = Vec::new();
+            if player.is_some() {
+                part.push(actor.to_string());
+            }
+            for u in partisan.iter().chain(st.settings.referees.iter()) {
+                if ctx.players.contains(u) && !part.contains(u) {
+                    part.push(u.clone());
+                }
+            }
+            let jn = st.judgments.len() as u32 + 1;
+            lines.push(format!(
+                "judgment {jn} opened by {actor}: {question} (partisan: {})",
+                part.join(", ")
+            ));
+            st.judgments.push(Judgment {
+                n: jn,
+                question: question.clone(),
+                by: actor.to_string(),
+                partisan: part,
+                rulings: Vec::new(),
+                standing: false,
+                overrule: Vec::new(),
+                barred: Vec::new(),
+            });
+        }
+        Action::Judge { judgment, text } => {
+            need_referee("judge")?;
+            let Some(j) = st.judgments.iter_mut().find(|j| j.n == *judgment) else {
+                return refuse(format!("there is no judgment {judgment}"));
+            };
+            if j.standing {
+                return refuse(format!(
+                    "judgment {judgment} stands; it can be judged again only once overruled"
+                ));
+            }
+            if j.barred.iter().any(|r| r == actor) {
+                return refuse(format!("you judged judgment {judgment} before and were overruled; another Referee judges it"));
+            }
+            if text.trim().is_empty() {
+                return refuse("write the Judgment: /judge judgment:<n> text:<text>");
+            }
+            j.rulings.push((actor.to_string(), text.clone()));
+            j.standing = true;
+            j.overrule.clear();
+            lines.push(format!(
+                "judgment {judgment}: {actor} rules: {text} (it has the force of an immutable rule; non-partisan players may /overrule judgment:{judgment})"
+            ));
+        }
+        Action::Overrule { judgment } => {
+            let Some(p) = player else {
+                return refuse("only players may overrule");
+            };
+            if st.pos.forfeited[p] {
+                return refuse("you have forfeited the game");
+            }
+            let voters: Vec<String> = (0..n)
+                .filter(|&q| !st.pos.forfeited[q])
+                .map(|q| ctx.players[q].clone())
+                .collect();
+            let Some(j) = st.judgments.iter_mut().find(|j| j.n == *judgment) else {
+                return refuse(format!("there is no judgment {judgment}"));
+            };
+            if !j.standing {
+                return refuse(format!(
+                    "judgment {judgment} has no standing ruling to overrule"
+                ));
+            }
+            if j.partisan.iter().any(|u| u == actor) {
+                return refuse(format!("you are partisan in judgment {judgment}"));
+            }
+            if j.overrule.iter().any(|u| u == actor) {
+                return refuse("you have voted to overrule it already");
+            }
+            j.overrule.push(actor.to_string());
+            lines.push(format!("{actor} votes to overrule judgment {judgment}."));
+            let need: Vec<&String> = voters.iter().filter(|u| !j.partisan.contains(u)).collect();
+            if need.iter().all(|u| j.overrule.contains(u)) {
+                j.standing = false;
+                if let Some((r, _)) = j.rulings.last() {
+                    let r = r.clone();
+                    if !j.barred.contains(&r) {
+                        j.barred.push(r);
+                    }
+                }
+                j.overrule.clear();
+                lines.push(format!(
+                    "Judgment {judgment} is overruled (unanimous); another Referee judges it."
+                ));
+            }
+        }
+        Action::Pause => {
+            need_referee("pause play")?;
+            if st.paused.is_some() {
+                return refuse("play is paused already");
+            }
+            if st.over {
+                return refuse("the game is over");
+            }
+            st.paused = Some(t);
+            lines.push(
+                "Play is paused by a Referee; player actions are refused until /resume.".into(),
+            );
+        }
+        Action::Resume => {
+            need_referee("resume play")?;
+            let Some(since) = st.paused.take() else {
+                return refuse("play is not paused");
+            };
+            let by = t.saturating_sub(since);
+            st.shift(by);
+            if let Some(h) = &mut st.held {
+                *h += by;
+            }
+            lines.push("Play resumes; the running limits are extended by the pause.".into());
+        }
+        Action::Assign { army, player: to } => {
+            need_referee("assign an army")?;
+            if st.over {
+                return refuse("the game is over");
+            }
+            if *army >= n || *to >= n {
+                return refuse("no such army or player");
+            }
+            if st.pos.forfeited[*to] {
+                return refuse(format!("{} has forfeited", ctx.players[*to]));
+            }
+            st.pos.controllers[*army] = Some(*to);
+            st.pos.offers.retain(|&a| a != *army);
+            lines.push(format!(
+                "Army {} is assigned to {}.",
+                *army + 1,
+                ctx.players[*to]
+            ));
+            st.update_living(&mut lines, ctx);
+            if !st.over && st.pos.turn.slot == Slot::Idle {
+                let first = st.first_playable(0).map(Slot::Army);
+                st.start_slot(first, t, &mut lines, ctx);
+            }
+        }
+        Action::Edit(edit) => {
+            need_referee("edit the game")?;
+            match edit {
+                Edit::Put { square, kind, army } => {
+                    if square.half >= n || *army >= n {
+                        return refuse("no such half or army");
+                    }
+                    st.pos.set(
+                        *square,
+                        Some(Piece {
+                            kind: *kind,
+                            army: *army,
+                            moved: true,
+                        }),
+                    );
+                    lines.push(format!(
+                        "Edit: {}{} put on {}.",
+                        kind.letter(),
+                        *army + 1,
+                        square.name()
+                    ));
+                }
+                Edit::Remove { square } => {
+                    if st.pos.at(*square).is_none() {
+                        return refuse(format!("{} is empty", square.name()));
+                    }
+                    st.pos.set(*square, None);
+                    lines.push(format!("Edit: the piece on {} is removed.", square.name()));
+                }
+                Edit::Move { from, to } => {
+                    let Some(p) = st.pos.at(*from) else {
+                        return refuse(format!("{} is empty", from.name()));
+                    };
+                    if to.half >= n {
+                        return refuse("no such half");
+                    }
+                    st.pos.set(*from, None);
+                    st.pos.set(*to, Some(Piece { moved: true, ..p }));
+                    lines.push(format!(
+                        "Edit: the piece on {} moved to {}.",
+                        from.name(),
+                        to.name()
+                    ));
+                }
+                Edit::Position { text } => {
+                    let pos = Position::from_text(text)
+                        .map_err(|e| format!("the position does not read: {e}"))?;
+                    if pos.players() != n {
+                        return refuse(format!("the game has {n} half-boards"));
+                    }
+                    st.pos = pos;
+                    lines.push("Edit: the position is replaced.".into());
+                    st.update_living(&mut lines, ctx);
+                }
+                Edit::Clock { add } => {
+                    st.clock += *add;
+                    lines.push(format!(
+                        "Edit: the running limit gets {} more.",
+                        format_duration(*add)
+                    ));
+                }
+                Edit::Budget { s, involved } => {
+                    if s.len() != n || involved.len() != n {
+                        return refuse("no such half");
+                    }
+                    st.pos.turn.s = s.clone();
+                    st.pos.turn.involved = involved.clone();
+                    lines.push("Edit: the budget is set.".into());
+                }
+                Edit::Forfeited { player: q, on } => {
+                    if *q >= n {
+                        return refuse("no such player");
+                    }
+                    st.pos.forfeited[*q] = *on;
+                    lines.push(format!(
+                        "Edit: {} is {}.",
+                        ctx.players[*q],
+                        if *on {
+                            "marked as forfeited"
+                        } else {
+                            "back in the game"
+                        }
+                    ));
+                    st.update_living(&mut lines, ctx);
+                }
+            }
+        }
+        Action::Order { order } => {
+            need_referee("set the Order")?;
+            let mut s = order.clone();
+            s.sort_unstable();
+            if s != (0..n).collect::<Vec<_>>() {
+                return refuse(format!("list every army 1 to {n} once, like set:2,1,3"));
+            }
+            st.pos.order = order.clone();
+            let o: Vec<String> = order.iter().map(|a| (a + 1).to_string()).collect();
+            lines.push(format!("The Order is now {}.", o.join(", ")));
+        }
+        Action::Set { key, value } => {
+            need_referee("change settings")?;
+            let dur = |v: &str| crate::time::parse_duration(v).map_err(|e| e.to_string());
+            match key.as_str() {
+                "part1_limit" => st.settings.part1_limit = dur(value)?,
+                "part3_limit" => st.settings.part3_limit = dur(value)?,
+                "vote_limit" => st.settings.vote_limit = dur(value)?,
+                "proposal_max" => {
+                    st.settings.proposal_max = match value.parse::<usize>() {
+                        Ok(v) if v > 0 => v,
+                        _ => return refuse("proposal_max is a number of characters"),
+                    }
+                }
+                "friendly_capture" => {
+                    st.settings.friendly_capture = match value.as_str() {
+                        "on" | "true" | "yes" => true,
+                        "off" | "false" | "no" => false,
+                        _ => return refuse("friendly_capture is on or off"),
+                    }
+                }
+                "pace" => {
+                    let l = match value.as_str() {
+                        "live" => LIVE,
+                        "async" => ASYNC,
+                        _ => return refuse("pace is live or async"),
+                    };
+                    st.settings.part1_limit = l;
+                    st.settings.part3_limit = l;
+                    st.settings.vote_limit = l;
+                }
+                _ => {
+                    return refuse(
+                        "settings: part1_limit, part3_limit, vote_limit, proposal_max, friendly_capture, pace",
+                    )
+                }
+            }
+            lines.push(format!("Setting {key} is now {value}."));
+        }
+        Action::Void { proposal } => {
+            need_referee("void a proposal")?;
+            let Some(i) = st.proposals.iter().position(|x| x.n == *proposal) else {
+                return refuse(format!("there is no proposal {proposal}"));
+            };
+            if st.proposals[i].standing != Standing::Open {
+                return refuse(format!("proposal {proposal} is not open"));
+            }
+            st.proposals[i].standing = Standing::Void;
+            let held = st.proposals[i].held;
+            lines.push(format!(
+                "Proposal {proposal} is void (a Referee's decision); it has no effect."
+            ));
+            st.after_proposal(held, t, &mut lines, ctx);
+        }
+        Action::Fix { proposal, text } => {
+            need_referee("fix a proposal")?;
+            let Some(i) = st.proposals.iter().position(|x| x.n == *proposal) else {
+                return refuse(format!("there is no proposal {proposal}"));
+            };
+            if st.proposals[i].standing != Standing::Open {
+                return refuse(format!("proposal {proposal} is not open"));
+            }
+            if text.chars().count() > st.settings.proposal_max || text.trim().is_empty() {
+                return refuse("the fixed text must be 1 to proposal_max characters");
+            }
+            let old = std::mem::replace(&mut st.proposals[i].text, text.clone());
+            st.proposals[i].change = change_of(text);
+            st.proposals[i].fixes.push((old.clone(), text.clone()));
+            lines.push(format!("Proposal {proposal} fixed (spelling, grammar or punctuation): was: {old} / now: {text}"));
+        }
+        Action::Takeback { .. } | Action::Revert { .. } => {}
+    }
+    Ok(lines)
+}
+
+impl Game {
+    /// Creates a game.
+    ///
+    /// # Errors
+    /// Fewer than two players, duplicates, a bad order, or a position that does not read.
+    pub fn create(new: NewGame, organiser: &str, now: Timestamp) -> Result<Game, Refusal> {
+        let r = |m: &str| Refusal::Rule(m.to_string());
+        let n = new.players.len();
+        if n < 2 {
+            return Err(r("Nomic Chess needs at least two players: players:@a @b …"));
+        }
+        if n > 26 {
+            return Err(r("at most 26 players"));
+        }
+        let mut sorted = new.players.clone();
+        sorted.sort();
+        sorted.dedup();
+        if sorted.len() != n || new.players.iter().any(|p| p.trim().is_empty()) {
+            return Err(r("the players must be different users"));
+        }
+        if new.settings.seed > MAX_SEED {
+            return Err(r("seed out of range"));
+        }
+        let mut settings = new.settings.clone();
+        if settings.referees.is_empty() {
+            settings.referees.push(organiser.to_string());
+        }
+        let order = match &new.order {
+            Some(list) => {
+                let mut o = Vec::new();
+                for u in list {
+                    match new.players.iter().position(|p| p == u) {
+                        Some(i) if !o.contains(&i) => o.push(i),
+                        _ => {
+                            return Err(Refusal::Rule(format!(
+                                "order: {u} is not a player (or named twice)"
+                            )))
+                        }
+                    }
+                }
+                if o.len() != n {
+                    return Err(r("order: must name every player once"));
+                }
+                o
+            }
+            None => drawn_order(n, settings.seed),
+        };
+        let position = match &new.position {
+            Some(text) => {
+                let mut p = Position::from_text(text)?;
+                if p.players() != n {
+                    return Err(Refusal::Rule(format!(
+                        "the position has {} half-boards but {n} players are named",
+                        p.players()
+                    )));
+                }
+                if new.order.is_some() {
+                    p.order = order.clone();
+                }
+                Some(p.to_text())
+            }
+            None => None,
+        };
+        let log = vec![Entry {
+            number: None,
+            actor: organiser.to_string(),
+            time: now,
+            command: String::new(),
+            action: Action::Start { position, order },
+            reverted: None,
+        }];
+        Game::from_log(new.players, settings, log)
+    }
+
+    /// A game rebuilt from its log.
+    ///
+    /// # Errors
+    /// A log that does not replay.
+    pub fn from_log(
+        players: Vec<String>,
+        settings: Settings,
+        log: Vec<Entry>,
+    ) -> Result<Game, Refusal> {
+        if players.len() < 2 {
+            return Err(Refusal::Rule(
+                "a Nomic Chess game has at least two players".into(),
+            ));
+        }
+        let state = State::new(players.len(), settings.clone(), 0);
+        let mut g = Game {
+            settings,
+            players,
+            log,
+            state,
+        };
+        g.replay()?;
+        Ok(g)
+    }
+
+    /// Rebuilds the state from the log.
+    ///
+    /// # Errors
+    /// A logged action that no longer applies.
+    pub fn replay(&mut self) -> Result<(), Refusal> {
+        let start = self.log.first().map_or(0, |e| e.time);
+        let mut st = State::new(self.players.len(), self.settings.clone(), start);
+        let ctx = Ctx {
+            players: &self.players,
+        };
+        for e in &self.log {
+            if e.reverted.is_some() {
+                continue;
+            }
+            let mut ev = Vec::new();
+            st.advance(e.time, &ctx, &mut ev);
+            let mut a = e.action.clone();
+            fold(&mut st, &ctx, &e.actor, &mut a, e.time)
+                .map_err(|r| Refusal::Rule(format!("the log does not replay: {r}")))?;
+        }
+        self.state = st;
+        Ok(())
+    }
+
+    /// The state as replayed (at the last action's time).
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The state at `now` (limits that fell due applied).
+    pub fn state_at(&self, now: Timestamp) -> State {
+        let mut st = self.state.clone();
+        let ctx = Ctx {
+            players: &self.players,
+        };
+        st.advance(now, &ctx, &mut Vec::new());
+        st
+    }
+
+    /// Limits falling due in `(after, until]`.
+    pub fn events(&self, after: Timestamp, until: Timestamp) -> Vec<TimeEvent> {
+        let mut st = self.state.clone();
+        let ctx = Ctx {
+            players: &self.players,
+        };
+        st.advance(after, &ctx, &mut Vec::new());
+        let mut ev = Vec::new();
+        st.advance(until, &ctx, &mut ev);
+        ev.retain(|e| e.at > after && e.at <= until);
+        ev
+    }
+
+    /// The next action number.
+    pub fn next_number(&self) -> u32 {
+        self.log.iter().filter(|e| e.number.is_some()).count() as u32 + 1
+    }
+
+    /// Whether the game is over (at the last action).
+    pub fn finished(&self) -> bool {
+        self.state.over
+    }
+
+    /// A player's index.
+    pub fn player_of(&self, user: &str) -> Option<usize> {
+        self.players.iter().position(|u| u == user)
+    }
+
+    /// `army 2 (ben)`.
+    pub fn army_name(&self, st: &State, a: usize) -> String {
+        match st.pos.controllers.get(a).copied().flatten() {
+            Some(p) => format!("army {} ({})", a + 1, self.players[p]),
+            None => format!("army {} (control pending)", a + 1),
+        }
+    }
+
+    /// Applies an action by `actor` at `now`.
+    ///
+    /// # Errors
+    /// Why it is refused; nothing changes.
+    pub fn apply(
+        &mut self,
+        actor: &str,
+        action: Action,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, String> {
+        match action {
+            Action::Takeback { .. } => return self.takeback(actor, now, command),
+            Action::Revert { to, reason } => return self.revert(actor, to, &reason, now, command),
+            Action::Start { .. } => return refuse("the game has started"),
+            _ => {}
+        }
+        let ctx = Ctx {
+            players: &self.players,
+        };
+        let mut st = self.state.clone();
+        st.advance(now, &ctx, &mut Vec::new());
+        let mut action = action;
+        let lines = fold(&mut st, &ctx, actor, &mut action, now)?;
+        self.state = st;
+        let number = Some(self.next_number());
+        self.log.push(Entry {
+            number,
+            actor: actor.to_string(),
+            time: now,
+            command: command.to_string(),
+            action,
+            reverted: None,
+        });
+        Ok(self.accepted(number, lines))
+    }
+
+    /// What the current state asks of whom: (user, what).
+    pub fn asks(&self, st: &State) -> Vec<(String, String)> {
+        let mut v = Vec::new();
+        if st.over || st.paused.is_some() {
+            return v;
+        }
+        if let Some(p) = st.open_vote() {
+            for q in st.voters() {
+                if p.votes[q].is_none() {
+                    v.push((
+                        self.players[q].clone(),
+                        format!(
+                            "vote on proposal {}: /vote proposal:{} choice:for|against",
+                            p.n, p.n
+                        ),
+                    ));
+                }
+            }
+            return v;
+        }
+        if let Some(d) = &st.demotion {
+            v.push((
+                self.players[d.author].clone(),
+                "demote one of your non-king pieces: /demote square:<half>:<sq>".into(),
+            ));
+            return v;
+        }
+        if let Some(p) = st.current_player() {
+            let what = match (st.pos.turn.slot, st.pos.turn.part) {
+                (Slot::Army(a), 1) => format!(
+                    "your turn with army {} in Nomic Chess: /push then /move",
+                    a + 1
+                ),
+                (Slot::Army(_), 2) => "part 2: /take or /decline the armies offered".into(),
+                (Slot::Army(_), _) => "part 3: /propose a rule-change or /done".into(),
+                (Slot::Undead(_), _) => "your undead slot: /propose a rule-change or /done".into(),
+                _ => String::new(),
+            };
+            v.push((self.players[p].clone(), what));
+        }
+        v
+    }
+
+    fn accepted(&self, number: Option<u32>, mut lines: Vec<String>) -> Accepted {
+        let st = &self.state;
+        lines.push(self.whose_line(st));
+        Accepted {
+            number,
+            text: lines.join("\n"),
+            notify: self.asks(st),
+        }
+    }
+
+    /// One line: whose turn and which part, or the result.
+    pub fn whose_line(&self, st: &State) -> String {
+        if st.over {
+            return match st.winner {
+                Some(w) => format!("Game over: {} wins.", self.players[w]),
+                None => "Game over: no winner.".into(),
+            };
+        }
+        let mut s = match (st.pos.turn.slot, st.pos.turn.part) {
+            (Slot::Army(a), part) => {
+                let extra = match (part, st.pos.turn.join) {
+                    (1, Some(j)) => format!(", pushed {}", j.text()),
+                    (1, None) => ", to push".into(),
+                    _ => String::new(),
+                };
+                format!("Turn: {}, part {part}{extra}.", self.army_name(st, a))
+            }
+            (Slot::Undead(p), _) => format!(
+                "Turn: {}'s undead slot (propose or /done).",
+                self.players[p]
+            ),
+            (Slot::Idle, _) => "Turn: nobody (waiting for a Referee).".into(),
+        };
+        if let Some(p) = st.open_vote() {
+            s.push_str(&format!(" Vote open on proposal {}.", p.n));
+        }
+        if let Some(d) = &st.demotion {
+            s.push_str(&format!(
+                " Waiting for {}'s demotion.",
+                self.players[d.author]
+            ));
+        }
+        if st.paused.is_some() {
+            s.push_str(" Paused.");
+        }
+        s
+    }
+
+    fn last_action(&self) -> Option<(usize, &Entry)> {
+        self.log.iter().enumerate().rev().find(|(_, e)| {
+            e.reverted.is_none()
+                && e.number.is_some()
+                && !matches!(
+                    e.action,
+                    Action::Takeback { .. } | Action::Revert { .. } | Action::Start { .. }
+                )
+        })
+    }
+
+    fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, String> {
+        if self.player_of(user).is_none() && !self.settings.referees.iter().any(|r| r == user) {
+            return refuse("you are not in this game");
+        }
+        let Some((idx, e)) = self.last_action() else {
+            return refuse("there is nothing to take back");
+        };
+        if e.actor != user {
+            return refuse(format!(
+                "only the last action of the game can be taken back, and it is #{} by {}",
+                e.number.unwrap_or(0),
+                e.actor
+            ));
+        }
+        if self.finished() {
+            return refuse(
+                "the action that ended the game cannot be taken back (a moderator can revert it)",
+            );
+        }
+        let undone = e.number.unwrap_or(0);
+        let what = describe(&e.action);
+        let saved = self.log.clone();
+        self.log[idx].reverted = Some((user.to_string(), "takeback".into()));
+        let number = Some(self.next_number());
+        self.log.push(Entry {
+            number,
+            actor: user.to_string(),
+            time: now,
+            command: command.to_string(),
+            action: Action::Takeback { undone },
+            reverted: None,
+        });
+        if let Err(e) = self.replay() {
+            self.log = saved;
+            let _ = self.replay();
+            return refuse(e.to_string());
+        }
+        Ok(self.accepted(
+            number,
+            vec![format!("{user} takes back #{undone} ({what}).")],
+        ))
+    }
+
+    /// What a revert to before `to` undoes.
+    ///
+    /// # Errors
+    /// No such action or nothing to undo.
+    pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
+        if to == 0 || to >= self.next_number() {
+            return refuse(format!(
+                "there is no action #{to}; actions run from #1 to #{}",
+                self.next_number().saturating_sub(1)
+            ));
+        }
+        let undone: Vec<String> = self
+            .log
+            .iter()
+            .filter(|e| e.reverted.is_none() && e.number.is_some_and(|n| n >= to))
+            .filter(|e| {
+                !matches!(
+                    e.action,
+                    Action::Takeback { .. } | Action::Revert { .. } | Action::Start { .. }
+                )
+            })
+            .map(|e| {
+                format!(
+                    "#{} {}: {}",
+                    e.number.unwrap_or(0),
+                    e.actor,
+                    describe(&e.action)
+                )
+            })
+            .collect();
+        if undone.is_empty() {
+            return refuse(format!("nothing from #{to} on is left to revert"));
+        }
+        Ok(undone)
+    }
+
+    fn revert(
+        &mut self,
+        moderator: &str,
+        to: u32,
+        reason: &str,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, String> {
+        let undone = self.revert_preview(to)?;
+        let saved = self.log.clone();
+        for e in &mut self.log {
+            if e.reverted.is_none()
+                && e.number.is_some_and(|n| n >= to)
+                && !matches!(e.action, Action::Start { .. })
+            {
+                e.reverted = Some((moderator.to_string(), reason.to_string()));
+            }
+        }
+        let number = Some(self.next_number());
+        self.log.push(Entry {
+            number,
+            actor: moderator.to_string(),
+            time: now,
+            command: command.to_string(),
+            action: Action::Revert {
+                to,
+                reason: reason.to_string(),
+            },
+            reverted: None,
+        });
+        if let Err(e) = self.replay() {
+            self.log = saved;
+            let _ = self.replay();
+            return refuse(e.to_string());
+        }
+        Ok(self.accepted(
+            number,
+            vec![format!(
+                "{moderator} reverted the game to before #{to} ({reason}); undone: {}",
+                undone.join("; ")
+            )],
+        ))
+    }
+
+    /// The plays offered to a user now: pushes (`push bottom:A top:B`) before a push, then
+    /// the moves on J.
+    ///
+    /// # Errors
+    /// Not their turn to move.
+    pub fn offered(&self, user: &str, now: Timestamp) -> Result<Vec<String>, String> {
+        let st = self.state_at(now);
+        let Some(p) = self.player_of(user) else {
+            return refuse("you are not a player in this game");
+        };
+        if st.over {
+            return refuse("the game is over");
+        }
+        if st.current_player() != Some(p) {
+            return refuse("it is not your turn");
+        }
+        let Slot::Army(army) = st.pos.turn.slot else {
+            return refuse("an undead player does not move");
+        };
+        if st.pos.turn.part != 1 {
+            return refuse(format!("it is part {}; no moves now", st.pos.turn.part));
+        }
+        let rules = st.rules();
+        match st.pos.turn.join {
+            Some(j) => {
+                let b = st.pos.joined(j);
+                let mut v: Vec<String> = st
+                    .pos
+                    .budget_moves(j, army, rules)
+                    .into_iter()
+                    .map(|m| move_text(&b, m))
+                    .collect();
+                v.sort();
+                Ok(v)
+            }
+            None => Ok(st
+                .pos
+                .pushes_with_moves(army, rules)
+                .into_iter()
+                .map(|j| {
+                    format!(
+                        "push bottom:{} top:{}",
+                        half_letter(j.bottom),
+                        half_letter(j.top)
+                    )
+                })
+                .collect()),
+        }
+    }
+
+    // ----- texts -----------------------------------------------------------------------
+
+    /// `/status`.
+    pub fn status_text(&self, now: Timestamp) -> String {
+        let st = self.state_at(now);
+        let mut v = Vec::new();
+        let seats: Vec<String> = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, u)| format!("{u} (half {}, army {})", half_letter(i), i + 1))
+            .collect();
+        v.push(format!(
+            "Nomic Chess: {}; Referees: {}",
+            seats.join(", "),
+            st.settings.referees.join(", ")
+        ));
+        let order: Vec<String> = st
+            .pos
+            .order
+            .iter()
+            .map(|&a| self.army_name(&st, a))
+            .collect();
+        v.push(format!("Order: {}", order.join(", ")));
+        v.push(self.whose_line(&st));
+        if let Slot::Army(_) = st.pos.turn.slot {
+            if st.pos.turn.part == 1 {
+                let left: String = (0..st.pos.players())
+                    .filter(|&h| st.pos.turn.s[h] && !st.pos.turn.involved[h])
+                    .map(half_letter)
+                    .collect();
+                let s: String = (0..st.pos.players())
+                    .filter(|&h| st.pos.turn.s[h])
+                    .map(half_letter)
+                    .collect();
+                let inv: String = (0..st.pos.players())
+                    .filter(|&h| st.pos.turn.involved[h])
+                    .map(half_letter)
+                    .collect();
+                v.push(format!(
+                    "Budget: S {}, involved {}, halves left to move from: {}",
+                    if s.is_empty() { "-" } else { &s },
+                    if inv.is_empty() { "-" } else { &inv },
+                    if left.is_empty() { "-" } else { &left }
+                ));
+            }
+        }
+        if !st.pos.offers.is_empty() {
+            let o: Vec<String> = st.pos.offers.iter().map(|a| (a + 1).to_string()).collect();
+            v.push(format!("Offered (Take/Decline): army {}", o.join(", ")));
+        }
+        let living: Vec<String> = st
+            .living()
+            .iter()
+            .map(|&p| self.players[p].clone())
+            .collect();
+        let undead: Vec<String> = st
+            .pos
+            .infected
+            .iter()
+            .map(|&p| self.players[p].clone())
+            .collect();
+        let forfeited: Vec<String> = (0..self.players.len())
+            .filter(|&p| st.pos.forfeited[p])
+            .map(|p| self.players[p].clone())
+            .collect();
+        v.push(format!(
+            "Living: {}; undead: {}; forfeited: {}",
+            if living.is_empty() {
+                "-".into()
+            } else {
+                living.join(", ")
+            },
+            if undead.is_empty() {
+                "-".into()
+            } else {
+                undead.join(", ")
+            },
+            if forfeited.is_empty() {
+                "-".into()
+            } else {
+                forfeited.join(", ")
+            }
+        ));
+        if let Some(p) = st.open_vote() {
+            let waiting: Vec<String> = st
+                .voters()
+                .into_iter()
+                .filter(|&q| p.votes[q].is_none())
+                .map(|q| self.players[q].clone())
+                .collect();
+            v.push(format!(
+                "Proposal {} by {} open until {}: {} (waiting for: {})",
+                p.n,
+                p.author,
+                crate::time::stamp(p.opened + st.settings.vote_limit, crate::time::Style::Full),
+                p.text,
+                waiting.join(", ")
+            ));
+        }
+        if let Some(d) = &st.demotion {
+            v.push(format!(
+                "Demotion: {} must /demote a non-king piece (proposal {} defeated){}",
+                self.players[d.author],
+                d.proposal,
+                if d.referee {
+                    "; a Referee may choose now"
+                } else {
+                    ""
+                }
+            ));
+        }
+        for j in st
+            .judgments
+            .iter()
+            .filter(|j| j.standing || j.rulings.is_empty())
+        {
+            v.push(format!(
+                "Judgment {}: {} — {}",
+                j.n,
+                j.question,
+                j.rulings
+                    .last()
+                    .map_or("awaiting a Referee".to_string(), |(r, t)| format!(
+                        "{r}: {t}"
+                    ))
+            ));
+        }
+        if st.paused.is_some() {
+            v.push("Play is paused by a Referee.".into());
+        }
+        if let Some(l) = &st.last {
+            v.push(format!("Last move: {}", l.text));
+        }
+        if let Some((at, _)) = st.next_deadline() {
+            v.push(format!(
+                "The current limit runs out at {} ({})",
+                crate::time::stamp(at, crate::time::Style::Full),
+                crate::time::stamp(at, crate::time::Style::Relative)
+            ));
+        }
+        v.push(format!(
+            "Limits: part 1 {}, part 3 {}, vote {}; proposals up to {} characters",
+            format_duration(st.settings.part1_limit),
+            format_duration(st.settings.part3_limit),
+            format_duration(st.settings.vote_limit),
+            st.settings.proposal_max
+        ));
+        v.join("\n")
+    }
+
+    /// `!state` lines.
+    pub fn state_lines(&self, now: Timestamp) -> Vec<String> {
+        let st = self.state_at(now);
+        let mut v: Vec<String> = (0..st.pos.players())
+            .map(|h| format!("board {}: {}", half_letter(h), st.pos.half_placement(h)))
+            .collect();
+        v.push(format!("position: {}", st.pos.to_text()));
+        v.push(format!("players: {}", self.players.join(", ")));
+        v.push(format!("referees: {}", st.settings.referees.join(", ")));
+        v.push(self.whose_line(&st).to_lowercase());
+        v.push(format!("clock: {}", st.clock));
+        for p in &st.proposals {
+            let votes: Vec<String> = p
+                .votes
+                .iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    format!(
+                        "{}:{}",
+                        self.players[i],
+                        match x {
+                            Some(true) => "for",
+                            Some(false) => "against",
+                            None => "-",
+                        }
+                    )
+                })
+                .collect();
+            v.push(format!(
+                "proposal {}: {:?} by {}: {} [{}]",
+                p.n,
+                p.standing,
+                p.author,
+                p.text,
+                votes.join(" ")
+            ));
+        }
+        for j in &st.judgments {
+            v.push(format!(
+                "judgment {}: standing {} rulings {}",
+                j.n,
+                j.standing,
+                j.rulings.len()
+            ));
+        }
+        v.push(format!(
+            "rules: {} (highest {})",
+            st.rules.rules.len(),
+            st.rules.max_number()
+        ));
+        if let Some(w) = st.winner {
+            v.push(format!("winner: {}", self.players[w]));
+        }
+        v
+    }
+}
+
+/// A short description of an action (for previews and exports).
+pub fn describe(a: &Action) -> String {
+    match a {
+        Action::Start { .. } => "the game starts".into(),
+        Action::Push { join } => format!("push {}", join.text()),
+        Action::Move { notation } => format!("move {notation}"),
+        Action::Done => "done".into(),
+        Action::Take { army } => format!("take army {}", army + 1),
+        Action::Decline { army } => format!("decline army {}", army + 1),
+        Action::Propose { text, .. } => format!("propose: {text}"),
+        Action::Vote { proposal, choice } => format!(
+            "vote {} proposal {proposal}",
+            if *choice { "for" } else { "against" }
+        ),
+        Action::Demote { square } => format!("demote {}", square.name()),
+        Action::Forfeit => "forfeit".into(),
+        Action::Judgment { question, .. } => format!("judgment: {question}"),
+        Action::Judge { judgment, text } => format!("judge {judgment}: {text}"),
+        Action::Overrule { judgment } => format!("overrule judgment {judgment}"),
+        Action::Pause => "pause".into(),
+        Action::Resume => "resume".into(),
+        Action::Assign { army, player } => {
+            format!("assign army {} to player {}", army + 1, player + 1)
+        }
+        Action::Edit(e) => format!("edit {e:?}"),
+        Action::Order { order } => format!(
+            "order {:?}",
+            order.iter().map(|a| a + 1).collect::<Vec<_>>()
+        ),
+        Action::Set { key, value } => format!("set {key}:{value}"),
+        Action::Void { proposal } => format!("void proposal {proposal}"),
+        Action::Fix { proposal, .. } => format!("fix proposal {proposal}"),
+        Action::Takeback { undone } => format!("takeback of #{undone}"),
+        Action::Revert { to, .. } => format!("revert to before #{to}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proposals_read_as_enactment_amendment_or_repeal() {
+        assert_eq!(change_of("Repeal rule 215."), Change::Repeal(215));
+        assert_eq!(change_of("repeal 203"), Change::Repeal(203));
+        assert_eq!(
+            change_of("Amend rule 206 to read: Ten minutes."),
+            Change::Amend(206, "Ten minutes.".into())
+        );
+        assert_eq!(
+            change_of("Amend 206: Ten minutes."),
+            Change::Amend(206, "Ten minutes.".into())
+        );
+        assert_eq!(change_of("Knights wear hats."), Change::Enact);
+        assert_eq!(change_of("Repealing is fun."), Change::Enact);
+    }
+
+    #[test]
+    fn moves_read_with_letters_promotions_and_castling() {
+        assert_eq!(
+            parse_move("Nb1-c3+"),
+            Some((Some(Kind::Knight), (1, 0), (2, 2), None, Special::Plain))
+        );
+        assert_eq!(
+            parse_move("e7xd8=Q"),
+            Some((None, (4, 6), (3, 7), Some(Kind::Queen), Special::Plain))
+        );
+        assert_eq!(parse_move("O-O-O").map(|m| m.4), Some(Special::CastleQueen));
+        assert_eq!(parse_move("e2e4"), None);
+        assert_eq!(parse_move("Xe2-e4"), None);
+        assert_eq!(parse_piece("Q1", 2), Some((Kind::Queen, 0)));
+        assert_eq!(parse_piece("Q3", 2), None);
+    }
+
+    #[test]
+    fn the_order_is_a_seeded_shuffle() {
+        let a = drawn_order(5, 42);
+        let mut s = a.clone();
+        s.sort_unstable();
+        assert_eq!(s, vec![0, 1, 2, 3, 4]);
+        assert_eq!(a, drawn_order(5, 42));
+        assert!((0..20).any(|seed| drawn_order(5, seed) != a));
+    }
+}
