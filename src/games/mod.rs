@@ -42,4 +42,5 @@ mod tests {
         assert!(parse_seed("seven").is_err());
     }
 }
+pub mod party;
 pub mod ultimate;
