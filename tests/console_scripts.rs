@@ -95,4 +95,5 @@ scripts! {
     tournament_from_signups_to_the_end => "tournament.txt",
     pawns_of_several_armies => "armies.txt",
     ultimate_through_the_layer => "ultimate.txt",
+    party_through_the_layer => "party.txt",
 }

@@ -164,7 +164,11 @@ pub struct GameKind {
 }
 
 /// Every game the bot referees.
-pub static KINDS: &[&GameKind] = &[&super::kfb::KIND, &super::ultimate::KIND];
+pub static KINDS: &[&GameKind] = &[
+    &super::kfb::KIND,
+    &super::ultimate::KIND,
+    &super::party::KIND,
+];
 
 /// The kind stored under `variant`.
 pub fn kind_of(variant: &str) -> Option<&'static GameKind> {

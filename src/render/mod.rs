@@ -9,6 +9,7 @@
 mod board;
 mod canvas;
 mod kfb;
+pub mod party;
 mod shapes;
 mod table;
 mod ultimate;

@@ -8,6 +8,8 @@
 //! - [`notation`]: plays as players write them;
 //! - [`weight`]: Mobility and Weights (§3.7).
 pub mod board;
+pub mod export;
+mod game;
 pub mod notation;
 pub mod piece;
 pub mod rules;
@@ -15,6 +17,10 @@ pub mod text;
 pub mod weight;
 
 pub use board::{Position, Sq};
+pub use game::{
+    parse_pick, seating, Accepted, Action, Entry, Game, How, LastPlay, NewGame, Request, Settings,
+    State, DEFAULT_LIMIT, MAX_EXTENSION,
+};
 pub use piece::{Kind, Piece, Src};
 pub use rules::{legal_plays, Mv, Play};
 pub use text::{Field, TextError};
