@@ -900,7 +900,9 @@ pub fn legal_placements(pos: &Position, seat: u8) -> Vec<(Piece, Sq)> {
             if placement_problem(pos, seat, piece, to).is_some() {
                 continue;
             }
-            if exposable && exposes(pos, seat, &Play::Place { piece, to }) {
+            if (exposable || piece.kind == Kind::King)
+                && exposes(pos, seat, &Play::Place { piece, to })
+            {
                 continue;
             }
             out.push((piece, to));
@@ -1433,6 +1435,22 @@ pub(crate) mod tests {
         let mut p = pos("a1=K1 h8=P2 d5=%2", 2);
         p.give(1, Piece::new(Kind::Echo, 1));
         assert!(placement_problem(&p, 1, Piece::new(Kind::Echo, 1), sq("e5")).is_some());
+    }
+
+    #[test]
+    fn a_king_is_not_placed_where_it_is_attacked() {
+        let mut p = pos("t20=K2 a10=R2", 2);
+        p.give(1, Piece::new(Kind::King, 1));
+        let squares: Vec<Sq> = legal_placements(&p, 1)
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect();
+        assert!(!squares.contains(&sq("a1")), "on the rook's file");
+        assert!(squares.contains(&sq("b1")));
+        assert!(
+            !squares.contains(&sq("s19")),
+            "next to the other King attacks it"
+        );
     }
 
     #[test]
