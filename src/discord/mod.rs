@@ -17,6 +17,7 @@
 
 mod config;
 mod events;
+mod party;
 mod picture;
 mod respond;
 mod slash;

@@ -39,6 +39,11 @@ pub(super) fn all() -> Vec<poise::Command<Data, BotError>> {
         super::ultimate::offer(),
         super::ultimate::accept(),
         super::ultimate::decline(),
+        super::party::party(),
+        super::party::pass(),
+        super::party::surrender(),
+        super::party::pieces(),
+        super::party::ledger(),
     ]
 }
 
@@ -554,8 +559,13 @@ pub async fn status(ctx: Ctx<'_>) -> Result<(), BotError> {
 pub async fn moves(
     ctx: Ctx<'_>,
     #[description = "Only moves that mention this square, like e2"] square: Option<String>,
+    #[description = "Party Chess: only placements of this piece, like R"] piece: Option<String>,
 ) -> Result<(), BotError> {
-    act(ctx, command("moves", vec![("square", square)])).await
+    act(
+        ctx,
+        command("moves", vec![("square", square), ("piece", piece)]),
+    )
+    .await
 }
 
 /// Export the game as text (tags, then the action log)

@@ -6,6 +6,7 @@ mod draft;
 mod fake;
 mod notify;
 mod offered;
+mod party;
 mod tournament;
 mod ultimate;
 
