@@ -437,6 +437,10 @@ pub struct BenchReport {
     pub ultimate_bytes: usize,
     /// First (cold-cache) Ultimate Chess render in milliseconds.
     pub ultimate_cold_ms: f64,
+    /// Median time for the Party Chess picture of a busy mid-game position.
+    pub party_ms: f64,
+    /// Its PNG size in bytes.
+    pub party_bytes: usize,
 }
 
 impl std::fmt::Display for BenchReport {
@@ -455,6 +459,11 @@ impl std::fmt::Display for BenchReport {
             f,
             "Ultimate cross board: {:.2} ms median of {} ({:.2} ms cold), {} bytes",
             self.ultimate_ms, self.runs, self.ultimate_cold_ms, self.ultimate_bytes
+        )?;
+        write!(
+            f,
+            "\nParty Chess 20x20 board: {:.2} ms median of {}, {} bytes",
+            self.party_ms, self.runs, self.party_bytes
         )
     }
 }
@@ -509,7 +518,18 @@ pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
         times.push(t.elapsed().as_secs_f64() * 1e3);
         ultimate_bytes = png.len();
     }
+    let party = party::example_party().map_err(RenderError::Message)?;
+    let mut party_times = Vec::new();
+    let mut party_bytes = 0;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let png = party::render_party(&party)?;
+        party_times.push(t.elapsed().as_secs_f64() * 1e3);
+        party_bytes = png.len();
+    }
     Ok(BenchReport {
+        party_ms: median(party_times),
+        party_bytes,
         runs,
         board_ms,
         board_bytes,

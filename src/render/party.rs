@@ -7,7 +7,7 @@ use super::board::{PAGE, TEXT};
 use super::canvas::{Align, Canvas, Rgb8};
 use super::{fonts, RenderError};
 use crate::games::party::board::{in_demon_zone, is_promotion_square};
-use crate::games::party::{Game, Kind, Play, Sq};
+use crate::games::party::{Game, Play, Sq};
 
 /// Sixteen distinct seat colours with their names.
 pub const SEAT_COLOURS: [(&str, Rgb8); 16] = [
@@ -224,7 +224,71 @@ pub fn render_party(view: &PartyView) -> Result<Vec<u8>, RenderError> {
             x += 22.0;
         }
         c.text(&f.bold, 15.0, line, x, y, Align::Left, TEXT);
-        let _ = Kind::King;
     }
     c.encode()
+}
+
+/// A busy mid-game picture for `arbiter render-bench`: four Swingers, every piece type, a
+/// Tornado's chain just played.
+///
+/// # Errors
+/// The example does not build (never, for the fixed text).
+pub fn example_party() -> Result<PartyView, String> {
+    use crate::games::party::{NewGame, Request};
+    let position = "20/{K3}3{R3}6{B3}4{J3}2{K4}/5{%3}4{H3:3}3{!4}5/2{P3}9{D4}7/7{O3}3{Q4}8/3{A3}8{Z4}7/20/1{R3}4{T2}{J4}12/8{P4}11/6{C4}13/5{P1}4{E2}9/20/3{H1:2}7{%2}8/20/2{Q1}6{D2}10/8{O1}4{A2}6/1{Z1}7{!2}10/2{R1}5{J1}5{C2}5/20/{K1}4{B1}8{P2}4{K2} [1:P 2:RR 3:J] 2,3,4,1 1:R,2:-,3:H:3,4:J";
+    let mut g = crate::games::party::Game::create(
+        NewGame {
+            swingers: ["ann", "ben", "cat", "dan"].map(String::from).to_vec(),
+            umpire: "uma".into(),
+            position: Some(position.into()),
+            ..NewGame::default()
+        },
+        "org",
+        0,
+    )?;
+    g.apply(
+        "ben",
+        false,
+        Request::Play("Tg13xh13xi12".into()),
+        60,
+        "/move",
+    )?;
+    Ok(view_of(&g))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_busy_example_renders_a_phone_sized_picture() {
+        let view = example_party().expect("the example builds");
+        assert!(view.last.iter().any(|&(_, k)| k == 1), "the chain is drawn");
+        assert!(view.side.iter().any(|(l, _)| l.starts_with("Weights: ann")));
+        assert!(view.side.iter().any(|(l, _)| l.contains("(red)")));
+        let png = render_party(&view).expect("renders");
+        let img =
+            image::load_from_memory_with_format(&png, image::ImageFormat::Png).expect("decodes");
+        assert!(
+            img.width() <= 1500 && img.height() <= 900,
+            "{}x{}",
+            img.width(),
+            img.height()
+        );
+        if let Ok(path) = std::env::var("PARTY_PICTURE") {
+            std::fs::write(path, &png).expect("write the picture");
+        }
+    }
+
+    #[test]
+    fn sixteen_distinct_named_colours() {
+        let mut names: Vec<&str> = SEAT_COLOURS.iter().map(|c| c.0).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), 16);
+        let mut rgb: Vec<Rgb8> = SEAT_COLOURS.iter().map(|c| c.1).collect();
+        rgb.sort_unstable();
+        rgb.dedup();
+        assert_eq!(rgb.len(), 16);
+    }
 }
