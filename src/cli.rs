@@ -21,6 +21,9 @@ pub enum CliError {
     /// The Chex position text is wrong.
     #[error("bad --fen: {0}")]
     Chex(#[from] crate::games::chex::TextError),
+    /// The Party Chess position text is wrong.
+    #[error("bad --fen: {0}")]
+    Party(#[from] crate::games::party::TextError),
 }
 
 /// The variant name of Chex on the command line.
@@ -37,6 +40,18 @@ pub fn chex_moves(fen_text: Option<&str>) -> Result<Vec<String>, CliError> {
         None => crate::games::chex::Position::start(),
     };
     Ok(pos.legal_texts())
+}
+
+/// The variant name of Party Chess on the command line.
+pub const PARTY: &str = "party";
+
+/// Every legal play of the Party Chess seat to play, sorted (nothing when there is none).
+///
+/// # Errors
+/// A position text that does not read (the error names the field).
+pub fn party_moves(fen_text: &str) -> Result<Vec<String>, CliError> {
+    let pos = crate::games::party::Position::from_text(fen_text)?;
+    Ok(crate::games::party::notation::legal_texts(&pos))
 }
 
 /// The variant name of Ultimate Chess on the command line.

@@ -200,6 +200,16 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                 println!("{m}");
             }
         }
+        Command::Moves { variant, fen } if variant == arbiter::cli::PARTY => {
+            let Some(fen) = fen else {
+                return Err(
+                    "party needs --fen '<position text>' (its game starts off-board)".into(),
+                );
+            };
+            for m in arbiter::cli::party_moves(&fen)? {
+                println!("{m}");
+            }
+        }
         Command::Moves { variant, fen } if variant == arbiter::cli::ULTIMATE => {
             let pos = arbiter::cli::ultimate_position(fen.as_deref())?;
             for m in arbiter::cli::ultimate_moves(&pos) {

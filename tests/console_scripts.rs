@@ -97,4 +97,5 @@ scripts! {
     ultimate_through_the_layer => "ultimate.txt",
     chex_through_the_layer => "chex.txt",
     nomic_through_the_layer => "nomic.txt",
+    party_through_the_layer => "party.txt",
 }

@@ -180,6 +180,7 @@ pub static KINDS: &[&GameKind] = &[
     &super::ultimate::KIND,
     &super::chex::KIND,
     &super::nomic::KIND,
+    &super::party::KIND,
 ];
 
 /// The kind stored under `variant`.

@@ -5,6 +5,7 @@ mod chex;
 mod kfb;
 mod layer;
 mod nomic;
+mod party;
 mod picture;
 mod tournament;
 mod ultimate;
@@ -112,6 +113,12 @@ impl<'a> Iterator for Words<'a> {
         self.0 = rest;
         Some(word)
     }
+}
+
+/// Whether a play's text names a square (`c1` in `Rc1-c5`, not in `Rc10-c12`).
+fn names_square(play: &str, sq: &str) -> bool {
+    play.match_indices(sq)
+        .any(|(i, _)| !play[i + sq.len()..].starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// A reply to show.
@@ -422,9 +429,14 @@ impl Hub {
                     Ok(list) => list,
                     Err(e) => return Reply::refused(e),
                 };
+                let piece = cmd
+                    .opt("piece")
+                    .map(|p| p.trim().to_ascii_uppercase())
+                    .unwrap_or_default();
                 let list: Vec<String> = list
                     .into_iter()
-                    .filter(|s| sq.is_empty() || s.contains(sq))
+                    .filter(|s| sq.is_empty() || names_square(s, sq))
+                    .filter(|s| piece.is_empty() || s.starts_with(&format!("{piece}@")))
                     .collect();
                 let text = if list.is_empty() {
                     "no legal moves for you now (see /status)".to_string()

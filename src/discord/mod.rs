@@ -19,6 +19,7 @@ mod chex;
 mod config;
 mod events;
 mod nomic;
+mod party;
 mod picture;
 mod respond;
 mod slash;

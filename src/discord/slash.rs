@@ -62,6 +62,11 @@ pub(super) fn all() -> Vec<poise::Command<Data, BotError>> {
         super::nomic::rules(),
         super::nomic::proposal(),
         super::nomic::edit(),
+        super::party::party(),
+        super::party::pass(),
+        super::party::surrender(),
+        super::party::pieces(),
+        super::party::ledger(),
     ]
 }
 
@@ -641,8 +646,13 @@ pub async fn status(ctx: Ctx<'_>) -> Result<(), BotError> {
 pub async fn moves(
     ctx: Ctx<'_>,
     #[description = "Only moves that mention this square, like e2"] square: Option<String>,
+    #[description = "Party Chess: only placements of this piece, like R"] piece: Option<String>,
 ) -> Result<(), BotError> {
-    act(ctx, command("moves", vec![("square", square)])).await
+    act(
+        ctx,
+        command("moves", vec![("square", square), ("piece", piece)]),
+    )
+    .await
 }
 
 /// Export the game as text (tags, then the action log)

@@ -44,4 +44,5 @@ mod tests {
     }
 }
 pub mod nomic;
+pub mod party;
 pub mod ultimate;

@@ -11,6 +11,7 @@ mod canvas;
 mod chex;
 mod kfb;
 mod nomic;
+pub mod party;
 mod shapes;
 mod table;
 mod ultimate;
@@ -638,6 +639,7 @@ pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
     let table = table::example_table();
     let chex = example_chex();
     let nomic = example_nomic();
+    let party = party::example_party().map_err(RenderError::Message)?;
     let lines = vec![
         bench_picture("8x8 board", runs, &|| {
             draw_position(&pos, Some(last.clone()), &RenderOptions::default())
@@ -649,6 +651,7 @@ pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
         bench_picture("standings table", runs, &|| table::draw_table(&table))?,
         bench_picture("Chex board", runs, &|| chex::draw_chex(&chex))?,
         bench_picture("Nomic half-boards and J", runs, &|| nomic::draw_nomic(&nomic))?,
+        bench_picture("Party Chess 20x20 board", runs, &|| party::draw_party(&party))?,
     ];
     Ok(BenchReport {
         runs,

@@ -9,6 +9,7 @@ mod fake;
 mod nomic;
 mod notify;
 mod offered;
+mod party;
 mod tournament;
 mod ultimate;
 

@@ -1,0 +1,392 @@
+//! Party Chess on the game layer (RULINGS §3.9): `/party new`, `/party pieces set:`,
+//! `/move`, `/pass`, `/surrender`, `/pieces`, the Chess-Umpire's `/party extend|warm|swinger|
+//! create` and `/ledger`, and the shared `/takeback`, `/revert`, `/status`, `/moves`,
+//! `/export`.
+
+use std::any::Any;
+
+use super::layer::{
+    entries_of, reverted_of, row_of, Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame,
+};
+use super::{mention, Caller, Command, Notify, Reply};
+use crate::games::parse_seed;
+use crate::games::party::{self, export, Action, Game, Kind, Request, Settings};
+use crate::time::{parse_duration, Timestamp};
+
+/// Party Chess in the game layer.
+pub static KIND: GameKind = GameKind {
+    variant: "party",
+    title: "Party Chess",
+    group: "party",
+    commands: &["pass", "surrender", "pieces", "ledger"],
+    help: HELP,
+    create,
+    load,
+    import: |text| export::import(text).map(|g| Box::new(g) as Box<dyn ThreadGame>),
+};
+
+/// The help text.
+pub const HELP: &str = "Party Chess: /party new umpire:@u swingers:@a @b … [first:@a] [turn_limit:3d] [seed:<n>] [position:<position text>] | /party pieces set:<five letters, value ≤ 30> | /move notation:<play> (Rc3-c9, Ae5xe9, j9-j10=R, Te5xf6xf7, R@c5) | /pass | /surrender | /moves [square:<sq>] [piece:<letter>] | /pieces | /status | /takeback | /export | Chess-Umpire: /party extend player:@x until:<duration> | /party warm player:@x on|off | /party swinger add|remove player:@x | /party create piece:<letter> for:@x | /ledger add text:<text> | /ledger edit <n> text:<text> | /revert to:<n> reason:<text> (moderator)";
+
+fn mentions(v: &str) -> Vec<String> {
+    v.split_whitespace().map(mention).collect()
+}
+
+fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, String> {
+    let swingers = cmd.opt("swingers").or(cmd.opt("players")).map(mentions);
+    let Some(swingers) = swingers else {
+        return Err("name the Swingers: /party new umpire:@u swingers:@a @b …".into());
+    };
+    let mut new = party::NewGame {
+        swingers,
+        first: cmd.opt("first").map(mention),
+        umpire: cmd
+            .opt("umpire")
+            .map_or_else(|| caller.user.to_string(), mention),
+        turn_limit: None,
+        seed: entropy,
+        position: cmd.opt("position").map(str::to_string),
+    };
+    if let Some(l) = cmd.opt("turn_limit") {
+        new.turn_limit = Some(parse_duration(l).map_err(|e| e.to_string())?);
+    }
+    if let Some(s) = cmd.opt("seed") {
+        new.seed = parse_seed(s)?;
+    }
+    let game = Game::create(new, caller.user, caller.now)?;
+    let list: Vec<String> = game
+        .position()
+        .list
+        .iter()
+        .map(|&s| format!("{} ({s})", game.user(s)))
+        .collect();
+    let mut text = format!(
+        "Party Chess created by {}: Chess-Umpire {}; Play List {}; turn limit {}; seed {}",
+        caller.user,
+        game.state().umpire,
+        list.join(", "),
+        crate::time::format_duration(game.settings.turn_limit),
+        game.settings.seed
+    );
+    let what = if game.state().started {
+        text.push('\n');
+        text.push_str(&game.weights_line());
+        if let Some(s) = game.to_play() {
+            text.push_str(&format!("\n{} to play.", game.user(s)));
+        }
+        "you play in a new game of Party Chess (from a position)".to_string()
+    } else {
+        text.push_str("\nEach Swinger has a King; pick five pieces of total value at most 30 with /party pieces set:<letters> (see /pieces).");
+        "you are a Swinger in a new game of Party Chess: pick five pieces with /party pieces set:<letters>".to_string()
+    };
+    let reply = Reply {
+        ok: Some(true),
+        text,
+        notify: Some(Notify::to(game.users(), what)),
+        ..Reply::default()
+    };
+    Ok(NewGame {
+        game: Box::new(game),
+        reply,
+    })
+}
+
+fn load(
+    _users: Vec<String>,
+    settings: &str,
+    rows: Vec<LogRow>,
+) -> Result<Box<dyn ThreadGame>, String> {
+    let settings: Settings = serde_json::from_str(settings).map_err(|e| e.to_string())?;
+    let entries = entries_of(rows)?;
+    Ok(Box::new(Game::from_log(settings, entries)?))
+}
+
+/// `/pieces`: every type with its value, limit and movement; why il-Nabi and the Zombie are
+/// not pieces.
+pub fn pieces_text() -> String {
+    let mut v = vec!["Party Chess pieces (letter, name, value, limit: movement):".to_string()];
+    for k in Kind::ALL {
+        v.push(format!(
+            "{} {} — value {}{}: {}",
+            k.letter(),
+            k.name(),
+            k.value(),
+            k.limit().map_or(String::new(), |l| format!(", limit {l}")),
+            k.summary()
+        ));
+    }
+    v.push(format!(
+        "Not pieces: {}; {}.",
+        party::piece::refused_letter('M').unwrap_or_default(),
+        party::piece::ZOMBIE
+    ));
+    v.join("\n")
+}
+
+fn player_and_switch(cmd: &Command) -> (Option<String>, Option<bool>) {
+    let mut words: Vec<String> = cmd
+        .opt("player")
+        .map(|v| v.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    words.extend(cmd.positional.iter().cloned());
+    let mut on = cmd.opt("state").or(cmd.opt("on")).and_then(switch);
+    let mut player = None;
+    for w in words {
+        match switch(&w) {
+            Some(b) => on = Some(b),
+            None => player = Some(mention(&w)),
+        }
+    }
+    (player, on)
+}
+
+fn switch(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "on" | "yes" | "true" => Some(true),
+        "off" | "no" | "false" => Some(false),
+        _ => None,
+    }
+}
+
+fn request(cmd: &Command) -> Option<Result<Request, String>> {
+    let player = || {
+        cmd.opt("player")
+            .map(|p| mention(p.split_whitespace().next().unwrap_or("")))
+            .ok_or_else(|| "missing player:@x".to_string())
+    };
+    Some(match cmd.name.as_str() {
+        "move" => match cmd
+            .opt("notation")
+            .map(String::from)
+            .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")))
+        {
+            Some(t) => Ok(Request::Play(t)),
+            None => Err("missing notation (like /move Rc3-c9 or /move R@c5)".into()),
+        },
+        "pass" => Ok(Request::Pass),
+        "surrender" => Ok(Request::Surrender),
+        "party pieces" => match cmd
+            .opt("set")
+            .map(String::from)
+            .or_else(|| cmd.positional.first().cloned())
+        {
+            Some(s) => Ok(Request::Pick(s)),
+            None => Err(
+                "pick five pieces with /party pieces set:<letters> (like set:RRCJP; see /pieces)"
+                    .into(),
+            ),
+        },
+        "party extend" => {
+            let until = cmd
+                .opt("until")
+                .ok_or_else(|| "missing until:<duration> (like until:5d)".to_string())
+                .and_then(|u| parse_duration(u).map_err(|e| e.to_string()));
+            player().and_then(|p| until.map(|u| Request::Extend(p, u)))
+        }
+        "party warm" => match player_and_switch(cmd) {
+            (Some(p), Some(on)) => Ok(Request::Warm(p, on)),
+            _ => Err("use /party warm player:@x on|off".into()),
+        },
+        "party swinger" => match cmd.positional.first().map(|s| s.to_ascii_lowercase()) {
+            Some(w) if w == "add" => player().map(Request::Add),
+            Some(w) if w == "remove" => player().map(Request::Remove),
+            _ => Err("use /party swinger add|remove player:@x".into()),
+        },
+        "party create" => match (cmd.opt("piece"), cmd.opt("for")) {
+            (Some(p), Some(f)) => Ok(Request::Create(p.trim().to_string(), mention(f))),
+            _ => Err("use /party create piece:<letter> for:@x".into()),
+        },
+        "ledger" => {
+            let text = cmd.opt("text").unwrap_or("").to_string();
+            match cmd.positional.first().map(|s| s.to_ascii_lowercase()) {
+                Some(w) if w == "add" => Ok(Request::Ledger(None, text)),
+                Some(w) if w == "edit" => {
+                    let n = cmd
+                        .opt("entry")
+                        .or(cmd.opt("line"))
+                        .map(str::to_string)
+                        .or_else(|| cmd.positional.get(1).cloned());
+                    match n.and_then(|n| n.trim_start_matches('#').parse::<usize>().ok()) {
+                        Some(n) => Ok(Request::Ledger(Some(n), text)),
+                        None => Err("use /ledger edit <line number> text:<text>".into()),
+                    }
+                }
+                _ => Err("use /ledger add text:<text> or /ledger edit <n> text:<text>".into()),
+            }
+        }
+        _ => return None,
+    })
+}
+
+fn accepted(a: party::Accepted) -> Reply {
+    let text = match a.number {
+        Some(n) => format!("#{n} {}", a.text),
+        None => a.text,
+    };
+    let mut notify: Option<Notify> = None;
+    for (u, what) in a.notify {
+        let n = Notify::to([u], what);
+        notify = Some(match notify {
+            Some(o) => o.and(n),
+            None => n,
+        });
+    }
+    Reply {
+        ok: Some(true),
+        text,
+        notify,
+        ..Reply::default()
+    }
+}
+
+impl ThreadGame for Game {
+    fn kind(&self) -> &'static GameKind {
+        &KIND
+    }
+
+    fn users(&self) -> Vec<String> {
+        Game::users(self)
+    }
+
+    fn settings_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(&self.settings)
+    }
+
+    fn log_len(&self) -> usize {
+        self.log.len()
+    }
+
+    fn reverted(&self) -> Vec<bool> {
+        reverted_of(&self.log)
+    }
+
+    fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {
+        let e = self.log.get(i)?;
+        let audit = match &e.action {
+            Action::Revert { to, reason } => {
+                Some((format!("revert to before #{to}"), reason.clone()))
+            }
+            _ => None,
+        };
+        Some(row_of(e, audit))
+    }
+
+    fn finished(&self) -> bool {
+        false
+    }
+
+    fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
+        if cmd.name == "pieces" {
+            return Some(Reply {
+                ok: Some(true),
+                text: pieces_text(),
+                ephemeral: true,
+                ..Reply::default()
+            });
+        }
+        let req = match request(cmd)? {
+            Ok(r) => r,
+            Err(e) => return Some(Reply::refused(e)),
+        };
+        Some(
+            match self.apply(caller.user, caller.roles.organiser, req, caller.now, raw) {
+                Ok(a) => accepted(a),
+                Err(e) => Reply::refused(e),
+            },
+        )
+    }
+
+    fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
+        self.apply(user, false, Request::Takeback, now, raw)
+            .map(accepted)
+    }
+
+    fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
+        Game::revert_preview(self, to)
+    }
+
+    fn revert(
+        &mut self,
+        moderator: &str,
+        to: u32,
+        reason: &str,
+        now: Timestamp,
+        raw: &str,
+    ) -> Result<Reply, String> {
+        self.apply(
+            moderator,
+            false,
+            Request::Revert(to, reason.to_string()),
+            now,
+            raw,
+        )
+        .map(|a| {
+            let mut r = accepted(a);
+            r.notify = Some(Notify::to(
+                Game::users(self),
+                "a moderator reverted the game; see the thread",
+            ));
+            r
+        })
+    }
+
+    fn status(&self, now: Timestamp) -> String {
+        self.at(now).status_text(now)
+    }
+
+    fn state_lines(&self, now: Timestamp) -> Vec<String> {
+        self.at(now).state_lines()
+    }
+
+    fn offered_moves(
+        &self,
+        user: &str,
+        _board: Option<usize>,
+        now: Timestamp,
+    ) -> Result<Vec<String>, String> {
+        self.at(now).offered(user)
+    }
+
+    fn export(&self) -> String {
+        export::export(self)
+    }
+
+    fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due> {
+        self.expiries(after, until)
+            .into_iter()
+            .map(|(at, seat, text)| {
+                let later = self.at(at);
+                let next: Vec<String> = later
+                    .to_play()
+                    .map(|s| later.user(s).to_string())
+                    .into_iter()
+                    .collect();
+                let what = match later.to_play() {
+                    Some(s) => format!(
+                        "{text} Your turn in Party Chess ({} to play).",
+                        later.user(s)
+                    ),
+                    None => text,
+                };
+                Due {
+                    seat: usize::from(seat),
+                    at,
+                    notify: Notify::to(next, what),
+                }
+            })
+            .collect()
+    }
+
+    fn picture(&self, now: Timestamp) -> PictureJob {
+        let view = crate::render::party::view_of(&self.at(now));
+        Box::new(move || crate::render::party::render_party(&view).map_err(|e| e.to_string()))
+    }
+
+    fn clone_box(&self) -> Box<dyn ThreadGame> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

@@ -1,0 +1,83 @@
+//! A Party Chess game as text, and back (`/export`, `arbiter import`).
+//!
+//! `[Key "Value"]` tags (event, variant, the Swingers by seat, the Chess-Umpire, turn limit,
+//! seed, and a `[Setup {…}]` line with the settings as JSON), a blank line, then one line per
+//! logged entry: `#N t=<unix seconds> <user>: <command> {reverted by <who>: <why>} ;; <JSON>`
+//! (`-` for the start). What follows ` ;; ` is what [`import`] reads back.
+
+use super::game::{Entry, Game, Settings};
+use crate::time::format_duration;
+
+/// The tag that marks a Party Chess export.
+pub const EVENT_TAG: &str = "[Event \"Party Chess\"]";
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Setup {
+    settings: Settings,
+}
+
+/// The whole game as text.
+pub fn export(game: &Game) -> String {
+    let mut s = format!("{EVENT_TAG}\n[Variant \"party\"]\n");
+    for (i, u) in game.users().iter().enumerate() {
+        s.push_str(&format!("[Seat{} \"{u}\"]\n", i + 1));
+    }
+    s.push_str(&format!("[Umpire \"{}\"]\n", game.state().umpire));
+    s.push_str(&format!(
+        "[TurnLimit \"{}\"]\n",
+        format_duration(game.settings.turn_limit)
+    ));
+    s.push_str(&format!("[Seed \"{}\"]\n", game.settings.seed));
+    let setup = Setup {
+        settings: game.settings.clone(),
+    };
+    if let Ok(json) = serde_json::to_string(&setup) {
+        s.push_str(&format!("[Setup {json}]\n"));
+    }
+    s.push('\n');
+    for e in &game.log {
+        let num = e.number.map_or("-".to_string(), |n| format!("#{n}"));
+        let rev = match &e.reverted {
+            Some((by, why)) => format!(" {{reverted by {by}: {why}}}"),
+            None => String::new(),
+        };
+        let what = if e.command.is_empty() {
+            "the game starts".to_string()
+        } else {
+            e.command.clone()
+        };
+        let data = serde_json::to_string(e).unwrap_or_default();
+        s.push_str(&format!(
+            "{num} t={} {}: {what}{rev} ;; {data}\n",
+            e.time, e.actor
+        ));
+    }
+    s
+}
+
+/// Reads a game back from [`export`] text.
+///
+/// # Errors
+/// Not a Party Chess export, a line that does not decode (numbered), or a log that does not
+/// replay.
+pub fn import(text: &str) -> Result<Game, String> {
+    if !text.lines().any(|l| l.trim() == EVENT_TAG) {
+        return Err(
+            "this is not an Arbiter Party Chess export (no [Event \"Party Chess\"])".into(),
+        );
+    }
+    let mut setup: Option<Setup> = None;
+    let mut entries: Vec<Entry> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if let Some(rest) = line.strip_prefix("[Setup ") {
+            let json = rest
+                .strip_suffix(']')
+                .ok_or_else(|| format!("line {}: unclosed [Setup", i + 1))?;
+            setup = Some(serde_json::from_str(json).map_err(|e| format!("line {}: {e}", i + 1))?);
+        } else if let Some((_, json)) = line.split_once(" ;; ") {
+            entries.push(serde_json::from_str(json).map_err(|e| format!("line {}: {e}", i + 1))?);
+        }
+    }
+    let setup = setup.ok_or("no [Setup …] line")?;
+    Game::from_log(setup.settings, entries)
+}

@@ -1,0 +1,393 @@
+//! Party Chess scenarios (RULINGS §3): each rule with the case it allows and the one it
+//! refuses, typed as commands into a hub holding the game; the assertions read the game.
+
+use arbiter::commands::{parse_command, Caller, Hub, Reply, Roles};
+use arbiter::games::party::{Game, Kind, Sq};
+
+const T0: u64 = 1_767_225_600;
+const DAY: u64 = 86_400;
+
+/// A placement from `square=piece` pairs (`c3=K1 e5=H2:3`).
+fn board(spec: &str) -> String {
+    let mut rows = Vec::new();
+    for r in (1..=20).rev() {
+        let mut s = String::new();
+        let mut empty = 0;
+        for f in 0..20u8 {
+            let name = format!("{}{r}", (b'a' + f) as char);
+            match spec
+                .split_whitespace()
+                .find_map(|t| t.strip_prefix(&format!("{name}=")))
+            {
+                Some(p) => {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push_str(&format!("{{{p}}}"));
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+        rows.push(s);
+    }
+    rows.join("/")
+}
+
+struct T {
+    hub: Hub,
+    now: u64,
+}
+
+impl T {
+    fn new(cmd: &str) -> T {
+        let mut t = T {
+            hub: Hub::new(),
+            now: T0,
+        };
+        let r = t.run("org", cmd);
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        t
+    }
+    /// A game from a position text with Swingers ann, ben, cat, … (as many as seats).
+    fn from(position: &str, n: usize) -> T {
+        let names = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal"];
+        let sw: Vec<String> = names[..n].iter().map(|u| format!("@{u}")).collect();
+        T::new(&format!(
+            "/party new umpire:@uma swingers:{} position:{position}",
+            sw.join(" ")
+        ))
+    }
+    fn run(&mut self, user: &str, text: &str) -> Reply {
+        let caller = Caller {
+            user,
+            roles: Roles {
+                organiser: user == "org",
+                moderator: user == "mod",
+            },
+            thread: "t",
+            now: self.now,
+        };
+        let cmd = parse_command(text).expect("a command");
+        let mut r = self.hub.handle(&caller, 0, &cmd, text);
+        if let (true, Some(id)) = (text.starts_with("/revert"), r.buttons.first().cloned()) {
+            r = self.hub.press(user, &id, self.now);
+        }
+        r
+    }
+    fn ok(&mut self, user: &str, text: &str) -> String {
+        self.now += 60;
+        let r = self.run(user, text);
+        assert_eq!(r.ok, Some(true), "{user} {text}: {}", r.text);
+        r.text
+    }
+    fn no(&mut self, user: &str, text: &str) -> String {
+        let before = self.game().position().to_text();
+        let len = self.game().log.len();
+        let r = self.run(user, text);
+        assert_eq!(r.ok, Some(false), "{user} {text} was accepted: {}", r.text);
+        assert_eq!(self.game().position().to_text(), before);
+        assert_eq!(self.game().log.len(), len);
+        r.text
+    }
+    fn game(&self) -> Game {
+        self.hub
+            .game("t")
+            .and_then(|g| g.downcast::<Game>())
+            .cloned()
+            .expect("a Party game")
+    }
+    fn list(&self) -> Vec<String> {
+        let g = self.game();
+        g.position()
+            .list
+            .iter()
+            .map(|&s| g.user(s).to_string())
+            .collect()
+    }
+    fn at(&self, sq: &str) -> Option<(Kind, u8)> {
+        self.game()
+            .position()
+            .at(Sq::parse(sq).expect("square"))
+            .map(|p| (p.kind, p.seat))
+    }
+}
+
+/// Four Kings far apart, A (ann) to play, then B C D.
+fn four(extra: &str, hands: &str) -> T {
+    T::from(
+        &format!(
+            "{} [{hands}] 1,2,3,4 1:-,2:-,3:-,4:-",
+            board(&format!("a1=K1 t1=K2 a20=K3 t20=K4 {extra}"))
+        ),
+        4,
+    )
+}
+
+#[test]
+fn selection_then_play_begins() {
+    let mut t = T::new("/party new umpire:@uma swingers:@ann @ben @cat first:@cat seed:3");
+    assert_eq!(t.list()[0], "cat", "first: is the NAP Swinger");
+    t.no("ann", "/party pieces set:RRRBP");
+    let e = t.no("ann", "/party pieces set:ZZMRP");
+    assert!(e.contains("il-Nabi"), "{e}");
+    t.no("ann", "/party pieces set:KRRPP");
+    t.no("ann", "/party pieces set:RRPP");
+    t.ok("ann", "/party pieces set:RRRPP");
+    t.no("ann", "/party pieces set:RRRPP");
+    t.no("cat", "/move K@c3");
+    t.ok("ben", "/party pieces set:TJJPP");
+    let r = t.ok("cat", "/party pieces set:OEQ%P");
+    assert!(r.contains("play begins"), "{r}");
+    assert!(r.contains("Weights: cat 0.0, ann 0.0, ben 0.0"), "{r}");
+    t.ok("cat", "/move K@c3");
+}
+
+#[test]
+fn play_list_examples_of_the_rulings() {
+    // A B C D; A checks C → C B D A.
+    let mut t = four("d10=R1", "");
+    t.ok("ann", "/move Rd10-a10");
+    assert_eq!(t.list(), ["cat", "ben", "dan", "ann"]);
+    // A B C D; A checks B and D → B D C A.
+    let mut t = four("m10=R1 p1=R1 s17=P4", "");
+    let r = t.ok("ann", "/move Rm10-m20");
+    // ben was in check already (the rook on p1): ben and dan, in their order.
+    assert_eq!(t.list(), ["ben", "dan", "cat", "ann"], "{r}");
+    // A checks D only → D B C A.
+    let mut t = four("j10=B1 s2=P2", "");
+    t.ok("ann", "/move Bj10-k11");
+    assert_eq!(t.list(), ["dan", "ben", "cat", "ann"]);
+    let mut t = four("d10=R1 r3=R1", "");
+    let r = t.ok("ann", "/move Rr3-r1");
+    assert!(r.contains("In check: ben."), "{r}");
+    assert_eq!(t.list(), ["ben", "cat", "dan", "ann"]);
+}
+
+#[test]
+fn two_checked_keep_their_order() {
+    // cat is in check from the rook on d20; ann's rook k5-k1 checks ben too: B C D A.
+    let mut t = four("k5=R1 d20=R1", "");
+    t.ok("ann", "/move Rk5-k1");
+    assert_eq!(t.list(), ["ben", "cat", "dan", "ann"]);
+    let e = t.no("ben", "/pass");
+    assert!(e.contains("check"), "{e}");
+}
+
+#[test]
+fn a_play_into_check_is_refused_and_pass_is_refused_in_check() {
+    let mut t = four("b10=R2", "");
+    let e = t.no("ann", "/move Ka1-b2");
+    assert!(e.contains("King attacked"), "{e}");
+    t.ok("ann", "/move Ka1-a2");
+    let mut t = four("a10=R2", "1:RJ");
+    let e = t.no("ann", "/pass");
+    assert!(e.contains("check"), "{e}");
+    // A placement that attacks an opposing piece is refused, one that leaves the King
+    // attacked too; blocking is fine.
+    let e = t.no("ann", "/move R@a15");
+    assert!(e.contains("attack the opposing piece on a10"), "{e}");
+    let e = t.no("ann", "/move R@t5");
+    assert!(e.contains("attack the opposing piece on t1"), "{e}");
+    let e = t.no("ann", "/move R@b5");
+    assert!(e.contains("King attacked"), "{e}");
+    t.ok("ann", "/move J@a5");
+}
+
+#[test]
+fn surrender_takes_every_piece_off_the_board() {
+    let mut t = four("c3=R1 e5=H1:3", "");
+    t.ok("ann", "/surrender");
+    let g = t.game();
+    assert_eq!(g.position().pieces_of(1).count(), 0);
+    let hand: String = g.position().hand(1).iter().map(|p| p.hand_text()).collect();
+    assert_eq!(hand, "KR{H:3}");
+    assert!(g.weights_line().contains("ann 0.0"));
+}
+
+#[test]
+fn a_captured_king_goes_to_the_capturer_and_is_destroyed_by_the_limit() {
+    // ben is in check from ann's rook and cat's rook at once; ann to play captures ben's King.
+    let mut t = T::from(
+        &format!(
+            "{} [] 1,2,3 1:-,2:-,3:-",
+            board("a1=K1 j1=R1 t1=K2 t10=R3 a20=K3")
+        ),
+        3,
+    );
+    let r = t.ok("ann", "/move Rj1xt1");
+    assert!(r.contains("Weights: ann"), "{r}");
+    let g = t.game();
+    assert_eq!(
+        g.position().owned(1, Kind::King),
+        1,
+        "the captured King is destroyed"
+    );
+    assert!(g.position().king(2).is_none());
+    assert!(g.weights_line().contains("ben 0.0"));
+    // ben plays on without a King, never in check.
+    assert!(!g.in_check().contains(&2));
+}
+
+#[test]
+fn the_weight_example_is_39_5() {
+    let t = T::from(
+        &format!("{} [] 1,2 1:-,2:-", board("c3=K1 c10=R1 e5=J1 c14=P2")),
+        2,
+    );
+    assert_eq!(t.game().weights_line(), "Weights: ann 39.5, ben 0.0");
+}
+
+#[test]
+fn a_turn_expires_to_its_default_play_and_an_extension() {
+    let mut t = four("", "");
+    // ann's turn expires after 3 days: a Pass (legal).
+    t.now += 3 * DAY;
+    let r = t.ok("ben", "/pass");
+    assert!(r.contains("ann's turn expired: pass"), "{r}");
+    // cat is extended to 5 days; at 4 days nothing has fallen due.
+    t.ok("uma", "/party extend player:@cat until:5d");
+    t.no("uma", "/party extend player:@cat until:8d");
+    t.no("ben", "/party extend player:@cat until:6d");
+    let due = t.game();
+    assert!(due.expiries(t.now, t.now + 4 * DAY).is_empty());
+    assert_eq!(due.expiries(t.now, t.now + 6 * DAY).len(), 1);
+    // In check at expiry: Surrender.
+    let mut t = four("a10=R2", "");
+    t.now += 3 * DAY + 1;
+    let status = t.ok("ann", "/status");
+    assert!(status.contains("Last play: ann surrender"), "{status}");
+}
+
+#[test]
+fn warmth_passes_automatically_unless_in_check() {
+    let mut t = four("d10=R1", "");
+    t.ok("uma", "/party warm player:@ben on");
+    t.no("ann", "/party warm player:@cat on");
+    let r = t.ok("ann", "/move Rd10-d11");
+    assert!(r.contains("ben is Warm and passes."), "{r}");
+    assert_eq!(t.list()[0], "cat");
+    // A Warm Swinger may surrender out of turn.
+    t.ok("ben", "/surrender");
+    // Warm and checked: an ordinary turn.
+    let mut t = four("d10=R1", "");
+    t.ok("uma", "/party warm player:@cat on");
+    t.ok("ann", "/move Rd10-a10");
+    assert_eq!(t.list()[0], "cat", "checked: cat plays");
+    t.no("ben", "/surrender");
+}
+
+#[test]
+fn warm_for_two_whole_rounds_surrenders() {
+    let mut t = four("c3=R2", "");
+    t.ok("uma", "/party warm player:@ben on");
+    for _ in 0..3 {
+        t.ok("ann", "/pass");
+        t.ok("cat", "/pass");
+        t.ok("dan", "/pass");
+    }
+    let g = t.game();
+    assert!(g.state().round_count >= 3);
+    assert_eq!(g.position().pieces_of(2).count(), 0, "ben surrendered");
+}
+
+#[test]
+fn seven_swingers_skip_one_without_pieces() {
+    let kings = "a1=K1 c1=K2 e1=K3 g1=K4 i1=K5 k1=K6 m1=K7";
+    let mut t = T::from(
+        &format!(
+            "{} [8:K] 1,2,3,4,5,6,7,8 {}",
+            board(kings),
+            (1..=8)
+                .map(|s| format!("{s}:-"))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        8,
+    );
+    for u in ["ann", "ben", "cat", "dan", "eve", "fay"] {
+        t.ok(u, "/pass");
+    }
+    let r = t.ok("gus", "/pass");
+    assert!(
+        r.contains("hal has no pieces on the board and is skipped"),
+        "{r}"
+    );
+    assert_eq!(t.list()[0], "ann");
+    // With a seat fewer on the board (six), nobody is skipped.
+    let mut t = T::from(
+        &format!(
+            "{} [7:K 8:K] 1,2,3,4,5,6,7,8 -",
+            board("a1=K1 c1=K2 e1=K3 g1=K4 i1=K5 k1=K6")
+        ),
+        8,
+    );
+    for u in ["ann", "ben", "cat", "dan", "eve"] {
+        t.ok(u, "/pass");
+    }
+    t.ok("fay", "/pass");
+    assert_eq!(t.list()[0], "gus");
+}
+
+#[test]
+fn takeback_and_revert() {
+    let mut t = four("c3=R1", "");
+    t.ok("ann", "/move Rc3-c9");
+    t.no("ben", "/takeback");
+    t.ok("ann", "/takeback");
+    assert_eq!(t.at("c3"), Some((Kind::Rook, 1)));
+    t.ok("ann", "/move Rc3-c9");
+    t.ok("ben", "/pass");
+    let r = t.ok("mod", "/revert to:3 reason:mistake");
+    assert!(r.contains("reverted"), "{r}");
+    assert_eq!(t.at("c3"), Some((Kind::Rook, 1)));
+    assert_eq!(t.list()[0], "ann");
+}
+
+#[test]
+fn umpire_creates_adds_removes_and_keeps_a_ledger() {
+    let mut t = four("", "");
+    t.no("ann", "/party create piece:R for:@ben");
+    let r = t.ok("uma", "/party create piece:R for:@ben");
+    assert!(r.contains("A$64"), "{r}");
+    t.ok("uma", "/party create piece:T for:@ben");
+    t.no("uma", "/party create piece:T for:@ben");
+    t.no("uma", "/party create piece:zombie for:@ben");
+    t.ok("uma", "/ledger add text:ann pays A$10 for a Jester");
+    t.ok("uma", "/ledger edit 2 text:ann pays A$22 for a Jester");
+    let s = t.game().state_lines();
+    assert!(
+        s.iter()
+            .any(|l| l == "ledger 2: ann pays A$22 for a Jester"),
+        "{s:?}"
+    );
+    t.ok("uma", "/party swinger add player:@eve");
+    assert_eq!(t.list().last().map(String::as_str), Some("eve"));
+    t.ok("eve", "/party pieces set:RRJPP");
+    t.ok("uma", "/party swinger remove player:@dan");
+    assert!(!t.list().contains(&"dan".to_string()));
+    assert!(t.game().position().king(4).is_none());
+}
+
+#[test]
+fn moves_for_a_square_or_a_placement_piece() {
+    let mut t = four("c1=R1", "1:J");
+    let r = t.ok("ann", "/moves square:c1");
+    assert!(r.contains("Rc1-c2") && !r.contains("Rc10"), "{r}");
+    let r = t.ok("ann", "/moves piece:J");
+    assert!(r.starts_with("J@") && !r.contains("Rc1"), "{r}");
+}
+
+#[test]
+fn export_imports_back() {
+    let mut t = four("c3=R1", "");
+    t.ok("ann", "/move Rc3-c9");
+    let g = t.game();
+    let text = arbiter::games::party::export::export(&g);
+    let back = arbiter::games::party::export::import(&text).expect("imports");
+    assert_eq!(back.position(), g.position());
+    assert!(arbiter::commands::import(&text).is_ok());
+}
