@@ -996,6 +996,25 @@ impl Service {
 
     /// A button press.
     pub async fn press(&self, user: &str, id: &str, now: Timestamp) -> Reply {
+        if let Some((thread, text)) = crate::commands::command_button(id) {
+            // A button standing for a command (a Nomic vote): handled as if the presser typed
+            // it in its thread, like any command.
+            let Some(cmd) = crate::commands::parse_command(&text) else {
+                return Reply {
+                    ok: Some(false),
+                    text: "this button does nothing".into(),
+                    ephemeral: true,
+                    ..Reply::default()
+                };
+            };
+            let caller = Caller {
+                user,
+                roles: crate::commands::Roles::default(),
+                thread: &thread,
+                now,
+            };
+            return self.handle(&caller, 0, &cmd, &text, None).await;
+        }
         let known = lock(&self.buttons).ids.get(id).cloned();
         let Some((thread, local, _)) = known else {
             return Hub::new().press(user, id, now);
