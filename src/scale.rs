@@ -220,9 +220,8 @@ pub async fn fill(url: Option<&str>, plan: Plan) -> Result<String, StoreError> {
             if i < plan.due {
                 (&*t.playing, 0, crate::store::next_due(&*t.playing, 0))
             } else {
-                // Swept past all its timers: none due.
-                let last = t.playing.due(0, Timestamp::MAX).iter().map(|d| d.at).max();
-                (&*t.playing, last.unwrap_or(0), None)
+                // Swept ten years ahead (some games' limits recur without end): none due.
+                (&*t.playing, START + 3650 * 86_400, None)
             }
         } else {
             (&*t.finished, 0, None)

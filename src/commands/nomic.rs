@@ -681,6 +681,11 @@ impl ThreadGame for Game {
         out
     }
 
+    fn pictured(&self, command: &str) -> bool {
+        // A push joins two halves and a move changes J; the picture shows both.
+        matches!(command, "move" | "push" | "takeback" | "revert")
+    }
+
     fn picture(&self, now: Timestamp) -> PictureJob {
         let view = nomic_view(self, now);
         Box::new(move || render_nomic(&view).map_err(|e| e.to_string()))

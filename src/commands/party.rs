@@ -377,6 +377,11 @@ impl ThreadGame for Game {
             .collect()
     }
 
+    fn pictured(&self, command: &str) -> bool {
+        // Every play changes the board or the Play List the picture shows.
+        matches!(command, "move" | "pass" | "surrender" | "takeback" | "revert")
+    }
+
     fn picture(&self, now: Timestamp) -> PictureJob {
         let view = crate::render::party::view_of(&self.at(now));
         Box::new(move || crate::render::party::render_party(&view).map_err(|e| e.to_string()))

@@ -81,8 +81,23 @@ pub struct StoredGame {
 }
 
 /// The earliest time a timer of `game` falls due after `swept`, if it has any.
+///
+/// Games whose limits recur (a Party Chess turn left to its default play starts the next
+/// turn's limit, and so on) have endless timers, so the question is asked over windows that
+/// double from the game's last action (a minute, two, four… up to about eight years) and the
+/// first window holding a timer answers it.
 pub fn next_due(game: &dyn ThreadGame, swept: Timestamp) -> Option<Timestamp> {
-    game.due(swept, Timestamp::MAX).iter().map(|d| d.at).min()
+    let last = game
+        .log_len()
+        .checked_sub(1)
+        .and_then(|i| game.row(i))
+        .and_then(Result::ok)
+        .map_or(0, |r| r.time);
+    let base = last.max(swept);
+    (0..23).find_map(|k| {
+        let until = base.saturating_add(60 << k);
+        game.due(swept, until).iter().map(|d| d.at).min()
+    })
 }
 
 /// A duplicate key on insert means another writer (or an earlier delivery of the same
