@@ -157,7 +157,8 @@ enum Command {
         output: std::path::PathBuf,
     },
     /// Measure picture speed: median time to render and encode an 8×8 board, the KFB
-    /// three-board picture and the Ultimate Chess picture of a busy position, and their sizes.
+    /// three-board picture, the Ultimate Chess picture of a busy position and a standings
+    /// table, and their sizes, under the fast path and the legacy renderer side by side.
     RenderBench {
         /// Runs.
         #[arg(long, default_value_t = 21)]

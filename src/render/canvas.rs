@@ -713,17 +713,25 @@ fn quantize_rows_with(s: &mut Scratch, rgb: &[u8], width: usize) -> (Vec<u8>, Ve
     }
     let (palette, map) = palette_of(count, sum, used);
     let stride = width + 1;
-    // Written row by row, never zeroed first.
-    let mut out: Vec<u8> = Vec::with_capacity(stride * height);
-    for &(a, b, dup) in &spans {
+    let mut out = vec![0u8; stride * height];
+    for (r, &(a, b, dup)) in spans.iter().enumerate() {
+        let (above, this) = out.split_at_mut(r * stride);
+        let line = &mut this[1..stride];
         if dup {
-            let above = out.len() - stride;
-            out.extend_from_within(above..above + stride);
+            line.copy_from_slice(&above[(r - 1) * stride + 1..]);
             continue;
         }
-        out.push(0);
+        let mut at = 0usize;
         for &(k, n) in &runs[a..b] {
-            out.resize(out.len() + n as usize, map[bin_of(k)]);
+            let (v, n) = (map[bin_of(k)], n as usize);
+            // Short runs (most of them, at anti-aliased edges) are one 8-byte store; what it
+            // writes past the run, the runs after it overwrite.
+            if n <= 8 && at + 8 <= line.len() {
+                line[at..at + 8].copy_from_slice(&[v; 8]);
+            } else if let Some(dst) = line.get_mut(at..at + n) {
+                dst.fill(v);
+            }
+            at += n;
         }
     }
     (palette, out)

@@ -5,6 +5,25 @@
 //! bytes out. Pieces are drawn as vector figures (orthodox pieces as chess figures, every other
 //! piece as a token with its abbreviation and rim marks for its moves) in their owner's colour
 //! with a dark outline; the font (DejaVu) is compiled in.
+//!
+//! ## The fast path (issue 21)
+//!
+//! Nothing is rasterised twice: piece sprites are cached per figure, colour, size and look;
+//! each sprite keeps its tiles (the sprite already laid over a flat square, tray or page
+//! colour), so a piece on a square is a copy of rows; laid-out text is cached per font, size
+//! and string. Flat fills and the blank canvas are memory copies, a tint over a flat area is a
+//! fill. Encoding keeps the palette PNG of before (same palette, same indices, level-1
+//! deflate, `Up` filter) but reduces the colours row by row (a row equal to the one above is
+//! copied; runs are found eight bytes at a time) and writes the file itself, feeding the
+//! deflater as the `png` crate did but without the crate's writer clearing 32 KiB of output
+//! space on each of its two writes a row. Every public function draws this way, so new
+//! pictures get it through `Canvas`, `sprite` and `encode`.
+//!
+//! A vector rasteriser crate (tiny-skia) was not measured: it is not available to this
+//! build offline, and warm pictures no longer rasterise anything (sprites, tiles and text
+//! come from the caches), so a faster rasteriser could only change the cold figure, whose
+//! cost is the sprites' outline dilation rather than path filling. The legacy renderer stays
+//! reachable through [`with_renderer`] for `arbiter render-bench`, which times both.
 
 mod board;
 mod canvas;
