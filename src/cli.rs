@@ -24,6 +24,9 @@ pub enum CliError {
     /// The Party Chess position text is wrong.
     #[error("bad --fen: {0}")]
     Party(#[from] crate::games::party::TextError),
+    /// The Nomic Chess position text is wrong.
+    #[error("bad --fen: {0}")]
+    Nomic(#[from] crate::games::nomic::TextError),
 }
 
 /// The variant name of Chex on the command line.
@@ -52,6 +55,54 @@ pub const PARTY: &str = "party";
 pub fn party_moves(fen_text: &str) -> Result<Vec<String>, CliError> {
     let pos = crate::games::party::Position::from_text(fen_text)?;
     Ok(crate::games::party::notation::legal_texts(&pos))
+}
+
+/// The variant name of Nomic Chess on the command line.
+pub const NOMIC: &str = "nomic";
+
+/// The plays of the army to move in a Nomic Chess position text (RULINGS §6.10): with a push
+/// standing, its moves on J (in J's coordinates, sorted); else every push after which the
+/// army has a move (`push bottom:A top:B`); nothing outside part 1 or when there is no play.
+///
+/// # Errors
+/// A text that does not read (the error names the field).
+pub fn nomic_moves(text: &str) -> Result<Vec<String>, CliError> {
+    use crate::games::nomic::{half_letter, position::move_text, position::Rules, Position, Slot};
+    let pos = Position::from_text(text)?;
+    let Slot::Army(army) = pos.turn.slot else {
+        return Ok(Vec::new());
+    };
+    if pos.turn.part != 1 {
+        return Ok(Vec::new());
+    }
+    let mut pos = pos;
+    if pos.turn.s.iter().all(|s| !s) {
+        pos.turn.s = pos.halves_of(army);
+    }
+    let rules = Rules::default();
+    Ok(match pos.turn.join {
+        Some(j) => {
+            let b = pos.joined(j);
+            let mut v: Vec<String> = pos
+                .budget_moves(j, army, rules)
+                .into_iter()
+                .map(|m| move_text(&b, m))
+                .collect();
+            v.sort();
+            v
+        }
+        None => pos
+            .pushes_with_moves(army, rules)
+            .into_iter()
+            .map(|j| {
+                format!(
+                    "push bottom:{} top:{}",
+                    half_letter(j.bottom),
+                    half_letter(j.top)
+                )
+            })
+            .collect(),
+    })
 }
 
 /// The variant name of Ultimate Chess on the command line.

@@ -211,6 +211,16 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                 println!("{m}");
             }
         }
+        Command::Moves { variant, fen } if variant == arbiter::cli::NOMIC => {
+            let text = fen.unwrap_or_else(|| {
+                let mut start = arbiter::games::nomic::Position::start(2, vec![0, 1]);
+                start.turn.slot = arbiter::games::nomic::Slot::Army(0);
+                start.to_text()
+            });
+            for m in arbiter::cli::nomic_moves(&text)? {
+                println!("{m}");
+            }
+        }
         Command::Moves { variant, fen } if variant == arbiter::cli::ULTIMATE => {
             let pos = arbiter::cli::ultimate_position(fen.as_deref())?;
             for m in arbiter::cli::ultimate_moves(&pos) {

@@ -869,3 +869,22 @@ fn a_referee_undoes_a_forfeit_and_sets_the_budget_and_clock() {
     assert!(t.clock(339).is_empty());
     assert_eq!(t.clock(1).len(), 1);
 }
+
+#[test]
+fn the_command_line_lists_the_plays_of_a_position_text() {
+    use arbiter::cli::nomic_moves;
+    let p = pos(2, "A:a1=K1 A:e2=P1 B:h1=K2", "1:1,2:2 1,2 - 1 1 - - - -");
+    assert_eq!(
+        nomic_moves(&p).expect("reads"),
+        ["push bottom:A top:B", "push bottom:B top:A"]
+    );
+    let p = pos(2, "A:a1=K1 A:e2=P1 B:h1=K2", "1:1,2:2 1,2 - 1 1 A - A/B -");
+    assert_eq!(
+        nomic_moves(&p).expect("reads"),
+        ["Ka1-a2", "Ka1-b1", "Ka1-b2", "e2-e3", "e2-e4"]
+    );
+    // Part 3: no plays.
+    let p = pos(2, "A:a1=K1 B:h1=K2", "1:1,2:2 1,2 - 1 3 A A - -");
+    assert!(nomic_moves(&p).expect("reads").is_empty());
+    assert!(nomic_moves("8/8/8/8").is_err());
+}
