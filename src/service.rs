@@ -777,7 +777,8 @@ impl Service {
         }
     }
 
-    /// Shows a hub's revert confirmations under ids numbered across the process.
+    /// Shows a hub's revert confirmations under ids numbered across the process (command
+    /// buttons keep their own ids).
     fn issue_buttons(&self, thread: &str, local: Vec<String>) -> Vec<String> {
         if local.is_empty() {
             return local;
@@ -787,6 +788,10 @@ impl Service {
         local
             .into_iter()
             .map(|l| {
+                if crate::commands::command_button(&l).is_some() {
+                    // A button standing for a command (a vote) names its thread itself.
+                    return l;
+                }
                 b.next += 1;
                 let id = match l.rsplit_once('-') {
                     Some((stem, _)) => format!("{stem}-{}", b.next),

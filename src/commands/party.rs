@@ -379,7 +379,10 @@ impl ThreadGame for Game {
 
     fn pictured(&self, command: &str) -> bool {
         // Every play changes the board or the Play List the picture shows.
-        matches!(command, "move" | "pass" | "surrender" | "takeback" | "revert")
+        matches!(
+            command,
+            "move" | "pass" | "surrender" | "takeback" | "revert"
+        )
     }
 
     fn picture(&self, now: Timestamp) -> PictureJob {

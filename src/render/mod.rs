@@ -669,8 +669,12 @@ pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
         })?,
         bench_picture("standings table", runs, &|| table::draw_table(&table))?,
         bench_picture("Chex board", runs, &|| chex::draw_chex(&chex))?,
-        bench_picture("Nomic half-boards and J", runs, &|| nomic::draw_nomic(&nomic))?,
-        bench_picture("Party Chess 20x20 board", runs, &|| party::draw_party(&party))?,
+        bench_picture("Nomic half-boards and J", runs, &|| {
+            nomic::draw_nomic(&nomic)
+        })?,
+        bench_picture("Party Chess 20x20 board", runs, &|| {
+            party::draw_party(&party)
+        })?,
     ];
     Ok(BenchReport {
         runs,
