@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod commands;
 pub mod console;
+pub mod cpu;
 pub mod discord;
 pub mod engine;
 pub mod games;

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{Mutex, Semaphore};
+use tokio::sync::Mutex;
 
 use crate::commands::{Caller, Command, Hub, Notify, PictureJob, Reply, ThreadGame};
 use crate::games::kfb::Game;
@@ -94,16 +94,7 @@ pub struct Timing {
     pub commit: Duration,
 }
 
-/// Where the time of CPU work (a picture) went.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CpuTiming {
-    /// Waiting for a core.
-    pub waited: Duration,
-    /// Running, less PNG encoding (drawing the picture).
-    pub drawing: Duration,
-    /// PNG encoding (as the encoder marks it: [`crate::timing`]).
-    pub encoding: Duration,
-}
+pub use crate::cpu::CpuTiming;
 
 /// A command's answer with what the front end shows next, taken under the game's lock right
 /// after the commit (so nothing is read or drawn twice).
@@ -141,8 +132,8 @@ pub struct Service {
     buttons: StdMutex<Buttons>,
     /// Timers announced (in memory; the database's `timers_fired` is the real guard).
     notified: StdMutex<HashSet<(String, usize, Timestamp)>>,
-    /// One permit per core: CPU work (pictures) runs on blocking threads, this many at once.
-    cores: Arc<Semaphore>,
+    /// CPU work (pictures): one low-priority thread per core, started when first needed.
+    pictures: std::sync::OnceLock<crate::cpu::Pool>,
     idle: StdMutex<(Duration, Duration)>,
     loads: AtomicU64,
 }
@@ -233,7 +224,7 @@ impl Service {
             tours: Mutex::default(),
             buttons: StdMutex::default(),
             notified: StdMutex::default(),
-            cores: Arc::new(Semaphore::new(cores())),
+            pictures: std::sync::OnceLock::new(),
             idle: StdMutex::new((IDLE, FINISHED_IDLE)),
             loads: AtomicU64::new(0),
         }
@@ -361,8 +352,9 @@ impl Service {
         gone
     }
 
-    /// Runs CPU work (a picture) on a blocking thread, at most one per core at once, so a
-    /// burst never starves the async executor (the gateway, first responses).
+    /// Runs CPU work (a picture) on one of the picture threads (one per core, at a lower
+    /// priority than the async executor: [`crate::cpu`]), so a burst never starves the
+    /// gateway or the first responses, which go out before it.
     ///
     /// # Errors
     /// The work panicked.
@@ -370,24 +362,10 @@ impl Service {
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<(T, CpuTiming), tokio::task::JoinError> {
-        let asked = Instant::now();
-        let permit = self.cores.clone().acquire_owned().await;
-        let waited = asked.elapsed();
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            crate::timing::take_encoding();
-            let start = Instant::now();
-            let out = work();
-            let ran = start.elapsed();
-            let encoding = crate::timing::take_encoding().min(ran);
-            let timing = CpuTiming {
-                waited,
-                drawing: ran - encoding,
-                encoding,
-            };
-            (out, timing)
-        })
-        .await
+        self.pictures
+            .get_or_init(|| crate::cpu::Pool::new(cores()))
+            .run(work)
+            .await
     }
 
     // ----- tournaments -------------------------------------------------------------------

@@ -59,10 +59,12 @@ async fn on_press(http: &Http, state: &Data, press: &ComponentInteraction) -> Re
             .flatten()
     };
     let picture = match job {
-        Some(job) => tokio::task::spawn_blocking(move || super::board_png(job))
+        Some(job) => state
+            .service
+            .cpu(move || super::board_png(job))
             .await
             .ok()
-            .flatten(),
+            .and_then(|(png, _)| png),
         None => None,
     };
     let out = out.with_picture(picture);

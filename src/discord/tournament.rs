@@ -373,7 +373,7 @@ async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     Ok(())
 }
 
-/// The standings picture of a thread's tournament, drawn on a blocking thread; `None` (logged)
+/// The standings picture of a thread's tournament, drawn on a picture thread; `None` (logged)
 /// when it cannot be drawn: the standings then go out as text only.
 async fn standings_png(state: &State, thread: ChannelId) -> Option<Vec<u8>> {
     let t = state
@@ -386,7 +386,7 @@ async fn standings_png(state: &State, thread: ChannelId) -> Option<Vec<u8>> {
             names.get(p).cloned().unwrap_or_else(|| p.to_string())
         })
     };
-    match tokio::task::spawn_blocking(picture).await {
+    match state.service.cpu(picture).await.map(|(png, _)| png) {
         Ok(Ok(png)) => Some(png),
         Ok(Err(e)) => {
             tracing::warn!(thread = %thread, error = %e, "standings picture not drawn");

@@ -3,13 +3,15 @@
 //!
 //! Writes are optimistic: each game row has a version; a commit names the version it read, and
 //! loses (with [`StoreError::Conflict`]) if another writer got there first. The caller then
-//! reloads the game and re-checks the command against the new state.
+//! reloads the game and re-checks the command against the new state. Commits of several games
+//! arriving together are written in one transaction ([`group`]).
 
 use std::str::FromStr;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Row};
 
+mod group;
 mod tournaments;
 
 pub use tournaments::{LogLine, TournamentRows};
@@ -35,6 +37,12 @@ pub enum StoreError {
     /// Another writer committed first.
     #[error("another command on this game was committed first")]
     Conflict,
+    /// A commit was left unfinished (its batch stopped before it could say).
+    #[error("the commit was interrupted; nothing was saved")]
+    Abandoned,
+    /// A batch of commits failed as a whole (see [`group`]); the database's words.
+    #[error("database error: {0}")]
+    Batch(String),
     /// A SQLite database file that does not exist cannot be created there.
     #[error("cannot create the SQLite database {}: {reason}", .path.display())]
     Create {
@@ -65,6 +73,8 @@ pub enum Backend {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// Commits of games, grouped (see [`group`]); shared by the clones of this store.
+    group: std::sync::Arc<group::Group>,
 }
 
 /// A game as stored: the game and its version.
@@ -297,6 +307,9 @@ impl Store {
         let memory = matches!(target, Target::SqliteMemory(_));
         let pool = AnyPoolOptions::new()
             .max_connections(if memory { 1 } else { 8 })
+            // A SQLite connection is a file in this process: no need to ping it before each
+            // use (a round trip to its worker thread); a server's connection may have dropped.
+            .test_before_acquire(backend == Backend::Postgres)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -318,7 +331,11 @@ impl Store {
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Store { pool, backend })
+        Ok(Store {
+            pool,
+            backend,
+            group: std::sync::Arc::default(),
+        })
     }
 
     /// Which database this is.
@@ -407,6 +424,10 @@ impl Store {
     /// [`Store::commit`] for a game whose timers were swept up to `swept`: the game's next
     /// due time (after `swept`) is stored with it, for the timer sweep.
     ///
+    /// Commits arriving together (moves in several games at once) share one transaction, each
+    /// game with its own version check (see [`group`]); this returns once the transaction
+    /// holding this game's rows is committed.
+    ///
     /// # Errors
     /// [`StoreError::Conflict`] if another writer committed first; database failure.
     #[allow(clippy::too_many_arguments)]
@@ -421,68 +442,31 @@ impl Store {
         reply: &str,
         swept: Timestamp,
     ) -> Result<i64, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let r = sqlx::query("UPDATE games SET version = version + 1, finished = $1, next_due = $2 WHERE thread = $3 AND version = $4")
-            .bind(i64::from(game.finished()))
-            .bind(next_due(game, swept).map(i64_of))
-            .bind(thread)
-            .bind(expected)
-            .execute(&mut *tx)
-            .await?;
-        if r.rows_affected() != 1 {
-            tx.rollback().await?;
-            return Err(StoreError::Conflict);
-        }
         let len = game.log_len();
+        let mut rows = Vec::with_capacity(len.saturating_sub(base_len));
         for i in base_len..len {
-            let Some(e) = game.row(i) else { continue };
-            let e = e?;
-            let last = i + 1 == len;
-            sqlx::query(
-                "INSERT INTO actions (thread, seq, number, actor, time, command, action, reply, interaction, reverted_by, reverted_reason) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-            )
-            .bind(thread)
-            .bind(i as i64)
-            .bind(e.number.map(i64::from))
-            .bind(&e.actor)
-            .bind(i64_of(e.time))
-            .bind(&e.command)
-            .bind(&e.action)
-            .bind(if last { reply } else { "" })
-            .bind(if last { interaction } else { None })
-            .bind(e.reverted.as_ref().map(|r| r.0.clone()))
-            .bind(e.reverted.as_ref().map(|r| r.1.clone()))
-            .execute(&mut *tx)
-            .await
-            .map_err(conflict_if_duplicate)?;
-            if let Some((what, reason)) = &e.audit {
-                sqlx::query("INSERT INTO audit (thread, seq, moderator, what, reason, time) VALUES ($1, $2, $3, $4, $5, $6)")
-                    .bind(thread)
-                    .bind(i as i64)
-                    .bind(&e.actor)
-                    .bind(what)
-                    .bind(reason)
-                    .bind(i64_of(e.time))
-                    .execute(&mut *tx)
-                    .await?;
+            if let Some(e) = game.row(i) {
+                rows.push((i as i64, e?));
             }
         }
+        let mut reverted = Vec::with_capacity(newly_reverted.len());
         for &i in newly_reverted {
             let Some(e) = game.row(i) else { continue };
-            let Some((by, why)) = e?.reverted else {
-                continue;
-            };
-            sqlx::query("UPDATE actions SET reverted_by = $1, reverted_reason = $2 WHERE thread = $3 AND seq = $4")
-                .bind(by)
-                .bind(why)
-                .bind(thread)
-                .bind(i as i64)
-                .execute(&mut *tx)
-                .await?;
+            if let Some((by, why)) = e?.reverted {
+                reverted.push((i as i64, by, why));
+            }
         }
-        tx.commit().await?;
-        Ok(expected + 1)
+        let append = group::Append {
+            thread: thread.to_string(),
+            expected,
+            finished: i64::from(game.finished()),
+            next_due: next_due(game, swept).map(i64_of),
+            rows,
+            reply: reply.to_string(),
+            interaction: interaction.map(str::to_string),
+            reverted,
+        };
+        self.group.commit(&self.pool, append).await
     }
 
     /// The stored reply of an interaction already applied.

@@ -1,8 +1,36 @@
-//! The benchmark's breakdown: where the time of each accepted move went, read from the bot's
-//! `move timing` log lines (the bot measures its own spans, so the fake Discord's work, such
-//! as reading uploads, is not in them), and from the fake's clock for the first response.
+//! The fake-Discord benchmark (`cargo test --release --test discord bench -- --ignored
+//! --nocapture`): 50 games through the real bot, in four modes, on SQLite (or on PostgreSQL when
+//! `ARBITER_TEST_POSTGRES` names a server):
+//!
+//! - `burst`: ten rounds of 50 moves sent at once (one in every game), the next round when the
+//!   last answer is in;
+//! - `sustained`: 20 moves a second spread over the 50 games for 30 seconds;
+//! - `burst+busy`, `sustained+busy`: the same while a second process keeps one core busy (a
+//!   shared machine).
+//!
+//! `ARBITER_BENCH_MODES=burst,sustained` picks some. Each mode runs a fresh bot on a fresh
+//! database and prints its breakdown; one table at the end sums them all up. The answer time
+//! runs from the interaction sent to its answer, with the board picture, seen by the fake; the
+//! first response from the interaction sent to its first callback (the deferral). The bot's own
+//! spans come from its `move timing` log lines (the bot measures them itself, so the fake
+//! Discord's work, such as reading uploads, is not in them); the uploaded pictures are decoded
+//! only after the measured run.
+//!
+//! The breakdown: where the time of each accepted move went, read from the bot's `move timing`
+//! log lines, and from the fake's clock for the first response.
 
-use std::time::Duration;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use super::fake::{Fake, User};
+use super::{
+    accepted, check_pictures, connected, drafted, message, scratch, seats_from, text, Bot,
+};
+
+#[path = "../common/mod.rs"]
+mod common;
 
 /// The spans the bot logs per accepted move, in order, with what they mean.
 const SPANS: [(&str, &str); 11] = [
@@ -75,4 +103,355 @@ fn fields_are_read_from_log_lines() {
     let b = breakdown(&format!("{line}\nother line\n{line}"));
     assert!(b.starts_with("breakdown of 2 accepted moves"), "{b}");
     assert!(b.contains("database commit") && b.contains("3.00"), "{b}");
+}
+
+/// Games in play.
+const GAMES: u64 = 50;
+
+/// Each game's moves, in order, as (seat, move) with a=0 b=1 c=2 d=3 e=4 f=5: the burst plays
+/// the first ten (one round each), the sustained load all twelve.
+const MOVES: [(usize, &str); 12] = [
+    (0, "e2-e4"),
+    (3, "d7-d6"),
+    (2, "e2-e4"),
+    (5, "e7-e5"),
+    (4, "e2-e4"),
+    (1, "e7-e5"),
+    (0, "a2-a3"),
+    (3, "a7-a6"),
+    (2, "a2-a3"),
+    (5, "a7-a6"),
+    (4, "a2-a3"),
+    (1, "a7-a6"),
+];
+
+/// Rounds of the burst.
+const ROUNDS: usize = 10;
+
+/// The sustained load: moves per second, for this long.
+const RATE: u64 = 20;
+const SUSTAINED: Duration = Duration::from_secs(30);
+
+/// The targets (issue 21): burst answers, sustained answers, first responses (p99).
+const BURST_P99: Duration = Duration::from_millis(150);
+const SUSTAINED_P99: Duration = Duration::from_millis(50);
+const FIRST_P99: Duration = Duration::from_millis(50);
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Load {
+    Burst,
+    Sustained,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Mode {
+    load: Load,
+    /// A second process keeps one core busy meanwhile.
+    busy: bool,
+}
+
+impl Mode {
+    fn name(self) -> String {
+        let load = match self.load {
+            Load::Burst => "burst",
+            Load::Sustained => "sustained",
+        };
+        if self.busy {
+            format!("{load}+busy")
+        } else {
+            load.to_string()
+        }
+    }
+}
+
+const MODES: [Mode; 4] = [
+    Mode {
+        load: Load::Burst,
+        busy: false,
+    },
+    Mode {
+        load: Load::Sustained,
+        busy: false,
+    },
+    Mode {
+        load: Load::Burst,
+        busy: true,
+    },
+    Mode {
+        load: Load::Sustained,
+        busy: true,
+    },
+];
+
+/// A process keeping one core busy (a shell loop); killed when dropped.
+struct Busy(Child);
+
+impl Busy {
+    fn start() -> Busy {
+        let child = Command::new("sh")
+            .args(["-c", "while :; do :; done"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("start the busy process");
+        Busy(child)
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".to_string())
+}
+
+/// What one mode measured.
+struct Run {
+    mode: Mode,
+    moves: usize,
+    wall: Duration,
+    answers: Vec<Duration>,
+    firsts: Vec<Duration>,
+    log: String,
+    load: (String, String),
+}
+
+/// Sends one move and waits for its answer: (answer time, first response time).
+async fn play(fake: &Fake, user: &User, thread: u64, notation: &str) -> (Duration, Duration) {
+    let sent = Instant::now();
+    let t = fake.slash(
+        user,
+        thread,
+        "move",
+        json!([text("notation", notation)]),
+        &[],
+    );
+    let answer = fake.answer_within(&t, 60).await;
+    let took = sent.elapsed();
+    accepted(&answer, notation);
+    assert_eq!(message(&answer).files, ["board.png"], "{answer:?}");
+    (took, answer.first_after.unwrap_or_default())
+}
+
+/// Ten rounds, each one move in every game sent at once.
+async fn burst(fake: &Fake, games: &[([User; 6], u64)]) -> Vec<(Duration, Duration)> {
+    let mut out = Vec::new();
+    for &(seat, notation) in &MOVES[..ROUNDS] {
+        let mut set = tokio::task::JoinSet::new();
+        for (p, thread) in games {
+            let (fake, user, thread) = (fake.clone(), p[seat].clone(), *thread);
+            set.spawn(async move { play(&fake, &user, thread, notation).await });
+        }
+        while let Some(r) = set.join_next().await {
+            out.push(r.unwrap());
+        }
+    }
+    out
+}
+
+/// [`RATE`] moves a second for [`SUSTAINED`], in turn over the games (each game's moves one
+/// after the other, every `games / RATE` seconds).
+async fn sustained(fake: &Fake, games: &[([User; 6], u64)]) -> Vec<(Duration, Duration)> {
+    let total = RATE * SUSTAINED.as_secs();
+    let per_game = total.div_ceil(games.len() as u64) as usize;
+    assert!(per_game <= MOVES.len(), "{per_game} moves per game");
+    let gap = Duration::from_secs(1) / RATE as u32;
+    let start = tokio::time::Instant::now();
+    let mut set = tokio::task::JoinSet::new();
+    for (g, (p, thread)) in games.iter().enumerate() {
+        let (fake, p, thread) = (fake.clone(), p.clone(), *thread);
+        let n = games.len();
+        set.spawn(async move {
+            let mut out = Vec::new();
+            for (k, &(seat, notation)) in MOVES[..per_game].iter().enumerate() {
+                let slot = (k * n + g) as u32;
+                if u64::from(slot) >= total {
+                    break;
+                }
+                tokio::time::sleep_until(start + gap * slot).await;
+                out.push(play(&fake, &p[seat], thread, notation).await);
+            }
+            out
+        });
+    }
+    let mut out = Vec::new();
+    while let Some(r) = set.join_next().await {
+        out.extend(r.unwrap());
+    }
+    out
+}
+
+/// One mode: a fresh bot on the database `db`, 50 games drafted, then the load.
+async fn run(mode: Mode, db: String) -> Run {
+    let fake = Fake::start().await;
+    let dir = scratch(&format!("bot-bench-{}", mode.name().replace('+', "-")));
+    let bot = Bot::start(&fake, dir, Some(db));
+    connected(&fake, 1).await;
+    let mut games = Vec::new();
+    for g in 0..GAMES {
+        let (p, org) = seats_from(1000 + 10 * g);
+        let thread = drafted(&fake, &p, &org).await;
+        games.push((p, thread));
+    }
+    let busy = mode.busy.then(Busy::start);
+    let load_before = loadavg();
+    let started = Instant::now();
+    let measured = match mode.load {
+        Load::Burst => burst(&fake, &games).await,
+        Load::Sustained => sustained(&fake, &games).await,
+    };
+    let wall = started.elapsed();
+    let load_after = loadavg();
+    drop(busy);
+    // Outside the measured run: every picture decodes.
+    assert!(check_pictures(&fake) >= measured.len());
+    let errors = fake.lock().errors.clone();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let log = bot.log();
+    drop(bot);
+    let (answers, firsts): (Vec<_>, Vec<_>) = measured.into_iter().unzip();
+    Run {
+        mode,
+        moves: answers.len(),
+        wall,
+        answers,
+        firsts,
+        log,
+        load: (load_before, load_after),
+    }
+}
+
+/// The `q` quantile of some times (sorted here).
+fn quantile(times: &mut [Duration], q: f64) -> Duration {
+    if times.is_empty() {
+        return Duration::ZERO;
+    }
+    times.sort();
+    times[((times.len() - 1) as f64 * q).round() as usize]
+}
+
+/// The bot's own span `key` of every accepted move.
+fn spans(log: &str, key: &str) -> Vec<Duration> {
+    log.lines()
+        .filter(|l| l.contains("move timing"))
+        .filter_map(|l| field(l, key))
+        .map(Duration::from_micros)
+        .collect()
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1}", d.as_secs_f64() * 1000.0)
+}
+
+/// p99 against a target: `42.0 ok` or `180.3 OVER`.
+fn against(d: Duration, target: Duration) -> String {
+    format!("{} {}", ms(d), if d < target { "ok" } else { "OVER" })
+}
+
+/// One table of every mode run.
+fn summary(db: &str, runs: &mut [Run]) -> String {
+    let mut out = format!(
+        "\nsummary ({db}; ms; targets p99: burst answer < {}, sustained answer < {}, first response < {}):\n",
+        ms(BURST_P99),
+        ms(SUSTAINED_P99),
+        ms(FIRST_P99)
+    );
+    out.push_str(&format!(
+        "{:<15} {:>5} {:>7} | {:>7} {:>12} {:>7} | {:>6} {:>11} | {:>8} {:>7} {:>7} {:>7} {:>7} | {:>11}\n",
+        "mode", "moves", "wall s", "answer", "p99", "max", "first", "p99",
+        "bot p99", "load", "commit", "core", "render", "loadavg"
+    ));
+    out.push_str(&format!(
+        "{:<15} {:>5} {:>7} | {:>7} {:>12} {:>7} | {:>6} {:>11} | {:>8} {:>7} {:>7} {:>7} {:>7} | {:>11}\n",
+        "", "", "", "median", "", "", "median", "", "answered", "p99", "p99", "wait p99", "p99", "before/after"
+    ));
+    for r in runs.iter_mut() {
+        let target = match r.mode.load {
+            Load::Burst => BURST_P99,
+            Load::Sustained => SUSTAINED_P99,
+        };
+        let bot = |key: &str| ms(quantile(&mut spans(&r.log, key), 0.99));
+        let answer_max = r.answers.iter().max().copied().unwrap_or_default();
+        out.push_str(&format!(
+            "{:<15} {:>5} {:>7.1} | {:>7} {:>12} {:>7} | {:>6} {:>11} | {:>8} {:>7} {:>7} {:>7} {:>7} | {:>11}\n",
+            r.mode.name(),
+            r.moves,
+            r.wall.as_secs_f64(),
+            ms(quantile(&mut r.answers, 0.5)),
+            against(quantile(&mut r.answers, 0.99), target),
+            ms(answer_max),
+            ms(quantile(&mut r.firsts, 0.5)),
+            against(quantile(&mut r.firsts, 0.99), FIRST_P99),
+            bot("answered_us"),
+            bot("load_us"),
+            bot("commit_us"),
+            bot("core_wait_us"),
+            bot("render_us"),
+            format!("{}/{}", r.load.0, r.load.1),
+        ));
+    }
+    out
+}
+
+/// The benchmark: every mode asked for (`ARBITER_BENCH_MODES`, default all four), then the
+/// summary table.
+#[test]
+#[ignore]
+fn bench_fifty_games() {
+    let wanted = std::env::var("ARBITER_BENCH_MODES").unwrap_or_default();
+    let wanted: Vec<&str> = wanted
+        .split(',')
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .collect();
+    let modes: Vec<Mode> = MODES
+        .into_iter()
+        .filter(|m| wanted.is_empty() || wanted.contains(&m.name().as_str()))
+        .collect();
+    assert!(
+        !modes.is_empty(),
+        "ARBITER_BENCH_MODES names none of burst, sustained, burst+busy, sustained+busy"
+    );
+    let db_name = if common::postgres_server().is_some() {
+        "PostgreSQL"
+    } else {
+        "SQLite"
+    };
+    // Each mode has a database of its own (made before the runtime starts: making one on
+    // PostgreSQL runs a runtime of its own).
+    let dbs: Vec<String> = modes
+        .iter()
+        .map(|m| common::fresh_db(&format!("bench_{}", m.name().replace('+', "_"))))
+        .collect();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(4)
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut runs = Vec::new();
+    for (mode, db) in modes.into_iter().zip(dbs) {
+        let r = rt.block_on(run(mode, db));
+        let mut answers = r.answers.clone();
+        let mut firsts = r.firsts.clone();
+        eprintln!(
+            "{} on {db_name}: {} moves in {:?} (load average {} before, {} after)",
+            mode.name(),
+            r.moves,
+            r.wall,
+            r.load.0,
+            r.load.1
+        );
+        eprintln!("  answer (median / p99 / max):   {}", figures(&mut answers));
+        eprintln!("  first response:                {}", figures(&mut firsts));
+        eprint!("{}", breakdown(&r.log));
+        runs.push(r);
+    }
+    eprint!("{}", summary(db_name, &mut runs));
 }
