@@ -888,3 +888,228 @@ fn the_command_line_lists_the_plays_of_a_position_text() {
     assert!(nomic_moves(&p).expect("reads").is_empty());
     assert!(nomic_moves("8/8/8/8").is_err());
 }
+
+/// The action number a reply starts with (`#12 …`).
+fn number_of(reply: &str) -> u32 {
+    reply
+        .strip_prefix('#')
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no action number in {reply}"))
+}
+
+impl T {
+    /// A moderator reverts the game to before `#to`, confirming with the button.
+    fn revert(&mut self, to: u32) -> String {
+        let r = self.run("mod", &format!("/revert to:{to} reason:referee slip"));
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        let id = r.buttons[0].clone();
+        let r = self.hub.press("mod", &id, self.now);
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        r.text
+    }
+
+    /// What a revert must bring back: the position text and the status.
+    fn snapshot(&self) -> (String, String) {
+        (self.text(), self.status())
+    }
+}
+
+#[test]
+fn every_kind_of_referee_edit_has_its_effect_and_its_revert() {
+    let mut t = T::new("/nomic new players:@ann @ben @cat referees:@ref order:@ann @ben @cat");
+    let start = t.snapshot();
+
+    // The position: a piece put, moved and removed, each a numbered action.
+    let e = t.no("ben", "/edit put square:A:d4 piece:Q2");
+    assert!(e.contains("only a Referee"), "{e}");
+    let e = t.no("ref", "/edit put square:A:d4 piece:X2");
+    assert!(e.contains("letter K Q R B N P"), "{e}");
+    let n = number_of(&t.ok("ref", "/edit put square:A:d4 piece:Q2"));
+    t.ok("ref", "/edit move from:A:d4 to:B:d3");
+    t.ok("ref", "/edit remove square:B:a2");
+    assert_eq!(
+        t.board('B'),
+        "8/3{Q2}4/1{P2}{P2}{P2}{P2}{P2}{P2}{P2}/{R2}{N2}{B2}{Q2}{K2}{B2}{N2}{R2}"
+    );
+    t.revert(n);
+    assert_eq!(t.snapshot(), start, "the revert restores the position");
+
+    // The whole position from a position text (turn state included).
+    let text = pos(
+        3,
+        "A:a1=K1 A:h2=P1 B:e1=K2 C:e1=K3",
+        "1:1,2:2,3:3 2,1,3 - 2 1 - - - -",
+    );
+    let e = t.no("ref", "/edit position text:8/8/8/8 1:1 1 - 1 1 - - - -");
+    assert!(
+        e.contains("does not read") || e.contains("half-boards"),
+        "{e}"
+    );
+    let n = number_of(&t.ok("ref", &format!("/edit position text:{text}")));
+    assert_eq!(
+        t.text(),
+        Position::from_text(&text).expect("reads").to_text()
+    );
+    assert!(
+        t.status().contains("Turn: army 2 (ben), part 1"),
+        "{}",
+        t.status()
+    );
+    t.revert(n);
+    assert_eq!(t.snapshot(), start);
+
+    // Controllers: army 2 to ann (ben is undead), then pending (skipped in the Order).
+    let e = t.no("ref", "/edit controller army:4 to:@ann");
+    assert!(e.contains("army must be from 1 to 3"), "{e}");
+    let e = t.no("ref", "/edit controller army:2 to:@zed");
+    assert!(e.contains("zed is not a player"), "{e}");
+    let r = t.ok("ref", "/edit controller army:2 to:@ann");
+    let n = number_of(&r);
+    assert!(
+        r.contains("army 2 is controlled by ann") && r.contains("ben is undead"),
+        "{r}"
+    );
+    assert!(t.status().contains("undead: ben"), "{}", t.status());
+    let r = t.ok("ref", "/edit controller army:2 to:pending");
+    assert!(r.contains("army 2's control is pending"), "{r}");
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move e2-e4");
+    t.ok("ann", "/done");
+    assert!(
+        t.status().contains("Turn: army 3 (cat)"),
+        "army 2 pending is skipped: {}",
+        t.status()
+    );
+    t.revert(n);
+    assert_eq!(t.snapshot(), start);
+
+    // The Order.
+    let e = t.no("ref", "/order set:2,2,1");
+    assert!(e.contains("every army 1 to 3 once"), "{e}");
+    let n = number_of(&t.ok("ref", "/order set:3,1,2"));
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move e2-e4");
+    t.ok("ann", "/done");
+    assert!(t.status().contains("Turn: army 2 (ben)"), "{}", t.status());
+    t.revert(n);
+    assert_eq!(t.snapshot(), start);
+
+    // Living status: a forfeit set by a Referee skips the army; revert brings ben back.
+    let n = number_of(&t.ok("ref", "/edit player player:@ben forfeited:on"));
+    assert!(t.status().contains("forfeited: ben"), "{}", t.status());
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move e2-e4");
+    t.ok("ann", "/done");
+    assert!(t.status().contains("Turn: army 3 (cat)"), "{}", t.status());
+    t.revert(n);
+    assert_eq!(t.snapshot(), start);
+
+    // Budgets: with A marked involved, ann has no half left to move from.
+    let e = t.no("ref", "/edit budget involved:AZ");
+    assert!(e.contains("no half Z") || e.contains("halves"), "{e}");
+    let n = number_of(&t.ok("ref", "/edit budget involved:A"));
+    assert!(
+        t.status().contains("halves left to move from: -"),
+        "{}",
+        t.status()
+    );
+    let e = t.no("ann", "/push bottom:A top:B");
+    assert!(e.contains("push refused"), "{e}");
+    t.revert(n);
+    assert_eq!(t.snapshot(), start);
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/takeback");
+
+    // Settings.
+    let e = t.no("ref", "/set vote_limit:soon");
+    assert!(e.contains("soon"), "{e}");
+    let n = number_of(&t.ok("ref", "/set vote_limit:10m"));
+    assert!(t.status().contains("vote 10m"), "{}", t.status());
+    t.revert(n);
+    assert_eq!(t.snapshot(), start);
+}
+
+#[test]
+fn referee_clock_edits_move_the_running_limit_and_revert() {
+    let mut t = T::new("/nomic new players:@ann @ben referees:@ref order:@ann @ben");
+    t.clock(100);
+    // More time for part 1: 200 s were left, 260 s more.
+    let n = number_of(&t.ok("ref", "/edit clock add:4m20s"));
+    assert!(t.clock(459).is_empty());
+    t.revert(n);
+    // Reverted: the limit is 5 minutes from the start again, long past: part 1 ran out.
+    assert!(t.status().contains("Turn: army 2 (ben)"), "{}", t.status());
+
+    // The time left, set outright (here shortened to 1 minute).
+    let e = t.no("ref", "/edit clock");
+    assert!(e.contains("add:<duration>"), "{e}");
+    t.ok("ref", "/edit clock left:1m");
+    assert!(t.clock(59).is_empty());
+    let due = t.clock(1);
+    assert!(due.iter().any(|l| l.contains("part 1 ran out")), "{due:?}");
+
+    // During a vote the clock edit moves the vote's limit.
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move e2-e4");
+    t.ok("ann", "/propose text:Knights may hop.");
+    t.clock(200);
+    let r = t.ok("ref", "/edit clock left:30s");
+    assert!(r.contains("the vote") && r.contains("30s left"), "{r}");
+    assert!(t.clock(29).is_empty());
+    let due = t.clock(1);
+    assert!(
+        due.iter().any(|l| l.contains("vote on proposal 1 closes")),
+        "{due:?}"
+    );
+    // While paused, the time left counts from the pause; nothing runs until /resume.
+    let p = pos(2, "A:a1=K1 B:h1=K2 B:a4=P2", &own(2));
+    let mut t = T::from(TWO, &p);
+    t.ok("ref", "/pause");
+    t.clock(1000);
+    let r = t.ok("ref", "/edit clock left:2m");
+    assert!(r.contains("once play resumes"), "{r}");
+    t.clock(1000);
+    t.ok("ref", "/resume");
+    assert!(t.clock(119).is_empty());
+    assert_eq!(t.clock(1).len(), 1);
+    // Over: no limit is running.
+    t.ok("ref", "/edit controller army:2 to:@ann");
+    let e = t.no("ref", "/edit clock add:1m");
+    assert!(e.contains("no limit is running"), "{e}");
+}
+
+#[test]
+fn referees_set_the_times_of_infection() {
+    // ann and dan control every army: ben then cat were infected (in that order); it is
+    // part 3 of the last army's turn.
+    let p = pos(
+        4,
+        "A:a1=K1 B:e1=K2 C:e1=K3 D:e1=K4",
+        "1:1,2:1,3:4,4:4 1,2,3,4 - 4 3 - - - - - - 2,3",
+    );
+    let mut t = T::from("@ann @ben @cat @dan", &p);
+    assert!(t.status().contains("undead: ben, cat"), "{}", t.status());
+    let e = t.no("ref", "/edit undead order:@cat");
+    assert!(
+        e.contains("name every undead player once") && e.contains("undead now: ben, cat"),
+        "{e}"
+    );
+    let e = t.no("ref", "/edit undead order:@cat @ann");
+    assert!(e.contains("name every undead player once"), "{e}");
+    let e = t.no("ann", "/edit undead order:@cat @ben");
+    assert!(e.contains("only a Referee"), "{e}");
+    let r = t.ok("ref", "/edit undead order:@cat @ben");
+    let n = number_of(&r);
+    assert!(r.contains("earliest infection first: cat, ben"), "{r}");
+    // After the last army (3), the undead propose earliest infection first: cat now.
+    t.ok("dan", "/done");
+    assert!(t.status().contains("cat's undead slot"), "{}", t.status());
+    t.revert(n);
+    assert!(t.status().contains("undead: ben, cat"), "{}", t.status());
+    t.ok("dan", "/done");
+    assert!(t.status().contains("ben's undead slot"), "{}", t.status());
+    // A player given an army back is living again; the one who loses all is undead.
+    t.ok("ref", "/edit controller army:2 to:@ben");
+    assert!(t.status().contains("undead: cat"), "{}", t.status());
+}

@@ -37,7 +37,7 @@ pub static KIND: GameKind = GameKind {
 };
 
 /// The help text.
-pub const HELP: &str = "Nomic Chess: /nomic new players:@a @b @c … referees:@r … [order:@a @c @b] [pace:live|async] [part1_limit:5m] [part3_limit:5m] [vote_limit:5m] [proposal_max:600] [friendly_capture:on|off] [seed:<n>] [position:<position text>] | /push bottom:<half> top:<half> | /move notation:<move in J> | /done | /take army:<n> | /decline army:<n> | /propose [number:<n>] text:<rule-change> | /vote proposal:<n> choice:for|against | /demote square:<half>:<sq> | /forfeit | /judgment [partisan:@a …] question:<text> | /overrule judgment:<n> | /rules [number:<n>] | /moves | /status | /takeback | /export | Referees: /pause | /resume | /judge judgment:<n> text:<text> | /assign army:<n> to:@p | /edit put square:A:d1 piece:Q1 | /edit remove square:A:d1 | /edit move from:A:d1 to:B:d4 | /edit clock add:<duration> | /edit budget s:<halves> involved:<halves> | /edit position text:<position text> | /order set:2,1,3 | /set <setting>:<value> | /proposal void|fix proposal:<n> [text:<text>] | /propose … immutable:true | /revert to:<n> reason:<text> (moderator)";
+pub const HELP: &str = "Nomic Chess: /nomic new players:@a @b @c … referees:@r … [order:@a @c @b] [pace:live|async] [part1_limit:5m] [part3_limit:5m] [vote_limit:5m] [proposal_max:600] [friendly_capture:on|off] [seed:<n>] [position:<position text>] | /push bottom:<half> top:<half> | /move notation:<move in J> | /done | /take army:<n> | /decline army:<n> | /propose [number:<n>] text:<rule-change> | /vote proposal:<n> choice:for|against | /demote square:<half>:<sq> | /forfeit | /judgment [partisan:@a …] question:<text> | /overrule judgment:<n> | /rules [number:<n>] | /moves | /status | /takeback | /export | Referees: /pause | /resume | /judge judgment:<n> text:<text> | /assign army:<n> to:@p | /edit put square:A:d1 piece:Q1 | /edit remove square:A:d1 | /edit move from:A:d1 to:B:d4 | /edit clock add:<duration> | /edit clock left:<duration> | /edit budget s:<halves> involved:<halves> | /edit position text:<position text> | /edit controller army:<n> to:@p|pending | /edit undead order:@a @b | /edit player player:@p forfeited:on|off | /order set:2,1,3 | /set <setting>:<value> | /proposal void|fix proposal:<n> [text:<text>] | /propose … immutable:true | /revert to:<n> reason:<text> (moderator)";
 
 fn users_of(list: &str) -> Vec<String> {
     list.split_whitespace()
@@ -416,10 +416,35 @@ fn action(game: &Game, cmd: &Command) -> Option<Result<Action, String>> {
                 Some("position") => Edit::Position {
                     text: cmd.opt("text").or(cmd.opt("position")).ok_or("missing text:<position text>")?.to_string(),
                 },
-                Some("clock") => Edit::Clock {
-                    add: parse_duration(cmd.opt("add").ok_or("missing add:<duration>")?)
-                        .map_err(|e| e.to_string())?,
+                Some("clock") => match (cmd.opt("add"), cmd.opt("left")) {
+                    (Some(a), None) => Edit::Clock {
+                        add: parse_duration(a).map_err(|e| format!("add: {e}"))?,
+                    },
+                    (None, Some(l)) => Edit::ClockLeft {
+                        left: parse_duration(l).map_err(|e| format!("left: {e}"))?,
+                    },
+                    _ => return Err("write /edit clock add:<duration> (more time) or /edit clock left:<duration> (the time left)".into()),
                 },
+                Some("controller") => {
+                    let to = cmd.opt("to").ok_or("missing to:@player (or to:pending)")?;
+                    Edit::Controller {
+                        army: army(cmd)?,
+                        player: match to.trim().to_lowercase().as_str() {
+                            "pending" | "-" | "none" => None,
+                            _ => Some(player(to)?),
+                        },
+                    }
+                }
+                Some("undead") => {
+                    let v = cmd.opt("order").ok_or("missing order:@first @second … (the undead, earliest infection first; order:- for none)")?;
+                    let mut order = Vec::new();
+                    if v.trim() != "-" {
+                        for u in v.split_whitespace() {
+                            order.push(player(u)?);
+                        }
+                    }
+                    Edit::Undead { order }
+                }
                 Some("budget") => {
                     let st = game.state();
                     let s = match cmd.opt("s") {
@@ -436,7 +461,7 @@ fn action(game: &Game, cmd: &Command) -> Option<Result<Action, String>> {
                     player: player(cmd.opt("player").ok_or("missing player:@p")?)?,
                     on: on_off("forfeited", cmd.opt("forfeited").ok_or("missing forfeited:on|off")?)?,
                 },
-                _ => return Err("write /edit put|remove|move|position|clock|budget|player …".into()),
+                _ => return Err("write /edit put|remove|move|position|clock|budget|player|controller|undead …".into()),
             }),
             _ => return Err(String::new()),
         })
