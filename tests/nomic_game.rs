@@ -1113,3 +1113,114 @@ fn referees_set_the_times_of_infection() {
     t.ok("ref", "/edit controller army:2 to:@ben");
     assert!(t.status().contains("undead: cat"), "{}", t.status());
 }
+
+#[test]
+fn several_undead_players_propose_in_the_order_of_infection() {
+    // ann's rook on A:d1 mates army 2 (B:e1) at ann's push; dan's rook on D:h1 mates army 3
+    // (C:a1) at dan's push: ben is infected first, cat second.
+    let p = pos(
+        4,
+        "A:a1=K1 A:d1=R1 B:e1=K2 C:a1=K3 C:h2=P3 D:a1=K4 D:h1=R4",
+        &own(4),
+    );
+    let mut t = T::from("@ann @ben @cat @dan", &p);
+    let r = t.ok("ann", "/push bottom:A top:B");
+    assert!(r.contains("Army 2 is checkmated; ann may take it"), "{r}");
+    t.ok("ann", "/move Ka1-b1");
+    let r = t.ok("ann", "/take army:2");
+    assert!(r.contains("ben is undead"), "{r}");
+    t.ok("ann", "/done");
+    // Army 2 is now ann's to play.
+    t.ok("ann", "/push bottom:B top:C");
+    t.ok("ann", "/move Ke1-e2");
+    t.ok("ann", "/done");
+    t.ok("cat", "/push bottom:A top:C");
+    t.ok("cat", "/move a7-a6");
+    t.ok("cat", "/done");
+    let r = t.ok("dan", "/push bottom:D top:C");
+    assert!(r.contains("Army 3 is checkmated; dan may take it"), "{r}");
+    t.ok("dan", "/move Ka1-b1");
+    let r = t.ok("dan", "/take army:3");
+    assert!(r.contains("cat is undead"), "{r}");
+    assert!(t.status().contains("undead: ben, cat"), "{}", t.status());
+    t.ok("dan", "/done");
+    // After the last army of the Order: ben (infected first), then cat, then army 1.
+    assert!(t.status().contains("ben's undead slot"), "{}", t.status());
+    let e = t.no("cat", "/propose text:Cats first.");
+    assert!(e.contains("ben's turn"), "{e}");
+    t.ok("ben", "/done");
+    assert!(t.status().contains("cat's undead slot"), "{}", t.status());
+    let e = t.no("ben", "/propose text:Again.");
+    assert!(e.contains("cat's turn"), "{e}");
+    let r = t.ok("cat", "/propose text:The undead may sing.");
+    assert!(r.contains("proposal 1 by cat"), "{r}");
+    for u in ["ann", "ben", "cat", "dan"] {
+        t.ok(u, "/vote proposal:1 choice:for");
+    }
+    assert!(t.status().contains("Turn: army 1 (ann)"), "{}", t.status());
+}
+
+#[test]
+fn kings_and_armies_whose_control_is_pending() {
+    // Army 2's control is pending (ben is undead); its rook on B:e1 (J d8) attacks ann's
+    // king on A:d1 (J d1) once A and B are pushed: ann's move must end the attack.
+    let p = pos(
+        4,
+        "A:d1=K1 A:a4=P1 B:e1=R2 B:a1=K2 C:e1=K3 D:e1=K4",
+        "1:1,2:?,3:3,4:4 1,2,3,4 - 1 1 - - - - - - 2",
+    );
+    let mut t = T::from("@ann @ben @cat @dan", &p);
+    let r = t.ok("ann", "/push bottom:A top:B");
+    assert!(r.contains("Your king is attacked"), "{r}");
+    let e = t.no("ann", "/move a4-a5");
+    assert!(e.contains("not legal"), "{e}");
+    t.ok("ann", "/move Kd1-c2");
+    t.ok("ann", "/done");
+    // The pending army's turn is skipped: cat moves next.
+    assert!(t.status().contains("Turn: army 3 (cat)"), "{}", t.status());
+
+    // A pending army's king attacked by the mover at the push is mated: the mover may take it.
+    let p = pos(
+        4,
+        "A:a1=K1 A:d1=R1 B:e1=K2 C:e1=K3 D:e1=K4",
+        "1:1,2:?,3:3,4:4 1,2,3,4 - 1 1 - - - - - - 2",
+    );
+    let mut t = T::from("@ann @ben @cat @dan", &p);
+    let r = t.ok("ann", "/push bottom:A top:B");
+    assert!(r.contains("Army 2 is checkmated; ann may take it"), "{r}");
+    t.ok("ann", "/move Ka1-b1");
+    let r = t.ok("ann", "/take army:2");
+    assert!(r.contains("ann takes army 2"), "{r}");
+    assert!(t.status().contains("army 2 (ann)"), "{}", t.status());
+
+    // A king attacked only by a pending army's pieces: no player is entitled, so that army's
+    // control becomes pending too (cat is undead), until a Referee assigns it.
+    let p = pos(
+        4,
+        "A:a1=K1 A:d3=R2 B:e1=K3 C:a1=K2 D:e1=K4",
+        "1:1,2:?,3:3,4:4 1,2,3,4 - 1 1 - - - - - - 2",
+    );
+    let mut t = T::from("@ann @ben @cat @dan", &p);
+    let r = t.ok("ann", "/push bottom:A top:B");
+    assert!(
+        r.contains("Army 3 is checkmated; no one player has the most pieces attacking its king"),
+        "{r}"
+    );
+    assert!(r.contains("cat is undead"), "{r}");
+    let e = t.no("ann", "/take army:3");
+    assert!(
+        e.contains("not offered") || e.contains("no army is offered"),
+        "{e}"
+    );
+    t.ok("ann", "/move Ka1-b1");
+    t.ok("ann", "/done");
+    assert!(
+        t.status().contains("army 3 (control pending)"),
+        "{}",
+        t.status()
+    );
+    // Both pending armies are skipped: dan moves next.
+    assert!(t.status().contains("Turn: army 4 (dan)"), "{}", t.status());
+    t.ok("ref", "/assign army:3 to:@cat");
+    assert!(t.status().contains("undead: ben;"), "{}", t.status());
+}

@@ -716,6 +716,21 @@ impl ThreadGame for Game {
         Box::new(move || render_nomic(&view).map_err(|e| e.to_string()))
     }
 
+    fn button_live(&self, command: &str, now: Timestamp) -> bool {
+        // A vote button lives while its proposal is open.
+        let Some(cmd) = super::parse_command(command) else {
+            return false;
+        };
+        if cmd.name != "vote" {
+            return true;
+        }
+        let st = self.state_at(now);
+        match number(&cmd, "proposal") {
+            Ok(n) => st.open_vote().is_some_and(|p| p.n == n) && !st.over,
+            Err(_) => false,
+        }
+    }
+
     fn clone_box(&self) -> Box<dyn ThreadGame> {
         Box::new(self.clone())
     }

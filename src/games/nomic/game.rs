@@ -742,7 +742,7 @@ impl State {
                 self.pos.controllers[army] = None;
                 self.pos.offers.retain(|&a| a != army);
                 lines.push(format!(
-                    "Army {} is checkmated; the attackers tie, so its control is pending until a Referee /assigns it.",
+                    "Army {} is checkmated; no one player has the most pieces attacking its king (a tie, or only armies whose control is pending attack it), so its control is pending until a Referee /assigns it.",
                     army + 1
                 ));
             }
