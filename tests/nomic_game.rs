@@ -1224,3 +1224,59 @@ fn kings_and_armies_whose_control_is_pending() {
     t.ok("ref", "/assign army:3 to:@cat");
     assert!(t.status().contains("undead: ben;"), "{}", t.status());
 }
+
+#[test]
+fn fine_points_of_joins_parts_votes_and_referees() {
+    // A join lasts one move: a second move needs a new push.
+    let p = pos(3, "A:a1=K1 C:h1=N1 B:a1=K2 C:a4=K3", &own(3));
+    let mut t = T::from(THREE, &p);
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move Ka1-a2");
+    assert!(t.status().contains("part 1, to push"), "{}", t.status());
+    let e = t.no("ann", "/move Ka2-a3");
+    assert!(e.contains("push two half-boards together first"), "{e}");
+    // The knight on C (in S, not yet involved) moves after a new push of C.
+    t.ok("ann", "/push bottom:C top:B");
+    t.ok("ann", "/move Nh1-g3");
+    assert!(t.status().contains("part 3"), "{}", t.status());
+
+    // A proposal of exactly proposal_max characters is accepted; one more is refused.
+    let mut t =
+        T::new("/nomic new players:@ann @ben referees:@ref order:@ann @ben proposal_max:20");
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move e2-e4");
+    let e = t.no("ann", "/propose text:Knights wear big hats");
+    assert!(e.contains("21 characters long; at most 20"), "{e}");
+    let e = t.no("ben", "/pause");
+    assert!(e.contains("only a Referee"), "{e}");
+    let r = t.ok("ann", "/propose text:Knights wear the hat");
+    assert!(r.contains("proposal 1"), "{r}");
+    // No votes at all: defeated when the limit runs out.
+    let due = t.clock(300);
+    assert!(
+        due.iter()
+            .any(|l| l.contains("Proposal 1 is defeated (0 for, 0 against, 2 not cast)")),
+        "{due:?}"
+    );
+    let e = t.no("ben", "/vote proposal:1 choice:for");
+    assert!(e.contains("the vote on proposal 1 is closed"), "{e}");
+
+    // Part 2: pushes, proposals and /done wait for the offers to be answered.
+    let p = pos(
+        3,
+        "A:a1=K1 A:d1=R1 A:h2=P1 B:e1=K2 C:e1=K3 C:a2=P3",
+        &own(3),
+    );
+    let mut t = T::from(THREE, &p);
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move Ka1-b1");
+    assert!(t.status().contains("part 2"), "{}", t.status());
+    let e = t.no("ann", "/push bottom:A top:C");
+    assert!(e.contains("part 1 is over"), "{e}");
+    let e = t.no("ann", "/done");
+    assert!(e.contains("answer each offer"), "{e}");
+    let e = t.no("cat", "/take army:2");
+    assert!(e.contains("ann's turn"), "{e}");
+    t.ok("ann", "/decline army:2");
+    assert!(t.status().contains("part 3"), "{}", t.status());
+}
