@@ -509,26 +509,39 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
         }
         halves.push(v);
     }
-    let join = last.map(|l| {
+    // J: the push standing (the mover is about to move on it), else the last move's join
+    // with the move highlighted.
+    let standing = pos.turn.join;
+    let join = match (standing, last) {
+        (Some(j), l) => Some((j, l.filter(|l| l.join == j).map(|l| (l.from, l.to)), true)),
+        (None, Some(l)) => Some((l.join, Some((l.from, l.to)), false)),
+        (None, None) => None,
+    }
+    .map(|(j, marked, pushed)| {
         let mut squares = [[None; 8]; 8];
         for (r, row) in squares.iter_mut().enumerate() {
             for (f, c) in row.iter_mut().enumerate() {
-                *c = piece(pos.at(l.join.local(f as u8, r as u8)));
+                *c = piece(pos.at(j.local(f as u8, r as u8)));
             }
         }
+        // Squares off the board: nothing is highlighted.
+        let (from, to) = marked.unwrap_or(((8, 8), (8, 8)));
         JoinView {
             label: format!(
-                "J: {} (bottom) + {} (top) · {}",
-                half_letter(l.join.bottom),
-                half_letter(l.join.top),
-                l.text
+                "J: {} at the bottom, {} on top{}",
+                half_letter(j.bottom),
+                half_letter(j.top),
+                if pushed { " (pushed, to move)" } else { "" }
             ),
             squares,
-            from: l.from,
-            to: l.to,
+            from,
+            to,
         }
     });
     let mut lines = Vec::new();
+    if let Some(l) = last {
+        lines.push(format!("Last move: {}", l.text));
+    }
     let order: Vec<String> = pos.order.iter().map(|a| (a + 1).to_string()).collect();
     lines.push(format!("Order: {}", order.join(", ")));
     for a in 0..n {
@@ -541,6 +554,22 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
                 None => "pending".into(),
             }
         ));
+    }
+    let names = |v: Vec<usize>| -> String {
+        let v: Vec<&str> = v.iter().map(|&p| game.players[p].as_str()).collect();
+        if v.is_empty() {
+            "-".into()
+        } else {
+            v.join(", ")
+        }
+    };
+    lines.push(format!(
+        "Living: {}; undead: {}",
+        names(st.living()),
+        names(pos.infected.clone())
+    ));
+    if (0..n).any(|a| pos.controllers[a] != Some(a)) {
+        lines.push("Dot: its controller (grey: pending)".into());
     }
     lines.push(game.whose_line(&st));
     NomicView {
