@@ -1280,3 +1280,25 @@ fn fine_points_of_joins_parts_votes_and_referees() {
     t.ok("ann", "/decline army:2");
     assert!(t.status().contains("part 3"), "{}", t.status());
 }
+
+#[test]
+fn an_edit_that_leaves_a_defeated_author_nothing_to_demote_settles_the_demotion() {
+    let p = pos(3, "A:a1=K1 A:b1=Q1 B:h1=K2 C:h1=K3 C:a2=P3", &own(3));
+    let mut t = T::from(THREE, &p);
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move Ka1-a2");
+    t.ok("ann", "/propose text:Queens nap.");
+    for u in ["ann", "ben", "cat"] {
+        t.ok(u, "/vote proposal:1 choice:against");
+    }
+    assert!(
+        t.status().contains("Demotion: ann must /demote"),
+        "{}",
+        t.status()
+    );
+    // ann's army passes to cat: ann holds no piece to demote, so the game goes on.
+    let r = t.ok("ref", "/edit controller army:1 to:@cat");
+    assert!(r.contains("ann has no piece to demote"), "{r}");
+    assert!(!t.status().contains("Demotion:"), "{}", t.status());
+    assert!(t.status().contains("Turn: army 2 (ben)"), "{}", t.status());
+}

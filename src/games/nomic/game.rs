@@ -1987,6 +1987,20 @@ fn fold(
                     st.update_living(&mut lines, ctx);
                 }
             }
+            // A demotion waited for from an author the edit left without a non-king piece
+            // is settled: there is nothing to demote.
+            if let Some(d) = st.demotion.clone() {
+                if !st.over && st.pos.forfeited[d.author] {
+                    lines.push(format!(
+                        "{} has forfeited: no demotion.",
+                        ctx.players[d.author]
+                    ));
+                    st.after_proposal(d.held, t, &mut lines, ctx);
+                } else if !st.over && st.demotable(d.author).is_empty() {
+                    lines.push(format!("{} has no piece to demote.", ctx.players[d.author]));
+                    st.after_proposal(d.held, t, &mut lines, ctx);
+                }
+            }
         }
         Action::Order { order } => {
             need_referee("set the Order")?;
