@@ -888,3 +888,417 @@ fn the_command_line_lists_the_plays_of_a_position_text() {
     assert!(nomic_moves(&p).expect("reads").is_empty());
     assert!(nomic_moves("8/8/8/8").is_err());
 }
+
+/// The action number a reply starts with (`#12 …`).
+fn number_of(reply: &str) -> u32 {
+    reply
+        .strip_prefix('#')
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no action number in {reply}"))
+}
+
+impl T {
+    /// A moderator reverts the game to before `#to`, confirming with the button.
+    fn revert(&mut self, to: u32) -> String {
+        let r = self.run("mod", &format!("/revert to:{to} reason:referee slip"));
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        let id = r.buttons[0].clone();
+        let r = self.hub.press("mod", &id, self.now);
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        r.text
+    }
+
+    /// What a revert must bring back: the position text and the status.
+    fn snapshot(&self) -> (String, String) {
+        (self.text(), self.status())
+    }
+}
+
+#[test]
+fn every_kind_of_referee_edit_has_its_effect_and_its_revert() {
+    let mut t = T::new("/nomic new players:@ann @ben @cat referees:@ref order:@ann @ben @cat");
+    let start = t.snapshot();
+
+    // The position: a piece put, moved and removed, each a numbered action.
+    let e = t.no("ben", "/edit put square:A:d4 piece:Q2");
+    assert!(e.contains("only a Referee"), "{e}");
+    let e = t.no("ref", "/edit put square:A:d4 piece:X2");
+    assert!(e.contains("letter K Q R B N P"), "{e}");
+    let n = number_of(&t.ok("ref", "/edit put square:A:d4 piece:Q2"));
+    t.ok("ref", "/edit move from:A:d4 to:B:d3");
+    t.ok("ref", "/edit remove square:B:a2");
+    assert_eq!(
+        t.board('B'),
+        "8/3{Q2}4/1{P2}{P2}{P2}{P2}{P2}{P2}{P2}/{R2}{N2}{B2}{Q2}{K2}{B2}{N2}{R2}"
+    );
+    t.revert(n);
+    assert_eq!(t.snapshot(), start, "the revert restores the position");
+
+    // The whole position from a position text (turn state included).
+    let text = pos(
+        3,
+        "A:a1=K1 A:h2=P1 B:e1=K2 C:e1=K3",
+        "1:1,2:2,3:3 2,1,3 - 2 1 - - - -",
+    );
+    let e = t.no("ref", "/edit position text:8/8/8/8 1:1 1 - 1 1 - - - -");
+    assert!(
+        e.contains("does not read") || e.contains("half-boards"),
+        "{e}"
+    );
+    let n = number_of(&t.ok("ref", &format!("/edit position text:{text}")));
+    assert_eq!(
+        t.text(),
+        Position::from_text(&text).expect("reads").to_text()
+    );
+    assert!(
+        t.status().contains("Turn: army 2 (ben), part 1"),
+        "{}",
+        t.status()
+    );
+    t.revert(n);
+    assert_eq!(t.snapshot(), start);
+
+    // Controllers: army 2 to ann (ben is undead), then pending (skipped in the Order).
+    let e = t.no("ref", "/edit controller army:4 to:@ann");
+    assert!(e.contains("army must be from 1 to 3"), "{e}");
+    let e = t.no("ref", "/edit controller army:2 to:@zed");
+    assert!(e.contains("zed is not a player"), "{e}");
+    let r = t.ok("ref", "/edit controller army:2 to:@ann");
+    let n = number_of(&r);
+    assert!(
+        r.contains("army 2 is controlled by ann") && r.contains("ben is undead"),
+        "{r}"
+    );
+    assert!(t.status().contains("undead: ben"), "{}", t.status());
+    let r = t.ok("ref", "/edit controller army:2 to:pending");
+    assert!(r.contains("army 2's control is pending"), "{r}");
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move e2-e4");
+    t.ok("ann", "/done");
+    assert!(
+        t.status().contains("Turn: army 3 (cat)"),
+        "army 2 pending is skipped: {}",
+        t.status()
+    );
+    t.revert(n);
+    assert_eq!(t.snapshot(), start);
+
+    // The Order.
+    let e = t.no("ref", "/order set:2,2,1");
+    assert!(e.contains("every army 1 to 3 once"), "{e}");
+    let n = number_of(&t.ok("ref", "/order set:3,1,2"));
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move e2-e4");
+    t.ok("ann", "/done");
+    assert!(t.status().contains("Turn: army 2 (ben)"), "{}", t.status());
+    t.revert(n);
+    assert_eq!(t.snapshot(), start);
+
+    // Living status: a forfeit set by a Referee skips the army; revert brings ben back.
+    let n = number_of(&t.ok("ref", "/edit player player:@ben forfeited:on"));
+    assert!(t.status().contains("forfeited: ben"), "{}", t.status());
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move e2-e4");
+    t.ok("ann", "/done");
+    assert!(t.status().contains("Turn: army 3 (cat)"), "{}", t.status());
+    t.revert(n);
+    assert_eq!(t.snapshot(), start);
+
+    // Budgets: with A marked involved, ann has no half left to move from.
+    let e = t.no("ref", "/edit budget involved:AZ");
+    assert!(e.contains("no half Z") || e.contains("halves"), "{e}");
+    let n = number_of(&t.ok("ref", "/edit budget involved:A"));
+    assert!(
+        t.status().contains("halves left to move from: -"),
+        "{}",
+        t.status()
+    );
+    let e = t.no("ann", "/push bottom:A top:B");
+    assert!(e.contains("push refused"), "{e}");
+    t.revert(n);
+    assert_eq!(t.snapshot(), start);
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/takeback");
+
+    // Settings.
+    let e = t.no("ref", "/set vote_limit:soon");
+    assert!(e.contains("soon"), "{e}");
+    let n = number_of(&t.ok("ref", "/set vote_limit:10m"));
+    assert!(t.status().contains("vote 10m"), "{}", t.status());
+    t.revert(n);
+    assert_eq!(t.snapshot(), start);
+}
+
+#[test]
+fn referee_clock_edits_move_the_running_limit_and_revert() {
+    let mut t = T::new("/nomic new players:@ann @ben referees:@ref order:@ann @ben");
+    t.clock(100);
+    // More time for part 1: 200 s were left, 260 s more.
+    let n = number_of(&t.ok("ref", "/edit clock add:4m20s"));
+    assert!(t.clock(459).is_empty());
+    t.revert(n);
+    // Reverted: the limit is 5 minutes from the start again, long past: part 1 ran out.
+    assert!(t.status().contains("Turn: army 2 (ben)"), "{}", t.status());
+
+    // The time left, set outright (here shortened to 1 minute).
+    let e = t.no("ref", "/edit clock");
+    assert!(e.contains("add:<duration>"), "{e}");
+    t.ok("ref", "/edit clock left:1m");
+    assert!(t.clock(59).is_empty());
+    let due = t.clock(1);
+    assert!(due.iter().any(|l| l.contains("part 1 ran out")), "{due:?}");
+
+    // During a vote the clock edit moves the vote's limit.
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move e2-e4");
+    t.ok("ann", "/propose text:Knights may hop.");
+    t.clock(200);
+    let r = t.ok("ref", "/edit clock left:30s");
+    assert!(r.contains("the vote") && r.contains("30s left"), "{r}");
+    assert!(t.clock(29).is_empty());
+    let due = t.clock(1);
+    assert!(
+        due.iter().any(|l| l.contains("vote on proposal 1 closes")),
+        "{due:?}"
+    );
+    // While paused, the time left counts from the pause; nothing runs until /resume.
+    let p = pos(2, "A:a1=K1 B:h1=K2 B:a4=P2", &own(2));
+    let mut t = T::from(TWO, &p);
+    t.ok("ref", "/pause");
+    t.clock(1000);
+    let r = t.ok("ref", "/edit clock left:2m");
+    assert!(r.contains("once play resumes"), "{r}");
+    t.clock(1000);
+    t.ok("ref", "/resume");
+    assert!(t.clock(119).is_empty());
+    assert_eq!(t.clock(1).len(), 1);
+    // Over: no limit is running.
+    t.ok("ref", "/edit controller army:2 to:@ann");
+    let e = t.no("ref", "/edit clock add:1m");
+    assert!(e.contains("no limit is running"), "{e}");
+}
+
+#[test]
+fn referees_set_the_times_of_infection() {
+    // ann and dan control every army: ben then cat were infected (in that order); it is
+    // part 3 of the last army's turn.
+    let p = pos(
+        4,
+        "A:a1=K1 B:e1=K2 C:e1=K3 D:e1=K4",
+        "1:1,2:1,3:4,4:4 1,2,3,4 - 4 3 - - - - - - 2,3",
+    );
+    let mut t = T::from("@ann @ben @cat @dan", &p);
+    assert!(t.status().contains("undead: ben, cat"), "{}", t.status());
+    let e = t.no("ref", "/edit undead order:@cat");
+    assert!(
+        e.contains("name every undead player once") && e.contains("undead now: ben, cat"),
+        "{e}"
+    );
+    let e = t.no("ref", "/edit undead order:@cat @ann");
+    assert!(e.contains("name every undead player once"), "{e}");
+    let e = t.no("ann", "/edit undead order:@cat @ben");
+    assert!(e.contains("only a Referee"), "{e}");
+    let r = t.ok("ref", "/edit undead order:@cat @ben");
+    let n = number_of(&r);
+    assert!(r.contains("earliest infection first: cat, ben"), "{r}");
+    // After the last army (3), the undead propose earliest infection first: cat now.
+    t.ok("dan", "/done");
+    assert!(t.status().contains("cat's undead slot"), "{}", t.status());
+    t.revert(n);
+    assert!(t.status().contains("undead: ben, cat"), "{}", t.status());
+    t.ok("dan", "/done");
+    assert!(t.status().contains("ben's undead slot"), "{}", t.status());
+    // A player given an army back is living again; the one who loses all is undead.
+    t.ok("ref", "/edit controller army:2 to:@ben");
+    assert!(t.status().contains("undead: cat"), "{}", t.status());
+}
+
+#[test]
+fn several_undead_players_propose_in_the_order_of_infection() {
+    // ann's rook on A:d1 mates army 2 (B:e1) at ann's push; dan's rook on D:h1 mates army 3
+    // (C:a1) at dan's push: ben is infected first, cat second.
+    let p = pos(
+        4,
+        "A:a1=K1 A:d1=R1 B:e1=K2 C:a1=K3 C:h2=P3 D:a1=K4 D:h1=R4",
+        &own(4),
+    );
+    let mut t = T::from("@ann @ben @cat @dan", &p);
+    let r = t.ok("ann", "/push bottom:A top:B");
+    assert!(r.contains("Army 2 is checkmated; ann may take it"), "{r}");
+    t.ok("ann", "/move Ka1-b1");
+    let r = t.ok("ann", "/take army:2");
+    assert!(r.contains("ben is undead"), "{r}");
+    t.ok("ann", "/done");
+    // Army 2 is now ann's to play.
+    t.ok("ann", "/push bottom:B top:C");
+    t.ok("ann", "/move Ke1-e2");
+    t.ok("ann", "/done");
+    t.ok("cat", "/push bottom:A top:C");
+    t.ok("cat", "/move a7-a6");
+    t.ok("cat", "/done");
+    let r = t.ok("dan", "/push bottom:D top:C");
+    assert!(r.contains("Army 3 is checkmated; dan may take it"), "{r}");
+    t.ok("dan", "/move Ka1-b1");
+    let r = t.ok("dan", "/take army:3");
+    assert!(r.contains("cat is undead"), "{r}");
+    assert!(t.status().contains("undead: ben, cat"), "{}", t.status());
+    t.ok("dan", "/done");
+    // After the last army of the Order: ben (infected first), then cat, then army 1.
+    assert!(t.status().contains("ben's undead slot"), "{}", t.status());
+    let e = t.no("cat", "/propose text:Cats first.");
+    assert!(e.contains("ben's turn"), "{e}");
+    t.ok("ben", "/done");
+    assert!(t.status().contains("cat's undead slot"), "{}", t.status());
+    let e = t.no("ben", "/propose text:Again.");
+    assert!(e.contains("cat's turn"), "{e}");
+    let r = t.ok("cat", "/propose text:The undead may sing.");
+    assert!(r.contains("proposal 1 by cat"), "{r}");
+    for u in ["ann", "ben", "cat", "dan"] {
+        t.ok(u, "/vote proposal:1 choice:for");
+    }
+    assert!(t.status().contains("Turn: army 1 (ann)"), "{}", t.status());
+}
+
+#[test]
+fn kings_and_armies_whose_control_is_pending() {
+    // Army 2's control is pending (ben is undead); its rook on B:e1 (J d8) attacks ann's
+    // king on A:d1 (J d1) once A and B are pushed: ann's move must end the attack.
+    let p = pos(
+        4,
+        "A:d1=K1 A:a4=P1 B:e1=R2 B:a1=K2 C:e1=K3 D:e1=K4",
+        "1:1,2:?,3:3,4:4 1,2,3,4 - 1 1 - - - - - - 2",
+    );
+    let mut t = T::from("@ann @ben @cat @dan", &p);
+    let r = t.ok("ann", "/push bottom:A top:B");
+    assert!(r.contains("Your king is attacked"), "{r}");
+    let e = t.no("ann", "/move a4-a5");
+    assert!(e.contains("not legal"), "{e}");
+    t.ok("ann", "/move Kd1-c2");
+    t.ok("ann", "/done");
+    // The pending army's turn is skipped: cat moves next.
+    assert!(t.status().contains("Turn: army 3 (cat)"), "{}", t.status());
+
+    // A pending army's king attacked by the mover at the push is mated: the mover may take it.
+    let p = pos(
+        4,
+        "A:a1=K1 A:d1=R1 B:e1=K2 C:e1=K3 D:e1=K4",
+        "1:1,2:?,3:3,4:4 1,2,3,4 - 1 1 - - - - - - 2",
+    );
+    let mut t = T::from("@ann @ben @cat @dan", &p);
+    let r = t.ok("ann", "/push bottom:A top:B");
+    assert!(r.contains("Army 2 is checkmated; ann may take it"), "{r}");
+    t.ok("ann", "/move Ka1-b1");
+    let r = t.ok("ann", "/take army:2");
+    assert!(r.contains("ann takes army 2"), "{r}");
+    assert!(t.status().contains("army 2 (ann)"), "{}", t.status());
+
+    // A king attacked only by a pending army's pieces: no player is entitled, so that army's
+    // control becomes pending too (cat is undead), until a Referee assigns it.
+    let p = pos(
+        4,
+        "A:a1=K1 A:d3=R2 B:e1=K3 C:a1=K2 D:e1=K4",
+        "1:1,2:?,3:3,4:4 1,2,3,4 - 1 1 - - - - - - 2",
+    );
+    let mut t = T::from("@ann @ben @cat @dan", &p);
+    let r = t.ok("ann", "/push bottom:A top:B");
+    assert!(
+        r.contains("Army 3 is checkmated; no one player has the most pieces attacking its king"),
+        "{r}"
+    );
+    assert!(r.contains("cat is undead"), "{r}");
+    let e = t.no("ann", "/take army:3");
+    assert!(
+        e.contains("not offered") || e.contains("no army is offered"),
+        "{e}"
+    );
+    t.ok("ann", "/move Ka1-b1");
+    t.ok("ann", "/done");
+    assert!(
+        t.status().contains("army 3 (control pending)"),
+        "{}",
+        t.status()
+    );
+    // Both pending armies are skipped: dan moves next.
+    assert!(t.status().contains("Turn: army 4 (dan)"), "{}", t.status());
+    t.ok("ref", "/assign army:3 to:@cat");
+    assert!(t.status().contains("undead: ben;"), "{}", t.status());
+}
+
+#[test]
+fn fine_points_of_joins_parts_votes_and_referees() {
+    // A join lasts one move: a second move needs a new push.
+    let p = pos(3, "A:a1=K1 C:h1=N1 B:a1=K2 C:a4=K3", &own(3));
+    let mut t = T::from(THREE, &p);
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move Ka1-a2");
+    assert!(t.status().contains("part 1, to push"), "{}", t.status());
+    let e = t.no("ann", "/move Ka2-a3");
+    assert!(e.contains("push two half-boards together first"), "{e}");
+    // The knight on C (in S, not yet involved) moves after a new push of C.
+    t.ok("ann", "/push bottom:C top:B");
+    t.ok("ann", "/move Nh1-g3");
+    assert!(t.status().contains("part 3"), "{}", t.status());
+
+    // A proposal of exactly proposal_max characters is accepted; one more is refused.
+    let mut t =
+        T::new("/nomic new players:@ann @ben referees:@ref order:@ann @ben proposal_max:20");
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move e2-e4");
+    let e = t.no("ann", "/propose text:Knights wear big hats");
+    assert!(e.contains("21 characters long; at most 20"), "{e}");
+    let e = t.no("ben", "/pause");
+    assert!(e.contains("only a Referee"), "{e}");
+    let r = t.ok("ann", "/propose text:Knights wear the hat");
+    assert!(r.contains("proposal 1"), "{r}");
+    // No votes at all: defeated when the limit runs out.
+    let due = t.clock(300);
+    assert!(
+        due.iter()
+            .any(|l| l.contains("Proposal 1 is defeated (0 for, 0 against, 2 not cast)")),
+        "{due:?}"
+    );
+    let e = t.no("ben", "/vote proposal:1 choice:for");
+    assert!(e.contains("the vote on proposal 1 is closed"), "{e}");
+
+    // Part 2: pushes, proposals and /done wait for the offers to be answered.
+    let p = pos(
+        3,
+        "A:a1=K1 A:d1=R1 A:h2=P1 B:e1=K2 C:e1=K3 C:a2=P3",
+        &own(3),
+    );
+    let mut t = T::from(THREE, &p);
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move Ka1-b1");
+    assert!(t.status().contains("part 2"), "{}", t.status());
+    let e = t.no("ann", "/push bottom:A top:C");
+    assert!(e.contains("part 1 is over"), "{e}");
+    let e = t.no("ann", "/done");
+    assert!(e.contains("answer each offer"), "{e}");
+    let e = t.no("cat", "/take army:2");
+    assert!(e.contains("ann's turn"), "{e}");
+    t.ok("ann", "/decline army:2");
+    assert!(t.status().contains("part 3"), "{}", t.status());
+}
+
+#[test]
+fn an_edit_that_leaves_a_defeated_author_nothing_to_demote_settles_the_demotion() {
+    let p = pos(3, "A:a1=K1 A:b1=Q1 B:h1=K2 C:h1=K3 C:a2=P3", &own(3));
+    let mut t = T::from(THREE, &p);
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move Ka1-a2");
+    t.ok("ann", "/propose text:Queens nap.");
+    for u in ["ann", "ben", "cat"] {
+        t.ok(u, "/vote proposal:1 choice:against");
+    }
+    assert!(
+        t.status().contains("Demotion: ann must /demote"),
+        "{}",
+        t.status()
+    );
+    // ann's army passes to cat: ann holds no piece to demote, so the game goes on.
+    let r = t.ok("ref", "/edit controller army:1 to:@cat");
+    assert!(r.contains("ann has no piece to demote"), "{r}");
+    assert!(!t.status().contains("Demotion:"), "{}", t.status());
+    assert!(t.status().contains("Turn: army 2 (ben)"), "{}", t.status());
+}

@@ -1,6 +1,7 @@
 //! Property tests of Nomic Chess: random play by 2–5 players through the command layer (random
 //! pushes and moves taken only from the offered `/moves` lists, each of which must be accepted;
-//! random proposals, votes, takes, declines, demotions and limits running out) never panics;
+//! random proposals, votes, takes, declines, demotions, Referee edits and limits running out)
+//! never panics;
 //! every piece stays on exactly one half and kings are never captured; replaying the log gives
 //! the same state; the position text round-trips.
 
@@ -94,6 +95,37 @@ proptest! {
             let count = st.pos.pieces().len();
             prop_assert!(count <= pieces, "pieces appeared");
             pieces = count;
+            // Now and then a Referee edits controllers, the time left, the times of
+            // infection or the Order; each edit is accepted (a clock edit needs a limit
+            // running).
+            if next(&mut rng).is_multiple_of(30) {
+                let text = match next(&mut rng) % 4 {
+                    0 => {
+                        let a = next(&mut rng) as usize % n + 1;
+                        let to = next(&mut rng) as usize % (n + 1);
+                        let to = if to == n { "pending".to_string() } else { format!("@{}", players[to]) };
+                        format!("/edit controller army:{a} to:{to}")
+                    }
+                    1 => format!("/edit clock left:{}s", 1 + next(&mut rng) % 400),
+                    2 => {
+                        let undead: Vec<String> =
+                            st.pos.infected.iter().rev().map(|&p| format!("@{}", players[p])).collect();
+                        format!("/edit undead order:{}", if undead.is_empty() { "-".to_string() } else { undead.join(" ") })
+                    }
+                    _ => {
+                        let mut order = st.pos.order.clone();
+                        order.rotate_left(1);
+                        let o: Vec<String> = order.iter().map(|a| (a + 1).to_string()).collect();
+                        format!("/order set:{}", o.join(","))
+                    }
+                };
+                let r = run.cmd("ref", &text);
+                prop_assert!(
+                    r.ok == Some(true) || r.text.contains("no limit is running"),
+                    "{}: {}", text, r.text
+                );
+                continue;
+            }
             if let Some(p) = st.open_vote() {
                 let pn = p.n;
                 let voter = (0..n).find(|&v| p.votes[v].is_none() && !st.pos.forfeited[v]);
@@ -140,7 +172,20 @@ proptest! {
                     }
                     let offered = run.game().offered(user, run.now);
                     let list = offered.map_err(TestCaseError::fail)?;
-                    prop_assert!(!list.is_empty(), "part 1 with nothing offered");
+                    if list.is_empty() {
+                        // Only after a Referee's edit (edits apply as made): nothing is left
+                        // to move, and /done ends part 1 (or, with a push standing and the
+                        // first move not made, the part's limit does).
+                        let r = run.cmd(user, "/done");
+                        prop_assert!(
+                            r.ok == Some(true) || r.text.contains("compulsory"),
+                            "nothing offered, /done: {}", r.text
+                        );
+                        if r.ok != Some(true) {
+                            run.now += 300;
+                        }
+                        continue;
+                    }
                     let pick = &list[(next(&mut rng) as usize) % list.len()];
                     let text = if pick.starts_with("push ") {
                         format!("/{pick}")

@@ -128,6 +128,12 @@ pub trait ThreadGame: Send + Sync {
     }
     /// The picture of the game now, to render away from the executor.
     fn picture(&self, now: Timestamp) -> PictureJob;
+    /// Whether a command button's `command` (see [`super::command_button`]), shown with an
+    /// earlier reply, still does something at `now` (a Nomic vote still open). The Discord
+    /// front end takes the buttons that no longer do off their message. Yes by default.
+    fn button_live(&self, _command: &str, _now: Timestamp) -> bool {
+        true
+    }
     /// A copy.
     fn clone_box(&self) -> Box<dyn ThreadGame>;
     /// For the few places that need one game's own state (a tournament reading a KFB

@@ -37,7 +37,7 @@ pub static KIND: GameKind = GameKind {
 };
 
 /// The help text.
-pub const HELP: &str = "Nomic Chess: /nomic new players:@a @b @c … referees:@r … [order:@a @c @b] [pace:live|async] [part1_limit:5m] [part3_limit:5m] [vote_limit:5m] [proposal_max:600] [friendly_capture:on|off] [seed:<n>] [position:<position text>] | /push bottom:<half> top:<half> | /move notation:<move in J> | /done | /take army:<n> | /decline army:<n> | /propose [number:<n>] text:<rule-change> | /vote proposal:<n> choice:for|against | /demote square:<half>:<sq> | /forfeit | /judgment [partisan:@a …] question:<text> | /overrule judgment:<n> | /rules [number:<n>] | /moves | /status | /takeback | /export | Referees: /pause | /resume | /judge judgment:<n> text:<text> | /assign army:<n> to:@p | /edit put square:A:d1 piece:Q1 | /edit remove square:A:d1 | /edit move from:A:d1 to:B:d4 | /edit clock add:<duration> | /edit budget s:<halves> involved:<halves> | /edit position text:<position text> | /order set:2,1,3 | /set <setting>:<value> | /proposal void|fix proposal:<n> [text:<text>] | /propose … immutable:true | /revert to:<n> reason:<text> (moderator)";
+pub const HELP: &str = "Nomic Chess: /nomic new players:@a @b @c … referees:@r … [order:@a @c @b] [pace:live|async] [part1_limit:5m] [part3_limit:5m] [vote_limit:5m] [proposal_max:600] [friendly_capture:on|off] [seed:<n>] [position:<position text>] | /push bottom:<half> top:<half> | /move notation:<move in J> | /done | /take army:<n> | /decline army:<n> | /propose [number:<n>] text:<rule-change> | /vote proposal:<n> choice:for|against | /demote square:<half>:<sq> | /forfeit | /judgment [partisan:@a …] question:<text> | /overrule judgment:<n> | /rules [number:<n>] | /moves | /status | /takeback | /export | Referees: /pause | /resume | /judge judgment:<n> text:<text> | /assign army:<n> to:@p | /edit put square:A:d1 piece:Q1 | /edit remove square:A:d1 | /edit move from:A:d1 to:B:d4 | /edit clock add:<duration> | /edit clock left:<duration> | /edit budget s:<halves> involved:<halves> | /edit position text:<position text> | /edit controller army:<n> to:@p|pending | /edit undead order:@a @b | /edit player player:@p forfeited:on|off | /order set:2,1,3 | /set <setting>:<value> | /proposal void|fix proposal:<n> [text:<text>] | /propose … immutable:true | /revert to:<n> reason:<text> (moderator)";
 
 fn users_of(list: &str) -> Vec<String> {
     list.split_whitespace()
@@ -416,10 +416,35 @@ fn action(game: &Game, cmd: &Command) -> Option<Result<Action, String>> {
                 Some("position") => Edit::Position {
                     text: cmd.opt("text").or(cmd.opt("position")).ok_or("missing text:<position text>")?.to_string(),
                 },
-                Some("clock") => Edit::Clock {
-                    add: parse_duration(cmd.opt("add").ok_or("missing add:<duration>")?)
-                        .map_err(|e| e.to_string())?,
+                Some("clock") => match (cmd.opt("add"), cmd.opt("left")) {
+                    (Some(a), None) => Edit::Clock {
+                        add: parse_duration(a).map_err(|e| format!("add: {e}"))?,
+                    },
+                    (None, Some(l)) => Edit::ClockLeft {
+                        left: parse_duration(l).map_err(|e| format!("left: {e}"))?,
+                    },
+                    _ => return Err("write /edit clock add:<duration> (more time) or /edit clock left:<duration> (the time left)".into()),
                 },
+                Some("controller") => {
+                    let to = cmd.opt("to").ok_or("missing to:@player (or to:pending)")?;
+                    Edit::Controller {
+                        army: army(cmd)?,
+                        player: match to.trim().to_lowercase().as_str() {
+                            "pending" | "-" | "none" => None,
+                            _ => Some(player(to)?),
+                        },
+                    }
+                }
+                Some("undead") => {
+                    let v = cmd.opt("order").ok_or("missing order:@first @second … (the undead, earliest infection first; order:- for none)")?;
+                    let mut order = Vec::new();
+                    if v.trim() != "-" {
+                        for u in v.split_whitespace() {
+                            order.push(player(u)?);
+                        }
+                    }
+                    Edit::Undead { order }
+                }
                 Some("budget") => {
                     let st = game.state();
                     let s = match cmd.opt("s") {
@@ -436,7 +461,7 @@ fn action(game: &Game, cmd: &Command) -> Option<Result<Action, String>> {
                     player: player(cmd.opt("player").ok_or("missing player:@p")?)?,
                     on: on_off("forfeited", cmd.opt("forfeited").ok_or("missing forfeited:on|off")?)?,
                 },
-                _ => return Err("write /edit put|remove|move|position|clock|budget|player …".into()),
+                _ => return Err("write /edit put|remove|move|position|clock|budget|player|controller|undead …".into()),
             }),
             _ => return Err(String::new()),
         })
@@ -484,26 +509,39 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
         }
         halves.push(v);
     }
-    let join = last.map(|l| {
+    // J: the push standing (the mover is about to move on it), else the last move's join
+    // with the move highlighted.
+    let standing = pos.turn.join;
+    let join = match (standing, last) {
+        (Some(j), l) => Some((j, l.filter(|l| l.join == j).map(|l| (l.from, l.to)), true)),
+        (None, Some(l)) => Some((l.join, Some((l.from, l.to)), false)),
+        (None, None) => None,
+    }
+    .map(|(j, marked, pushed)| {
         let mut squares = [[None; 8]; 8];
         for (r, row) in squares.iter_mut().enumerate() {
             for (f, c) in row.iter_mut().enumerate() {
-                *c = piece(pos.at(l.join.local(f as u8, r as u8)));
+                *c = piece(pos.at(j.local(f as u8, r as u8)));
             }
         }
+        // Squares off the board: nothing is highlighted.
+        let (from, to) = marked.unwrap_or(((8, 8), (8, 8)));
         JoinView {
             label: format!(
-                "J: {} (bottom) + {} (top) · {}",
-                half_letter(l.join.bottom),
-                half_letter(l.join.top),
-                l.text
+                "J: {} at the bottom, {} on top{}",
+                half_letter(j.bottom),
+                half_letter(j.top),
+                if pushed { " (pushed, to move)" } else { "" }
             ),
             squares,
-            from: l.from,
-            to: l.to,
+            from,
+            to,
         }
     });
     let mut lines = Vec::new();
+    if let Some(l) = last {
+        lines.push(format!("Last move: {}", l.text));
+    }
     let order: Vec<String> = pos.order.iter().map(|a| (a + 1).to_string()).collect();
     lines.push(format!("Order: {}", order.join(", ")));
     for a in 0..n {
@@ -516,6 +554,22 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
                 None => "pending".into(),
             }
         ));
+    }
+    let names = |v: Vec<usize>| -> String {
+        let v: Vec<&str> = v.iter().map(|&p| game.players[p].as_str()).collect();
+        if v.is_empty() {
+            "-".into()
+        } else {
+            v.join(", ")
+        }
+    };
+    lines.push(format!(
+        "Living: {}; undead: {}",
+        names(st.living()),
+        names(pos.infected.clone())
+    ));
+    if (0..n).any(|a| pos.controllers[a] != Some(a)) {
+        lines.push("Dot: its controller (grey: pending)".into());
     }
     lines.push(game.whose_line(&st));
     NomicView {
@@ -689,6 +743,21 @@ impl ThreadGame for Game {
     fn picture(&self, now: Timestamp) -> PictureJob {
         let view = nomic_view(self, now);
         Box::new(move || render_nomic(&view).map_err(|e| e.to_string()))
+    }
+
+    fn button_live(&self, command: &str, now: Timestamp) -> bool {
+        // A vote button lives while its proposal is open.
+        let Some(cmd) = super::parse_command(command) else {
+            return false;
+        };
+        if cmd.name != "vote" {
+            return true;
+        }
+        let st = self.state_at(now);
+        match number(&cmd, "proposal") {
+            Ok(n) => st.open_vote().is_some_and(|p| p.n == n) && !st.over,
+            Err(_) => false,
+        }
     }
 
     fn clone_box(&self) -> Box<dyn ThreadGame> {

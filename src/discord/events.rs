@@ -76,6 +76,8 @@ async fn on_press(http: &Http, state: &Data, press: &ComponentInteraction) -> Re
         .await;
     if !private {
         refresh_status(http, state, press.channel_id).await;
+        super::buttons::post(http, state, press.channel_id, &reply.buttons).await;
+        super::buttons::sweep(http, state, press.channel_id).await;
     }
     // A revert notifies the game's players, in a message of its own.
     post_notify(http, state, press.channel_id, &reply).await;
@@ -119,4 +121,5 @@ async fn post_due(http: &Http, state: &Data, thread: &str, n: &Notify) {
     };
     notify(http, state, channel, n).await;
     refresh_status(http, state, channel).await;
+    super::buttons::sweep(http, state, channel).await;
 }

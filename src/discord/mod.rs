@@ -15,6 +15,7 @@
 //! Games are stored through [`Service`] (`DATABASE_URL`: SQLite by default, or PostgreSQL);
 //! each command is committed before it is answered, keyed by its interaction id.
 
+mod buttons;
 mod chex;
 mod config;
 mod events;
@@ -88,6 +89,8 @@ pub struct State {
     service: Service,
     /// The pinned status message of each game thread.
     status: Mutex<HashMap<ChannelId, MessageId>>,
+    /// The messages of command buttons (votes) showing in each thread.
+    buttons: Mutex<HashMap<ChannelId, Vec<buttons::Shown>>>,
     roles: Mutex<HashMap<GuildId, RoleSettings>>,
     /// Held while match threads are being opened, so two commands at once cannot open a
     /// match twice.
@@ -100,6 +103,7 @@ impl State {
         State {
             service,
             status: Mutex::default(),
+            buttons: Mutex::default(),
             roles: Mutex::default(),
             opening: tokio::sync::Mutex::new(()),
         }

@@ -368,7 +368,9 @@ pub async fn proposal_fix(
         "edit_clock",
         "edit_budget",
         "edit_position",
-        "edit_player"
+        "edit_player",
+        "edit_controller",
+        "edit_undead"
     ),
     subcommand_required
 )]
@@ -411,14 +413,42 @@ pub async fn edit_move(
     act(ctx, with_word(cmd, "move")).await
 }
 
-/// Give the running limit more time (Referees)
+/// Give the running limit more time, or set the time left (Referees)
 #[poise::command(slash_command, rename = "clock")]
 pub async fn edit_clock(
     ctx: Ctx<'_>,
-    #[description = "Time added, like 5m"] add: String,
+    #[description = "Time added, like 5m"] add: Option<String>,
+    #[description = "Or: the time left, like 2m"] left: Option<String>,
 ) -> Result<(), BotError> {
-    let cmd = command("edit", vec![("add", Some(add))]);
+    let cmd = command("edit", vec![("add", add), ("left", left)]);
     act(ctx, with_word(cmd, "clock")).await
+}
+
+/// Set who controls an army, or leave its control pending (Referees)
+#[poise::command(slash_command, rename = "controller")]
+pub async fn edit_controller(
+    ctx: Ctx<'_>,
+    #[description = "The army's number"] army: u32,
+    #[description = "The player who controls it (leave out: control pending)"] to: Option<UserId>,
+) -> Result<(), BotError> {
+    let to = to
+        .and_then(user)
+        .map_or_else(|| "pending".to_string(), |u| format!("@{u}"));
+    let cmd = command(
+        "edit",
+        vec![("army", Some(army.to_string())), ("to", Some(to))],
+    );
+    act(ctx, with_word(cmd, "controller")).await
+}
+
+/// Set the times of infection: the undead players, earliest first (Referees)
+#[poise::command(slash_command, rename = "undead")]
+pub async fn edit_undead(
+    ctx: Ctx<'_>,
+    #[description = "Every undead player, earliest infection first (- for none)"] order: String,
+) -> Result<(), BotError> {
+    let cmd = command("edit", vec![("order", Some(order))]);
+    act(ctx, with_word(cmd, "undead")).await
 }
 
 /// Set the move budget: S and the halves involved (Referees)

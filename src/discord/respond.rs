@@ -144,7 +144,13 @@ impl Outgoing {
                 "reply.txt",
             )];
         }
-        out.buttons.clone_from(&reply.buttons);
+        // Command buttons (votes) go in a message of their own (`buttons::post`).
+        out.buttons = reply
+            .buttons
+            .iter()
+            .filter(|b| crate::commands::command_button(b).is_none())
+            .cloned()
+            .collect();
         for (name, text) in &reply.attachments {
             out.files.push(CreateAttachment::bytes(
                 text.clone().into_bytes(),
@@ -165,6 +171,12 @@ impl Outgoing {
                 .collect(),
             ..Outgoing::default()
         }
+    }
+
+    /// Carries these buttons.
+    pub(super) fn with_buttons(mut self, ids: Vec<String>) -> Outgoing {
+        self.buttons = ids;
+        self
     }
 
     /// Pings these users (only for a notification: [`notify`]).

@@ -273,6 +273,8 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let t = std::time::Instant::now();
     if reply.ok == Some(true) {
         status(ctx.http()).await;
+        super::buttons::post(ctx.http(), state, thread, &reply.buttons).await;
+        super::buttons::sweep(ctx.http(), state, thread).await;
     }
     if let Some(n) = &reply.notify {
         notify_among(ctx.http(), thread, n, users.clone()).await;

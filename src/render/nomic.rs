@@ -105,19 +105,16 @@ fn draw_piece(c: &mut Canvas, f: &Fonts, view: &NomicView, p: NomicPiece, x: i32
         hatch: None,
     };
     sprite_look(f, &figure(p.0), fill, sq as usize, look).draw(c, x, y);
-    // A dot of the controller's colour when another player plays the army.
-    match view.controllers.get(p.1).copied().flatten() {
-        Some(ctl) if ctl != p.1 => {
-            let r = (sq / 8) as i32;
-            dot(c, x + r + 3, y + r + 3, r + 1, OUTLINE);
-            dot(c, x + r + 3, y + r + 3, r, army_colour(ctl));
-        }
-        None => {
-            let r = (sq / 8) as i32;
-            dot(c, x + r + 3, y + r + 3, r + 1, OUTLINE);
-            dot(c, x + r + 3, y + r + 3, r, [128, 128, 128]);
-        }
-        _ => {}
+    // A dot of the controller's colour when another player plays the army (grey: pending).
+    let ctl = match view.controllers.get(p.1).copied().flatten() {
+        Some(ctl) if ctl != p.1 => Some(army_colour(ctl)),
+        None => Some([128, 128, 128]),
+        _ => None,
+    };
+    if let Some(colour) = ctl {
+        let r = (sq / 7) as i32;
+        dot(c, x + r + 2, y + r + 2, r + 1, OUTLINE);
+        dot(c, x + r + 2, y + r + 2, r, colour);
     }
 }
 
@@ -331,7 +328,7 @@ pub fn example_nomic() -> NomicView {
     }
     view.halves[1].marked = vec![(3, 3)];
     let mut j = JoinView {
-        label: "J: A (bottom) + B (top) · Ng5xd4 (B:b4 → A:d4)".into(),
+        label: "J: A at the bottom, B on top".into(),
         from: (6, 4),
         to: (3, 3),
         ..JoinView::default()
@@ -344,6 +341,7 @@ pub fn example_nomic() -> NomicView {
     }
     view.join = Some(j);
     view.lines = vec![
+        "Last move: Ng5xd4 (B:b4 → A:d4)".into(),
         "Order: 3, 1, 4, 2".into(),
         "Army 1: ann".into(),
         "Army 2: ann (taken)".into(),

@@ -1158,6 +1158,10 @@ async fn edit_message(
     if let Some(c) = d.get("content").and_then(Value::as_str) {
         m.content = c.to_string();
     }
+    // Components sent replace the message's buttons (`[]` removes them).
+    if d.get("components").is_some() {
+        m.buttons = buttons_of(&d);
+    }
     m.edits += 1;
     let m = m.clone();
     reply_message(&mut inner, &m)

@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use super::fake::{Fake, User};
-use super::{accepted, connected, message, refused, scratch, seats_from, text, Bot};
+use super::{accepted, connected, int, message, refused, scratch, seats_from, text, Bot};
 
 /// Every PNG upload decodes as a phone-sized picture.
 fn pictures(fake: &Fake) -> usize {
@@ -139,7 +139,8 @@ async fn a_nomic_game_through_discord() {
     let answer = fake.answer(&t).await;
     let r = accepted(&answer, "propose");
     assert!(r.contains("proposal 1"), "{r}");
-    let msg = message(&answer).clone();
+    // The buttons come in a message of their own (editable for as long as the vote lasts).
+    let msg = vote_message(&fake, thread, 1).await;
     assert_eq!(msg.buttons.len(), 2, "{msg:?}");
     let yes = msg.buttons[0].clone();
     let no = msg.buttons[1].clone();
@@ -161,6 +162,66 @@ async fn a_nomic_game_through_discord() {
     let r = accepted(&fake.answer(&t).await, "cat's vote");
     assert!(r.contains("Proposal 1 is adopted (2 for, 1 against"), "{r}");
     assert!(r.contains("Turn: army 1"), "{r}");
+    // Closed early (everyone voted): the buttons leave their message; a stale press is
+    // refused with the reason.
+    buttons_gone(&fake, &msg).await;
+    let t = fake.press(ben, &msg, &yes);
+    let r = refused(&fake.answer(&t).await, "a press after the close");
+    assert!(r.contains("the vote on proposal 1 is closed"), "{r}");
+
+    // A proposal taken back: its buttons go too.
+    // (`setting` is a choice, sent by its index: vote_limit is the third.)
+    let t = fake.slash(
+        &org,
+        thread,
+        "set",
+        json!([int("setting", 2), text("value", "2s")]),
+        &[],
+    );
+    accepted(&fake.answer(&t).await, "set vote_limit");
+    let t = fake.slash(
+        ann,
+        thread,
+        "push",
+        json!([text("bottom", "A"), text("top", "B")]),
+        &[],
+    );
+    accepted(&fake.answer(&t).await, "push");
+    let t = fake.slash(ann, thread, "move", json!([text("notation", "d2-d4")]), &[]);
+    accepted(&fake.answer(&t).await, "d2-d4");
+    let propose =
+        |text_: &str| fake.slash(ann, thread, "propose", json!([text("text", text_)]), &[]);
+    let t = propose("Rooks may roll.");
+    accepted(&fake.answer(&t).await, "proposal 2");
+    let second = vote_message(&fake, thread, 2).await;
+    let t = fake.slash(ann, thread, "takeback", json!([]), &[]);
+    accepted(&fake.answer(&t).await, "takeback of the proposal");
+    buttons_gone(&fake, &second).await;
+    let t = fake.press(cat, &second, &second.buttons[0]);
+    let r = refused(&fake.answer(&t).await, "a press after the takeback");
+    assert!(r.contains("no proposal 2"), "{r}");
+
+    // A vote that runs out (2 s, nobody votes: defeated): the ticker's post takes them off.
+    let t = propose("Rooks may roll twice.");
+    accepted(&fake.answer(&t).await, "proposal 2 again");
+    let third = fake
+        .wait("the new vote's buttons", 10, |i| {
+            i.public(thread)
+                .into_iter()
+                .rev()
+                .find(|m| m.content.starts_with("Vote on proposal 2") && !m.buttons.is_empty())
+                .filter(|m| m.id != second.id)
+                .map(|m| (*m).clone())
+        })
+        .await;
+    fake.wait("the vote's time-out", 15, |i| {
+        i.public(thread)
+            .into_iter()
+            .find(|m| m.content.contains("Proposal 2 is defeated"))
+            .map(|_| ())
+    })
+    .await;
+    buttons_gone(&fake, &third).await;
 
     let t = fake.slash(
         ann,
@@ -175,5 +236,34 @@ async fn a_nomic_game_through_discord() {
     assert!(rule.content.contains("Bishops may wear mitres"), "{rule:?}");
 
     assert!(pictures(&fake) >= 3, "every move's picture decodes");
+    let errors = fake.lock().errors.clone();
+    assert!(errors.is_empty(), "fake Discord saw: {errors:#?}");
     drop(bot);
+}
+
+/// The message carrying proposal `n`'s vote buttons.
+async fn vote_message(fake: &Fake, thread: u64, n: u32) -> super::fake::Msg {
+    let head = format!("Vote on proposal {n}");
+    fake.wait("the vote buttons", 10, |i| {
+        i.public(thread)
+            .into_iter()
+            .rev()
+            .find(|m| m.content.starts_with(&head) && !m.buttons.is_empty())
+            .map(|m| (*m).clone())
+    })
+    .await
+}
+
+/// Waits until a vote message has lost its buttons and says the vote is closed.
+async fn buttons_gone(fake: &Fake, msg: &super::fake::Msg) {
+    let id = msg.id;
+    let now = fake
+        .wait("the closed vote's buttons removed", 15, |i| {
+            i.messages
+                .iter()
+                .find(|m| m.id == id && m.buttons.is_empty())
+                .cloned()
+        })
+        .await;
+    assert!(now.content.contains("closed"), "{now:?}");
 }

@@ -376,6 +376,34 @@ pub enum Edit {
         /// Forfeited.
         on: bool,
     },
+    /// Sets an army's controller (`None`: control pending).
+    Controller {
+        /// Army.
+        army: usize,
+        /// Player, or pending.
+        player: Option<usize>,
+    },
+    /// Sets the times of infection: the undead players, earliest first.
+    Undead {
+        /// Players.
+        order: Vec<usize>,
+    },
+    /// Sets the time left on the running limit (seconds from the edit, or from the pause).
+    ClockLeft {
+        /// Seconds left.
+        left: u64,
+    },
+}
+
+/// Which limit is running (for clock edits).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Running {
+    /// An open vote.
+    Vote(usize),
+    /// A demotion waited for from its author.
+    Demotion,
+    /// The turn's part or slot.
+    Turn,
 }
 
 /// One entry of the log.
@@ -714,7 +742,7 @@ impl State {
                 self.pos.controllers[army] = None;
                 self.pos.offers.retain(|&a| a != army);
                 lines.push(format!(
-                    "Army {} is checkmated; the attackers tie, so its control is pending until a Referee /assigns it.",
+                    "Army {} is checkmated; no one player has the most pieces attacking its king (a tie, or only armies whose control is pending attack it), so its control is pending until a Referee /assigns it.",
                     army + 1
                 ));
             }
@@ -774,6 +802,58 @@ impl State {
             },
             Slot::Undead(p) => Some((self.clock + s.part3_limit, 250 + p)),
             Slot::Idle => None,
+        }
+    }
+
+    /// The limit running (paused or not): what it is and when it runs out if play goes on.
+    fn running(&self) -> Option<(Running, Timestamp)> {
+        if self.over {
+            return None;
+        }
+        if let Some(i) = self
+            .proposals
+            .iter()
+            .position(|p| p.standing == Standing::Open)
+        {
+            return Some((
+                Running::Vote(i),
+                self.proposals[i].opened + self.settings.vote_limit,
+            ));
+        }
+        if let Some(d) = &self.demotion {
+            return (!d.referee)
+                .then_some((Running::Demotion, d.since + self.settings.part3_limit));
+        }
+        if self.held.is_some() {
+            return None;
+        }
+        let s = &self.settings;
+        match self.pos.turn.slot {
+            Slot::Army(_) if self.pos.turn.part <= 2 => {
+                Some((Running::Turn, self.clock + s.part1_limit))
+            }
+            Slot::Army(_) | Slot::Undead(_) => Some((Running::Turn, self.clock + s.part3_limit)),
+            Slot::Idle => None,
+        }
+    }
+
+    /// Moves the running limit's end by `delta` seconds (later if positive).
+    fn move_limit(&mut self, which: Running, delta: i64) {
+        let f = |t: &mut Timestamp| {
+            *t = if delta >= 0 {
+                t.saturating_add(delta.unsigned_abs())
+            } else {
+                t.saturating_sub(delta.unsigned_abs())
+            }
+        };
+        match which {
+            Running::Vote(i) => f(&mut self.proposals[i].opened),
+            Running::Demotion => {
+                if let Some(d) = &mut self.demotion {
+                    f(&mut d.since);
+                }
+            }
+            Running::Turn => f(&mut self.clock),
         }
     }
 
@@ -960,6 +1040,14 @@ impl State {
             .filter(|(_, p)| p.kind != Kind::King && armies.contains(&p.army))
             .map(|(l, _)| l)
             .collect()
+    }
+}
+
+fn running_name(which: Running) -> &'static str {
+    match which {
+        Running::Vote(_) => "the vote",
+        Running::Demotion => "the demotion",
+        Running::Turn => "the turn's part",
     }
 }
 
@@ -1769,15 +1857,109 @@ fn fold(
                     if pos.players() != n {
                         return refuse(format!("the game has {n} half-boards"));
                     }
+                    if (pos.turn.slot, pos.turn.part) != (st.pos.turn.slot, st.pos.turn.part) {
+                        // Another turn or part: its limit starts now.
+                        st.clock = t;
+                    }
                     st.pos = pos;
                     lines.push("Edit: the position is replaced.".into());
                     st.update_living(&mut lines, ctx);
                 }
                 Edit::Clock { add } => {
-                    st.clock += *add;
+                    let Some((which, _)) = st.running() else {
+                        return refuse("no limit is running now");
+                    };
+                    st.move_limit(which, i64::try_from(*add).unwrap_or(i64::MAX));
                     lines.push(format!(
-                        "Edit: the running limit gets {} more.",
+                        "Edit: the running limit ({}) gets {} more.",
+                        running_name(which),
                         format_duration(*add)
+                    ));
+                }
+                Edit::ClockLeft { left } => {
+                    let Some((which, at)) = st.running() else {
+                        return refuse("no limit is running now");
+                    };
+                    let from = st.paused.unwrap_or(t);
+                    let want = from.saturating_add(*left);
+                    let delta = i64::try_from(want).unwrap_or(i64::MAX)
+                        - i64::try_from(at).unwrap_or(i64::MAX);
+                    st.move_limit(which, delta);
+                    lines.push(format!(
+                        "Edit: the running limit ({}) has {} left{}.",
+                        running_name(which),
+                        format_duration(*left),
+                        if st.paused.is_some() {
+                            " once play resumes"
+                        } else {
+                            ""
+                        }
+                    ));
+                }
+                Edit::Controller { army, player: to } => {
+                    if *army >= n {
+                        return refuse("no such army");
+                    }
+                    if to.is_some_and(|p| p >= n) {
+                        return refuse("no such player");
+                    }
+                    st.pos.controllers[*army] = *to;
+                    st.pos.offers.retain(|&a| a != *army);
+                    lines.push(match to {
+                        Some(p) => format!(
+                            "Edit: army {} is controlled by {}.",
+                            *army + 1,
+                            ctx.players[*p]
+                        ),
+                        None => format!("Edit: army {}'s control is pending.", *army + 1),
+                    });
+                    st.update_living(&mut lines, ctx);
+                    if !st.over {
+                        match st.pos.turn.slot {
+                            Slot::Idle => {
+                                let first = st.first_playable(0).map(Slot::Army);
+                                st.start_slot(first, t, &mut lines, ctx);
+                            }
+                            Slot::Army(a) if !st.playable(a) && st.open_vote().is_none() => {
+                                lines.push(format!(
+                                    "Army {} has no controller who may play it: its turn ends.",
+                                    a + 1
+                                ));
+                                st.pos.offers.clear();
+                                st.demotion = None;
+                                st.end_turn(t, &mut lines, ctx);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                Edit::Undead { order } => {
+                    let mut want = order.clone();
+                    want.sort_unstable();
+                    want.dedup();
+                    let mut now_undead = st.pos.infected.clone();
+                    now_undead.sort_unstable();
+                    if want.len() != order.len() || want != now_undead {
+                        let names: Vec<&str> = st
+                            .pos
+                            .infected
+                            .iter()
+                            .map(|&p| ctx.players[p].as_str())
+                            .collect();
+                        return refuse(format!(
+                            "name every undead player once, earliest infection first (undead now: {}); a player becomes living or undead by the armies they control (/edit controller)",
+                            if names.is_empty() { "-".to_string() } else { names.join(", ") }
+                        ));
+                    }
+                    st.pos.infected = order.clone();
+                    let names: Vec<&str> = order.iter().map(|&p| ctx.players[p].as_str()).collect();
+                    lines.push(format!(
+                        "Edit: the undead, earliest infection first: {}.",
+                        if names.is_empty() {
+                            "-".to_string()
+                        } else {
+                            names.join(", ")
+                        }
                     ));
                 }
                 Edit::Budget { s, involved } => {
@@ -1803,6 +1985,20 @@ fn fold(
                         }
                     ));
                     st.update_living(&mut lines, ctx);
+                }
+            }
+            // A demotion waited for from an author the edit left without a non-king piece
+            // is settled: there is nothing to demote.
+            if let Some(d) = st.demotion.clone() {
+                if !st.over && st.pos.forfeited[d.author] {
+                    lines.push(format!(
+                        "{} has forfeited: no demotion.",
+                        ctx.players[d.author]
+                    ));
+                    st.after_proposal(d.held, t, &mut lines, ctx);
+                } else if !st.over && st.demotable(d.author).is_empty() {
+                    lines.push(format!("{} has no piece to demote.", ctx.players[d.author]));
+                    st.after_proposal(d.held, t, &mut lines, ctx);
                 }
             }
         }
