@@ -603,103 +603,180 @@ fn bin_of(k: u32) -> usize {
 
 /// Reusable buffers of [`quantize_rows`], one set a thread.
 struct Scratch {
+    /// The spans of each row that differ from the row above.
     runs: Vec<(u32, u32)>,
     count: Vec<u32>,
     sum: Vec<[u64; 3]>,
+    /// The distinct colours of a picture with their pixel counts, by open addressing: the key
+    /// is the colour with bit 24 set (0 is a free slot).
+    colours: Vec<(u32, u32)>,
+    /// The palette of the last picture, and for colours outside it the nearest entry found.
+    /// Successive pictures of a game mostly have the same palette, so the search (a few
+    /// hundred distances for each of hundreds of anti-aliasing colours) is done once.
+    memo_palette: Vec<u8>,
+    memo: HashMap<[u8; 3], u8>,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            runs: Vec::new(),
+            count: vec![0; BINS],
+            sum: vec![[0; 3]; BINS],
+            colours: vec![(0, 0); 1 << 12],
+            memo_palette: Vec::new(),
+            memo: HashMap::new(),
+        }
+    }
 }
 
 thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch {
-        runs: Vec::new(),
-        count: vec![0; BINS],
-        sum: vec![[0; 3]; BINS],
-    });
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::new());
 }
 
-/// Appends the runs of equal pixels in one row to `runs`, as (colour, length). Neighbouring
-/// pixels are compared eight bytes at a time (the row against itself shifted by a pixel), so
-/// a flat stretch costs a few instructions per eight bytes.
-fn row_runs(row: &[u8], runs: &mut Vec<(u32, u32)>) {
-    let n = row.len() / 3;
-    if n == 0 {
-        return;
+/// Adds `n` pixels of colour `k` to the open-addressing table `t` (a power of two long, kept
+/// at most half full by the caller); returns whether the colour is new.
+#[inline]
+fn count_colour(t: &mut [(u32, u32)], k: u32, n: u32) -> bool {
+    let key = k | 1 << 24;
+    let mask = t.len() - 1;
+    let mut at = (key.wrapping_mul(0x9E37_79B1) >> 16) as usize & mask;
+    loop {
+        let slot = &mut t[at];
+        if slot.0 == key {
+            slot.1 = slot.1.wrapping_add(n);
+            return false;
+        }
+        if slot.0 == 0 {
+            *slot = (key, n);
+            return true;
+        }
+        at = (at + 1) & mask;
     }
-    let key =
-        |i: usize| (row[i * 3] as u32) << 16 | (row[i * 3 + 1] as u32) << 8 | row[i * 3 + 2] as u32;
+}
+
+/// [`quantize`] done row by row into PNG rows: returns the palette and, per row, a filter-type
+/// byte (left 0) followed by the row's palette indices. The palette and the indices are those
+/// of [`quantize`], but only the parts of a row that differ from the row above are looked at
+/// (colours are counted by how many rows they last, and index rows are copied down and
+/// patched), so the cost follows what changes down the picture, not its area.
+pub(crate) fn quantize_rows(rgb: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
+    SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut s) => quantize_rows_with(&mut s, rgb, width),
+        Err(_) => quantize_rows_with(&mut Scratch::new(), rgb, width),
+    })
+}
+
+/// The first pixel at or after pixel `from` where rows `cur` and `prev` (RGB, equally long)
+/// differ, comparing eight bytes at a time.
+#[inline]
+fn next_diff(cur: &[u8], prev: &[u8], from: usize) -> Option<usize> {
     let word = |s: &[u8], at: usize| {
         let mut b = [0u8; 8];
         b.copy_from_slice(&s[at..at + 8]);
         u64::from_le_bytes(b)
     };
-    let (cur, prev) = (&row[3..n * 3], &row[..(n - 1) * 3]);
     let len = cur.len();
-    let mut start = 0usize;
-    // Byte offset in `cur` from which to look for the next difference.
-    let mut off = 0usize;
-    loop {
-        let mut diff = None;
-        while off + 8 <= len {
-            let x = word(cur, off) ^ word(prev, off);
-            if x != 0 {
-                diff = Some(off + (x.trailing_zeros() / 8) as usize);
-                break;
-            }
-            off += 8;
+    let mut off = from * 3;
+    while off + 8 <= len {
+        let x = word(cur, off) ^ word(prev, off);
+        if x != 0 {
+            return Some((off + (x.trailing_zeros() / 8) as usize) / 3);
         }
-        if diff.is_none() {
-            diff = (off..len).find(|&i| cur[i] != prev[i]);
-        }
-        let Some(d) = diff else { break };
-        // Byte d of `cur` belongs to pixel d / 3 + 1, which starts a new run.
-        let j = d / 3 + 1;
-        runs.push((key(start), (j - start) as u32));
-        start = j;
-        off = j * 3;
+        off += 8;
     }
-    runs.push((key(start), (n - start) as u32));
+    (off..len).find(|&i| cur[i] != prev[i]).map(|i| i / 3)
 }
 
-/// [`quantize`] done row by row into PNG rows: returns the palette and, per row, a filter-type
-/// byte (left 0) followed by the row's palette indices. The palette and the indices are those
-/// of [`quantize`]; a row equal to the one above is copied instead of looked at.
-pub(crate) fn quantize_rows(rgb: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
-    SCRATCH.with(|s| match s.try_borrow_mut() {
-        Ok(mut s) => quantize_rows_with(&mut s, rgb, width),
-        Err(_) => quantize_rows_with(
-            &mut Scratch {
-                runs: Vec::new(),
-                count: vec![0; BINS],
-                sum: vec![[0; 3]; BINS],
-            },
-            rgb,
-            width,
-        ),
-    })
+/// Adds the pixels of `row[x0..x1]` (RGB) to the colour table, `w` each (a wrapping weight:
+/// `w.wrapping_neg()` takes them out again); returns how many colours were new.
+#[inline]
+fn count_span(t: &mut [(u32, u32)], row: &[u8], x0: usize, x1: usize, w: u32) -> usize {
+    let key =
+        |i: usize| (row[i * 3] as u32) << 16 | (row[i * 3 + 1] as u32) << 8 | row[i * 3 + 2] as u32;
+    let mut new = 0;
+    let mut x = x0;
+    while x < x1 {
+        let k = key(x);
+        let mut e = x + 1;
+        while e < x1 && key(e) == k {
+            e += 1;
+        }
+        new += usize::from(count_colour(t, k, ((e - x) as u32).wrapping_mul(w)));
+        x = e;
+    }
+    new
 }
+
+/// Grows the colour table so that it stays at most half full with `more` new colours.
+fn grow(t: &mut Vec<(u32, u32)>, distinct: usize, more: usize) {
+    if 2 * (distinct + more) > t.len() {
+        let mut size = t.len().max(16);
+        while 2 * (distinct + more) > size {
+            size *= 2;
+        }
+        let old = std::mem::replace(t, vec![(0, 0); size]);
+        for (key, n) in old.into_iter().filter(|&(k, _)| k != 0) {
+            count_colour(t, key & 0xff_ffff, n);
+        }
+    }
+}
+
+/// Gaps of at most this many equal pixels between two differing ones stay inside one span.
+const SPAN_GAP: usize = 8;
 
 fn quantize_rows_with(s: &mut Scratch, rgb: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
     let width = width.max(1);
     let row_bytes = width * 3;
     let height = rgb.len() / row_bytes;
-    let runs = &mut s.runs;
-    runs.clear();
-    // Each row's range in `runs`, and whether it repeats the row above.
-    let mut spans: Vec<(usize, usize, bool)> = Vec::with_capacity(height);
+    let row = |r: usize| &rgb[r * row_bytes..(r + 1) * row_bytes];
+    // Pixels per distinct colour, counted only where a row differs from the one above: a
+    // pixel that first shows at row r and stays (the same colour in the rows below) until
+    // row r' counts r' − r, so it is added with weight height − r where it appears and taken
+    // out with weight height − r' where it is replaced. Rows equal to the one above, and the
+    // parts of rows that are, cost one comparison.
+    let spans = &mut s.runs;
+    spans.clear();
+    // Row r's differing spans are spans[ends[r - 1]..ends[r]].
+    let mut ends: Vec<usize> = Vec::with_capacity(height);
+    s.colours.fill((0, 0));
+    let mut distinct = 0usize;
     for r in 0..height {
-        let row = &rgb[r * row_bytes..(r + 1) * row_bytes];
-        let start = runs.len();
-        let dup = r > 0 && row == &rgb[(r - 1) * row_bytes..r * row_bytes];
-        if dup {
-            let (a, b, _) = spans[r - 1];
-            runs.extend_from_within(a..b);
-        } else {
-            row_runs(row, runs);
+        let cur = row(r);
+        if r == 0 {
+            grow(&mut s.colours, distinct, width);
+            distinct += count_span(&mut s.colours, cur, 0, width, height as u32);
+            spans.push((0, width as u32));
+            ends.push(spans.len());
+            continue;
         }
-        spans.push((start, runs.len(), dup));
+        let prev = row(r - 1);
+        let w_in = (height - r) as u32;
+        let mut at = 0usize;
+        while let Some(x0) = next_diff(cur, prev, at) {
+            // Extend the span over differing pixels and short equal gaps.
+            let mut x1 = x0 + 1;
+            while let Some(q) = next_diff(cur, prev, x1) {
+                if q > x1 + SPAN_GAP {
+                    break;
+                }
+                x1 = q + 1;
+            }
+            grow(&mut s.colours, distinct, 2 * (x1 - x0));
+            distinct += count_span(&mut s.colours, cur, x0, x1, w_in);
+            distinct += count_span(&mut s.colours, prev, x0, x1, w_in.wrapping_neg());
+            spans.push((x0 as u32, x1 as u32));
+            at = x1;
+            if at >= width {
+                break;
+            }
+        }
+        ends.push(spans.len());
     }
     let (count, sum) = (&mut s.count, &mut s.sum);
     let mut used = Vec::new();
-    for &(k, n) in runs.iter() {
+    for &(key, n) in s.colours.iter().filter(|&&(k, n)| k != 0 && n != 0) {
+        let k = key & 0xff_ffff;
         let b = bin_of(k);
         if count[b] == 0 {
             used.push(b);
@@ -711,28 +788,26 @@ fn quantize_rows_with(s: &mut Scratch, rgb: &[u8], width: usize) -> (Vec<u8>, Ve
         s[1] += ((k >> 8) & 0xff) as u64 * n;
         s[2] += (k & 0xff) as u64 * n;
     }
-    let (palette, map) = palette_of(count, sum, used);
+    let (palette, map) = palette_of(count, sum, used, &mut s.memo_palette, &mut s.memo);
     let stride = width + 1;
     let mut out = vec![0u8; stride * height];
-    for (r, &(a, b, dup)) in spans.iter().enumerate() {
+    let mut first = 0usize;
+    for (r, &last) in ends.iter().enumerate() {
         let (above, this) = out.split_at_mut(r * stride);
         let line = &mut this[1..stride];
-        if dup {
+        if r > 0 {
             line.copy_from_slice(&above[(r - 1) * stride + 1..]);
-            continue;
         }
-        let mut at = 0usize;
-        for &(k, n) in &runs[a..b] {
-            let (v, n) = (map[bin_of(k)], n as usize);
-            // Short runs (most of them, at anti-aliased edges) are one 8-byte store; what it
-            // writes past the run, the runs after it overwrite.
-            if n <= 8 && at + 8 <= line.len() {
-                line[at..at + 8].copy_from_slice(&[v; 8]);
-            } else if let Some(dst) = line.get_mut(at..at + n) {
-                dst.fill(v);
+        let src = row(r);
+        for &(x0, x1) in &spans[first..last] {
+            for x in x0 as usize..x1 as usize {
+                let k = (src[x * 3] as u32) << 16
+                    | (src[x * 3 + 1] as u32) << 8
+                    | src[x * 3 + 2] as u32;
+                line[x] = map[bin_of(k)];
             }
-            at += n;
         }
+        first = last;
     }
     (palette, out)
 }
@@ -740,7 +815,13 @@ fn quantize_rows_with(s: &mut Scratch, rgb: &[u8], width: usize) -> (Vec<u8>, Ve
 /// The palette of the 256 fullest bins (each its average colour) and every bin's index, the
 /// other bins mapping to the nearest palette colour; as [`quantize`] chooses them. Leaves the
 /// counts and sums of the `used` bins zero again.
-fn palette_of(count: &mut [u32], sum: &mut [[u64; 3]], mut used: Vec<usize>) -> (Vec<u8>, Vec<u8>) {
+fn palette_of(
+    count: &mut [u32],
+    sum: &mut [[u64; 3]],
+    mut used: Vec<usize>,
+    memo_palette: &mut Vec<u8>,
+    memo: &mut HashMap<[u8; 3], u8>,
+) -> (Vec<u8>, Vec<u8>) {
     used.sort_by(|&a, &b| count[b].cmp(&count[a]).then(a.cmp(&b)));
     let avg = |b: usize| {
         let n = count[b].max(1) as u64;
@@ -759,23 +840,31 @@ fn palette_of(count: &mut [u32], sum: &mut [[u64; 3]], mut used: Vec<usize>) -> 
     for (i, &b) in chosen.iter().enumerate() {
         map[b] = i as u8;
     }
+    let palette: Vec<u8> = colours.iter().flatten().copied().collect();
+    if *memo_palette != palette || memo.len() > 1 << 16 {
+        memo.clear();
+        memo_palette.clone_from(&palette);
+    }
     for &b in used.iter().skip(256) {
-        let c = avg(b).map(|v| v as i32);
-        let mut best = (u32::MAX, 0usize);
-        for i in 0..pr.len() {
-            let (dr, dg, db) = (c[0] - pr[i], c[1] - pg[i], c[2] - pb[i]);
-            let d = (dr * dr + dg * dg + db * db) as u32;
-            if d < best.0 {
-                best = (d, i);
+        let c = avg(b);
+        map[b] = *memo.entry(c).or_insert_with(|| {
+            let c = c.map(|v| v as i32);
+            let mut best = (u32::MAX, 0usize);
+            for i in 0..pr.len() {
+                let (dr, dg, db) = (c[0] - pr[i], c[1] - pg[i], c[2] - pb[i]);
+                let d = (dr * dr + dg * dg + db * db) as u32;
+                if d < best.0 {
+                    best = (d, i);
+                }
             }
-        }
-        map[b] = best.1 as u8;
+            best.1 as u8
+        });
     }
     for &b in &used {
         count[b] = 0;
         sum[b] = [0; 3];
     }
-    (colours.iter().flatten().copied().collect(), map)
+    (palette, map)
 }
 
 /// Reduces an RGB picture to at most 256 colours, fast.

@@ -746,6 +746,59 @@ mod tests {
         }
     }
 
+    /// The row-wise reduction (counting only what changes from row to row) gives the palette
+    /// and indices of the whole-picture one, on pictures with repeated and partly repeated
+    /// rows and more colours than a palette holds.
+    #[test]
+    fn quantize_rows_equals_quantize() {
+        for (w, h, seed) in [
+            (37usize, 23usize, 1u32),
+            (64, 64, 7),
+            (300, 40, 11),
+            (5, 1, 3),
+        ] {
+            let mut rgb = vec![0u8; w * h * 3];
+            let mut x = seed;
+            let mut next = || {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                x
+            };
+            for r in 0..h {
+                let kind = next() % 4;
+                for c in 0..w {
+                    let i = (r * w + c) * 3;
+                    let px: [u8; 3] = match kind {
+                        // Repeat the row above, or change a few pixels of it.
+                        0 | 1 if r > 0 => {
+                            let above = [rgb[i - w * 3], rgb[i - w * 3 + 1], rgb[i - w * 3 + 2]];
+                            if kind == 1 && next() % 9 == 0 {
+                                [next() as u8, (next() % 4) as u8 * 60, 99]
+                            } else {
+                                above
+                            }
+                        }
+                        // Flat runs of a few colours.
+                        2 => [[240, 217, 181], [181, 136, 99], [40, 43, 48]][(c / 7) % 3],
+                        // Noise: many colours.
+                        _ => [next() as u8, next() as u8, next() as u8],
+                    };
+                    rgb[i..i + 3].copy_from_slice(&px);
+                }
+            }
+            let (pal_a, idx_a) = canvas::quantize(&rgb);
+            let (pal_b, rows) = canvas::quantize_rows(&rgb, w);
+            assert_eq!(pal_a, pal_b, "{w}x{h}");
+            let idx_b: Vec<u8> = rows
+                .chunks_exact(w + 1)
+                .flat_map(|r| r[1..].iter().copied())
+                .collect();
+            assert_eq!(idx_a, idx_b, "{w}x{h}");
+            assert!(rows.chunks_exact(w + 1).all(|r| r[0] == 0));
+        }
+    }
+
     #[test]
     fn many_sides_get_distinct_colours() {
         let cols: Vec<_> = (0..8)
