@@ -156,7 +156,13 @@ struct TextKey {
     text: String,
 }
 
-type TextCache = Mutex<HashMap<TextKey, Arc<[GlyphMask]>>>;
+/// A text laid out from the origin: its width (as [`text_width`] gives it) and its glyphs.
+struct TextLayout {
+    width: f32,
+    glyphs: Vec<GlyphMask>,
+}
+
+type TextCache = Mutex<HashMap<TextKey, Arc<TextLayout>>>;
 
 fn text_cache() -> &'static TextCache {
     static CACHE: OnceLock<TextCache> = OnceLock::new();
@@ -170,8 +176,9 @@ pub(crate) fn clear_text_cache() {
     }
 }
 
-/// The glyph masks of `text` at `px` laid out from the origin, rasterised once and kept.
-fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<[GlyphMask]> {
+/// The glyph masks of `text` at `px` laid out from the origin and the text's width, worked out
+/// once and kept.
+fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<TextLayout> {
     let key = TextKey {
         font: font.font_data().as_ptr() as usize,
         px: px.to_bits(),
@@ -212,7 +219,10 @@ fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<[GlyphMask]> {
             });
         }
     }
-    let masks: Arc<[GlyphMask]> = masks.into();
+    let masks = Arc::new(TextLayout {
+        width: text_width(font, px, text),
+        glyphs: masks,
+    });
     if let Ok(mut c) = text_cache().lock() {
         if c.len() > 20_000 {
             c.clear();
@@ -447,24 +457,52 @@ impl Canvas {
         align: Align,
         c: Rgb8,
     ) -> f32 {
-        let w = text_width(font, px, text);
-        let left = match align {
-            Align::Left => x,
-            Align::Centre => x - w / 2.0,
-        };
         let baseline = (y + cap_height(px) / 2.0).round();
         if legacy() {
+            let w = text_width(font, px, text);
+            let left = match align {
+                Align::Left => x,
+                Align::Centre => x - w / 2.0,
+            };
             rasterize_text(font, px, text, left.round(), baseline, |gx, gy, a| {
                 self.blend(gx, gy, c, a.min(1.0))
             });
             return w;
         }
+        // The width and the glyphs come from the cache (no kerning lookups again).
+        let layout = text_masks(font, px, text);
+        let w = layout.width;
+        let left = match align {
+            Align::Left => x,
+            Align::Centre => x - w / 2.0,
+        };
         let (ox, oy) = (left.round() as i32, baseline as i32);
-        for g in text_masks(font, px, text).iter() {
+        let (cw, ch) = (self.img.width() as i32, self.img.height() as i32);
+        let stride = cw as usize * 3;
+        let buf: &mut [u8] = &mut self.img;
+        for g in &layout.glyphs {
+            let gx0 = ox + g.x;
             for (row, line) in g.cov.chunks_exact(g.w.max(1)).enumerate() {
                 let gy = oy + g.y + row as i32;
+                if gy < 0 || gy >= ch {
+                    continue;
+                }
+                let base = gy as usize * stride;
                 for (col, &a) in line.iter().enumerate() {
-                    self.blend(ox + g.x + col as i32, gy, c, a.min(1.0));
+                    let gx = gx0 + col as i32;
+                    if gx < 0 || gx >= cw || a <= 0.0 {
+                        continue;
+                    }
+                    // As `blend` does it, without its checks for every pixel.
+                    let at = base + gx as usize * 3;
+                    let p = &mut buf[at..at + 3];
+                    if a >= 1.0 {
+                        p.copy_from_slice(&c);
+                        continue;
+                    }
+                    for (d, &s) in p.iter_mut().zip(&c) {
+                        *d = (*d as f32 + (s as f32 - *d as f32) * a + 0.5) as u8;
+                    }
                 }
             }
         }
@@ -603,16 +641,12 @@ fn bin_of(k: u32) -> usize {
 
 /// Reusable buffers of [`quantize_rows`], one set a thread.
 struct Scratch {
-    /// The spans of each row that differ from the row above.
     runs: Vec<(u32, u32)>,
     count: Vec<u32>,
     sum: Vec<[u64; 3]>,
-    /// The distinct colours of a picture with their pixel counts, by open addressing: the key
-    /// is the colour with bit 24 set (0 is a free slot).
-    colours: Vec<(u32, u32)>,
     /// The palette of the last picture, and for colours outside it the nearest entry found.
-    /// Successive pictures of a game mostly have the same palette, so the search (a few
-    /// hundred distances for each of hundreds of anti-aliasing colours) is done once.
+    /// Successive pictures of a game mostly have the same palette, so the search (a distance
+    /// to each of 256 entries for each of hundreds of anti-aliasing colours) is done once.
     memo_palette: Vec<u8>,
     memo: HashMap<[u8; 3], u8>,
 }
@@ -623,7 +657,6 @@ impl Scratch {
             runs: Vec::new(),
             count: vec![0; BINS],
             sum: vec![[0; 3]; BINS],
-            colours: vec![(0, 0); 1 << 12],
             memo_palette: Vec::new(),
             memo: HashMap::new(),
         }
@@ -634,32 +667,52 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::new());
 }
 
-/// Adds `n` pixels of colour `k` to the open-addressing table `t` (a power of two long, kept
-/// at most half full by the caller); returns whether the colour is new.
-#[inline]
-fn count_colour(t: &mut [(u32, u32)], k: u32, n: u32) -> bool {
-    let key = k | 1 << 24;
-    let mask = t.len() - 1;
-    let mut at = (key.wrapping_mul(0x9E37_79B1) >> 16) as usize & mask;
-    loop {
-        let slot = &mut t[at];
-        if slot.0 == key {
-            slot.1 = slot.1.wrapping_add(n);
-            return false;
-        }
-        if slot.0 == 0 {
-            *slot = (key, n);
-            return true;
-        }
-        at = (at + 1) & mask;
+/// Appends the runs of equal pixels in one row to `runs`, as (colour, length). Neighbouring
+/// pixels are compared eight bytes at a time (the row against itself shifted by a pixel), so
+/// a flat stretch costs a few instructions per eight bytes.
+fn row_runs(row: &[u8], runs: &mut Vec<(u32, u32)>) {
+    let n = row.len() / 3;
+    if n == 0 {
+        return;
     }
+    let key =
+        |i: usize| (row[i * 3] as u32) << 16 | (row[i * 3 + 1] as u32) << 8 | row[i * 3 + 2] as u32;
+    let word = |s: &[u8], at: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&s[at..at + 8]);
+        u64::from_le_bytes(b)
+    };
+    let (cur, prev) = (&row[3..n * 3], &row[..(n - 1) * 3]);
+    let len = cur.len();
+    let mut start = 0usize;
+    // Byte offset in `cur` from which to look for the next difference.
+    let mut off = 0usize;
+    loop {
+        let mut diff = None;
+        while off + 8 <= len {
+            let x = word(cur, off) ^ word(prev, off);
+            if x != 0 {
+                diff = Some(off + (x.trailing_zeros() / 8) as usize);
+                break;
+            }
+            off += 8;
+        }
+        if diff.is_none() {
+            diff = (off..len).find(|&i| cur[i] != prev[i]);
+        }
+        let Some(d) = diff else { break };
+        // Byte d of `cur` belongs to pixel d / 3 + 1, which starts a new run.
+        let j = d / 3 + 1;
+        runs.push((key(start), (j - start) as u32));
+        start = j;
+        off = j * 3;
+    }
+    runs.push((key(start), (n - start) as u32));
 }
 
 /// [`quantize`] done row by row into PNG rows: returns the palette and, per row, a filter-type
 /// byte (left 0) followed by the row's palette indices. The palette and the indices are those
-/// of [`quantize`], but only the parts of a row that differ from the row above are looked at
-/// (colours are counted by how many rows they last, and index rows are copied down and
-/// patched), so the cost follows what changes down the picture, not its area.
+/// of [`quantize`]; a row equal to the one above is copied instead of looked at.
 pub(crate) fn quantize_rows(rgb: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
     SCRATCH.with(|s| match s.try_borrow_mut() {
         Ok(mut s) => quantize_rows_with(&mut s, rgb, width),
@@ -667,116 +720,29 @@ pub(crate) fn quantize_rows(rgb: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
     })
 }
 
-/// The first pixel at or after pixel `from` where rows `cur` and `prev` (RGB, equally long)
-/// differ, comparing eight bytes at a time.
-#[inline]
-fn next_diff(cur: &[u8], prev: &[u8], from: usize) -> Option<usize> {
-    let word = |s: &[u8], at: usize| {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&s[at..at + 8]);
-        u64::from_le_bytes(b)
-    };
-    let len = cur.len();
-    let mut off = from * 3;
-    while off + 8 <= len {
-        let x = word(cur, off) ^ word(prev, off);
-        if x != 0 {
-            return Some((off + (x.trailing_zeros() / 8) as usize) / 3);
-        }
-        off += 8;
-    }
-    (off..len).find(|&i| cur[i] != prev[i]).map(|i| i / 3)
-}
-
-/// Adds the pixels of `row[x0..x1]` (RGB) to the colour table, `w` each (a wrapping weight:
-/// `w.wrapping_neg()` takes them out again); returns how many colours were new.
-#[inline]
-fn count_span(t: &mut [(u32, u32)], row: &[u8], x0: usize, x1: usize, w: u32) -> usize {
-    let key =
-        |i: usize| (row[i * 3] as u32) << 16 | (row[i * 3 + 1] as u32) << 8 | row[i * 3 + 2] as u32;
-    let mut new = 0;
-    let mut x = x0;
-    while x < x1 {
-        let k = key(x);
-        let mut e = x + 1;
-        while e < x1 && key(e) == k {
-            e += 1;
-        }
-        new += usize::from(count_colour(t, k, ((e - x) as u32).wrapping_mul(w)));
-        x = e;
-    }
-    new
-}
-
-/// Grows the colour table so that it stays at most half full with `more` new colours.
-fn grow(t: &mut Vec<(u32, u32)>, distinct: usize, more: usize) {
-    if 2 * (distinct + more) > t.len() {
-        let mut size = t.len().max(16);
-        while 2 * (distinct + more) > size {
-            size *= 2;
-        }
-        let old = std::mem::replace(t, vec![(0, 0); size]);
-        for (key, n) in old.into_iter().filter(|&(k, _)| k != 0) {
-            count_colour(t, key & 0xff_ffff, n);
-        }
-    }
-}
-
-/// Gaps of at most this many equal pixels between two differing ones stay inside one span.
-const SPAN_GAP: usize = 8;
-
 fn quantize_rows_with(s: &mut Scratch, rgb: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
     let width = width.max(1);
     let row_bytes = width * 3;
     let height = rgb.len() / row_bytes;
-    let row = |r: usize| &rgb[r * row_bytes..(r + 1) * row_bytes];
-    // Pixels per distinct colour, counted only where a row differs from the one above: a
-    // pixel that first shows at row r and stays (the same colour in the rows below) until
-    // row r' counts r' − r, so it is added with weight height − r where it appears and taken
-    // out with weight height − r' where it is replaced. Rows equal to the one above, and the
-    // parts of rows that are, cost one comparison.
-    let spans = &mut s.runs;
-    spans.clear();
-    // Row r's differing spans are spans[ends[r - 1]..ends[r]].
-    let mut ends: Vec<usize> = Vec::with_capacity(height);
-    s.colours.fill((0, 0));
-    let mut distinct = 0usize;
+    let runs = &mut s.runs;
+    runs.clear();
+    // Each row's range in `runs`, and whether it repeats the row above.
+    let mut spans: Vec<(usize, usize, bool)> = Vec::with_capacity(height);
     for r in 0..height {
-        let cur = row(r);
-        if r == 0 {
-            grow(&mut s.colours, distinct, width);
-            distinct += count_span(&mut s.colours, cur, 0, width, height as u32);
-            spans.push((0, width as u32));
-            ends.push(spans.len());
-            continue;
+        let row = &rgb[r * row_bytes..(r + 1) * row_bytes];
+        let start = runs.len();
+        let dup = r > 0 && row == &rgb[(r - 1) * row_bytes..r * row_bytes];
+        if dup {
+            let (a, b, _) = spans[r - 1];
+            runs.extend_from_within(a..b);
+        } else {
+            row_runs(row, runs);
         }
-        let prev = row(r - 1);
-        let w_in = (height - r) as u32;
-        let mut at = 0usize;
-        while let Some(x0) = next_diff(cur, prev, at) {
-            // Extend the span over differing pixels and short equal gaps.
-            let mut x1 = x0 + 1;
-            while let Some(q) = next_diff(cur, prev, x1) {
-                if q > x1 + SPAN_GAP {
-                    break;
-                }
-                x1 = q + 1;
-            }
-            grow(&mut s.colours, distinct, 2 * (x1 - x0));
-            distinct += count_span(&mut s.colours, cur, x0, x1, w_in);
-            distinct += count_span(&mut s.colours, prev, x0, x1, w_in.wrapping_neg());
-            spans.push((x0 as u32, x1 as u32));
-            at = x1;
-            if at >= width {
-                break;
-            }
-        }
-        ends.push(spans.len());
+        spans.push((start, runs.len(), dup));
     }
     let (count, sum) = (&mut s.count, &mut s.sum);
     let mut used = Vec::new();
-    for &(key, n) in s.colours.iter().filter(|&&(k, n)| k != 0 && n != 0) {
-        let k = key & 0xff_ffff;
+    for &(k, n) in runs.iter() {
         let b = bin_of(k);
         if count[b] == 0 {
             used.push(b);
@@ -791,23 +757,25 @@ fn quantize_rows_with(s: &mut Scratch, rgb: &[u8], width: usize) -> (Vec<u8>, Ve
     let (palette, map) = palette_of(count, sum, used, &mut s.memo_palette, &mut s.memo);
     let stride = width + 1;
     let mut out = vec![0u8; stride * height];
-    let mut first = 0usize;
-    for (r, &last) in ends.iter().enumerate() {
+    for (r, &(a, b, dup)) in spans.iter().enumerate() {
         let (above, this) = out.split_at_mut(r * stride);
         let line = &mut this[1..stride];
-        if r > 0 {
+        if dup {
             line.copy_from_slice(&above[(r - 1) * stride + 1..]);
+            continue;
         }
-        let src = row(r);
-        for &(x0, x1) in &spans[first..last] {
-            for x in x0 as usize..x1 as usize {
-                let k = (src[x * 3] as u32) << 16
-                    | (src[x * 3 + 1] as u32) << 8
-                    | src[x * 3 + 2] as u32;
-                line[x] = map[bin_of(k)];
+        let mut at = 0usize;
+        for &(k, n) in &runs[a..b] {
+            let (v, n) = (map[bin_of(k)], n as usize);
+            // Short runs (most of them, at anti-aliased edges) are one 8-byte store; what it
+            // writes past the run, the runs after it overwrite.
+            if n <= 8 && at + 8 <= line.len() {
+                line[at..at + 8].copy_from_slice(&[v; 8]);
+            } else if let Some(dst) = line.get_mut(at..at + n) {
+                dst.fill(v);
             }
+            at += n;
         }
-        first = last;
     }
     (palette, out)
 }
