@@ -156,7 +156,13 @@ struct TextKey {
     text: String,
 }
 
-type TextCache = Mutex<HashMap<TextKey, Arc<[GlyphMask]>>>;
+/// A text laid out from the origin: its width (as [`text_width`] gives it) and its glyphs.
+struct TextLayout {
+    width: f32,
+    glyphs: Vec<GlyphMask>,
+}
+
+type TextCache = Mutex<HashMap<TextKey, Arc<TextLayout>>>;
 
 fn text_cache() -> &'static TextCache {
     static CACHE: OnceLock<TextCache> = OnceLock::new();
@@ -170,8 +176,9 @@ pub(crate) fn clear_text_cache() {
     }
 }
 
-/// The glyph masks of `text` at `px` laid out from the origin, rasterised once and kept.
-fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<[GlyphMask]> {
+/// The glyph masks of `text` at `px` laid out from the origin and the text's width, worked out
+/// once and kept.
+fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<TextLayout> {
     let key = TextKey {
         font: font.font_data().as_ptr() as usize,
         px: px.to_bits(),
@@ -212,7 +219,10 @@ fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<[GlyphMask]> {
             });
         }
     }
-    let masks: Arc<[GlyphMask]> = masks.into();
+    let masks = Arc::new(TextLayout {
+        width: text_width(font, px, text),
+        glyphs: masks,
+    });
     if let Ok(mut c) = text_cache().lock() {
         if c.len() > 20_000 {
             c.clear();
@@ -447,24 +457,52 @@ impl Canvas {
         align: Align,
         c: Rgb8,
     ) -> f32 {
-        let w = text_width(font, px, text);
-        let left = match align {
-            Align::Left => x,
-            Align::Centre => x - w / 2.0,
-        };
         let baseline = (y + cap_height(px) / 2.0).round();
         if legacy() {
+            let w = text_width(font, px, text);
+            let left = match align {
+                Align::Left => x,
+                Align::Centre => x - w / 2.0,
+            };
             rasterize_text(font, px, text, left.round(), baseline, |gx, gy, a| {
                 self.blend(gx, gy, c, a.min(1.0))
             });
             return w;
         }
+        // The width and the glyphs come from the cache (no kerning lookups again).
+        let layout = text_masks(font, px, text);
+        let w = layout.width;
+        let left = match align {
+            Align::Left => x,
+            Align::Centre => x - w / 2.0,
+        };
         let (ox, oy) = (left.round() as i32, baseline as i32);
-        for g in text_masks(font, px, text).iter() {
+        let (cw, ch) = (self.img.width() as i32, self.img.height() as i32);
+        let stride = cw as usize * 3;
+        let buf: &mut [u8] = &mut self.img;
+        for g in &layout.glyphs {
+            let gx0 = ox + g.x;
             for (row, line) in g.cov.chunks_exact(g.w.max(1)).enumerate() {
                 let gy = oy + g.y + row as i32;
+                if gy < 0 || gy >= ch {
+                    continue;
+                }
+                let base = gy as usize * stride;
                 for (col, &a) in line.iter().enumerate() {
-                    self.blend(ox + g.x + col as i32, gy, c, a.min(1.0));
+                    let gx = gx0 + col as i32;
+                    if gx < 0 || gx >= cw || a <= 0.0 {
+                        continue;
+                    }
+                    // As `blend` does it, without its checks for every pixel.
+                    let at = base + gx as usize * 3;
+                    let p = &mut buf[at..at + 3];
+                    if a >= 1.0 {
+                        p.copy_from_slice(&c);
+                        continue;
+                    }
+                    for (d, &s) in p.iter_mut().zip(&c) {
+                        *d = (*d as f32 + (s as f32 - *d as f32) * a + 0.5) as u8;
+                    }
                 }
             }
         }
@@ -606,14 +644,27 @@ struct Scratch {
     runs: Vec<(u32, u32)>,
     count: Vec<u32>,
     sum: Vec<[u64; 3]>,
+    /// The palette of the last picture, and for colours outside it the nearest entry found.
+    /// Successive pictures of a game mostly have the same palette, so the search (a distance
+    /// to each of 256 entries for each of hundreds of anti-aliasing colours) is done once.
+    memo_palette: Vec<u8>,
+    memo: HashMap<[u8; 3], u8>,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            runs: Vec::new(),
+            count: vec![0; BINS],
+            sum: vec![[0; 3]; BINS],
+            memo_palette: Vec::new(),
+            memo: HashMap::new(),
+        }
+    }
 }
 
 thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch {
-        runs: Vec::new(),
-        count: vec![0; BINS],
-        sum: vec![[0; 3]; BINS],
-    });
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::new());
 }
 
 /// Appends the runs of equal pixels in one row to `runs`, as (colour, length). Neighbouring
@@ -665,15 +716,7 @@ fn row_runs(row: &[u8], runs: &mut Vec<(u32, u32)>) {
 pub(crate) fn quantize_rows(rgb: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
     SCRATCH.with(|s| match s.try_borrow_mut() {
         Ok(mut s) => quantize_rows_with(&mut s, rgb, width),
-        Err(_) => quantize_rows_with(
-            &mut Scratch {
-                runs: Vec::new(),
-                count: vec![0; BINS],
-                sum: vec![[0; 3]; BINS],
-            },
-            rgb,
-            width,
-        ),
+        Err(_) => quantize_rows_with(&mut Scratch::new(), rgb, width),
     })
 }
 
@@ -711,7 +754,7 @@ fn quantize_rows_with(s: &mut Scratch, rgb: &[u8], width: usize) -> (Vec<u8>, Ve
         s[1] += ((k >> 8) & 0xff) as u64 * n;
         s[2] += (k & 0xff) as u64 * n;
     }
-    let (palette, map) = palette_of(count, sum, used);
+    let (palette, map) = palette_of(count, sum, used, &mut s.memo_palette, &mut s.memo);
     let stride = width + 1;
     let mut out = vec![0u8; stride * height];
     for (r, &(a, b, dup)) in spans.iter().enumerate() {
@@ -740,7 +783,13 @@ fn quantize_rows_with(s: &mut Scratch, rgb: &[u8], width: usize) -> (Vec<u8>, Ve
 /// The palette of the 256 fullest bins (each its average colour) and every bin's index, the
 /// other bins mapping to the nearest palette colour; as [`quantize`] chooses them. Leaves the
 /// counts and sums of the `used` bins zero again.
-fn palette_of(count: &mut [u32], sum: &mut [[u64; 3]], mut used: Vec<usize>) -> (Vec<u8>, Vec<u8>) {
+fn palette_of(
+    count: &mut [u32],
+    sum: &mut [[u64; 3]],
+    mut used: Vec<usize>,
+    memo_palette: &mut Vec<u8>,
+    memo: &mut HashMap<[u8; 3], u8>,
+) -> (Vec<u8>, Vec<u8>) {
     used.sort_by(|&a, &b| count[b].cmp(&count[a]).then(a.cmp(&b)));
     let avg = |b: usize| {
         let n = count[b].max(1) as u64;
@@ -759,23 +808,31 @@ fn palette_of(count: &mut [u32], sum: &mut [[u64; 3]], mut used: Vec<usize>) -> 
     for (i, &b) in chosen.iter().enumerate() {
         map[b] = i as u8;
     }
+    let palette: Vec<u8> = colours.iter().flatten().copied().collect();
+    if *memo_palette != palette || memo.len() > 1 << 16 {
+        memo.clear();
+        memo_palette.clone_from(&palette);
+    }
     for &b in used.iter().skip(256) {
-        let c = avg(b).map(|v| v as i32);
-        let mut best = (u32::MAX, 0usize);
-        for i in 0..pr.len() {
-            let (dr, dg, db) = (c[0] - pr[i], c[1] - pg[i], c[2] - pb[i]);
-            let d = (dr * dr + dg * dg + db * db) as u32;
-            if d < best.0 {
-                best = (d, i);
+        let c = avg(b);
+        map[b] = *memo.entry(c).or_insert_with(|| {
+            let c = c.map(|v| v as i32);
+            let mut best = (u32::MAX, 0usize);
+            for i in 0..pr.len() {
+                let (dr, dg, db) = (c[0] - pr[i], c[1] - pg[i], c[2] - pb[i]);
+                let d = (dr * dr + dg * dg + db * db) as u32;
+                if d < best.0 {
+                    best = (d, i);
+                }
             }
-        }
-        map[b] = best.1 as u8;
+            best.1 as u8
+        });
     }
     for &b in &used {
         count[b] = 0;
         sum[b] = [0; 3];
     }
-    (colours.iter().flatten().copied().collect(), map)
+    (palette, map)
 }
 
 /// Reduces an RGB picture to at most 256 colours, fast.
