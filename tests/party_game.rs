@@ -470,3 +470,34 @@ fn the_echo_setting_rules_or_vector() {
     assert_eq!(r.ok, Some(false), "{}", r.text);
     assert!(r.text.contains("echo:rules or echo:vector"), "{}", r.text);
 }
+
+/// Leaving the server makes a Swinger Warm (RULINGS §3.6), logged as the bot's action: a
+/// Warm Swinger not in check passes at turn start, one in check plays an ordinary turn.
+#[test]
+fn leaving_the_server_makes_a_swinger_warm() {
+    let mut t = four("c3=R1 k19=R3", "");
+    let mut g = t.game();
+    assert!(g.member_left("zed", t.now).is_none(), "not a Swinger");
+    let a = g.member_left("ben", t.now).expect("ben is a Swinger");
+    assert!(
+        a.text.contains("ben left the server and is Warm."),
+        "{}",
+        a.text
+    );
+    assert!(g.state().warm.contains(&2));
+    assert_eq!(g.log.last().map(|e| e.actor.as_str()), Some("arbiter"));
+    assert!(g.member_left("ben", t.now).is_none(), "Warm already");
+    // Through the hub: ben, not in check, passes when his turn comes.
+    t.hub.member_left("t", "ben", t.now).expect("acts");
+    let r = t.ok("ann", "/move Rc3-c4");
+    assert!(r.contains("ben is Warm and passes."), "{r}");
+    assert_eq!(t.list(), ["cat", "dan", "ann", "ben"]);
+    // cat checks dan (Rook k20, nine squares from t20); dan leaves, and being in check
+    // plays an ordinary turn.
+    t.ok("cat", "/move Rk19-k20");
+    assert_eq!(t.list()[0], "dan");
+    t.hub.member_left("t", "dan", t.now).expect("acts");
+    assert_eq!(t.list()[0], "dan", "in check, dan plays an ordinary turn");
+    assert!(t.game().state().warm.contains(&4));
+    t.ok("dan", "/move Kt20-t19");
+}

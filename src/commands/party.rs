@@ -298,6 +298,10 @@ impl ThreadGame for Game {
         )
     }
 
+    fn member_left(&mut self, user: &str, now: Timestamp) -> Option<Reply> {
+        Game::member_left(self, user, now).map(accepted)
+    }
+
     fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
         self.apply(user, false, Request::Takeback, now, raw)
             .map(accepted)

@@ -96,6 +96,11 @@ pub enum Action {
         /// On or off.
         on: bool,
     },
+    /// The Swinger left the server: the bot sets them Warm (RULINGS §3.6).
+    Left {
+        /// Who.
+        seat: u8,
+    },
     /// A new Swinger joins at the bottom of the list.
     AddSwinger {
         /// The user.
@@ -236,6 +241,8 @@ pub enum Request {
     Extend(String, u64),
     /// `/party warm player:@x on|off`.
     Warm(String, bool),
+    /// The user left the server (no command: the bot's own action, RULINGS §3.6).
+    Left(String),
     /// `/party swinger add player:@x`.
     Add(String),
     /// `/party swinger remove player:@x`.
@@ -609,6 +616,13 @@ impl Game {
                     ));
                 }
                 Action::Warm { seat, on }
+            }
+            Request::Left(user) => {
+                let seat = self.seat_named(&user)?;
+                if self.state.warm.contains(&seat) {
+                    return Err(format!("{user} is Warm already"));
+                }
+                Action::Left { seat }
             }
             Request::Add(user) => {
                 self.need_umpire(umpire)?;
@@ -1010,6 +1024,20 @@ impl Game {
         v
     }
 
+    /// A user left the server: every seat of theirs becomes Warm (RULINGS §3.6), as the
+    /// bot's own action; `None` when they hold no seat here or are Warm already.
+    pub fn member_left(&mut self, user: &str, now: Timestamp) -> Option<Accepted> {
+        self.seat_of(user)?;
+        self.apply(
+            "arbiter",
+            false,
+            Request::Left(user.to_string()),
+            now,
+            &format!("({user} left the server)"),
+        )
+        .ok()
+    }
+
     /// The plays the user may make now, as `/move` accepts them.
     ///
     /// # Errors
@@ -1256,6 +1284,16 @@ fn fold(
                 if *on { "" } else { "no longer " }
             ));
             if *on && st.pos.to_play() == Some(*seat) {
+                begin_turn(st, now, lines);
+            }
+        }
+        Action::Left { seat } => {
+            st.warm.insert(*seat);
+            lines.push(format!(
+                "{} left the server and is Warm.",
+                user_of(st, *seat)
+            ));
+            if st.pos.to_play() == Some(*seat) {
                 begin_turn(st, now, lines);
             }
         }
