@@ -952,3 +952,27 @@ fn the_table_matches_the_engine_and_the_second_implementation() {
     }
     assert!(rows >= 100, "{rows} rows");
 }
+
+/// `arbiter moves --variant party --fen '<text>'` prints the table's list, one play a line,
+/// in byte order (the pinned CLI).
+#[test]
+fn the_cli_prints_the_table() {
+    let text = std::fs::read_to_string(table_path()).expect("the table");
+    for line in text.lines().step_by(15) {
+        let (pos_text, list) = line.split_once('\t').expect("a tab");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["moves", "--variant", "party", "--fen", pos_text])
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{pos_text}");
+        let printed: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(String::from)
+            .collect();
+        let want: Vec<String> = list.split(' ').map(String::from).collect();
+        assert_eq!(printed, want, "{pos_text}");
+        let mut sorted = printed.clone();
+        sorted.sort();
+        assert_eq!(printed, sorted);
+    }
+}
