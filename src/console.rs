@@ -298,6 +298,21 @@ impl Console {
                 }
             }
             Some("time") => out.push(format!("time {}", self.now)),
+            Some("leave") => match words.next() {
+                // A member leaving the server (the Discord bot hears it from the gateway):
+                // what each game does, as `[thread] …` lines.
+                Some(u) => {
+                    let user = u.trim_start_matches('@');
+                    let acted = self.rt.block_on(self.svc.member_left(user, self.now));
+                    if acted.is_empty() {
+                        out.push(format!("{user} left the server (no game acts on it)"));
+                    }
+                    for (thread, r) in acted {
+                        out.extend(thread_lines(&thread, &r.text, self.now));
+                    }
+                }
+                None => out.push("error: write !leave <user>".into()),
+            },
             Some("render") => {
                 let Some(file) = words.next() else {
                     out.push("error: write !render <file.png>".into());
@@ -332,7 +347,7 @@ impl Console {
                 {
                     Some(lines) => out.extend(lines),
                     None => out.push(
-                        "error: unknown ! command (clock, press, as, thread, state, time, render, stack)"
+                        "error: unknown ! command (clock, press, as, thread, state, time, render, leave, stack)"
                             .into(),
                     ),
                 }

@@ -942,6 +942,63 @@ impl Service {
         }
     }
 
+    /// A user left the server: each unfinished game that acts on it (a Party Swinger turns
+    /// Warm, RULINGS §3.6) logs its action, saved like a command. Returns (thread, reply)
+    /// for each game that acted.
+    pub async fn member_left(&self, user: &str, now: Timestamp) -> Vec<(String, Reply)> {
+        let threads = match &self.store {
+            Some(store) => {
+                let mut v = Vec::new();
+                for variant in crate::commands::LEAVE_AWARE {
+                    match store.open_threads_of(variant).await {
+                        Ok(t) => v.extend(t),
+                        Err(e) => tracing::error!(error = %e, "storage failed"),
+                    }
+                }
+                v
+            }
+            None => {
+                let mut v: Vec<String> = lock(&self.slots).keys().cloned().collect();
+                v.sort();
+                v
+            }
+        };
+        let mut out = Vec::new();
+        for thread in threads {
+            let slot = self.slot(&thread);
+            let mut cell = slot.cell.lock().await;
+            for _ in 0..RETRIES {
+                if let Err(e) = self.sync(&mut cell, &thread).await {
+                    tracing::error!(error = %e, "storage failed");
+                    break;
+                }
+                let was = before(&cell.hub, &thread);
+                let Some(reply) = cell.hub.member_left(&thread, user, now) else {
+                    break;
+                };
+                match self
+                    .persist(&mut cell, &thread, &was, now, None, &reply)
+                    .await
+                {
+                    Ok(true) => {
+                        self.drop_buttons(&thread);
+                        self.touched(&thread, &cell);
+                        out.push((thread.clone(), reply));
+                        break;
+                    }
+                    Ok(false) => self.discard(&mut cell, &thread).await,
+                    Err(e) => {
+                        tracing::error!(error = %e, "storage failed");
+                        self.discard(&mut cell, &thread).await;
+                        break;
+                    }
+                }
+            }
+        }
+        self.evict_idle();
+        out
+    }
+
     /// A console-only `!` line of the thread's game (`!stack …`), saved like a command: the
     /// lines to print, or `None` when the game does not take it.
     pub async fn console_line(

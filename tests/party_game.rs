@@ -391,3 +391,113 @@ fn export_imports_back() {
     assert_eq!(back.position(), g.position());
     assert!(arbiter::commands::import(&text).is_ok());
 }
+
+/// `echo:vector` (RULINGS §3.2): the Echo makes only the displacement its Swinger's last
+/// moved piece made; under the default `rules` it moves by that piece's whole rule. The
+/// setting shows in `/status`, the position text and the export, and survives an import.
+#[test]
+fn the_echo_setting_rules_or_vector() {
+    let start = format!(
+        "{} [] 1,2 1:-,2:-",
+        board("a1=K1 c3=R1 e5=E1 t20=K2 q16=R2")
+    );
+    for (echo, e9, e10) in [("rules", true, true), ("vector", false, true)] {
+        let mut t = T::new(&format!(
+            "/party new umpire:@uma swingers:@ann @ben echo:{echo} position:{start}"
+        ));
+        t.ok("ann", "/move Rc3-c8");
+        t.ok("ben", "/move Rq16-q17");
+        let status = t.ok("ann", "/status");
+        assert!(status.contains(&format!("echo: {echo}")), "{status}");
+        let moves = t.ok("ann", "/moves square:e5");
+        assert_eq!(moves.contains("Ee5-e9"), e9, "{echo}: {moves}");
+        assert_eq!(moves.contains("Ee5-e10"), e10, "{echo}: {moves}");
+        assert_eq!(moves.contains("Ee5-f5"), e9, "{echo}: {moves}");
+        let text = t.game().position().to_text();
+        if echo == "vector" {
+            assert!(text.ends_with(" 1:R+0+5,2:R+0+1 echo:vector"), "{text}");
+            t.no("ann", "/move Ee5-e9");
+        } else {
+            assert!(text.ends_with(" 1:R,2:R"), "{text}");
+        }
+        let g = t.game();
+        let exported = arbiter::games::party::export::export(&g);
+        assert!(exported.contains(&format!("[Echo \"{echo}\"]")));
+        let back = arbiter::games::party::export::import(&exported).expect("imports");
+        assert_eq!(back.position(), g.position());
+        assert_eq!(back.settings.echo, g.settings.echo);
+        // The Echo's move keeps the source; the next Echo move repeats the displacement.
+        t.ok("ann", "/move Ee5-e10");
+        t.ok("ben", "/pass");
+        let moves = t.ok("ann", "/moves square:e10");
+        assert_eq!(moves.contains("Ee10-e11"), echo == "rules", "{moves}");
+        assert!(moves.contains("Ee10-e15"), "{moves}");
+    }
+    // A position text carries the reading; echo: on /party new overrides it, and a
+    // vector reading needs every source's displacement.
+    let vector_text = format!(
+        "{} [] 1,2 1:R+0+5,2:- echo:vector",
+        board("a1=K1 e5=E1 t20=K2")
+    );
+    let t = T::from(&vector_text, 2);
+    assert_eq!(
+        t.game().settings.echo,
+        arbiter::games::party::EchoRule::Vector
+    );
+    assert_eq!(t.game().position().to_text(), vector_text);
+    let create = |echo: &str, position: &str| {
+        let mut hub = Hub::new();
+        let caller = Caller {
+            user: "org",
+            roles: Roles {
+                organiser: true,
+                moderator: false,
+            },
+            thread: "t",
+            now: T0,
+        };
+        let text = format!("/party new umpire:@uma swingers:@ann @ben {echo} {position}");
+        let cmd = parse_command(&text).expect("a command");
+        hub.handle(&caller, 0, &cmd, &text)
+    };
+    let plain = format!("position:{} [] 1,2 1:R,2:-", board("a1=K1 e5=E1 t20=K2"));
+    let r = create("echo:vector", &plain);
+    assert_eq!(r.ok, Some(false), "{}", r.text);
+    assert!(r.text.contains("echo sources"), "{}", r.text);
+    let r = create("echo:rules", &plain);
+    assert_eq!(r.ok, Some(true), "{}", r.text);
+    let r = create("echo:sideways", "");
+    assert_eq!(r.ok, Some(false), "{}", r.text);
+    assert!(r.text.contains("echo:rules or echo:vector"), "{}", r.text);
+}
+
+/// Leaving the server makes a Swinger Warm (RULINGS §3.6), logged as the bot's action: a
+/// Warm Swinger not in check passes at turn start, one in check plays an ordinary turn.
+#[test]
+fn leaving_the_server_makes_a_swinger_warm() {
+    let mut t = four("c3=R1 k19=R3", "");
+    let mut g = t.game();
+    assert!(g.member_left("zed", t.now).is_none(), "not a Swinger");
+    let a = g.member_left("ben", t.now).expect("ben is a Swinger");
+    assert!(
+        a.text.contains("ben left the server and is Warm."),
+        "{}",
+        a.text
+    );
+    assert!(g.state().warm.contains(&2));
+    assert_eq!(g.log.last().map(|e| e.actor.as_str()), Some("arbiter"));
+    assert!(g.member_left("ben", t.now).is_none(), "Warm already");
+    // Through the hub: ben, not in check, passes when his turn comes.
+    t.hub.member_left("t", "ben", t.now).expect("acts");
+    let r = t.ok("ann", "/move Rc3-c4");
+    assert!(r.contains("ben is Warm and passes."), "{r}");
+    assert_eq!(t.list(), ["cat", "dan", "ann", "ben"]);
+    // cat checks dan (Rook k20, nine squares from t20); dan leaves, and being in check
+    // plays an ordinary turn.
+    t.ok("cat", "/move Rk19-k20");
+    assert_eq!(t.list()[0], "dan");
+    t.hub.member_left("t", "dan", t.now).expect("acts");
+    assert_eq!(t.list()[0], "dan", "in check, dan plays an ordinary turn");
+    assert!(t.game().state().warm.contains(&4));
+    t.ok("dan", "/move Kt20-t19");
+}

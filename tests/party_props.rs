@@ -4,7 +4,7 @@
 //! text round-trips; every legal play formats and reads back to itself.
 
 use arbiter::games::party::rules::in_check;
-use arbiter::games::party::{notation, Game, NewGame, Position, Request};
+use arbiter::games::party::{notation, EchoRule, Game, NewGame, Position, Request};
 use proptest::prelude::*;
 
 const T0: u64 = 1_767_225_600;
@@ -36,7 +36,14 @@ proptest! {
     fn random_play_from_offered_lists(seed in any::<u64>(), n in 2usize..=8) {
         let users: Vec<String> = (0..n).map(|i| format!("u{i}")).collect();
         let mut g = Game::create(
-            NewGame { swingers: users.clone(), umpire: "uma".into(), seed: seed & 0xffff, ..NewGame::default() },
+            NewGame {
+                swingers: users.clone(),
+                umpire: "uma".into(),
+                seed: seed & 0xffff,
+                // Both readings of the Echo (RULINGS §3.2).
+                echo: Some(if seed & 0x10000 == 0 { EchoRule::Rules } else { EchoRule::Vector }),
+                ..NewGame::default()
+            },
             "org",
             T0,
         ).map_err(TestCaseError::fail)?;

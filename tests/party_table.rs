@@ -839,11 +839,90 @@ fn random_positions(count: usize) -> Vec<String> {
     out
 }
 
+/// A position text from `square=piece` pairs (`a1=K1 e5=H2:3`), hands, Play List and Echo
+/// sources.
+fn spec(pieces: &str, rest: &str) -> String {
+    let mut rows = Vec::new();
+    for r in (1..=20).rev() {
+        let mut s = String::new();
+        let mut e = 0;
+        for f in 0..20u8 {
+            let sq = format!("{}{r}=", (b'a' + f) as char);
+            match pieces.split_whitespace().find_map(|t| t.strip_prefix(&sq)) {
+                Some(p) => {
+                    if e > 0 {
+                        s.push_str(&e.to_string());
+                        e = 0;
+                    }
+                    s.push_str(&format!("{{{p}}}"));
+                }
+                None => e += 1,
+            }
+        }
+        if e > 0 {
+            s.push_str(&e.to_string());
+        }
+        rows.push(s);
+    }
+    format!("{} {rest}", rows.join("/"))
+}
+
+/// Positions chosen for the cases random ones rarely show: pawn promotions (by a step, a
+/// sideways step and a capture; a King offered only to a Swinger without one, a Tornado
+/// never to one who owns one), the Demon in and out of its zone, Qball bounces, captures and
+/// scratches, Tornado chains (two and three captures, reversal, a King ending the chain, a
+/// HarfyBlob's range as the next reach), the Archer's shots (and beside a Cantor), the
+/// CopyCat against each victim type, and the Echo with every source.
+fn chosen_positions() -> Vec<String> {
+    let mut v = vec![
+        spec("a1=K1 j9=P1 l11=P1 c3=T1 t20=K2 k10=R2", "[] 1,2 1:-,2:-"),
+        spec("i10=P1 e5=R1 t20=K2 j11=B2", "[] 1,2 1:-,2:-"),
+        spec("k12=P2 t1=K2 a20=K1 j11=P1 l11=J1", "[2:T] 2,1 1:-,2:-"),
+        spec("h9=D1 g6=R1 k10=R1 a1=K1 t20=K2 i10=P2", "[] 1,2 1:-,2:-"),
+        spec("c3=D1 a1=K1 t20=K2 e5=P2 d4=P1 a3=C2", "[] 1,2 1:-,2:-"),
+        spec("e5=Q1 b1=K1 t20=K2 c11=P2 c3=J1", "[] 1,2 1:-,2:-"),
+        spec("a5=Q1 b1=K1 t20=K2 f2=R2", "[] 1,2 1:-,2:-"),
+        spec("d4=Q1 j1=K1 t20=K2 e11=P2", "[] 1,2 1:-,2:-"),
+        spec("e5=T1 f6=P2 f7=J2 i7=P2 a1=K1 t20=K2", "[] 1,2 1:-,2:-"),
+        spec("e5=T1 e6=J2 e3=P2 a1=K1 t20=K2 c6=B2", "[] 1,2 1:-,2:-"),
+        spec("e5=T1 e6=K2 e7=P2 a1=K1 t20=R2", "[] 1,2 1:-,2:-"),
+        spec("h8=T1 i9=H2:3 l9=P2 i12=R2 a1=K1 t20=K2", "[] 1,2 1:-,2:-"),
+        spec(
+            "e5=A1 e9=P2 h8=P2 i9=P2 a1=K1 t20=K2 b5=R2",
+            "[] 1,2 1:-,2:-",
+        ),
+        spec("e5=A1 d4=%2 g7=P2 i9=P2 a1=K1 t20=K2", "[] 1,2 1:-,2:-"),
+        spec(
+            "e5=O1 e9=R2 i5=B2 f6=P2 e8=A2 a1=K1 t20=K2",
+            "[] 1,2 1:-,2:-",
+        ),
+        spec(
+            "e5=O1 e8=H2:3 h5=H2:2 e7=D2 f4=T2 a1=K1 t20=K2",
+            "[] 1,2 1:-,2:-",
+        ),
+        spec("e5=O1 e9=E2 b8=O2 a1=K1 t20=K2", "[] 1,2 1:-,2:R"),
+        spec(
+            "e5=O1 g8=Z2 f8=C2 g7=J2 c3=%2 h5=Q2 e7=!2 e6=P1 a1=K1 t20=K2",
+            "[] 1,2 1:-,2:-",
+        ),
+        spec("e5=O1 e8=E2 a1=K1 t20=K2", "[] 1,2 1:-,2:O"),
+    ];
+    for src in [
+        "R", "B", "C", "J", "K", "D", "H:2", "P", "O", "Q", "A", "Z", "!", "T", "%",
+    ] {
+        v.push(spec(
+            "e5=E1 a1=K1 t20=K2 e9=P2 h8=P2 f6=J2 d4=P1 e7=P1 g5=A2",
+            &format!("[] 1,2 1:{src},2:-"),
+        ));
+    }
+    v
+}
+
 #[test]
 fn the_table_matches_the_engine_and_the_second_implementation() {
     if std::env::var("PARTY_TABLE_WRITE").is_ok() {
         let mut s = String::new();
-        for p in random_positions(120) {
+        for p in random_positions(120).into_iter().chain(chosen_positions()) {
             let pos = Position::from_text(&p).expect("reads");
             s.push_str(&format!("{p}\t{}\n", notation::legal_texts(&pos).join(" ")));
         }
@@ -872,4 +951,28 @@ fn the_table_matches_the_engine_and_the_second_implementation() {
         rows += 1;
     }
     assert!(rows >= 100, "{rows} rows");
+}
+
+/// `arbiter moves --variant party --fen '<text>'` prints the table's list, one play a line,
+/// in byte order (the pinned CLI).
+#[test]
+fn the_cli_prints_the_table() {
+    let text = std::fs::read_to_string(table_path()).expect("the table");
+    for line in text.lines().step_by(15) {
+        let (pos_text, list) = line.split_once('\t').expect("a tab");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["moves", "--variant", "party", "--fen", pos_text])
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{pos_text}");
+        let printed: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(String::from)
+            .collect();
+        let want: Vec<String> = list.split(' ').map(String::from).collect();
+        assert_eq!(printed, want, "{pos_text}");
+        let mut sorted = printed.clone();
+        sorted.sort();
+        assert_eq!(printed, sorted);
+    }
 }

@@ -18,6 +18,8 @@ use arbiter::render::{
     PlayerColour, RenderOptions, Renderer, TableView,
 };
 
+use arbiter::render::party;
+
 fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden")
 }
@@ -617,6 +619,10 @@ fn sample_pictures() -> Vec<(&'static str, Vec<u8>)> {
         ("kfb", render_kfb(&example_kfb().unwrap()).unwrap()),
         ("ultimate", render_ultimate(&example_ultimate()).unwrap()),
         ("table", render_table(&example_table()).unwrap()),
+        (
+            "party",
+            party::render_party(&party::example_party().unwrap()).unwrap(),
+        ),
     ]
 }
 
@@ -670,4 +676,60 @@ fn cached_pictures_equal_fresh_ones() {
         assert!(c == w, "{name}: warm differs from cold");
         assert!(c == a, "{name}: differs after clearing the caches");
     }
+}
+
+/// The Party Chess picture of a busy position (a Tornado's chain just played, drawn as
+/// arrows; HarfyBlob ranges on their squares; the panel below the board): no larger than
+/// the KFB picture.
+#[test]
+fn party_busy_position() {
+    let png = party::render_party(&party::example_party().unwrap()).unwrap();
+    let (w, h) = dims(&png);
+    assert!(w <= 900 && h <= 1200, "{w}×{h}");
+    check_golden("party_busy", &png);
+    let kfb = render_kfb(&example_kfb().unwrap()).unwrap();
+    assert!(png.len() <= kfb.len(), "{} > {}", png.len(), kfb.len());
+}
+
+/// An Archer's stand-off shot drawn as a red arrow (the Archer stays) and a Qball's bounce
+/// as a bent arrow, seven Swingers in the Play List.
+#[test]
+fn party_archer_shot_and_qball_bounce() {
+    use arbiter::games::party::{Game, NewGame, Request};
+    let names = ["ann", "ben", "cat", "dan", "eve", "fay", "gus"];
+    let position = "{K3}18{K4}/20/20/20/20/20/20/20/3{P2}16/20/20/20/3{A1}16/20/20/20/20/4{Q2}15/20/{K1}2{K5}2{K6}2{K7}9{K2} [1:{H:4}R] 1,2,3,4,5,6,7 1:-,2:-,3:-,4:-,5:-,6:-,7:-";
+    let mut g = Game::create(
+        NewGame {
+            swingers: names.map(String::from).to_vec(),
+            umpire: "uma".into(),
+            position: Some(position.into()),
+            ..NewGame::default()
+        },
+        "org",
+        0,
+    )
+    .unwrap();
+    g.apply("ann", false, Request::Play("Ad8xd12".into()), 60, "/move")
+        .unwrap();
+    let shot = party::view_of(&g);
+    assert_eq!(shot.arrow.as_ref().map(|a| a.1), Some(true));
+    check_golden("party_shot", &party::render_party(&shot).unwrap());
+    g.apply(
+        "ben",
+        false,
+        Request::Play("Qe3-c1-a3".into()),
+        120,
+        "/move",
+    )
+    .unwrap();
+    let bounce = party::view_of(&g);
+    let path: Vec<String> = bounce
+        .arrow
+        .clone()
+        .unwrap()
+        .0
+        .iter()
+        .map(|s| s.name())
+        .collect();
+    assert_eq!(path, ["e3", "c1", "a3"]);
 }

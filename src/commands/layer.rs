@@ -74,6 +74,11 @@ pub trait ThreadGame: Send + Sync {
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply>;
     /// A chat line by a user in the thread.
     fn chat(&mut self, _user: &str, _now: Timestamp) {}
+    /// A user left the server: what the game does of itself (Party Chess: the Swinger is
+    /// Warm), as an accepted action's reply; `None` when it does nothing.
+    fn member_left(&mut self, _user: &str, _now: Timestamp) -> Option<Reply> {
+        None
+    }
     /// A console-only `!` line of this game's own (`!stack white KQ…` for Chex), split in
     /// words: the lines to print (never an `ok:`/`refused:` line), or `None` when it is not
     /// one of the game's.
@@ -188,6 +193,10 @@ pub static KINDS: &[&GameKind] = &[
     &super::nomic::KIND,
     &super::party::KIND,
 ];
+
+/// The variants whose games act when a member leaves the server
+/// ([`ThreadGame::member_left`]): only their unfinished games are read then.
+pub static LEAVE_AWARE: &[&str] = &["party"];
 
 /// The kind stored under `variant`.
 pub fn kind_of(variant: &str) -> Option<&'static GameKind> {

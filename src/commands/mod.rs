@@ -13,7 +13,9 @@ mod ultimate;
 use std::collections::{HashMap, HashSet};
 
 pub use kfb::{game_announcement, new_game_notify, state_lines, status_text, HELP};
-pub use layer::{import, kind_of, Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame, KINDS};
+pub use layer::{
+    import, kind_of, Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame, KINDS, LEAVE_AWARE,
+};
 pub use nomic::nomic_view;
 pub use picture::{clock_text, kfb_picture};
 pub use tournament::{
@@ -516,6 +518,12 @@ impl Hub {
         if let Some(game) = self.games.get_mut(thread) {
             game.chat(user, now);
         }
+    }
+
+    /// A user left the server: what the game in `thread` does of itself (an accepted
+    /// action's reply), if anything.
+    pub fn member_left(&mut self, thread: &str, user: &str, now: Timestamp) -> Option<Reply> {
+        self.games.get_mut(thread)?.member_left(user, now)
     }
 
     /// A console-only `!` line for the game in a thread (`!stack …`): the lines to print, or

@@ -26,7 +26,7 @@ pub static KIND: GameKind = GameKind {
 };
 
 /// The help text.
-pub const HELP: &str = "Party Chess: /party new umpire:@u swingers:@a @b … [first:@a] [turn_limit:3d] [seed:<n>] [position:<position text>] | /party pieces set:<five letters, value ≤ 30> | /move notation:<play> (Rc3-c9, Ae5xe9, j9-j10=R, Te5xf6xf7, R@c5) | /pass | /surrender | /moves [square:<sq>] [piece:<letter>] | /pieces | /status | /takeback | /export | Chess-Umpire: /party extend player:@x until:<duration> | /party warm player:@x on|off | /party swinger add|remove player:@x | /party create piece:<letter> for:@x | /ledger add text:<text> | /ledger edit <n> text:<text> | /revert to:<n> reason:<text> (moderator)";
+pub const HELP: &str = "Party Chess: /party new umpire:@u swingers:@a @b … [first:@a] [turn_limit:3d] [seed:<n>] [echo:rules|vector] [position:<position text>] | /party pieces set:<five letters, value ≤ 30> | /move notation:<play> (Rc3-c9, Ae5xe9, j9-j10=R, Te5xf6xf7, R@c5) | /pass | /surrender | /moves [square:<sq>] [piece:<letter>] | /pieces | /status | /takeback | /export | Chess-Umpire: /party extend player:@x until:<duration> | /party warm player:@x on|off | /party swinger add|remove player:@x | /party create piece:<letter> for:@x | /ledger add text:<text> | /ledger edit <n> text:<text> | /revert to:<n> reason:<text> (moderator)";
 
 fn mentions(v: &str) -> Vec<String> {
     v.split_whitespace().map(mention).collect()
@@ -46,6 +46,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         turn_limit: None,
         seed: entropy,
         position: cmd.opt("position").map(str::to_string),
+        echo: cmd.opt("echo").map(party::EchoRule::parse).transpose()?,
     };
     if let Some(l) = cmd.opt("turn_limit") {
         new.turn_limit = Some(parse_duration(l).map_err(|e| e.to_string())?);
@@ -61,12 +62,13 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         .map(|&s| format!("{} ({s})", game.user(s)))
         .collect();
     let mut text = format!(
-        "Party Chess created by {}: Chess-Umpire {}; Play List {}; turn limit {}; seed {}",
+        "Party Chess created by {}: Chess-Umpire {}; Play List {}; turn limit {}; seed {}; echo: {}",
         caller.user,
         game.state().umpire,
         list.join(", "),
         crate::time::format_duration(game.settings.turn_limit),
-        game.settings.seed
+        game.settings.seed,
+        game.settings.echo.word()
     );
     let what = if game.state().started {
         text.push('\n');
@@ -294,6 +296,10 @@ impl ThreadGame for Game {
                 Err(e) => Reply::refused(e),
             },
         )
+    }
+
+    fn member_left(&mut self, user: &str, now: Timestamp) -> Option<Reply> {
+        Game::member_left(self, user, now).map(accepted)
     }
 
     fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {

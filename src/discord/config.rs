@@ -68,6 +68,9 @@ pub struct Config {
     pub shards: Option<Shards>,
     /// Tests only: send REST and gateway traffic to this base (turns serenity's ratelimiter off).
     pub api_base: Option<String>,
+    /// `MEMBER_EVENTS=1`: ask for the privileged GUILD_MEMBERS intent (switch it on in the
+    /// Developer Portal first), so a Swinger leaving the server turns Warm (RULINGS §3.6).
+    pub member_events: bool,
 }
 
 impl fmt::Debug for Config {
@@ -78,6 +81,7 @@ impl fmt::Debug for Config {
             .field("guild_id", &self.guild_id)
             .field("shards", &self.shards)
             .field("api_base", &self.api_base)
+            .field("member_events", &self.member_events)
             .finish()
     }
 }
@@ -127,6 +131,12 @@ impl Config {
             guild_id,
             shards,
             api_base,
+            member_events: get("MEMBER_EVENTS").is_some_and(|v| {
+                matches!(
+                    v.trim().to_ascii_lowercase().as_str(),
+                    "1" | "true" | "yes" | "on"
+                )
+            }),
         })
     }
 }
@@ -181,5 +191,8 @@ mod tests {
         assert_eq!(c.api_base.as_deref(), Some("http://127.0.0.1:9"));
         assert!(config(&[("DISCORD_TOKEN", "t"), ("GUILD_ID", "x")]).is_err());
         assert!(config(&[("DISCORD_TOKEN", "t"), ("DISCORD_API_BASE", "ftp://x")]).is_err());
+        assert!(!c.member_events);
+        let m = config(&[("DISCORD_TOKEN", "t"), ("MEMBER_EVENTS", "1")]).unwrap();
+        assert!(m.member_events);
     }
 }

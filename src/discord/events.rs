@@ -30,12 +30,30 @@ pub(super) async fn handle(
             state.service.chat(&user, &thread, now()).await;
             Ok(())
         }
+        FullEvent::GuildMemberRemoval { user, .. } => on_leave(http, state, user).await,
         FullEvent::Resume { .. } => {
             tracing::info!("gateway session resumed");
             Ok(())
         }
         _ => Ok(()),
     }
+}
+
+/// A member left the server: every game that acts on it (a Party Swinger turns Warm) posts
+/// what it did in its thread, pings whoever must act, and refreshes its pinned status.
+async fn on_leave(http: &Http, state: &Data, user: &serenity::User) -> Result<(), BotError> {
+    let id = user.id.to_string();
+    let acted = state.service.member_left(&id, now()).await;
+    tracing::info!(user = %id, games = acted.len(), "member left the server");
+    for (thread, reply) in acted {
+        let Some(channel) = channel_of(&thread) else {
+            continue;
+        };
+        post_notices(http, state, &[(thread.clone(), reply.text.clone())]).await;
+        post_notify(http, state, channel, &reply).await;
+        refresh_status(http, state, channel).await;
+    }
+    Ok(())
 }
 
 /// A button press (the revert confirmation): answered ephemerally when refused, publicly when

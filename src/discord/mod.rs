@@ -204,7 +204,11 @@ pub async fn run(config: Config) -> Result<(), BotError> {
         http = http.proxy(base.clone()).ratelimiter_disabled(true);
     }
     let http = http.build();
-    let intents = serenity::GatewayIntents::GUILDS | serenity::GatewayIntents::GUILD_MESSAGES;
+    let mut intents = serenity::GatewayIntents::GUILDS | serenity::GatewayIntents::GUILD_MESSAGES;
+    if config.member_events {
+        // Privileged: without it Discord sends no GUILD_MEMBER_REMOVE (RULINGS §3.6 Warmth).
+        intents |= serenity::GatewayIntents::GUILD_MEMBERS;
+    }
     let guild = config.guild_id.map(GuildId::new);
     let setup_state: Data = Arc::new(State::new(service));
     setup_state.load_settings().await;

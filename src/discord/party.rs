@@ -13,6 +13,17 @@ const PLACE: Place = Place {
     not_in_thread: "run /party new in a text channel: the game gets a thread of its own",
 };
 
+/// How an Echo reads its source (RULINGS §3.2).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum EchoChoice {
+    /// By the rules of the piece last moved (the default).
+    #[name = "rules"]
+    Rules,
+    /// By the very move that piece made (its displacement).
+    #[name = "vector"]
+    Vector,
+}
+
 fn at(u: UserId) -> Option<String> {
     user(u).map(|id| format!("@{id}"))
 }
@@ -36,6 +47,7 @@ pub async fn party(_: Ctx<'_>) -> Result<(), BotError> {
 
 /// Start a Party Chess game in a new thread of this channel (organisers)
 #[poise::command(slash_command, rename = "new")]
+#[allow(clippy::too_many_arguments)] // one per slash option
 pub async fn party_new(
     ctx: Ctx<'_>,
     #[description = "The Swingers as mentions (@a @b …), at least two"] swingers: String,
@@ -43,10 +55,13 @@ pub async fn party_new(
     #[description = "The first (NAP) Swinger (default: the first named)"] first: Option<UserId>,
     #[description = "How long a turn lasts, like 3d (default 3d)"] turn_limit: Option<String>,
     #[description = "Seed for the Play List's order (default: random)"] seed: Option<u64>,
+    #[description = "How an Echo moves: by the rules of the piece last moved (default) or by its very move"]
+    echo: Option<EchoChoice>,
     #[description = "Start from this position text (seat n = the n-th Swinger)"] position: Option<
         String,
     >,
 ) -> Result<(), BotError> {
+    use poise::ChoiceParameter;
     let cmd = command(
         "party new",
         vec![
@@ -55,6 +70,7 @@ pub async fn party_new(
             ("first", first.and_then(at)),
             ("turn_limit", turn_limit),
             ("seed", seed.map(|n| n.to_string())),
+            ("echo", echo.map(|e| e.name().to_string())),
             ("position", position),
         ],
     );

@@ -4,9 +4,10 @@
 //! board the Play List, who is in check, Weights, off-board pieces and a legend.
 
 use super::board::{PAGE, TEXT};
-use super::canvas::{Align, Canvas, Rgb8};
+use super::canvas::{fit_text, Align, Canvas, Rgb8};
 use super::{fonts, RenderError};
 use crate::games::party::board::{in_demon_zone, is_promotion_square};
+use crate::games::party::weight::weight;
 use crate::games::party::{Game, Play, Sq};
 
 /// Sixteen distinct seat colours with their names.
@@ -34,15 +35,37 @@ pub fn seat_colour(seat: u8) -> (&'static str, Rgb8) {
     SEAT_COLOURS[usize::from(seat.saturating_sub(1)) % SEAT_COLOURS.len()]
 }
 
+/// A Swinger's row beside the board: colour, name, Weight, check, off-board pieces.
+#[derive(Clone, Debug, Default)]
+pub struct SeatRow {
+    /// The seat (its colour).
+    pub seat: u8,
+    /// The Swinger's name.
+    pub name: String,
+    /// The Weight with one decimal.
+    pub weight: String,
+    /// Their King is attacked.
+    pub check: bool,
+    /// Warm.
+    pub warm: bool,
+    /// Off-board pieces as the position text writes them (`RRJ{H:3}`).
+    pub hand: String,
+}
+
 /// What the picture shows.
 #[derive(Clone, Debug, Default)]
 pub struct PartyView {
-    /// (square, letter, seat).
-    pub pieces: Vec<(Sq, char, u8)>,
+    /// (square, letter, seat, HarfyBlob range or 0).
+    pub pieces: Vec<(Sq, char, u8, u8)>,
     /// Highlighted squares of the last play: (square, kind 0 = from, 1 = to/path, 2 = shot).
     pub last: Vec<(Sq, u8)>,
-    /// Lines beside the board.
-    pub side: Vec<(String, Option<u8>)>,
+    /// The last play drawn as arrows: its squares in order (from, bounce or captures, end),
+    /// and whether it is a stand-off shot (the piece stays).
+    pub arrow: Option<(Vec<Sq>, bool)>,
+    /// The last play as echoed, with its Swinger's seat.
+    pub last_text: Option<(String, u8)>,
+    /// The Play List, top first.
+    pub seats: Vec<SeatRow>,
     /// Title.
     pub title: String,
 }
@@ -53,7 +76,7 @@ pub fn view_of(game: &Game) -> PartyView {
     let mut v = PartyView {
         pieces: pos
             .pieces()
-            .map(|(s, p)| (s, p.kind.letter(), p.seat))
+            .map(|(s, p)| (s, p.kind.letter(), p.seat, p.hn))
             .collect(),
         title: format!("Party Chess · #{}", game.next_number() - 1),
         ..PartyView::default()
@@ -62,58 +85,67 @@ pub fn view_of(game: &Game) -> PartyView {
         match &l.play {
             Play::Move(m) => {
                 v.last.push((m.from, 0));
-                for &c in &m.chain {
-                    v.last.push((c, 1));
-                }
+                let mut path = vec![m.from];
                 if let Some(b) = m.bounce {
                     v.last.push((b, 1));
+                    path.push(b);
+                }
+                for &c in &m.chain {
+                    v.last.push((c, 1));
+                    path.push(c);
                 }
                 v.last.push((m.to, if m.standoff { 2 } else { 1 }));
+                path.push(m.to);
+                v.arrow = Some((path, m.standoff));
             }
             Play::Place { to, .. } => v.last.push((*to, 1)),
             _ => {}
         }
-        v.side.push((
-            format!("Last: {} {}", game.user(l.seat), l.text),
-            Some(l.seat),
-        ));
+        v.last_text = Some((format!("{} {}", game.user(l.seat), l.text), l.seat));
     }
-    v.side.push(("Play List:".into(), None));
     let checked = game.in_check();
-    for (i, &s) in pos.list.iter().enumerate() {
-        let mark = if checked.contains(&s) { " CHECK" } else { "" };
-        v.side.push((
-            format!("{}. {} ({}){mark}", i + 1, game.user(s), seat_colour(s).0),
-            Some(s),
-        ));
+    for &s in &pos.list {
+        v.seats.push(SeatRow {
+            seat: s,
+            name: game.user(s).to_string(),
+            weight: format!("{:.1}", weight(pos, s)),
+            check: checked.contains(&s),
+            warm: game.state().warm.contains(&s),
+            hand: pos.hand(s).iter().map(|p| p.hand_text()).collect(),
+        });
     }
-    let w = game.weights_line();
-    v.side.push((w, None));
-    for s in pos.seats() {
-        let h: String = pos.hand(s).iter().map(|p| p.hand_text()).collect();
-        if !h.is_empty() {
-            v.side
-                .push((format!("{} off-board: {h}", game.user(s)), Some(s)));
-        }
-    }
-    v.side.push((
-        "Legend: K King R Rook C Camel B Bishop P Pawn O CopyCat E Echo J Jester".into(),
-        None,
-    ));
-    v.side.push((
-        "Q Qball H HarfyBlob A Archer Z Kamikaze ! Bouncy D Demon T Tornado % Cantor".into(),
-        None,
-    ));
-    v.side.push((
-        "gold squares: promotion j10 k10 j11 k11; tinted: Demon zone f6-n14".into(),
-        None,
-    ));
     v
 }
 
+/// The legend: every letter with its piece's short name.
+const LEGEND: [(&str, &str); 16] = [
+    ("K", "King"),
+    ("R", "Rook"),
+    ("C", "Camel"),
+    ("B", "Bishop"),
+    ("P", "Pawn"),
+    ("O", "CopyCat"),
+    ("E", "Echo"),
+    ("J", "Jester"),
+    ("Q", "Qball"),
+    ("H", "HarfyBlob"),
+    ("A", "Archer"),
+    ("Z", "Kamikaze"),
+    ("!", "Bouncy!Ball"),
+    ("D", "Demon"),
+    ("T", "Tornado"),
+    ("%", "Cantor"),
+];
+
 const CELL: u32 = 40;
 const MARGIN: u32 = 24;
-const SIDE_W: u32 = 620;
+const BOARD: u32 = CELL * 20;
+/// The picture's width: the board and its margins (the panel goes below, so a phone shows
+/// the board as wide as its screen).
+const WIDTH: u32 = MARGIN * 2 + BOARD;
+const ROW: u32 = 26;
+const ARROW: Rgb8 = [20, 110, 40];
+const SHOT: Rgb8 = [200, 0, 0];
 
 /// Renders the picture as PNG.
 ///
@@ -123,13 +155,109 @@ pub fn render_party(view: &PartyView) -> Result<Vec<u8>, RenderError> {
     draw_party(view)?.encode()
 }
 
-/// Draws the Party Chess picture.
+/// Where a square's top-left corner is drawn.
+fn corner(sq: Sq, top: u32) -> (i32, i32) {
+    (
+        (MARGIN + sq.file() as u32 * CELL) as i32,
+        (top + (19 - sq.rank()) as u32 * CELL) as i32,
+    )
+}
+
+fn centre(sq: Sq, top: u32) -> (f32, f32) {
+    let (x, y) = corner(sq, top);
+    ((x + CELL as i32 / 2) as f32, (y + CELL as i32 / 2) as f32)
+}
+
+/// A thick straight line from `a` to `b` (squares stamped along it: plain fills, drawn alike
+/// by both renderers).
+fn line(c: &mut Canvas, a: (f32, f32), b: (f32, f32), w: u32, col: Rgb8) {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let n = dx.abs().max(dy.abs()).ceil().max(1.0) as i32;
+    let half = (w / 2) as i32;
+    for i in 0..=n {
+        let t = i as f32 / n as f32;
+        let x = (a.0 + dx * t).round() as i32;
+        let y = (a.1 + dy * t).round() as i32;
+        c.fill(x - half, y - half, w, w, col);
+    }
+}
+
+/// A filled triangle, row by row.
+fn triangle(c: &mut Canvas, p: [(f32, f32); 3], col: Rgb8) {
+    let y0 = p.iter().map(|q| q.1).fold(f32::MAX, f32::min).floor() as i32;
+    let y1 = p.iter().map(|q| q.1).fold(f32::MIN, f32::max).ceil() as i32;
+    for y in y0..=y1 {
+        let yc = y as f32 + 0.5;
+        let mut xs: Vec<f32> = Vec::new();
+        for i in 0..3 {
+            let (a, b) = (p[i], p[(i + 1) % 3]);
+            if (a.1 <= yc && yc < b.1) || (b.1 <= yc && yc < a.1) {
+                xs.push(a.0 + (yc - a.1) * (b.0 - a.0) / (b.1 - a.1));
+            }
+        }
+        if xs.len() >= 2 {
+            let l = xs.iter().copied().fold(f32::MAX, f32::min).round() as i32;
+            let r = xs.iter().copied().fold(f32::MIN, f32::max).round() as i32;
+            if r > l {
+                c.fill(l, y, (r - l) as u32, 1, col);
+            }
+        }
+    }
+}
+
+/// The last play as arrows: a polyline through its squares' centres, the head stopping at
+/// the edge of the last square (so its piece stays readable).
+fn arrows(c: &mut Canvas, path: &[Sq], shot: bool, top: u32) {
+    let col = if shot { SHOT } else { ARROW };
+    let pts: Vec<(f32, f32)> = path.iter().map(|&s| centre(s, top)).collect();
+    for (i, w) in pts.windows(2).enumerate() {
+        let (mut a, mut b) = (w[0], w[1]);
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt();
+        if len < 1.0 {
+            continue;
+        }
+        let (ux, uy) = (dx / len, dy / len);
+        if i == 0 {
+            // Start at the edge of the mover's square, leaving its letter clear.
+            let skip = (CELL as f32 / 2.0 - 4.0).min(len / 3.0);
+            a = (a.0 + ux * skip, a.1 + uy * skip);
+        }
+        let last = i + 2 == pts.len();
+        if last {
+            // Stop short of the destination's centre: the head's point at its edge.
+            let back = (CELL as f32 / 2.0 - 2.0).min(len - 4.0).max(0.0);
+            b = (b.0 - ux * back, b.1 - uy * back);
+            let head = 16.0;
+            let base = (b.0 - ux * head, b.1 - uy * head);
+            line(c, a, base, 5, col);
+            triangle(
+                c,
+                [
+                    b,
+                    (base.0 - uy * 9.0, base.1 + ux * 9.0),
+                    (base.0 + uy * 9.0, base.1 - ux * 9.0),
+                ],
+                col,
+            );
+        } else {
+            line(c, a, b, 5, col);
+            c.fill(b.0 as i32 - 5, b.1 as i32 - 5, 10, 10, col);
+        }
+    }
+}
+
+/// Draws the Party Chess picture: the board on top, the Play List (with each Swinger's
+/// colour, Weight, check and off-board pieces) and the legend below it, so a phone shows
+/// the board across its whole width.
 pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
     let f = fonts()?;
-    let board = CELL * 20;
-    let w = MARGIN * 2 + board + SIDE_W;
-    let h = (MARGIN * 2 + board + 30).max(60 + 26 * view.side.len() as u32);
-    let mut c = Canvas::new(w, h, PAGE);
+    let cols = if view.seats.len() > 6 { 2 } else { 1 };
+    let rows = view.seats.len().div_ceil(cols) as u32;
+    let top = MARGIN + 22;
+    let panel = top + BOARD + 24;
+    let h = panel + 34 + 22 + rows * ROW + 12 + 2 * 22 + 28 + 8;
+    let mut c = Canvas::new(WIDTH, h, PAGE);
     c.text(
         &f.bold,
         20.0,
@@ -139,14 +267,12 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
         Align::Left,
         TEXT,
     );
-    let top = MARGIN + 20;
     for rank in 0..20 {
         for file in 0..20 {
             let Some(sq) = Sq::at(file, rank) else {
                 continue;
             };
-            let x = (MARGIN + file as u32 * CELL) as i32;
-            let y = (top + (19 - rank) as u32 * CELL) as i32;
+            let (x, y) = corner(sq, top);
             let light = (file + rank) % 2 == 1;
             let mut col: Rgb8 = if light {
                 [238, 220, 190]
@@ -168,14 +294,14 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
                 };
                 c.tint(x, y, CELL, CELL, hl, 0.55);
                 if k == 2 {
-                    c.frame(x, y, CELL, CELL, 3, [200, 0, 0]);
+                    c.frame(x, y, CELL, CELL, 3, SHOT);
                 }
             }
         }
         let y = top + (19 - rank) as u32 * CELL + CELL / 2;
         c.text(
-            &f.regular,
-            12.0,
+            &f.bold,
+            13.0,
             &(rank + 1).to_string(),
             (MARGIN / 2) as f32,
             y as f32,
@@ -186,50 +312,140 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
     for file in 0..20u8 {
         let x = MARGIN + u32::from(file) * CELL + CELL / 2;
         c.text(
-            &f.regular,
-            12.0,
+            &f.bold,
+            14.0,
             &((b'a' + file) as char).to_string(),
             x as f32,
-            (top + board + 10) as f32,
+            (top + BOARD + 10) as f32,
             Align::Centre,
             TEXT,
         );
     }
-    for &(sq, letter, seat) in &view.pieces {
+    for &(sq, letter, seat, hn) in &view.pieces {
         let (_, col) = seat_colour(seat);
-        let x = (MARGIN + sq.file() as u32 * CELL) as i32;
-        let y = (top + (19 - sq.rank()) as u32 * CELL) as i32;
-        c.fill(x + 4, y + 4, CELL - 8, CELL - 8, col);
-        c.frame(x + 4, y + 4, CELL - 8, CELL - 8, 2, [10, 10, 10]);
+        let (x, y) = corner(sq, top);
+        c.fill(x + 3, y + 3, CELL - 6, CELL - 6, col);
+        c.frame(x + 3, y + 3, CELL - 6, CELL - 6, 2, [10, 10, 10]);
         let lum = u32::from(col[0]) * 3 + u32::from(col[1]) * 6 + u32::from(col[2]);
         let ink = if lum > 1500 {
             [0, 0, 0]
         } else {
             [255, 255, 255]
         };
-        let label = format!("{letter}{seat}");
+        // The letter large, the seat small beside it.
         c.text(
-            &f.condensed,
-            16.0,
-            &label,
-            (x + CELL as i32 / 2) as f32,
+            &f.bold,
+            24.0,
+            &letter.to_string(),
+            (x + 16) as f32,
             (y + CELL as i32 / 2) as f32,
             Align::Centre,
             ink,
         );
-    }
-    let sx = (MARGIN * 2 + board) as f32;
-    for (i, (line, seat)) in view.side.iter().enumerate() {
-        let y = (top + 10 + 26 * i as u32) as f32;
-        let mut x = sx;
-        if let Some(s) = seat {
-            let (_, col) = seat_colour(*s);
-            c.fill(x as i32, y as i32 - 8, 16, 16, col);
-            c.frame(x as i32, y as i32 - 8, 16, 16, 1, [0, 0, 0]);
-            x += 22.0;
+        c.text(
+            &f.condensed,
+            12.0,
+            &seat.to_string(),
+            (x + 31) as f32,
+            (y + 29) as f32,
+            Align::Centre,
+            ink,
+        );
+        if hn > 0 {
+            // A HarfyBlob's range on a black badge in the top-right corner.
+            c.fill(x + CELL as i32 - 18, y, 18, 15, [0, 0, 0]);
+            c.text(
+                &f.condensed,
+                12.0,
+                &hn.to_string(),
+                (x + CELL as i32 - 9) as f32,
+                (y + 7) as f32,
+                Align::Centre,
+                [255, 255, 255],
+            );
         }
-        c.text(&f.bold, 15.0, line, x, y, Align::Left, TEXT);
     }
+    if let Some((path, shot)) = &view.arrow {
+        arrows(&mut c, path, *shot, top);
+    }
+    // The panel below the board.
+    let x0 = MARGIN as f32;
+    let mut y = panel as f32 + 14.0;
+    if let Some((text, seat)) = &view.last_text {
+        let (_, col) = seat_colour(*seat);
+        c.fill(MARGIN as i32, y as i32 - 9, 18, 18, col);
+        c.frame(MARGIN as i32, y as i32 - 9, 18, 18, 1, [0, 0, 0]);
+        let line = fit_text(&f.bold, 18.0, &format!("Last: {text}"), (BOARD - 26) as f32);
+        c.text(&f.bold, 18.0, &line, x0 + 26.0, y, Align::Left, TEXT);
+    }
+    y += 34.0;
+    let col_w = BOARD / cols as u32;
+    let grey = [150, 150, 150];
+    for k in 0..cols as u32 {
+        let cx = x0 + (k * col_w) as f32;
+        for (label, dx) in [("Play List", 26.0), ("Weight", 0.40), ("Off-board", 0.56)] {
+            let dx = if dx < 1.0 { dx * col_w as f32 } else { dx };
+            c.text(&f.regular, 14.0, label, cx + dx, y, Align::Left, grey);
+        }
+    }
+    y += 22.0;
+    for (i, r) in view.seats.iter().enumerate() {
+        let (k, row) = ((i as u32) / rows, (i as u32) % rows);
+        let cx = x0 + (k * col_w) as f32;
+        let ry = y + (row * ROW) as f32;
+        let (cname, col) = seat_colour(r.seat);
+        c.fill(cx as i32, ry as i32 - 9, 18, 18, col);
+        c.frame(cx as i32, ry as i32 - 9, 18, 18, 1, [0, 0, 0]);
+        let mut name = format!("{}. {} ({cname})", i + 1, r.name);
+        if r.warm {
+            name.push_str(" Warm");
+        }
+        let name = fit_text(&f.bold, 17.0, &name, col_w as f32 * 0.40 - 30.0);
+        c.text(&f.bold, 17.0, &name, cx + 26.0, ry, Align::Left, TEXT);
+        let wx = cx + col_w as f32 * 0.40;
+        c.text(&f.bold, 17.0, &r.weight, wx, ry, Align::Left, TEXT);
+        if r.check {
+            c.text(
+                &f.bold,
+                15.0,
+                "CHECK",
+                wx + 58.0,
+                ry,
+                Align::Left,
+                [255, 90, 80],
+            );
+        }
+        let hand = if r.hand.is_empty() { "-" } else { &r.hand };
+        let hand = fit_text(&f.bold, 17.0, hand, col_w as f32 * 0.44 - 8.0);
+        c.text(
+            &f.bold,
+            17.0,
+            &hand,
+            cx + col_w as f32 * 0.56,
+            ry,
+            Align::Left,
+            TEXT,
+        );
+    }
+    y += (rows * ROW) as f32 + 12.0;
+    // The legend: eight letters a row.
+    let lw = BOARD as f32 / 8.0;
+    for (i, (l, name)) in LEGEND.iter().enumerate() {
+        let lx = x0 + lw * (i % 8) as f32;
+        let ly = y + 22.0 * (i / 8) as f32;
+        c.text(&f.bold, 16.0, l, lx, ly, Align::Left, TEXT);
+        c.text(&f.regular, 13.0, name, lx + 16.0, ly, Align::Left, TEXT);
+    }
+    y += 2.0 * 22.0 + 4.0;
+    c.text(
+        &f.regular,
+        13.0,
+        "gold: promotion j10 k10 j11 k11 · tinted: Demon zone f6-n14 · black corner: HarfyBlob range · arrow: last play (red: a shot, the Archer stays)",
+        x0,
+        y,
+        Align::Left,
+        grey,
+    );
     Ok(c)
 }
 
@@ -269,19 +485,37 @@ mod tests {
     fn the_busy_example_renders_a_phone_sized_picture() {
         let view = example_party().expect("the example builds");
         assert!(view.last.iter().any(|&(_, k)| k == 1), "the chain is drawn");
-        assert!(view.side.iter().any(|(l, _)| l.starts_with("Weights: ann")));
-        assert!(view.side.iter().any(|(l, _)| l.contains("(red)")));
+        let (path, shot) = view.arrow.clone().expect("the Tornado's path as arrows");
+        let names: Vec<String> = path.iter().map(|s| s.name()).collect();
+        assert_eq!(names, ["g13", "h13", "i12"]);
+        assert!(!shot);
+        assert!(view
+            .pieces
+            .contains(&(Sq::parse("k18").expect("k18"), 'H', 3, 3)));
+        assert_eq!(view.seats.len(), 4);
+        assert!(view.seats.iter().all(|r| r.weight.contains('.')));
         let png = render_party(&view).expect("renders");
         let img =
             image::load_from_memory_with_format(&png, image::ImageFormat::Png).expect("decodes");
         assert!(
-            img.width() <= 1500 && img.height() <= 900,
+            img.width() <= 900 && img.height() <= 1200,
             "{}x{}",
             img.width(),
             img.height()
         );
         if let Ok(path) = std::env::var("PARTY_PICTURE") {
-            std::fs::write(path, &png).expect("write the picture");
+            std::fs::write(&path, &png).expect("write the picture");
+            // As a phone shows it: 400 pixels across.
+            let h = img.height() * 400 / img.width();
+            let small = image::imageops::resize(
+                &img.to_rgb8(),
+                400,
+                h,
+                image::imageops::FilterType::Triangle,
+            );
+            small
+                .save(format!("{path}.phone.png"))
+                .expect("write the phone-sized picture");
         }
     }
 

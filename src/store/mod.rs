@@ -680,6 +680,22 @@ impl Store {
             .collect()
     }
 
+    /// The threads of unfinished games of a variant.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn open_threads_of(&self, variant: &str) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT thread FROM games WHERE finished = 0 AND variant = $1 ORDER BY thread",
+        )
+        .bind(variant)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>(0).map_err(StoreError::from))
+            .collect()
+    }
+
     /// Records that a timer fired; false if it had already fired (never announce twice).
     ///
     /// # Errors

@@ -634,6 +634,19 @@ impl Fake {
         }
     }
 
+    /// A member leaves the server (GUILD_MEMBER_REMOVE; Discord sends it only with the
+    /// privileged GUILD_MEMBERS intent).
+    pub fn member_leaves(&self, user: &User) {
+        let v = json!({
+            "guild_id": GUILD.to_string(),
+            "user": user_json(user.id, user.name, false)
+        });
+        match check::<s::GuildMemberRemoveEvent>("GUILD_MEMBER_REMOVE", &v) {
+            Ok(()) => self.dispatch("GUILD_MEMBER_REMOVE", v),
+            Err(e) => self.lock().error(e),
+        }
+    }
+
     /// Closes the gateway socket with a close code (4000: unknown error, resumable).
     pub fn drop_gateway(&self, code: u16) {
         if let Some(tx) = self.lock().gateway.take() {

@@ -144,8 +144,32 @@ async fn a_party_game_through_discord() {
         m.ephemeral && m.content.contains("P@a1") && !m.content.contains("K"),
         "{m:?}"
     );
+    let mark = fake.mark();
     let t = fake.slash(order[0], thread, "pass", json!([]), &[]);
     accepted(&fake.answer(&t).await, "pass");
+    assert_eq!(fake.notified_since(thread, mark).await, ids(&[order[1]]));
+
+    // A Swinger leaving the server turns Warm (RULINGS §3.6): the bot posts it in the
+    // thread; it is their turn, so they pass at once and the next Swinger is notified.
+    let mark = fake.mark();
+    fake.member_leaves(order[1]);
+    let posted = fake
+        .wait("the Warm notice", 10, |i| {
+            i.public(thread)
+                .iter()
+                .find(|m| m.content.contains("left the server and is Warm"))
+                .map(|m| m.content.clone())
+        })
+        .await;
+    assert!(posted.contains("is Warm and passes"), "{posted}");
+    assert_eq!(
+        fake.notified_since(thread, mark).await,
+        ids(&[order[2]]),
+        "{posted}"
+    );
+    let t = fake.slash(order[2], thread, "status", json!([]), &[]);
+    let status = message(&fake.answer(&t).await).content.clone();
+    assert!(status.contains("Warm:"), "{status}");
 
     assert!(party_pictures(&fake) >= 4, "every play's picture decodes");
     drop(bot);

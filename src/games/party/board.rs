@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::piece::{Kind, Piece, Src};
+use super::piece::{EchoRule, Kind, Piece, Src};
 
 /// The board's side.
 pub const SIDE: i32 = 20;
@@ -118,6 +118,8 @@ pub struct Position {
     pub list: Vec<u8>,
     /// Each seat's Echo source (what its Echo moves as).
     pub echo: BTreeMap<u8, Option<Src>>,
+    /// How Echoes read their source (the game's `echo:` setting).
+    pub echo_rule: EchoRule,
 }
 
 impl Position {
@@ -129,6 +131,7 @@ impl Position {
             hands: BTreeMap::new(),
             list,
             echo,
+            echo_rule: EchoRule::Rules,
         }
     }
     /// The piece on a square.

@@ -1,7 +1,7 @@
 //! A Party Chess game as text, and back (`/export`, `arbiter import`).
 //!
 //! `[Key "Value"]` tags (event, variant, the Swingers by seat, the Chess-Umpire, turn limit,
-//! seed, and a `[Setup {…}]` line with the settings as JSON), a blank line, then one line per
+//! seed, the Echo's reading, and a `[Setup {…}]` line with the settings as JSON), a blank line, then one line per
 //! logged entry: `#N t=<unix seconds> <user>: <command> {reverted by <who>: <why>} ;; <JSON>`
 //! (`-` for the start). What follows ` ;; ` is what [`import`] reads back.
 
@@ -28,6 +28,7 @@ pub fn export(game: &Game) -> String {
         format_duration(game.settings.turn_limit)
     ));
     s.push_str(&format!("[Seed \"{}\"]\n", game.settings.seed));
+    s.push_str(&format!("[Echo \"{}\"]\n", game.settings.echo.word()));
     let setup = Setup {
         settings: game.settings.clone(),
     };

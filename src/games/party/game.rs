@@ -12,7 +12,7 @@ use crate::time::{format_duration, Timestamp};
 
 use super::board::Position;
 use super::notation;
-use super::piece::{parse_kind, Kind, Piece};
+use super::piece::{parse_kind, EchoRule, Kind, Piece};
 use super::rules::{apply, in_check, Play};
 use super::weight::weight;
 
@@ -28,6 +28,9 @@ pub struct Settings {
     pub turn_limit: u64,
     /// The seed that ordered the Play List.
     pub seed: u64,
+    /// How Echoes read their source (`echo: rules | vector`, RULINGS §3.2).
+    #[serde(default)]
+    pub echo: EchoRule,
 }
 
 impl Default for Settings {
@@ -35,6 +38,7 @@ impl Default for Settings {
         Settings {
             turn_limit: DEFAULT_LIMIT,
             seed: 0,
+            echo: EchoRule::Rules,
         }
     }
 }
@@ -91,6 +95,11 @@ pub enum Action {
         seat: u8,
         /// On or off.
         on: bool,
+    },
+    /// The Swinger left the server: the bot sets them Warm (RULINGS §3.6).
+    Left {
+        /// Who.
+        seat: u8,
     },
     /// A new Swinger joins at the bottom of the list.
     AddSwinger {
@@ -213,6 +222,8 @@ pub struct NewGame {
     pub seed: u64,
     /// A position text to start from.
     pub position: Option<String>,
+    /// How Echoes read their source; `None`: the position text's reading, else `rules`.
+    pub echo: Option<EchoRule>,
 }
 
 /// What a user asks the game to do.
@@ -230,6 +241,8 @@ pub enum Request {
     Extend(String, u64),
     /// `/party warm player:@x on|off`.
     Warm(String, bool),
+    /// The user left the server (no command: the bot's own action, RULINGS §3.6).
+    Left(String),
     /// `/party swinger add player:@x`.
     Add(String),
     /// `/party swinger remove player:@x`.
@@ -304,10 +317,17 @@ impl Game {
                 crate::games::MAX_SEED
             ));
         }
+        let mut echo = new.echo.unwrap_or_default();
         let (users, position) = match &new.position {
             Some(text) => {
-                let pos = Position::from_text(text)
+                let mut pos = Position::from_text(text)
                     .map_err(|e| format!("the position does not read: {e}"))?;
+                if let Some(rule) = new.echo {
+                    pos.echo_rule = rule;
+                    pos.check_echo_vectors()
+                        .map_err(|e| format!("the position does not read: {e}"))?;
+                }
+                echo = pos.echo_rule;
                 let n = pos.list.len();
                 let mut seats = pos.seats();
                 seats.dedup();
@@ -330,6 +350,7 @@ impl Game {
         let settings = Settings {
             turn_limit: new.turn_limit.unwrap_or(DEFAULT_LIMIT),
             seed: new.seed,
+            echo,
         };
         let log = vec![Entry {
             number: None,
@@ -595,6 +616,13 @@ impl Game {
                     ));
                 }
                 Action::Warm { seat, on }
+            }
+            Request::Left(user) => {
+                let seat = self.seat_named(&user)?;
+                if self.state.warm.contains(&seat) {
+                    return Err(format!("{user} is Warm already"));
+                }
+                Action::Left { seat }
             }
             Request::Add(user) => {
                 self.need_umpire(umpire)?;
@@ -867,10 +895,11 @@ impl Game {
     pub fn status_text(&self, now: Timestamp) -> String {
         let st = &self.state;
         let mut v = vec![format!(
-            "Party Chess, Chess-Umpire {}, turn limit {}, seed {}",
+            "Party Chess, Chess-Umpire {}, turn limit {}, seed {}, echo: {}",
             st.umpire,
             format_duration(self.settings.turn_limit),
-            self.settings.seed
+            self.settings.seed,
+            self.settings.echo.word()
         )];
         let list: Vec<String> = st.pos.list.iter().map(|&s| self.seat_name(s)).collect();
         v.push(format!("Play List: {}", list.join(", ")));
@@ -993,6 +1022,20 @@ impl Game {
             v.push(format!("ledger {}: {l}", i + 1));
         }
         v
+    }
+
+    /// A user left the server: every seat of theirs becomes Warm (RULINGS §3.6), as the
+    /// bot's own action; `None` when they hold no seat here or are Warm already.
+    pub fn member_left(&mut self, user: &str, now: Timestamp) -> Option<Accepted> {
+        self.seat_of(user)?;
+        self.apply(
+            "arbiter",
+            false,
+            Request::Left(user.to_string()),
+            now,
+            &format!("({user} left the server)"),
+        )
+        .ok()
     }
 
     /// The plays the user may make now, as `/move` accepts them.
@@ -1147,7 +1190,6 @@ fn fold(
     now: Timestamp,
     lines: &mut Vec<String>,
 ) -> R<()> {
-    let _ = settings;
     match action {
         Action::Start {
             users,
@@ -1165,6 +1207,7 @@ fn fold(
                 None => {
                     let n = users.len() as u8;
                     st.pos = Position::empty((1..=n).collect());
+                    st.pos.echo_rule = settings.echo;
                     for s in 1..=n {
                         st.pos.give(s, Piece::new(Kind::King, s));
                     }
@@ -1241,6 +1284,16 @@ fn fold(
                 if *on { "" } else { "no longer " }
             ));
             if *on && st.pos.to_play() == Some(*seat) {
+                begin_turn(st, now, lines);
+            }
+        }
+        Action::Left { seat } => {
+            st.warm.insert(*seat);
+            lines.push(format!(
+                "{} left the server and is Warm.",
+                user_of(st, *seat)
+            ));
+            if st.pos.to_play() == Some(*seat) {
                 begin_turn(st, now, lines);
             }
         }

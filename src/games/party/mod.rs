@@ -21,6 +21,6 @@ pub use game::{
     parse_pick, seating, Accepted, Action, Entry, Game, How, LastPlay, NewGame, Request, Settings,
     State, DEFAULT_LIMIT, MAX_EXTENSION,
 };
-pub use piece::{Kind, Piece, Src};
+pub use piece::{EchoRule, Kind, Piece, Src};
 pub use rules::{legal_plays, Mv, Play};
 pub use text::{Field, TextError};

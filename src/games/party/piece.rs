@@ -251,7 +251,57 @@ impl Piece {
     }
 }
 
-/// The rule a piece moves by: a type with its state (what an Echo copies).
+/// How an Echo reads "the legal move of the friendly piece" its Swinger last moved
+/// (RULINGS §3.2, the game's `echo:` setting).
+#[derive(
+    Copy,
+    Clone,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Debug,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum EchoRule {
+    /// By that piece's rules (type and state), applied from the Echo's square: every move
+    /// the piece could make from there.
+    #[default]
+    Rules,
+    /// By that very move: only the plays of that piece's rules, from the Echo's square,
+    /// whose displacement (Δfile, Δrank) from start to end is the one that piece made.
+    Vector,
+}
+
+impl EchoRule {
+    /// The setting's word: `rules`, `vector`.
+    pub fn word(self) -> &'static str {
+        match self {
+            EchoRule::Rules => "rules",
+            EchoRule::Vector => "vector",
+        }
+    }
+    /// Reads `rules` or `vector` (any case).
+    ///
+    /// # Errors
+    /// Another word, with the choices.
+    pub fn parse(text: &str) -> Result<EchoRule, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "rules" => Ok(EchoRule::Rules),
+            "vector" => Ok(EchoRule::Vector),
+            other => Err(format!(
+                "echo:{other} is not a setting; use echo:rules or echo:vector"
+            )),
+        }
+    }
+}
+
+/// The rule a piece moves by: a type with its state (what an Echo copies), and under the
+/// `vector` reading the displacement of the move it made.
 #[derive(
     Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, serde::Serialize, serde::Deserialize,
 )]
@@ -260,14 +310,31 @@ pub struct Src {
     pub kind: Kind,
     /// The HarfyBlob's range.
     pub hn: u8,
+    /// The move's displacement (Δfile, Δrank) from its start to its end (a stand-off
+    /// capture's victim square, a scratch's corner): kept only under [`EchoRule::Vector`],
+    /// `None` under the rules reading.
+    pub vec: Option<(i8, i8)>,
 }
 
 impl Src {
-    /// As the position text writes it: `R`, `H:2`.
+    /// A source with no displacement (the rules reading).
+    pub fn of(kind: Kind, hn: u8) -> Src {
+        Src {
+            kind,
+            hn,
+            vec: None,
+        }
+    }
+    /// As the position text writes it: `R`, `H:2`, and under the vector reading the
+    /// displacement with its signs, `R+0+5`, `H:2-3+3`.
     pub fn text(self) -> String {
-        match self.kind {
+        let base = match self.kind {
             Kind::HarfyBlob => format!("H:{}", self.hn),
             k => k.letter().to_string(),
+        };
+        match self.vec {
+            Some((f, r)) => format!("{base}{f:+}{r:+}"),
+            None => base,
         }
     }
 }

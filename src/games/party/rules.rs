@@ -8,7 +8,7 @@
 use super::board::{
     in_demon_zone, is_promotion_square, pawn_placeable, Position, Sq, DIAG, DIRS, ORTHO,
 };
-use super::piece::{grown, simple_steps, Kind, Piece, Src};
+use super::piece::{grown, simple_steps, EchoRule, Kind, Piece, Src};
 
 /// A move or capture of a piece on the board.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
@@ -273,10 +273,7 @@ fn victim_rule(pos: &Position, victim: Piece) -> Option<Option<Src>> {
             Some(s) if s.kind == Kind::CopyCat => Some(None),
             Some(s) => Some(Some(s)),
         },
-        k => Some(Some(Src {
-            kind: k,
-            hn: victim.hn,
-        })),
+        k => Some(Some(Src::of(k, victim.hn))),
     }
 }
 
@@ -299,6 +296,13 @@ pub fn copycat(g: &Gen, only: Option<Sq>, out: &mut Vec<Mv>) {
             Some(src) => {
                 let g2 = Gen { chain: false, ..*g };
                 by_rule(&g2, src, None, &mut tmp);
+            }
+        }
+        // An Echo by its current movement: under the vector reading, its source's
+        // displacement only.
+        if victim.kind == Kind::Echo {
+            if let Some(src) = g.pos.echo_of(victim.seat) {
+                echo_filter(g.pos, src, &mut tmp, 0);
             }
         }
         out.extend(
@@ -568,6 +572,43 @@ pub fn cantor_lent(g: &Gen, out: &mut Vec<Mv>) {
     }
 }
 
+/// A move's displacement (Δfile, Δrank) from its start to its end.
+pub fn displacement(m: &Mv) -> (i8, i8) {
+    (
+        (m.to.file() - m.from.file()) as i8,
+        (m.to.rank() - m.from.rank()) as i8,
+    )
+}
+
+/// Keeps, under the `vector` reading, only the moves whose displacement is the source's
+/// (RULINGS §3.2 Echo); the rules reading keeps all.
+fn echo_filter(pos: &Position, src: Src, out: &mut Vec<Mv>, from: usize) {
+    if pos.echo_rule == EchoRule::Vector {
+        let mut i = from;
+        while i < out.len() {
+            if src.vec == Some(displacement(&out[i])) {
+                i += 1;
+            } else {
+                out.remove(i);
+            }
+        }
+    }
+}
+
+/// The Echo: the moves of its Swinger's Echo source applied from its square (none without
+/// one); under the `vector` reading only those with the source move's displacement.
+pub fn echo(g: &Gen, only: Option<Sq>, out: &mut Vec<Mv>) {
+    let Some(s) = g.pos.echo_of(g.seat) else {
+        return;
+    };
+    if s.kind == Kind::Echo {
+        return;
+    }
+    let before = out.len();
+    by_rule(g, s, only, out);
+    echo_filter(g.pos, s, out, before);
+}
+
 /// The moves of a rule applied from `g.from` (`only`: a CopyCat's single victim).
 pub fn by_rule(g: &Gen, src: Src, only: Option<Sq>, out: &mut Vec<Mv>) {
     match src.kind {
@@ -577,13 +618,7 @@ pub fn by_rule(g: &Gen, src: Src, only: Option<Sq>, out: &mut Vec<Mv>) {
         Kind::HarfyBlob => harfy(g, src.hn, out),
         Kind::Pawn => pawn(g, out),
         Kind::CopyCat => copycat(g, only, out),
-        Kind::Echo => {
-            if let Some(s) = g.pos.echo_of(g.seat) {
-                if s.kind != Kind::Echo {
-                    by_rule(g, s, only, out);
-                }
-            }
-        }
+        Kind::Echo => echo(g, only, out),
         Kind::Qball => qball(g, out),
         Kind::Archer => archer(g, out),
         Kind::Kamikaze => kamikaze(g, out),
@@ -617,15 +652,7 @@ fn piece_moves_only(
         chain,
     };
     let mut out = Vec::new();
-    by_rule(
-        &g,
-        Src {
-            kind: p.kind,
-            hn: p.hn,
-        },
-        only,
-        &mut out,
-    );
+    by_rule(&g, Src::of(p.kind, p.hn), only, &mut out);
     if next_to_cantor(pos, from) {
         let mut lent = Vec::new();
         cantor_lent(&g, &mut lent);
@@ -739,8 +766,8 @@ pub fn apply(pos: &mut Position, seat: u8, play: &Play) -> Done {
                 return done;
             };
             let before = Src {
-                kind: p.kind,
-                hn: p.hn,
+                vec: (pos.echo_rule == EchoRule::Vector).then(|| displacement(m)),
+                ..Src::of(p.kind, p.hn)
             };
             let mut mover = p;
             if m.scratch {
@@ -1124,13 +1151,7 @@ pub(crate) mod tests {
         // An Echo by its current movement; none with no source.
         let mut p = pos("e5=O1 e9=E2", 2);
         assert!(!has(&p, "e5", "xe9"));
-        p.echo.insert(
-            2,
-            Some(Src {
-                kind: Kind::Rook,
-                hn: 0,
-            }),
-        );
+        p.echo.insert(2, Some(Src::of(Kind::Rook, 0)));
         assert!(has(&p, "e5", "xe9"));
         // Kamikaze, Qball, Bouncy, Camel, Jester, King, Cantor.
         for (v, at) in [
@@ -1159,37 +1180,19 @@ pub(crate) mod tests {
             (Kind::King, "-f6", "-e7"),
             (Kind::Demon, "-e7", "-e6"),
         ] {
-            p.echo.insert(1, Some(Src { kind: src, hn: 0 }));
+            p.echo.insert(1, Some(Src::of(src, 0)));
             assert!(has(&p, "e5", there), "{src:?}");
             assert!(!has(&p, "e5", not), "{src:?}");
         }
-        p.echo.insert(
-            1,
-            Some(Src {
-                kind: Kind::HarfyBlob,
-                hn: 2,
-            }),
-        );
+        p.echo.insert(1, Some(Src::of(Kind::HarfyBlob, 2)));
         assert!(has(&p, "e5", "-e7") && !has(&p, "e5", "-e8"));
         // Copying an Archer: stands off.
         let mut p = pos("e5=E1 e8=P2", 2);
-        p.echo.insert(
-            1,
-            Some(Src {
-                kind: Kind::Archer,
-                hn: 0,
-            }),
-        );
+        p.echo.insert(1, Some(Src::of(Kind::Archer, 0)));
         assert!(has(&p, "e5", "*e8"));
         // Moving an Echo keeps the source; moving another piece sets it.
         let mut p = pos("e5=E1 a1=R1", 2);
-        p.echo.insert(
-            1,
-            Some(Src {
-                kind: Kind::King,
-                hn: 0,
-            }),
-        );
+        p.echo.insert(1, Some(Src::of(Kind::King, 0)));
         let m = Mv::new(sq("e5"), sq("e6"));
         apply(&mut p, 1, &Play::Move(m));
         assert_eq!(p.echo_of(1).map(|s| s.kind), Some(Kind::King));
@@ -1197,6 +1200,109 @@ pub(crate) mod tests {
         assert_eq!(p.echo_of(1).map(|s| s.kind), Some(Kind::Rook));
         apply(&mut p, 1, &Play::Pass);
         assert_eq!(p.echo_of(1), None);
+    }
+
+    /// The Echo on h8 with a source of `kind` (range `hn`) that moved by `vec`: its
+    /// destinations under the rules reading and under the vector reading.
+    fn echo_both(spec: &str, kind: Kind, hn: u8, vec: (i8, i8)) -> (Vec<String>, Vec<String>) {
+        let mut p = pos(&format!("h8=E1 {spec}"), 2);
+        p.echo.insert(
+            1,
+            Some(Src {
+                vec: Some(vec),
+                ..Src::of(kind, hn)
+            }),
+        );
+        let rules = dests(&p, "h8");
+        p.echo_rule = EchoRule::Vector;
+        (rules, dests(&p, "h8"))
+    }
+
+    #[test]
+    fn echo_under_both_readings_for_every_source() {
+        // (other pieces, source, range, displacement, under vector, how many under rules)
+        type Case<'a> = (&'a str, Kind, u8, (i8, i8), &'a [&'a str], usize);
+        let cases: [Case; 21] = [
+            ("", Kind::King, 0, (1, 1), &["-i9"], 8),
+            ("", Kind::Rook, 0, (0, 5), &["-h13"], 34),
+            // The same displacement, blocked: no move.
+            ("h10=P1", Kind::Rook, 0, (0, 5), &[], 25),
+            ("", Kind::Bishop, 0, (3, 3), &["-k11"], 31),
+            ("", Kind::Camel, 0, (1, 3), &["-i11"], 8),
+            ("i8=P1", Kind::Jester, 0, (2, 0), &["-j8"], 8),
+            ("", Kind::Cantor, 0, (2, 2), &["-j10"], 8),
+            ("", Kind::HarfyBlob, 2, (0, -2), &["-h6"], 16),
+            // Beyond the copied range.
+            ("", Kind::HarfyBlob, 2, (0, -3), &[], 16),
+            ("", Kind::Pawn, 0, (0, 1), &["-h9"], 4),
+            ("i9=P2", Kind::Pawn, 0, (1, 1), &["xi9"], 5),
+            ("", Kind::CopyCat, 0, (3, 0), &["-k8"], 16),
+            ("", Kind::Qball, 0, (-6, 8), &["-b16"], 12),
+            ("h12=P2", Kind::Archer, 0, (0, 4), &["*h12"], 16),
+            ("", Kind::Archer, 0, (1, 3), &["-i11"], 16),
+            ("", Kind::Kamikaze, 0, (2, 3), &["-j11"], 144),
+            ("h10=P1", Kind::Bouncy, 0, (0, 4), &["-h12"], 1),
+            // In its zone the Demon steps one: a two-square displacement is no move.
+            ("", Kind::Demon, 0, (1, 0), &["-i8"], 8),
+            ("", Kind::Demon, 0, (2, 0), &[], 8),
+            ("", Kind::Tornado, 0, (1, 1), &["-i9"], 16),
+            ("i9=P2", Kind::Tornado, 0, (1, 2), &["xi9-i10"], 22),
+        ];
+        for (spec, kind, hn, vec, vector, rules_count) in cases {
+            let (rules, by_vector) = echo_both(spec, kind, hn, vec);
+            assert_eq!(by_vector, vector, "{kind:?} {vec:?} under vector");
+            assert_eq!(rules.len(), rules_count, "{kind:?} under rules: {rules:?}");
+            assert!(
+                by_vector.iter().all(|d| rules.contains(d)),
+                "{kind:?}: the vector reading keeps a subset"
+            );
+        }
+        // A Qball's scratch is copied with its corner's displacement.
+        let (_, v) = echo_both("", Kind::Qball, 0, (-7, -7));
+        assert_eq!(v, ["#a1"]);
+        // The Echo's own lent moves (next to a Cantor) stay under the vector reading.
+        let (_, v) = echo_both("g7=%2", Kind::Rook, 0, (0, 5));
+        assert!(v.contains(&"-h13".to_string()) && v.contains(&"-j10".to_string()));
+    }
+
+    #[test]
+    fn the_vector_reading_records_the_move_and_a_copycat_takes_an_echo_by_it() {
+        let mut p = pos("a1=K1 c3=R1 t20=K2", 2);
+        p.echo_rule = EchoRule::Vector;
+        apply(&mut p, 1, &Play::Move(Mv::new(sq("c3"), sq("c8"))));
+        assert_eq!(p.echo_of(1).map(Src::text), Some("R+0+5".into()));
+        // A stand-off shot records the victim's square.
+        let mut p = pos("a1=K1 e5=A1 e9=P2 t20=K2", 2);
+        p.echo_rule = EchoRule::Vector;
+        let shot = Mv {
+            standoff: true,
+            ..Mv::cap(sq("e5"), sq("e9"))
+        };
+        apply(&mut p, 1, &Play::Move(shot));
+        assert_eq!(p.echo_of(1).map(Src::text), Some("A+0+4".into()));
+        // Under the rules reading no displacement is kept.
+        let mut p = pos("a1=K1 c3=R1 t20=K2", 2);
+        apply(&mut p, 1, &Play::Move(Mv::new(sq("c3"), sq("c8"))));
+        assert_eq!(p.echo_of(1).map(Src::text), Some("R".into()));
+        // A CopyCat takes an Echo (a Rook's, +0+5) by that displacement only under vector.
+        let mut p = pos("e5=O1 e9=E2 e10=E2", 2);
+        p.echo.insert(
+            2,
+            Some(Src {
+                vec: Some((0, 5)),
+                ..Src::of(Kind::Rook, 0)
+            }),
+        );
+        assert!(has(&p, "e5", "xe9"));
+        p.echo_rule = EchoRule::Vector;
+        assert!(!has(&p, "e5", "xe9"));
+        let p2 = {
+            let mut q = pos("e5=O1 e10=E2", 2);
+            q.echo = p.echo.clone();
+            q.echo_rule = EchoRule::Vector;
+            q
+        };
+        assert!(has(&p2, "e5", "xe10"));
     }
 
     #[test]
@@ -1424,13 +1530,7 @@ pub(crate) mod tests {
         // A placed Echo attacks only by a lent move (its source is gone after a placement).
         let mut p = pos("a1=K1 e9=P2 d5=%2", 2);
         p.give(1, Piece::new(Kind::Echo, 1));
-        p.echo.insert(
-            1,
-            Some(Src {
-                kind: Kind::Rook,
-                hn: 0,
-            }),
-        );
+        p.echo.insert(1, Some(Src::of(Kind::Rook, 0)));
         assert!(placement_problem(&p, 1, Piece::new(Kind::Echo, 1), sq("e5")).is_none());
         let mut p = pos("a1=K1 h8=P2 d5=%2", 2);
         p.give(1, Piece::new(Kind::Echo, 1));

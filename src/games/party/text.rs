@@ -7,15 +7,18 @@
 //! - hands: `seat:pieces` groups for the seats holding off-board pieces (`[1:KRRJ 2:{H:3}T]`),
 //!   `[]` when none;
 //! - play list: seat numbers top first, comma-separated (`2,3,1`);
-//! - echo sources: per seat `seat:src` comma-separated, `src` a letter, `H:<range>` or `-`.
+//! - echo sources: per seat `seat:src` comma-separated, `src` a letter, `H:<range>` or `-`;
+//!   under the `vector` reading of the Echo each source carries the displacement of the move
+//!   it made, signs included: `R+0+5`, `H:2-3+3`;
+//! - then, only when the game reads the Echo by vector, a field `echo:vector`.
 //!
-//! More fields may follow; they are ignored. A reading error names its field.
+//! Other fields that follow are ignored. A reading error names its field.
 
 use std::collections::BTreeMap;
 use std::fmt;
 
 use super::board::{Position, Sq, SIDE};
-use super::piece::{Kind, Piece, Src, MAX_HN};
+use super::piece::{EchoRule, Kind, Piece, Src, MAX_HN};
 
 /// A field of the position text.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -140,13 +143,17 @@ impl Position {
             .into_iter()
             .map(|s| format!("{s}:{}", self.echo_of(s).map_or("-".to_string(), Src::text)))
             .collect();
-        format!(
+        let mut t = format!(
             "{} {} {} {}",
             self.placement(),
             self.hands_text(),
             list.join(","),
             echo.join(",")
-        )
+        );
+        if self.echo_rule == EchoRule::Vector {
+            t.push_str(" echo:vector");
+        }
+        t
     }
 
     /// Reads a position text.
@@ -326,6 +333,7 @@ impl Position {
                 let value = if src == "-" {
                     None
                 } else {
+                    let (src, vec) = split_vector(src)?;
                     let p = read_piece(src, seat, Field::EchoSources)?;
                     if p.kind == Kind::Echo {
                         return err(
@@ -334,13 +342,23 @@ impl Position {
                         );
                     }
                     Some(Src {
-                        kind: p.kind,
-                        hn: p.hn.min(MAX_HN.max(20)),
+                        vec,
+                        ..Src::of(p.kind, p.hn.min(MAX_HN.max(20)))
                     })
                 };
                 pos.echo.insert(seat, value);
             }
         }
+        // Trailing fields: the Echo's reading.
+        for f in fields {
+            if let Some(word) = f.strip_prefix("echo:") {
+                pos.echo_rule = EchoRule::parse(word).map_err(|m| TextError {
+                    field: Field::EchoSources,
+                    message: m,
+                })?;
+            }
+        }
+        pos.check_echo_vectors()?;
         for s in pos.seats() {
             for kind in [Kind::King, Kind::Tornado] {
                 if pos.owned(s, kind) > 1 {
@@ -355,6 +373,78 @@ impl Position {
             }
         }
         Ok(pos)
+    }
+}
+
+/// A move's displacement (Δfile, Δrank).
+type Vector = (i8, i8);
+
+/// Splits `R+0+5` into `R` and its displacement (none when the text has no sign).
+fn split_vector(src: &str) -> Result<(&str, Option<Vector>), TextError> {
+    let Some(i) = src
+        .char_indices()
+        .skip(1)
+        .find(|&(_, c)| c == '+' || c == '-')
+        .map(|(i, _)| i)
+    else {
+        return Ok((src, None));
+    };
+    let (base, v) = src.split_at(i);
+    let bad = || TextError {
+        field: Field::EchoSources,
+        message: format!("{src}: a displacement is written with both signs, like R+0+5"),
+    };
+    let Some(j) = v
+        .char_indices()
+        .skip(1)
+        .find(|&(_, c)| c == '+' || c == '-')
+        .map(|(j, _)| j)
+    else {
+        return Err(bad());
+    };
+    let (a, b) = v.split_at(j);
+    let num = |t: &str| -> Option<i8> {
+        let n: i8 = t.trim_start_matches('+').parse().ok()?;
+        (-19..=19).contains(&n).then_some(n)
+    };
+    match (num(a), num(b)) {
+        (Some(x), Some(y)) => Ok((base, Some((x, y)))),
+        _ => Err(bad()),
+    }
+}
+
+impl Position {
+    /// Under the `vector` reading every Echo source carries its displacement; under the
+    /// rules reading none does.
+    ///
+    /// # Errors
+    /// The first source that does not fit the reading.
+    pub fn check_echo_vectors(&self) -> Result<(), TextError> {
+        for (seat, src) in &self.echo {
+            let Some(src) = src else { continue };
+            match (self.echo_rule, src.vec) {
+                (EchoRule::Vector, None) => {
+                    return err(
+                        Field::EchoSources,
+                        format!(
+                            "seat {seat}: under echo:vector a source carries the displacement of its move (like {seat}:{}+0+5)",
+                            src.text()
+                        ),
+                    )
+                }
+                (EchoRule::Rules, Some(_)) => {
+                    return err(
+                        Field::EchoSources,
+                        format!(
+                            "seat {seat}: {} carries a displacement, which only the echo:vector reading has (add the field echo:vector)",
+                            src.text()
+                        ),
+                    )
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 }
 
@@ -386,6 +476,40 @@ mod tests {
         let again = Position::from_text(&p.to_text()).expect("reads");
         assert_eq!(again, p);
         assert_eq!(p.echo_of(1).map(Src::text), Some("H:2".into()));
+    }
+
+    #[test]
+    fn the_vector_reading_round_trips_with_its_displacements() {
+        let t = format!("{EMPTY20} [] 1,2 1:R+0+5,2:H:2-3+3 echo:vector");
+        let p = Position::from_text(&t).expect("reads");
+        assert_eq!(p.echo_rule, EchoRule::Vector);
+        assert_eq!(p.echo_of(1).and_then(|s| s.vec), Some((0, 5)));
+        assert_eq!(
+            p.echo_of(2).map(|s| (s.hn, s.vec)),
+            Some((2, Some((-3, 3))))
+        );
+        assert_eq!(p.to_text(), t);
+        // Each reading refuses the other's sources.
+        let e = |t: &str| Position::from_text(t).unwrap_err().field;
+        assert_eq!(
+            e(&format!("{EMPTY20} [] 1,2 1:R,2:- echo:vector")),
+            Field::EchoSources
+        );
+        assert_eq!(
+            e(&format!("{EMPTY20} [] 1,2 1:R+0+5,2:-")),
+            Field::EchoSources
+        );
+        assert_eq!(
+            e(&format!("{EMPTY20} [] 1,2 1:R+0,2:- echo:vector")),
+            Field::EchoSources
+        );
+        assert_eq!(
+            e(&format!("{EMPTY20} [] 1,2 1:-,2:- echo:sideways")),
+            Field::EchoSources
+        );
+        // The rules reading writes no field of its own.
+        let t = format!("{EMPTY20} [] 1,2 1:R,2:-");
+        assert_eq!(Position::from_text(&t).expect("reads").to_text(), t);
     }
 
     #[test]
