@@ -129,6 +129,9 @@ enum Command {
         /// Of which (in play) with a timer due.
         #[arg(long, default_value_t = 100)]
         due: usize,
+        /// Of which (in play) a day behind on their timers, as after the bot was away.
+        #[arg(long, default_value_t = 20)]
+        catch_up: usize,
         /// Log entries per game (at most).
         #[arg(long, default_value_t = 34)]
         actions: usize,
@@ -299,6 +302,7 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             games,
             active,
             due,
+            catch_up,
             actions,
             measure,
         } => {
@@ -307,6 +311,7 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                 games,
                 active: active.min(games),
                 due: due.min(active).min(games),
+                catch_up: catch_up.min(active.saturating_sub(due)),
                 actions,
             };
             let rt = tokio::runtime::Builder::new_multi_thread()

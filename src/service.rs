@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Mutex;
 
-use crate::commands::{Caller, Command, Hub, Notify, PictureJob, Reply, ThreadGame};
+use crate::commands::{Caller, Command, Due, Hub, Notify, PictureJob, Reply, ThreadGame};
 use crate::games::kfb::Game;
 use crate::store::{LogLine, Store, StoreError, TournamentRows};
 use crate::time::Timestamp;
@@ -38,6 +38,83 @@ pub const FINISHED_IDLE: Duration = Duration::from_secs(60);
 /// A game with a revert confirmation shown stays in memory this long (the confirmation lives
 /// in memory only; RULINGS §1.10 gives it 15 minutes).
 const BUTTON_KEEP: Duration = Duration::from_secs(16 * 60);
+
+/// How often the timer sweep runs (the Discord front end's ticker): a timer is announced
+/// within this long of falling due.
+pub const TICK: Duration = Duration::from_secs(2);
+
+/// A timer announced this long after it fell due is late (the bot was away).
+const LATE: Timestamp = 60;
+
+/// Events listed in a catch-up post (the first and last half of them; the rest counted).
+const CATCH_UP_LINES: usize = 10;
+
+/// A listed event's text is cut to this many characters (a post stays well within
+/// Discord's 2,000).
+const CATCH_UP_WIDTH: usize = 140;
+
+/// What players see of one game's timers found by a sweep: one post per timer, as they fell
+/// due; a timer more than a minute late says so.
+///
+/// Ruling (catch-up summary): when one sweep finds two or more late timers in a game (the bot
+/// was away while a day of turn limits, default plays or vote closings ran out), the game
+/// gets one post instead of one per timer: a line counting them with the first and last
+/// time, up to [`CATCH_UP_LINES`] of them listed one line each (the first and the last
+/// ones, the rest counted), then the last one's own announcement, which says where the game
+/// stands now and notifies only whoever must act now. Nobody is pinged for the timers in
+/// the list.
+pub fn catch_up(mut dues: Vec<Due>, now: Timestamp) -> Vec<Notify> {
+    let late = dues.iter().filter(|d| now > d.at + LATE).count();
+    if late < 2 {
+        return dues
+            .into_iter()
+            .map(|d| {
+                if now > d.at + LATE {
+                    d.notify.append(&format!(
+                        " (late: this fell due at {} while the bot was away)",
+                        crate::time::stamp(d.at, crate::time::Style::Full)
+                    ))
+                } else {
+                    d.notify
+                }
+            })
+            .collect();
+    }
+    dues.sort_by_key(|d| d.at);
+    let n = dues.len();
+    let (Some(first), Some(last)) = (dues.first().map(|d| d.at), dues.last().map(|d| d.at)) else {
+        return Vec::new();
+    };
+    let stamp = |t| crate::time::stamp(t, crate::time::Style::Full);
+    let mut head = vec![format!(
+        "While the bot was away, {n} timers fell due in this game, from {} to {}:",
+        stamp(first),
+        stamp(last)
+    )];
+    let line = |d: &Due| {
+        let text = d.notify.text().replace('\n', " — ");
+        let text = match text.char_indices().nth(CATCH_UP_WIDTH) {
+            Some((cut, _)) => format!("{}…", &text[..cut]),
+            None => text,
+        };
+        format!("• {}: {text}", stamp(d.at))
+    };
+    if n <= CATCH_UP_LINES {
+        head.extend(dues.iter().map(line));
+    } else {
+        let half = CATCH_UP_LINES / 2;
+        head.extend(dues[..half].iter().map(line));
+        head.push(format!("• … {} more …", n - 2 * half));
+        head.extend(dues[n - half..].iter().map(line));
+    }
+    head.push("Now:".to_string());
+    let last = dues
+        .into_iter()
+        .next_back()
+        .map(|d| d.notify)
+        .unwrap_or_default();
+    vec![last.beneath(head.join("\n"))]
+}
 
 /// One game thread's state: a hub holding only this thread's game, and what the service
 /// knows about its stored copy.
@@ -1097,15 +1174,42 @@ impl Service {
 
     /// Timer messages (lock expiries, turn limits) due by `now` (after `after`), each
     /// announced once even across restarts and processes; those that fell due more than a
-    /// minute ago say they are late. With a database, only the games whose stored next due
-    /// time has come are read; idle games then leave memory.
+    /// minute ago say they are late, and a game with several late ones gets one summary post
+    /// instead ([`catch_up`]). With a database, only the games whose stored next due time has
+    /// come are read; idle games then leave memory. In the order the games were found (by
+    /// next due time); [`Service::sweep_timers`] hands each game's over as soon as it is done.
     pub async fn due_messages(&self, after: Timestamp, now: Timestamp) -> Vec<(String, Notify)> {
+        let found = StdMutex::new(Vec::new());
+        self.sweep_timers(after, now, |i, thread, notes| {
+            lock(&found).push((i, thread, notes));
+        })
+        .await;
+        let mut found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
+        found.sort_by_key(|f| f.0);
+        found
+            .into_iter()
+            .flat_map(|(_, thread, notes)| notes.into_iter().map(move |n| (thread.clone(), n)))
+            .collect()
+    }
+
+    /// The timer sweep: every game with a timer due by `now` (after `after`) is caught up in
+    /// one pass (read once, every due timer found, one commit) and its announcements handed
+    /// to `each` (the game's index in the sweep, its thread, its posts) as soon as they are
+    /// committed. Four games are worked on at once, so a slow game (a long
+    /// catch-up, a game held by a command) does not hold up the others. Returns how many
+    /// games were due.
+    pub async fn sweep_timers(
+        &self,
+        after: Timestamp,
+        now: Timestamp,
+        each: impl Fn(usize, String, Vec<Notify>) + Sync,
+    ) -> usize {
         let threads = match &self.store {
             Some(store) => match store.due_threads(now).await {
                 Ok(t) => t,
                 Err(e) => {
                     tracing::error!(error = %e, "storage failed");
-                    return Vec::new();
+                    return 0;
                 }
             },
             None => {
@@ -1114,77 +1218,112 @@ impl Service {
                 v
             }
         };
-        let mut out = Vec::new();
-        for thread in threads {
-            self.sweep(&thread, after, now, &mut out).await;
-        }
+        let next = AtomicU64::new(0);
+        let (threads_ref, next_ref, each_ref) = (&threads, &next, &each);
+        let worker = || async move {
+            loop {
+                let i = next_ref.fetch_add(1, Ordering::Relaxed) as usize;
+                let Some(thread) = threads_ref.get(i) else {
+                    break;
+                };
+                let notes = self.sweep(thread, after, now).await;
+                if !notes.is_empty() {
+                    each_ref(i, thread.clone(), notes);
+                }
+            }
+        };
+        tokio::join!(worker(), worker(), worker(), worker());
         self.evict_idle();
-        out
+        threads.len()
     }
 
-    /// The timers of one game falling due in `(after, now]` (and after its last sweep).
-    async fn sweep(
-        &self,
-        thread: &str,
-        after: Timestamp,
-        now: Timestamp,
-        out: &mut Vec<(String, Notify)>,
-    ) {
+    /// One game's timers falling due in `(after, now]` (and after its last sweep): read once,
+    /// claimed and recorded in one commit, announced (see [`catch_up`]).
+    async fn sweep(&self, thread: &str, after: Timestamp, now: Timestamp) -> Vec<Notify> {
         let slot = self.slot(thread);
         let mut cell = slot.cell.lock().await;
-        if let Err(e) = self.sync(&mut cell, thread).await {
-            tracing::error!(error = %e, thread, "storage failed");
-            return;
-        }
-        let Some(game) = cell.hub.game(thread) else {
-            return;
-        };
-        let from = after.max(cell.swept);
-        let mut complete = true;
-        for d in game.due(from, now) {
-            let key = (thread.to_string(), d.seat, d.at);
-            if lock(&self.notified).contains(&key) {
-                continue;
-            }
-            let fresh = match &self.store {
-                Some(store) => match store.fire_timer(thread, d.seat, d.at, now).await {
-                    Ok(f) => f,
+        for _ in 0..RETRIES {
+            if let Some(store) = &self.store {
+                // The stored sweep time (another process may have swept since).
+                match store.sweep_state(thread).await {
+                    Ok(Some((_, swept))) => cell.swept = swept,
+                    Ok(None) => return Vec::new(),
                     Err(e) => {
-                        tracing::error!(error = %e, "storage failed");
-                        complete = false;
-                        continue;
+                        tracing::error!(error = %e, thread, "storage failed");
+                        return Vec::new();
                     }
-                },
-                None => true,
+                }
+            }
+            if let Err(e) = self.sync(&mut cell, thread).await {
+                tracing::error!(error = %e, thread, "storage failed");
+                return Vec::new();
+            }
+            let Some(game) = cell.hub.game(thread) else {
+                return Vec::new();
             };
-            if self.store.is_none() {
-                lock(&self.notified).insert(key);
+            if now <= cell.swept {
+                return Vec::new();
             }
-            if fresh {
-                let notify = if now > d.at + 60 {
-                    d.notify.append(&format!(
-                        " (late: this fell due at {} while the bot was away)",
-                        crate::time::stamp(d.at, crate::time::Style::Full)
-                    ))
+            let from = after.max(cell.swept);
+            // Finding the timers is CPU work (a day of recurring limits replays many
+            // states): on a blocking thread, so the other games of the sweep go on.
+            let game = game.clone_box();
+            let stored = self.store.is_some();
+            let found = tokio::task::spawn_blocking(move || {
+                let dues = game.due(from, now);
+                let next = if stored {
+                    crate::store::next_due(&*game, now)
                 } else {
-                    d.notify
+                    None
                 };
-                out.push((thread.to_string(), notify));
-            }
-        }
-        if !complete || now <= cell.swept {
-            return;
-        }
-        let next = crate::store::next_due(game, now);
-        if let (Some(store), Some(version)) = (&self.store, cell.version) {
-            match store.set_swept(thread, version, now, next).await {
-                Ok(true) => cell.swept = now,
-                Ok(false) => {}
-                Err(e) => tracing::error!(error = %e, thread, "storage failed"),
-            }
-        } else {
+                (dues, next)
+            })
+            .await;
+            let (dues, next) = match found {
+                Ok(f) => f,
+                Err(e) => {
+                    tracing::error!(error = %e, thread, "finding the timers failed");
+                    return Vec::new();
+                }
+            };
+            let fresh: Vec<bool> = match (&self.store, cell.version) {
+                (Some(store), Some(version)) => {
+                    let fired: Vec<(usize, Timestamp)> =
+                        dues.iter().map(|d| (d.seat, d.at)).collect();
+                    match store
+                        .sweep_game(thread, version, cell.swept, now, next, &fired, now)
+                        .await
+                    {
+                        Ok(Some(fresh)) => fresh,
+                        // The game changed or was swept elsewhere: read it again.
+                        Ok(None) => continue,
+                        Err(e) => {
+                            tracing::error!(error = %e, thread, "storage failed");
+                            return Vec::new();
+                        }
+                    }
+                }
+                (Some(_), None) => return Vec::new(),
+                (None, _) => {
+                    let mut notified = lock(&self.notified);
+                    dues.iter()
+                        .map(|d| notified.insert((thread.to_string(), d.seat, d.at)))
+                        .collect()
+                }
+            };
             cell.swept = now;
+            let dues: Vec<Due> = dues
+                .into_iter()
+                .zip(fresh)
+                .filter_map(|(d, f)| f.then_some(d))
+                .collect();
+            return catch_up(dues, now);
         }
+        tracing::warn!(
+            thread,
+            "timer sweep kept losing to other writers; next tick"
+        );
+        Vec::new()
     }
 
     /// Runs `f` on a game (for pictures, state dumps and autocomplete).

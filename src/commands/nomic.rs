@@ -722,16 +722,14 @@ impl ThreadGame for Game {
 
     fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due> {
         let mut out = Vec::new();
-        for e in self.events(after, until) {
-            let st = self.state_at(e.at);
-            let mut notify = notify_of(&self.asks(&st)).unwrap_or_default();
-            notify = notify.headed(e.text.clone());
+        self.each_event(after, until, |e, st| {
+            let notify = notify_of(&self.asks(st)).unwrap_or_default().headed(e.text);
             out.push(Due {
                 seat: e.code,
                 at: e.at,
                 notify,
             });
-        }
+        });
         out
     }
 

@@ -121,11 +121,27 @@ pub(super) fn spawn_ticker(http: Arc<Http>, state: Data, every: Duration) {
             if until <= last {
                 continue;
             }
-            let due = state.service.due_messages(last, until).await;
+            // Each game's posts go out as soon as its sweep is committed, while the sweep
+            // goes on with the other games.
+            let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(String, Vec<Notify>)>();
+            let sweep = async {
+                state
+                    .service
+                    .sweep_timers(last, until, |_, thread, notes| {
+                        let _ = tx.send((thread, notes));
+                    })
+                    .await;
+                drop(tx);
+            };
+            let post = async {
+                while let Some((thread, notes)) = rx.recv().await {
+                    for n in &notes {
+                        post_due(&http, &state, &thread, n).await;
+                    }
+                }
+            };
+            tokio::join!(sweep, post);
             last = until;
-            for (thread, n) in due {
-                post_due(&http, &state, &thread, &n).await;
-            }
         }
     });
 }

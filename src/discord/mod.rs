@@ -187,7 +187,7 @@ fn roles_of(state: &State, guild: Option<GuildId>, member: Option<&Member>) -> R
 }
 
 /// How often lock-expiry messages are looked for.
-const TICK: Duration = Duration::from_secs(2);
+const TICK: Duration = crate::service::TICK;
 
 /// Runs the bot until Discord closes the session for good or the process is interrupted.
 ///

@@ -40,6 +40,16 @@ impl Notify {
         self
     }
 
+    /// The notification with `first` above its head (what led to it, naming nobody).
+    pub fn beneath(mut self, first: impl Into<String>) -> Notify {
+        let first = first.into();
+        self.head = Some(match self.head.take() {
+            Some(h) => format!("{first}\n{h}"),
+            None => first,
+        });
+        self
+    }
+
     /// Both notifications in one message (a user named in both is still notified once).
     pub fn and(mut self, other: Notify) -> Notify {
         self.lines.extend(other.lines);

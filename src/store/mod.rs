@@ -582,6 +582,113 @@ impl Store {
         Ok(r.rows_affected() == 1)
     }
 
+    /// A game's stored version and the time up to which its timers were swept (for the
+    /// sweep, which claims a game's timers by that pair).
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn sweep_state(&self, thread: &str) -> Result<Option<(i64, Timestamp)>, StoreError> {
+        let row = sqlx::query("SELECT version, swept FROM games WHERE thread = $1")
+            .bind(thread)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some((r.try_get(0)?, r.try_get::<i64, _>(1)?.max(0) as u64)),
+            None => None,
+        })
+    }
+
+    /// One game's timer sweep, in one transaction: claims the game's timers from `from`
+    /// (its stored sweep time, at `version`) up to `swept`, stores its next due time, and
+    /// records the timers `fired` (seat, due time). Returns, for each of `fired`, whether it
+    /// is new (not recorded before, by this or another process); `None` when the claim is
+    /// lost (the game changed, or another process swept it meanwhile): nothing is written
+    /// and the caller reads the game again.
+    ///
+    /// # Errors
+    /// Database failure.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn sweep_game(
+        &self,
+        thread: &str,
+        version: i64,
+        from: Timestamp,
+        swept: Timestamp,
+        next_due: Option<Timestamp>,
+        fired: &[(usize, Timestamp)],
+        now: Timestamp,
+    ) -> Result<Option<Vec<bool>>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let r = sqlx::query(
+            "UPDATE games SET swept = $1, next_due = $2 WHERE thread = $3 AND version = $4 AND swept = $5",
+        )
+        .bind(i64_of(swept))
+        .bind(next_due.map(i64_of))
+        .bind(thread)
+        .bind(version)
+        .bind(i64_of(from))
+        .execute(&mut *tx)
+        .await?;
+        if r.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(None);
+        }
+        let (Some(lo), Some(hi)) = (
+            fired.iter().map(|f| f.1).min(),
+            fired.iter().map(|f| f.1).max(),
+        ) else {
+            tx.commit().await?;
+            return Ok(Some(Vec::new()));
+        };
+        // Timers recorded before (by a process before this sweep column existed, or
+        // announced by another path) are not announced again.
+        let rows = sqlx::query(
+            "SELECT seat, due FROM timers_fired WHERE thread = $1 AND due >= $2 AND due <= $3",
+        )
+        .bind(thread)
+        .bind(i64_of(lo))
+        .bind(i64_of(hi))
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut known = std::collections::HashSet::new();
+        for r in rows {
+            let seat: i64 = r.try_get(0)?;
+            let due: i64 = r.try_get(1)?;
+            known.insert((seat, due));
+        }
+        let mut fresh = Vec::with_capacity(fired.len());
+        let mut new_rows: Vec<(i64, i64)> = Vec::new();
+        for &(seat, due) in fired {
+            let key = (seat as i64, i64_of(due));
+            let is_new = known.insert(key);
+            fresh.push(is_new);
+            if is_new {
+                new_rows.push(key);
+            }
+        }
+        // Many rows per statement (four parameters a row, well under either database's
+        // limit).
+        for chunk in new_rows.chunks(500) {
+            let mut sql =
+                String::from("INSERT INTO timers_fired (thread, seat, due, fired_at) VALUES ");
+            for i in 0..chunk.len() {
+                let b = i * 4;
+                if i > 0 {
+                    sql.push_str(", ");
+                }
+                sql.push_str(&format!("(${}, ${}, ${}, ${})", b + 1, b + 2, b + 3, b + 4));
+            }
+            sql.push_str(" ON CONFLICT (thread, seat, due) DO NOTHING");
+            let mut q = sqlx::query(&sql);
+            for &(seat, due) in chunk {
+                q = q.bind(thread).bind(seat).bind(due).bind(i64_of(now));
+            }
+            q.execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(Some(fresh))
+    }
+
     /// Stores many games at once, each at version 1 with its whole log, its timers swept up to
     /// `swept` and its next due time (for benchmarks: `arbiter scale-bench`).
     ///

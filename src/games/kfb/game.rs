@@ -184,6 +184,14 @@ pub struct State {
     pub proxies: Vec<(usize, usize)>,
 }
 
+/// The CwDA catalogue, built once and shared by every game: it is the same table for all,
+/// and a copy built per game was most of a loaded game's memory (issue 22).
+fn shared_catalog() -> Result<Arc<Catalog>, String> {
+    static CWDA: std::sync::OnceLock<Result<Arc<Catalog>, String>> = std::sync::OnceLock::new();
+    CWDA.get_or_init(|| Catalog::cwda().map(Arc::new).map_err(|e| e.to_string()))
+        .clone()
+}
+
 /// A Kung Fu Bughouse game: settings, seats, and the log.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -275,7 +283,7 @@ impl Game {
         if sorted.len() != 6 {
             return refuse("the six players must all be different users");
         }
-        let catalog = Arc::new(Catalog::cwda().map_err(|e| Refusal::Rule(e.to_string()))?);
+        let catalog = shared_catalog().map_err(Refusal::Rule)?;
         let state = Self::initial_state(&users, &settings);
         Ok(Game {
             settings,
@@ -1602,6 +1610,43 @@ fn check_victory(st: &mut State, catalog: &Catalog) {
     }
 }
 
+/// The rules of a board between two armies (named by them), built once per pair of armies and
+/// shared by every board of every game: they are the same for all, and built per board they
+/// (each with its own copy of the catalogue and move tables) were most of a loaded game's
+/// memory (issue 22).
+fn board_rules(
+    catalog: &Arc<Catalog>,
+    name: String,
+    a1: ArmyId,
+    a2: ArmyId,
+) -> Result<Arc<Rules>, Refusal> {
+    type Cache = std::sync::Mutex<std::collections::HashMap<String, Arc<Rules>>>;
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    let lock = || {
+        cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    if let Some(r) = lock().get(&name) {
+        return Ok(r.clone());
+    }
+    let rules = Rules::new(
+        name.clone(),
+        (**catalog).clone(),
+        Geometry::chess(),
+        vec![a1, a2],
+        RuleSet::KingCapture,
+        true,
+        DropRules::KFB,
+        CaptureFate::LeaveBoard,
+    )
+    .map_err(|e| Refusal::Rule(e.to_string()))?;
+    let rules = Arc::new(rules);
+    lock().insert(name, rules.clone());
+    Ok(rules)
+}
+
 fn seat_boards(st: &mut State, catalog: &Arc<Catalog>, seating: &Seating) -> Result<(), Refusal> {
     let mut boards = Vec::new();
     for (i, seat) in seating.boards.iter().enumerate() {
@@ -1618,18 +1663,12 @@ fn seat_boards(st: &mut State, catalog: &Arc<Catalog>, seating: &Seating) -> Res
                 .ok_or_else(|| Refusal::Rule("unknown army".into()))
         };
         let (a1, a2) = (army(&c1)?, army(&c2)?);
-        let rules = Rules::new(
+        let rules = board_rules(
+            catalog,
             format!("kfb-board:{}-{}", c1.army.as_str(), c2.army.as_str()),
-            (**catalog).clone(),
-            Geometry::chess(),
-            vec![a1, a2],
-            RuleSet::KingCapture,
-            true,
-            DropRules::KFB,
-            CaptureFate::LeaveBoard,
-        )
-        .map_err(|e| Refusal::Rule(e.to_string()))?;
-        let rules = Arc::new(rules);
+            a1,
+            a2,
+        )?;
         let mut pos = fen::parse(rules.clone(), &rules.start_fen())
             .map_err(|e| Refusal::Rule(e.to_string()))?;
         pos.set_colour(Side(0), Colour(colour_number(c1.colour)));

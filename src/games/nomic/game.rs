@@ -2238,6 +2238,25 @@ impl Game {
         ev
     }
 
+    /// Each limit falling due in `(after, until]`, in order, with the state at its time (as
+    /// [`Game::state_at`] gives it), found in one pass rather than one replay per event (a
+    /// day of 5-minute limits is hundreds of them; issue 22's timer sweep).
+    pub fn each_event(
+        &self,
+        after: Timestamp,
+        until: Timestamp,
+        mut f: impl FnMut(TimeEvent, &State),
+    ) {
+        let mut st = self.state.clone();
+        let ctx = Ctx {
+            players: &self.players,
+        };
+        for e in self.events(after, until) {
+            st.advance(e.at, &ctx, &mut Vec::new());
+            f(e, &st);
+        }
+    }
+
     /// The next action number.
     pub fn next_number(&self) -> u32 {
         self.log.iter().filter(|e| e.number.is_some()).count() as u32 + 1

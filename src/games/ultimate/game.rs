@@ -288,8 +288,10 @@ pub struct State {
     pub draw_offer: Option<DrawOffer>,
     /// Per seat: turns taken since the last capture or pawn move.
     pub quiet_turns: [u32; 4],
-    /// How often each position (text) has occurred at the start of a turn.
-    pub seen: HashMap<String, u32>,
+    /// How often each position has occurred at the start of a turn, by a 64-bit hash of its
+    /// text (the texts themselves, one per turn, were a large part of a loaded game's memory;
+    /// issue 22). Only counted, never shown.
+    pub seen: HashMap<u64, u32>,
     /// When the current turn began.
     pub turn_started: Timestamp,
     /// The last move's squares (from, to).
@@ -1517,7 +1519,13 @@ fn begin_turn(st: &mut State, settings: &Settings, users: &[String], lines: &mut
         });
         return;
     }
-    let key = st.pos.to_text();
+    let key = {
+        use std::hash::{Hash, Hasher};
+        // Fixed keys: the same position always hashes alike.
+        let mut h = std::hash::DefaultHasher::new();
+        st.pos.to_text().hash(&mut h);
+        h.finish()
+    };
     let n = st.seen.entry(key).or_insert(0);
     *n += 1;
     if *n >= 3 {

@@ -1,0 +1,231 @@
+//! The timer sweep at scale (issue 22): every timer that falls due in a game not in memory is
+//! announced within one tick of the sweep (the service's [`TICK`]) of falling due, once; after a
+//! restart what fell due meanwhile is announced once, a game with many late timers in one
+//! catch-up post. Driven by a fake clock; runs on SQLite, and on PostgreSQL when
+//! `ARBITER_TEST_POSTGRES` names a server.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use arbiter::commands::{parse_command, Caller, Roles};
+use arbiter::service::{Service, TICK};
+use arbiter::store::Store;
+
+const START: u64 = 1_767_225_600;
+
+async fn send(svc: &Service, user: &str, thread: &str, now: u64, text: &str) {
+    let cmd = parse_command(text).expect("a command");
+    let caller = Caller {
+        user,
+        roles: Roles {
+            organiser: user == "org",
+            moderator: false,
+        },
+        thread,
+        now,
+    };
+    let r = svc.handle(&caller, 1, &cmd, text, None).await;
+    assert_eq!(r.ok, Some(true), "{thread}: {user} {text}: {}", r.text);
+}
+
+async fn service(url: &str) -> Service {
+    Service::with_store(Store::connect(Some(url)).await.unwrap())
+        .await
+        .unwrap()
+}
+
+/// The draft of a Kung Fu Bughouse game made with seed 1 (first picker f, RULINGS §1.8).
+const DRAFT: [(&str, &str); 6] = [
+    ("f", "/pick order:second color:red army:fide"),
+    ("a", "/pick order:first color:red army:fide"),
+    ("e", "/pick order:first color:blue army:rookies"),
+    ("b", "/pick order:second color:lightgreen army:nutty"),
+    ("d", "/pick order:second color:lightgreen army:clobberers"),
+    ("c", "/pick order:first color:blue army:forward"),
+];
+
+async fn kfb(svc: &Service, thread: &str) {
+    send(
+        svc,
+        "org",
+        thread,
+        START,
+        "/kfb new team1:@a @b @c team2:@d @e @f seed:1 move_limit:6m",
+    )
+    .await;
+    for (u, p) in DRAFT {
+        send(svc, u, thread, START, p).await;
+    }
+}
+
+/// What each game's own timers say fell due in `(after, until]`: (thread, due time, text),
+/// read from a copy of the stored game (independent of the sweep).
+async fn expected(
+    url: &str,
+    threads: &[&str],
+    after: u64,
+    until: u64,
+) -> Vec<(String, u64, String)> {
+    let store = Store::connect(Some(url)).await.unwrap();
+    let mut out = Vec::new();
+    for t in threads {
+        let g = store.load(t).await.unwrap().unwrap().game;
+        for d in g.due(after, until) {
+            out.push((t.to_string(), d.at, d.notify.text()));
+        }
+    }
+    store.close().await;
+    out
+}
+
+#[test]
+fn every_timer_of_a_game_not_in_memory_is_announced_within_one_tick_once() {
+    let url = common::fresh_db("sweep_tick");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let tick = TICK.as_secs();
+        assert!(tick >= 1);
+        let svc = service(&url).await;
+        // Locks expiring at different times on several boards of two games, and a Party Chess
+        // game whose turn limit recurs (each default play starts the next turn's limit).
+        kfb(&svc, "k1").await;
+        kfb(&svc, "k2").await;
+        send(&svc, "a", "k1", START, "/move e2-e4").await;
+        send(&svc, "d", "k1", START + 31, "/move e7-e5").await;
+        send(&svc, "c", "k1", START + 45, "/move e2-e4").await;
+        send(&svc, "e", "k2", START + 50, "/move e2-e4").await;
+        send(
+            &svc,
+            "org",
+            "p",
+            START + 7,
+            "/party new umpire:@uma swingers:@ann @ben @cat seed:7 turn_limit:10m",
+        )
+        .await;
+        for u in ["ann", "ben", "cat"] {
+            send(&svc, u, "p", START + 8, "/party pieces set:RRJPP").await;
+        }
+        let threads = ["k1", "k2", "p"];
+        let begin = START + 60;
+        let end = begin + 2 * 3600;
+        let want = expected(&url, &threads, begin - 60, end).await;
+        let count = |t: &str| want.iter().filter(|w| w.0 == t).count();
+        assert!(count("k1") >= 2 && count("k2") >= 1, "{want:?}");
+        assert!(count("p") >= 10, "a turn limit every 10 minutes: {want:?}");
+
+        // The fake clock ticks; before each tick every game leaves memory.
+        let mut announced: Vec<(String, u64, String)> = Vec::new();
+        let mut last = 0;
+        let mut now = begin;
+        while now <= end {
+            svc.evict(Duration::ZERO, Duration::ZERO);
+            assert_eq!(svc.loaded_games(), 0);
+            for (thread, n) in svc.due_messages(last, now).await {
+                announced.push((thread, now, n.text()));
+            }
+            last = now;
+            now += tick;
+        }
+        let mut left: Vec<Option<&(String, u64, String)>> = want.iter().map(Some).collect();
+        for (thread, at_tick, text) in &announced {
+            let found = left.iter_mut().find(|w| {
+                w.is_some_and(|(t, at, x)| t == thread && x == text && *at <= *at_tick && *at_tick < at + tick)
+            });
+            assert!(
+                found.is_some(),
+                "announced at {at_tick} ({thread}) but not due within the tick before, or twice: {text}"
+            );
+            if let Some(f) = found {
+                *f = None;
+            }
+        }
+        let missed: Vec<_> = left.into_iter().flatten().collect();
+        assert!(missed.is_empty(), "never announced: {missed:?}");
+        assert_eq!(announced.len(), want.len());
+
+        // The bot goes down; a move starts one more lock, and the Party game's limits keep
+        // running out. A new process announces what fell due meanwhile, once: the single late
+        // lock as itself, the Party game's many as one catch-up post.
+        send(&svc, "a", "k2", end + 10, "/move e2-e4").await;
+        drop(svc);
+        let back = end + 6 * 3600;
+        let late = expected(&url, &threads, end, back).await;
+        let restarted = service(&url).await;
+        let posts = restarted.due_messages(0, back).await;
+        let by_thread: HashMap<&str, Vec<String>> =
+            posts.iter().fold(HashMap::new(), |mut m, (t, n)| {
+                m.entry(t.as_str()).or_default().push(n.text());
+                m
+            });
+        let k2 = &by_thread["k2"];
+        let k2_want: Vec<_> = late.iter().filter(|w| w.0 == "k2").collect();
+        assert_eq!((k2.len(), k2_want.len()), (1, 1), "{k2:?}");
+        assert!(
+            k2[0].starts_with(&k2_want[0].2) && k2[0].contains("(late: this fell due at"),
+            "{k2:?}"
+        );
+        let p = &by_thread["p"];
+        let p_want = late.iter().filter(|w| w.0 == "p").count();
+        assert!(p_want >= 30, "six hours of 10-minute limits: {p_want}");
+        assert_eq!(p.len(), 1, "one catch-up post: {p:?}");
+        assert!(
+            p[0].starts_with(&format!(
+                "While the bot was away, {p_want} timers fell due in this game"
+            )),
+            "{}",
+            p[0]
+        );
+        // It ends with the last timer's own announcement, pinging whoever must act now.
+        let last_text = &late.iter().rfind(|w| w.0 == "p").unwrap().2;
+        assert!(p[0].ends_with(&format!("Now:\n{last_text}")), "{}", p[0]);
+        assert!(!by_thread.contains_key("k1"), "nothing fell due in k1");
+        // Another restart: nothing again, nothing read.
+        drop(restarted);
+        let again = service(&url).await;
+        assert!(again.due_messages(0, back).await.is_empty());
+        assert_eq!(again.loads(), 0);
+    });
+}
+
+/// A game's timers found over a long window at once (the sweep's catch-up, one pass) are the
+/// ones found window by window, one timer at a time (each from the game's own state): same
+/// times, same seats, same messages. Nomic Chess's limits recur (a day of 5-minute parts).
+#[test]
+fn a_long_window_of_timers_is_the_timers_found_one_by_one() {
+    let mut hub = arbiter::commands::Hub::new();
+    let text = "/nomic new players:@ann @ben @cat referees:@ref order:@ann @ben @cat seed:5";
+    let cmd = parse_command(text).unwrap();
+    let caller = Caller {
+        user: "org",
+        roles: Roles {
+            organiser: true,
+            moderator: false,
+        },
+        thread: "n",
+        now: START,
+    };
+    let r = hub.handle(&caller, 1, &cmd, text);
+    assert_eq!(r.ok, Some(true), "{}", r.text);
+    let game = hub.game("n").unwrap();
+    let until = START + 6 * 3600;
+    let all = game.due(START, until);
+    assert!(
+        all.len() >= 50,
+        "six hours of 5-minute limits: {}",
+        all.len()
+    );
+    let mut one_by_one = Vec::new();
+    let mut from = START;
+    while let Some(next) = game.due(from, until).first().map(|d| d.at) {
+        one_by_one.extend(game.due(from, next));
+        from = next;
+    }
+    assert_eq!(all, one_by_one);
+}
