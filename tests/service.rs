@@ -17,16 +17,6 @@ use arbiter::store::Store;
 
 const START: u64 = 1_767_225_600;
 
-/// The draft of a game made with seed 1, whose first picker is f (RULINGS §1.8).
-const DRAFT: [(&str, &str); 6] = [
-    ("f", "/pick order:second color:red army:fide"),
-    ("a", "/pick order:first color:red army:fide"),
-    ("e", "/pick order:first color:blue army:rookies"),
-    ("b", "/pick order:second color:lightgreen army:nutty"),
-    ("d", "/pick order:second color:lightgreen army:clobberers"),
-    ("c", "/pick order:first color:blue army:forward"),
-];
-
 async fn send(
     svc: &Service,
     user: &str,
@@ -60,7 +50,7 @@ async fn new_game(svc: &Service, thread: &str) {
     )
     .await;
     assert_eq!(r.ok, Some(true), "{}", r.text);
-    for (u, p) in DRAFT {
+    for (u, p) in common::DRAFT {
         let r = send(svc, u, thread, START, p, None).await;
         assert_eq!(r.ok, Some(true), "{}", r.text);
     }

@@ -15,16 +15,6 @@ use arbiter::store::Store;
 
 const START: u64 = 1_767_225_600;
 
-/// The draft of a game made with seed 1, whose first picker is f (RULINGS §1.8).
-const DRAFT: [(&str, &str); 6] = [
-    ("f", "/pick order:second color:red army:fide"),
-    ("a", "/pick order:first color:red army:fide"),
-    ("e", "/pick order:first color:blue army:rookies"),
-    ("b", "/pick order:second color:lightgreen army:nutty"),
-    ("d", "/pick order:second color:lightgreen army:clobberers"),
-    ("c", "/pick order:first color:blue army:forward"),
-];
-
 async fn send(
     svc: &Service,
     user: &str,
@@ -58,7 +48,7 @@ async fn new_game(svc: &Service, thread: &str) {
     )
     .await;
     assert_eq!(r.ok, Some(true), "{}", r.text);
-    for (u, p) in DRAFT {
+    for (u, p) in common::DRAFT {
         let r = send(svc, u, thread, START, p, None).await;
         assert_eq!(r.ok, Some(true), "{}", r.text);
     }
@@ -192,7 +182,7 @@ fn a_repeated_interaction_is_applied_once() {
             None,
         )
         .await;
-        for (u, p) in &DRAFT[..3] {
+        for (u, p) in &common::DRAFT[..3] {
             let r = send(&svc, u, "h", START, p, None).await;
             assert_eq!(r.ok, Some(true), "{}", r.text);
         }
@@ -302,7 +292,11 @@ fn crash_script() -> Vec<String> {
         "org".into(),
         "/kfb new team1:@a @b @c team2:@d @e @f seed:1 move_limit:6m".into(),
     )];
-    cmds.extend(DRAFT.iter().map(|(u, c)| (u.to_string(), c.to_string())));
+    cmds.extend(
+        common::DRAFT
+            .iter()
+            .map(|(u, c)| (u.to_string(), c.to_string())),
+    );
     let moves = [
         ("a", "e2-e4"),
         ("d", "f7-f6"),

@@ -37,16 +37,6 @@ async fn service(url: &str) -> Service {
         .unwrap()
 }
 
-/// The draft of a Kung Fu Bughouse game made with seed 1 (first picker f, RULINGS §1.8).
-const DRAFT: [(&str, &str); 6] = [
-    ("f", "/pick order:second color:red army:fide"),
-    ("a", "/pick order:first color:red army:fide"),
-    ("e", "/pick order:first color:blue army:rookies"),
-    ("b", "/pick order:second color:lightgreen army:nutty"),
-    ("d", "/pick order:second color:lightgreen army:clobberers"),
-    ("c", "/pick order:first color:blue army:forward"),
-];
-
 async fn kfb(svc: &Service, thread: &str) {
     send(
         svc,
@@ -56,7 +46,7 @@ async fn kfb(svc: &Service, thread: &str) {
         "/kfb new team1:@a @b @c team2:@d @e @f seed:1 move_limit:6m",
     )
     .await;
-    for (u, p) in DRAFT {
+    for (u, p) in common::DRAFT {
         send(svc, u, thread, START, p).await;
     }
 }
