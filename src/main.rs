@@ -45,7 +45,8 @@ enum Command {
         entropy: Option<u64>,
     },
     /// Run the Discord bot. Settings come from the environment or `.env`: DISCORD_TOKEN
-    /// (required), DATABASE_URL, GUILD_ID, SHARDS, DISCORD_API_BASE (see .env.example).
+    /// (required), DATABASE_URL, GUILD_ID, SHARDS, DISCORD_API_BASE, MEMBER_EVENTS,
+    /// ARBITER_PICTURE_NICE (see .env.example).
     Bot,
     /// Print every legal move of a position, one per line, sorted.
     Moves {
