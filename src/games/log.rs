@@ -3,6 +3,17 @@
 
 use crate::time::Timestamp;
 
+/// What an accepted action reports back; each game says in `N` who is told to act next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accepted<N> {
+    /// Action number (shown as `#N`; none for actions without one).
+    pub number: Option<u32>,
+    /// What happened, one or more lines.
+    pub text: String,
+    /// Whoever must act next.
+    pub notify: N,
+}
+
 /// One entry of a game's log.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Entry<A> {

@@ -351,16 +351,8 @@ fn refuse<T>(msg: impl Into<String>) -> Result<T, Refusal> {
     Err(Refusal::Rule(msg.into()))
 }
 
-/// What an accepted action reports.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Accepted {
-    /// Its number.
-    pub number: Option<u32>,
-    /// What happened.
-    pub text: String,
-    /// Who must act next.
-    pub notify: Vec<String>,
-}
+/// What an accepted action reports: its number, what happened and who must act next.
+pub type Accepted = crate::games::log::Accepted<Vec<String>>;
 
 /// A Chex game.
 #[derive(Clone, Debug)]

@@ -205,17 +205,9 @@ pub struct Game {
     catalog: Arc<Catalog>,
 }
 
-/// What an accepted action reports back.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Accepted {
-    /// Action number.
-    pub number: Option<u32>,
-    /// A description of what happened.
-    pub text: String,
-    /// Whoever must act because of it (not yet without the actor: the command layer removes
-    /// them).
-    pub notify: Option<Notify>,
-}
+/// What an accepted action reports: its number, what happened and who must act because of it
+/// (the actor not yet removed: the command layer does that).
+pub type Accepted = crate::games::log::Accepted<Option<Notify>>;
 
 /// What a draft pick did: either the choice is recorded, or it broke a constraint (RULINGS
 /// §1.8) and was handed over to the other team. A hand-over is a refusal for the player who

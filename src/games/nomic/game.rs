@@ -424,16 +424,8 @@ fn refuse<T>(msg: impl Into<String>) -> Result<T, String> {
     Err(msg.into())
 }
 
-/// What an accepted action reports.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Accepted {
-    /// Action number.
-    pub number: Option<u32>,
-    /// Lines.
-    pub text: String,
-    /// Users to notify and what to tell them.
-    pub notify: Vec<(String, String)>,
-}
+/// What an accepted action reports: its number, what happened and who must act next.
+pub type Accepted = crate::games::log::Accepted<Vec<(String, String)>>;
 
 /// An event of time passing: a limit running out.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -257,16 +257,8 @@ pub enum Request {
     Revert(u32, String),
 }
 
-/// What an accepted action reports.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Accepted {
-    /// Action number.
-    pub number: Option<u32>,
-    /// What happened.
-    pub text: String,
-    /// (users, what) to notify.
-    pub notify: Vec<(String, String)>,
-}
+/// What an accepted action reports: its number, what happened and who must act next.
+pub type Accepted = crate::games::log::Accepted<Vec<(String, String)>>;
 
 /// A Party Chess game.
 #[derive(Clone, Debug)]

@@ -318,16 +318,8 @@ fn refuse<T>(msg: impl Into<String>) -> Result<T, Refusal> {
     Err(Refusal::Rule(msg.into()))
 }
 
-/// What an accepted action reports back.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Accepted {
-    /// Action number (shown as `#N`).
-    pub number: Option<u32>,
-    /// What happened, one or more lines.
-    pub text: String,
-    /// Users to notify: whoever must act next.
-    pub notify: Vec<String>,
-}
+/// What an accepted action reports: its number, what happened and who must act next.
+pub type Accepted = crate::games::log::Accepted<Vec<String>>;
 
 /// An Ultimate Chess game: settings, seats, the log and the state it replays into.
 #[derive(Clone, Debug)]
