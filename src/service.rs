@@ -869,7 +869,7 @@ impl Service {
         raw: &str,
         interaction: Option<&str>,
     ) -> Reply {
-        self.run(caller, entropy, cmd, raw, interaction, None)
+        self.run(caller, entropy, cmd, raw, interaction, None, None)
             .await
             .reply
     }
@@ -885,12 +885,41 @@ impl Service {
         interaction: Option<&str>,
         picture: bool,
     ) -> Handled {
-        self.run(caller, entropy, cmd, raw, interaction, Some(picture))
+        self.run(caller, entropy, cmd, raw, interaction, Some(picture), None)
             .await
     }
 
+    /// [`Service::handle_full`], telling `accepted` as soon as the command layer has accepted
+    /// an action it will picture, before the commit (the Discord front end sends its deferral
+    /// then, so the first response never waits for the database's write). The reply still
+    /// comes only once committed; if the commit then fails, the reply says so.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn handle_telling(
+        &self,
+        caller: &Caller<'_>,
+        entropy: u64,
+        cmd: &Command,
+        raw: &str,
+        interaction: Option<&str>,
+        picture: bool,
+        accepted: tokio::sync::oneshot::Sender<()>,
+    ) -> Handled {
+        self.run(
+            caller,
+            entropy,
+            cmd,
+            raw,
+            interaction,
+            Some(picture),
+            Some(accepted),
+        )
+        .await
+    }
+
     /// Handles a command; with `front` (whether to draw the picture), also what the front
-    /// end shows next.
+    /// end shows next; `accepted` is told once an action to picture is accepted (before its
+    /// commit).
+    #[allow(clippy::too_many_arguments)]
     async fn run(
         &self,
         caller: &Caller<'_>,
@@ -899,6 +928,7 @@ impl Service {
         raw: &str,
         interaction: Option<&str>,
         front: Option<bool>,
+        mut accepted: Option<tokio::sync::oneshot::Sender<()>>,
     ) -> Handled {
         let started = Instant::now();
         let thread = caller.thread;
@@ -942,6 +972,14 @@ impl Service {
             let t = Instant::now();
             let mut reply = cell.hub.handle(caller, entropy, cmd, raw);
             timing.handle = t.elapsed();
+            if reply.ok == Some(true)
+                && front == Some(true)
+                && cell.hub.game(thread).is_some_and(|g| g.pictured(&cmd.name))
+            {
+                if let Some(tell) = accepted.take() {
+                    let _ = tell.send(());
+                }
+            }
             let t = Instant::now();
             let saved = self
                 .persist(&mut cell, thread, &was, caller.now, interaction, &reply)

@@ -209,17 +209,28 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
     let raw = raw_text(&cmd);
     let interaction_id = interaction.id.to_string();
-    let handled = state
-        .service
-        .handle_full(
-            &caller_in(&caller, roles, &thread_key),
-            entropy(),
-            &cmd,
-            &raw,
-            Some(&interaction_id),
-            true,
-        )
-        .await;
+    let ctx = poise::Context::Application(ctx);
+    // The deferral goes out as soon as the command layer has accepted an action it will
+    // picture, while the commit is under way: the first response waits for neither the
+    // database's write nor the picture. A refusal is still the first response, ephemeral.
+    let (tell, told) = tokio::sync::oneshot::channel();
+    let caller_now = caller_in(&caller, roles, &thread_key);
+    let service = state.service.handle_telling(
+        &caller_now,
+        entropy(),
+        &cmd,
+        &raw,
+        Some(&interaction_id),
+        true,
+        tell,
+    );
+    let early = async {
+        told.await.ok()?;
+        let t = std::time::Instant::now();
+        let r = ctx.defer().await;
+        Some((r, t.elapsed(), started.elapsed()))
+    };
+    let (handled, early) = tokio::join!(service, early);
     let service_took = started.elapsed();
     tracing::info!(user = %caller, thread = %thread, command = %raw, ok = ?handled.reply.ok, "command");
     let reply = &handled.reply;
@@ -227,7 +238,13 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
         Some(u) => u.clone(),
         None => known_users(state, thread, &[]).await,
     };
-    let ctx = poise::Context::Application(ctx);
+    let mut deferral = std::time::Duration::ZERO;
+    let mut deferred_at = None;
+    if let Some((r, took, at)) = early {
+        r?;
+        deferral = took;
+        deferred_at = Some(at);
+    }
     let out = Outgoing::from_reply_among(users.clone(), &caller, reply);
     let status = |http| {
         let text = handled.status.as_deref();
@@ -240,6 +257,13 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
         }
     };
     if is_private(reply) {
+        if deferred_at.is_some() {
+            // Deferred publicly, then the commit failed (or lost to another writer, which
+            // refused it): the "thinking" message goes, and the answer comes privately.
+            if let Err(e) = interaction.delete_response(ctx.http()).await {
+                tracing::warn!(thread = %thread, error = %e, "deferral not taken back");
+            }
+        }
         let sent = ctx.send(out.into_reply(true)).await;
         if reply.notify.is_some() {
             // A refusal that others must act on (a draft hand-over) changed the game.
@@ -252,13 +276,15 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
         sent?;
         return Ok(());
     }
-    let mut deferral = std::time::Duration::ZERO;
     let mut drawn = None;
     let picture = match handled.picture {
         Some(job) => {
-            let t = std::time::Instant::now();
-            ctx.defer().await?;
-            deferral = t.elapsed();
+            if deferred_at.is_none() {
+                let t = std::time::Instant::now();
+                ctx.defer().await?;
+                deferral = t.elapsed();
+                deferred_at = Some(started.elapsed());
+            }
             let (png, cpu) = state.service.cpu(move || super::board_png(job)).await?;
             drawn = Some(cpu);
             png
@@ -295,6 +321,7 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
             render_us = us(cpu.drawing),
             encode_us = us(cpu.encoding),
             defer_us = us(deferral),
+            deferred_us = us(deferred_at.unwrap_or_default()),
             answer_us = us(answering),
             status_notify_us = us(following),
             "move timing"

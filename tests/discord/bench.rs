@@ -33,7 +33,8 @@ use super::{
 mod common;
 
 /// The spans the bot logs per accepted move, in order, with what they mean.
-const SPANS: [(&str, &str); 11] = [
+const SPANS: [(&str, &str); 12] = [
+    ("deferred_us", "bot: interaction to deferral"),
     ("load_us", "lock + version check + load"),
     ("handle_us", "command handling, legality"),
     ("commit_us", "database commit"),

@@ -84,6 +84,9 @@ struct Interaction {
     deferred_ephemeral: bool,
     /// The message standing for the original response.
     original: Option<u64>,
+    /// The bot deleted its original response (a deferral it took back); the next follow-up
+    /// stands for the answer.
+    retracted: bool,
     choices: Option<Vec<String>>,
 }
 
@@ -364,7 +367,7 @@ impl Fake {
             .route("/webhooks/{app}/{token}", post(followup))
             .route(
                 "/webhooks/{app}/{token}/messages/{message}",
-                patch(edit_webhook),
+                patch(edit_webhook).delete(delete_webhook),
             )
             .route("/channels/{channel}/threads", post(create_thread))
             .route("/channels/{channel}/messages", post(create_message))
@@ -500,6 +503,7 @@ impl Fake {
                 responded: None,
                 deferred_ephemeral: false,
                 original: None,
+                retracted: false,
                 choices: None,
             },
         );
@@ -676,7 +680,7 @@ impl Fake {
             }
             let id = i.original?;
             let message = inner.messages.iter().find(|m| m.id == id)?.clone();
-            if first == 5 && message.edits == 0 {
+            if first == 5 && message.edits == 0 && !i.retracted {
                 return None;
             }
             Some(Answer {
@@ -1038,11 +1042,36 @@ async fn followup(
             would_notify(&d)
         },
         files: body.files,
-        interaction: Some(token),
+        interaction: Some(token.clone()),
         ..Msg::default()
     };
+    if let Some(i) = inner.interactions.get_mut(&token) {
+        if i.retracted && i.original.is_none() {
+            i.original = Some(m.id);
+        }
+    }
     inner.created(m.clone());
     reply_message(&mut inner, &m)
+}
+
+/// Deletes an interaction's original response (`@original` only): a deferral the bot takes
+/// back before answering privately with a follow-up.
+async fn delete_webhook(
+    State(fake): State<Fake>,
+    Path((_app, token, message)): Path<(String, String, String)>,
+) -> Response {
+    let mut inner = fake.lock();
+    let original = inner.interactions.get(&token).and_then(|i| i.original);
+    let (Some(id), "@original") = (original, message.as_str()) else {
+        inner.error(format!("delete of an unknown interaction message {message}"));
+        return discord_error(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+    };
+    inner.messages.retain(|m| m.id != id);
+    if let Some(i) = inner.interactions.get_mut(&token) {
+        i.original = None;
+        i.retracted = true;
+    }
+    StatusCode::NO_CONTENT.into_response()
 }
 
 async fn edit_webhook(
