@@ -201,6 +201,9 @@ pub(super) async fn handle(ctx: Ctx<'_>, cmd: &Command) -> Handled {
 /// move logs where its time went (`move timing`), which the fake-Discord benchmark reads.
 pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let started = std::time::Instant::now();
+    let started_unix_us = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64);
     let state = ctx.data();
     let interaction = ctx.interaction;
     let caller = interaction.user.id.to_string();
@@ -312,6 +315,8 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
         let timing = &handled.timing;
         tracing::info!(
             thread = %thread,
+            interaction = %interaction_id,
+            started_unix_us,
             answered_us = us(answered),
             service_us = us(service_took),
             load_us = us(timing.load),

@@ -221,6 +221,8 @@ struct Run {
     answers: Vec<Duration>,
     firsts: Vec<Duration>,
     log: String,
+    /// From each interaction sent to the bot's command starting.
+    delivery: Vec<Duration>,
     load: (String, String),
 }
 
@@ -317,6 +319,17 @@ async fn run(mode: Mode, db: String) -> Run {
     assert!(errors.is_empty(), "{errors:#?}");
     let log = bot.log();
     drop(bot);
+    // Delivery: from the interaction sent (the fake's clock) to the bot's command starting
+    // (the bot's clock; one machine, one clock).
+    let delivery: Vec<Duration> = log
+        .lines()
+        .filter(|l| l.contains("move timing"))
+        .filter_map(|l| {
+            let sent = fake.sent_unix_us(field(l, "interaction")?)?;
+            let started = field(l, "started_unix_us")?;
+            Some(Duration::from_micros(started.saturating_sub(sent)))
+        })
+        .collect();
     let (answers, firsts): (Vec<_>, Vec<_>) = measured.into_iter().unzip();
     Run {
         mode,
@@ -325,6 +338,7 @@ async fn run(mode: Mode, db: String) -> Run {
         answers,
         firsts,
         log,
+        delivery,
         load: (load_before, load_after),
     }
 }
@@ -451,6 +465,8 @@ fn bench_fifty_games() {
         );
         eprintln!("  answer (median / p99 / max):   {}", figures(&mut answers));
         eprintln!("  first response:                {}", figures(&mut firsts));
+        let mut delivery = r.delivery.clone();
+        eprintln!("  gateway: sent to bot's command {}", figures(&mut delivery));
         eprint!("{}", breakdown(&r.log));
         runs.push(r);
     }
