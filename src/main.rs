@@ -46,7 +46,8 @@ enum Command {
     },
     /// Run the Discord bot. Settings come from the environment or `.env`: DISCORD_TOKEN
     /// (required), DATABASE_URL, GUILD_ID, SHARDS, DISCORD_API_BASE, MEMBER_EVENTS,
-    /// ARBITER_PICTURE_NICE (see .env.example).
+    /// ARBITER_PICTURE_NICE, ARBITER_SQLITE_CHECKPOINT_MS, ARBITER_SQLITE_SYNCHRONOUS (see
+    /// .env.example).
     Bot,
     /// Print every legal move of a position, one per line, sorted.
     Moves {

@@ -96,7 +96,13 @@ async fn run(pool: AnyPool, mut batch: Vec<Waiting>) {
     batch.sort_by(|a, b| a.append.thread.cmp(&b.append.thread));
     let (appends, senders): (Vec<Append>, Vec<_>) =
         batch.into_iter().map(|w| (w.append, w.done)).unzip();
-    let outcomes = match commit_all(&pool, &appends).await {
+    let t = std::time::Instant::now();
+    let committed = commit_all(&pool, &appends).await;
+    let took = t.elapsed();
+    if took > std::time::Duration::from_millis(100) {
+        tracing::info!(ms = took.as_millis() as u64, games = appends.len(), "slow group commit");
+    }
+    let outcomes = match committed {
         Ok(outcomes) => outcomes,
         Err(e) => {
             tracing::error!(error = %e, games = appends.len(), "group commit failed");
