@@ -100,7 +100,11 @@ async fn run(pool: AnyPool, mut batch: Vec<Waiting>) {
     let committed = commit_all(&pool, &appends).await;
     let took = t.elapsed();
     if took > std::time::Duration::from_millis(100) {
-        tracing::info!(ms = took.as_millis() as u64, games = appends.len(), "slow group commit");
+        tracing::info!(
+            ms = took.as_millis() as u64,
+            games = appends.len(),
+            "slow group commit"
+        );
     }
     let outcomes = match committed {
         Ok(outcomes) => outcomes,

@@ -466,11 +466,17 @@ fn bench_fifty_games() {
         eprintln!("  answer (median / p99 / max):   {}", figures(&mut answers));
         eprintln!("  first response:                {}", figures(&mut firsts));
         let mut delivery = r.delivery.clone();
-        eprintln!("  gateway: sent to bot's command {}", figures(&mut delivery));
+        eprintln!(
+            "  gateway: sent to bot's command {}",
+            figures(&mut delivery)
+        );
         eprint!("{}", breakdown(&r.log));
         // The database's stalls the bot reported (slow group commits, slow checkpoints).
         for line in r.log.lines().filter(|l| l.contains(" slow ")) {
-            eprintln!("  bot: {}", line.split_once("INFO ").map_or(line, |(_, l)| l));
+            eprintln!(
+                "  bot: {}",
+                line.split_once("INFO ").map_or(line, |(_, l)| l)
+            );
         }
         runs.push(r);
     }

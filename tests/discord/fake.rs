@@ -1089,7 +1089,9 @@ async fn delete_webhook(
     let mut inner = fake.lock();
     let original = inner.interactions.get(&token).and_then(|i| i.original);
     let (Some(id), "@original") = (original, message.as_str()) else {
-        inner.error(format!("delete of an unknown interaction message {message}"));
+        inner.error(format!(
+            "delete of an unknown interaction message {message}"
+        ));
         return discord_error(StatusCode::NOT_FOUND, 10008, "Unknown Message");
     };
     inner.messages.retain(|m| m.id != id);
