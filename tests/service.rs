@@ -386,3 +386,47 @@ fn two_processes_loading_on_demand_never_act_on_a_stale_game() {
         );
     });
 }
+
+/// The Discord front end sends its deferral when the service tells it a move was accepted
+/// (before the commit): that signal comes for an accepted move it will picture, and never for
+/// a refused move, a command without a picture, or a call that asks for no picture.
+#[test]
+fn the_early_signal_comes_for_accepted_pictured_moves_only() {
+    let url = common::fresh_db("early_signal");
+    rt().block_on(async {
+        let svc = service(&url).await;
+        new_game(&svc, "t").await;
+        let told = |user: &'static str, text: &'static str, picture: bool| {
+            let svc = &svc;
+            async move {
+                let cmd = parse_command(text).expect("a command");
+                let caller = Caller {
+                    user,
+                    roles: Roles::default(),
+                    thread: "t",
+                    now: START,
+                };
+                let (tell, heard) = tokio::sync::oneshot::channel();
+                let handled = svc
+                    .handle_telling(&caller, 1, &cmd, text, None, picture, tell)
+                    .await;
+                (handled.reply, heard.await.is_ok())
+            }
+        };
+        let (reply, heard) = told("a", "/move e2-e5", true).await;
+        assert_eq!(reply.ok, Some(false), "{}", reply.text);
+        assert!(!heard, "a refused move gives no early signal");
+        let (reply, heard) = told("a", "/status", true).await;
+        assert!(
+            !heard,
+            "a command without a picture gives none: {}",
+            reply.text
+        );
+        let (reply, heard) = told("a", "/move e2-e4", true).await;
+        assert_eq!(reply.ok, Some(true), "{}", reply.text);
+        assert!(heard, "an accepted move is signalled");
+        let (reply, heard) = told("d", "/move e7-e5", false).await;
+        assert_eq!(reply.ok, Some(true), "{}", reply.text);
+        assert!(!heard, "no picture asked for, no signal");
+    });
+}
