@@ -1413,6 +1413,18 @@ impl std::fmt::Display for StoreBench {
     }
 }
 
+/// The whole draft, as `/pick` commands by player, of the Kung Fu Bughouse game
+/// `/kfb new team1:@a @b @c team2:@d @e @f seed:1`: seed 1 names f as the first picker
+/// (RULINGS §1.8). The store benchmark plays it; tests share it.
+pub const SEED_ONE_DRAFT: [(&str, &str); 6] = [
+    ("f", "/pick order:second color:red army:fide"),
+    ("a", "/pick order:first color:red army:fide"),
+    ("e", "/pick order:first color:blue army:rookies"),
+    ("b", "/pick order:second color:lightgreen army:nutty"),
+    ("d", "/pick order:second color:lightgreen army:clobberers"),
+    ("c", "/pick order:first color:blue army:forward"),
+];
+
 /// Plays random legal moves in `games` new games through the service on `store`, from
 /// `tasks` concurrent tasks, and times each command until its action is committed.
 ///
@@ -1443,22 +1455,13 @@ pub async fn bench(
         thread: "",
         now: start_time,
     };
-    // Seed 1 names f as the first picker (RULINGS §1.8).
-    let picks = [
-        ("f", "/pick order:second color:red army:fide"),
-        ("a", "/pick order:first color:red army:fide"),
-        ("e", "/pick order:first color:blue army:rookies"),
-        ("b", "/pick order:second color:lightgreen army:nutty"),
-        ("d", "/pick order:second color:lightgreen army:clobberers"),
-        ("c", "/pick order:first color:blue army:forward"),
-    ];
     for t in &threads {
         let text = "/kfb new team1:@a @b @c team2:@d @e @f seed:1 move_limit:6m";
         if let Some(cmd) = crate::commands::parse_command(text) {
             svc.handle(&Caller { thread: t, ..org }, 1, &cmd, text, None)
                 .await;
         }
-        for (u, p) in picks {
+        for (u, p) in SEED_ONE_DRAFT {
             if let Some(cmd) = crate::commands::parse_command(p) {
                 let c = Caller {
                     user: u,

@@ -65,11 +65,5 @@ pub fn fresh_db(name: &str) -> String {
 }
 
 /// The draft of a Kung Fu Bughouse game made with seed 1: its first picker is f (RULINGS §1.8).
-pub const DRAFT: [(&str, &str); 6] = [
-    ("f", "/pick order:second color:red army:fide"),
-    ("a", "/pick order:first color:red army:fide"),
-    ("e", "/pick order:first color:blue army:rookies"),
-    ("b", "/pick order:second color:lightgreen army:nutty"),
-    ("d", "/pick order:second color:lightgreen army:clobberers"),
-    ("c", "/pick order:first color:blue army:forward"),
-];
+#[allow(unused_imports)]
+pub use arbiter::service::SEED_ONE_DRAFT as DRAFT;
