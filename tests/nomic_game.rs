@@ -298,6 +298,32 @@ fn mate_at_the_push_and_control_passing() {
 }
 
 #[test]
+fn an_offer_withdrawn_by_a_referee_moves_the_turn_to_part_three() {
+    // ann mates army 2 at the push, and army 2 is on offer to her in part 2; a Referee then
+    // gives it elsewhere (an edit, or an assignment). Nothing is left to take or decline, so
+    // part 3 begins at once instead of waiting for part 2's limit.
+    let p = pos(3, "A:a1=K1 A:d1=R1 B:e1=K2 C:e1=K3 C:a2=P3", &own(3));
+    for edit in [
+        "/edit controller army:2 to:@cat",
+        "/assign army:2 to:@cat",
+        "/edit controller army:2 to:pending",
+    ] {
+        let mut t = T::from(THREE, &p);
+        t.ok("ann", "/push bottom:A top:B");
+        t.ok("ann", "/move Ka1-b1");
+        assert!(t.status().contains("part 2"), "{}", t.status());
+        let r = t.ok("ref", edit);
+        assert!(r.contains("part 3 begins"), "{edit}: {r}");
+        assert_eq!(t.game().state().pos.turn.part, 3, "{edit}");
+        assert!(t.game().state().pos.offers.is_empty(), "{edit}");
+        let e = t.no("ann", "/take army:2");
+        assert!(e.contains("no army is offered"), "{edit}: {e}");
+        // Part 3 is playable: ann proposes, or ends her turn.
+        t.ok("ann", "/done");
+    }
+}
+
+#[test]
 fn a_tie_leaves_control_pending_until_assigned() {
     // cat's rook and ann's rook both attack ben's king on J (ann pushes A/B).
     let p = pos(

@@ -196,6 +196,9 @@ proptest! {
                     prop_assert_eq!(r.ok, Some(true), "offered {} refused: {}", text, r.text);
                 }
                 (Slot::Army(_), 2) => {
+                    // Part 2 always has an army on offer: when the last one is withdrawn
+                    // (a Referee's edit or assignment), part 3 begins.
+                    prop_assert!(!st.pos.offers.is_empty(), "part 2 with nothing on offer: {}", st.pos.to_text());
                     let a = st.pos.offers[0] + 1;
                     let what = if next(&mut rng).is_multiple_of(3) { "decline" } else { "take" };
                     let r = run.cmd(user, &format!("/{what} army:{a}"));

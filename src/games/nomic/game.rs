@@ -633,6 +633,19 @@ impl State {
         }
     }
 
+    /// An offer was withdrawn (its army passed or was assigned elsewhere): with none left in
+    /// part 2, part 3 begins now, as when part 2 opens with nothing to offer.
+    fn offers_withdrawn(&mut self, t: Timestamp, lines: &mut Vec<String>, ctx: &Ctx<'_>) {
+        if !self.over
+            && self.pos.offers.is_empty()
+            && matches!(self.pos.turn.slot, Slot::Army(_))
+            && self.pos.turn.part == 2
+        {
+            lines.push("No army is left on offer: part 3 begins.".into());
+            self.enter_part2(t, lines, ctx);
+        }
+    }
+
     fn undead_after(&self, after: Option<usize>) -> Option<usize> {
         let list = &self.pos.infected;
         let start = match after {
@@ -1794,6 +1807,7 @@ fn fold(
                 ctx.players[*to]
             ));
             st.update_living(&mut lines, ctx);
+            st.offers_withdrawn(t, &mut lines, ctx);
             if !st.over && st.pos.turn.slot == Slot::Idle {
                 let first = st.first_playable(0).map(Slot::Army);
                 st.start_slot(first, t, &mut lines, ctx);
@@ -1906,6 +1920,7 @@ fn fold(
                         None => format!("Edit: army {}'s control is pending.", *army + 1),
                     });
                     st.update_living(&mut lines, ctx);
+                    st.offers_withdrawn(t, &mut lines, ctx);
                     if !st.over {
                         match st.pos.turn.slot {
                             Slot::Idle => {
