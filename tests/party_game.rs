@@ -501,3 +501,22 @@ fn leaving_the_server_makes_a_swinger_warm() {
     assert!(t.game().state().warm.contains(&4));
     t.ok("dan", "/move Kt20-t19");
 }
+
+#[test]
+fn a_qball_bounce_that_reads_two_ways_is_echoed_and_logged_with_its_bounce() {
+    // A Qball on a11 reaches t10 bouncing off j20 or off k1. Both are offered with their
+    // bounce; either is accepted as offered, echoed and logged with it, so the log replays.
+    let mut t = four("a11=Q1", "");
+    t.now += 60;
+    let r = t.run("ann", "/moves");
+    assert!(r.text.contains("Qa11-j20-t10"), "{}", r.text);
+    assert!(r.text.contains("Qa11-k1-t10"), "{}", r.text);
+    let e = t.no("ann", "/move Qa11-t10");
+    assert!(e.contains("reads two ways"), "{e}");
+    let r = t.ok("ann", "/move Qa11-k1-t10");
+    assert!(r.contains("Qa11-k1-t10"), "{r}");
+    let g = t.game();
+    let again = Game::from_log(g.settings.clone(), g.log.clone()).expect("the log replays");
+    assert_eq!(again.position(), g.position());
+    assert_eq!(t.at("t10"), Some((Kind::Qball, 1)));
+}

@@ -1042,7 +1042,7 @@ impl Game {
 
 /// The echo of a play: its notation with `+` when it checks another Swinger.
 fn echo(pos: &Position, play: &Play) -> String {
-    let t = notation::format(pos, play);
+    let t = notation::format_exact(pos, play);
     if matches!(play, Play::Move(_) | Play::Place { .. }) && notation::gives_check(pos, play) {
         format!("{t}+")
     } else {

@@ -58,6 +58,23 @@ pub fn format(pos: &Position, play: &Play) -> String {
     }
 }
 
+/// A play in notation that reads back to itself: as [`format`], with a Qball's bounce square
+/// written when the text without it would read another way (two bounces reach one square).
+pub fn format_exact(pos: &Position, play: &Play) -> String {
+    let plain = format(pos, play);
+    match play {
+        Play::Move(m) if m.bounce.is_some() => {
+            let same = matches!(resolve(pos, &plain), Ok(Play::Move(r)) if r.bounce == m.bounce);
+            if same {
+                plain
+            } else {
+                format_mv(pos, m, true)
+            }
+        }
+        _ => plain,
+    }
+}
+
 /// Whether a play by the seat to play puts another Swinger in check.
 pub fn gives_check(pos: &Position, play: &Play) -> bool {
     let Some(seat) = pos.to_play() else {
