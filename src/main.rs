@@ -431,6 +431,24 @@ fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
         .build()
 }
 
+/// The log filter: `RUST_LOG` if it reads, else `default`. Serenity's HTTP spans stay off
+/// unless `RUST_LOG` names serenity: each records its whole request with `Debug`, so an
+/// uploaded picture (about 145 KB for KFB) was written out as a list of numbers on every move,
+/// a third of the bot's CPU under load, only to be thrown away at the `info` level.
+fn log_filter(env: Option<&str>, default: &str) -> tracing_subscriber::EnvFilter {
+    let spec = env.filter(|s| !s.trim().is_empty());
+    let filter = spec
+        .and_then(|s| tracing_subscriber::EnvFilter::try_new(s).ok())
+        .unwrap_or_else(|| tracing_subscriber::EnvFilter::new(default));
+    if spec.is_some_and(|s| s.contains("serenity")) {
+        return filter;
+    }
+    match "serenity::http=warn".parse() {
+        Ok(quiet) => filter.add_directive(quiet),
+        Err(_) => filter,
+    }
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     // Logs go to standard error; RUST_LOG sets the level (default: warnings and errors, and
@@ -443,10 +461,10 @@ fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default)),
-        )
+        .with_env_filter(log_filter(
+            std::env::var("RUST_LOG").ok().as_deref(),
+            default,
+        ))
         .init();
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,
@@ -454,5 +472,25 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::log_filter;
+
+    #[test]
+    fn serenity_http_spans_stay_off_unless_rust_log_names_serenity() {
+        for (env, default) in [(Some("info"), "warn"), (None, "info"), (Some(""), "info")] {
+            let f = log_filter(env, default).to_string();
+            assert!(f.contains("serenity::http=warn"), "{env:?}: {f}");
+        }
+        let f = log_filter(Some("info,serenity=debug"), "info").to_string();
+        assert!(!f.contains("serenity::http=warn"), "{f}");
+        assert!(f.contains("serenity=debug"), "{f}");
+        // A filter that does not read falls back to the default.
+        let f = log_filter(Some("info,=[bad"), "warn").to_string();
+        assert_eq!(f, log_filter(None, "warn").to_string());
+        assert_ne!(f, log_filter(None, "info").to_string());
     }
 }
