@@ -1165,3 +1165,25 @@ fn suffixes_are_ignored_and_captures_may_be_written_with_a_dash() {
         MoveText::Move { capture: true, .. }
     ));
 }
+
+#[test]
+fn fen_refuses_a_pawn_marked_promoted() {
+    // Found by `fen_reader_takes_mutated_fens`: `P~` read, and taking back b7-b8=Q made it a
+    // plain pawn again, so make/unmake changed the position. No promotion makes a pawn.
+    for (variant, text) in [
+        ("chess", "r3k2r/1P~4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1"),
+        ("bughouse", "4k3/8/8/8/8/8/8/4K3[p~] w - - 0 1"),
+    ] {
+        let rules = std::sync::Arc::new(arbiter::engine::Rules::from_name(variant).unwrap());
+        let e = fen::parse(rules, text).expect_err(text);
+        assert!(
+            e.to_string().contains("never a promoted piece"),
+            "{text}: {e}"
+        );
+    }
+    // Promoted pieces stay readable, on the board and in hand.
+    let rules = std::sync::Arc::new(arbiter::engine::Rules::from_name("bughouse").unwrap());
+    let text = "4k3/8/8/8/8/8/8/Q~3K3[q~] w - - 0 1";
+    let p = fen::parse(rules, text).expect("reads");
+    assert_eq!(fen::write(&p), text);
+}

@@ -60,6 +60,9 @@ pub enum FenError {
     /// Too many pieces in a hand.
     #[error("a hand may hold at most 1000 pieces")]
     HandTooLarge,
+    /// `~` (promoted) on a pawn, which no promotion makes.
+    #[error("`{0}~`: a pawn is never a promoted piece (`~` marks pieces that were pawns)")]
+    PromotedPawn(String),
     /// A bad counter.
     #[error("move counter `{0}` is not a number")]
     Counter(String),
@@ -147,6 +150,25 @@ fn tokens(text: &str) -> Result<Vec<Token>, FenError> {
     Ok(out)
 }
 
+/// A pawn marked promoted is refused: no move makes one, and taking back a promotion gives
+/// back a plain pawn, so such a position would not survive a move made and taken back.
+fn refuse_promoted_pawn(
+    rules: &Rules,
+    kind: Kind,
+    promoted: bool,
+    name: &str,
+) -> Result<(), FenError> {
+    let pawn = rules
+        .catalog
+        .pieces
+        .get(kind.0 as usize)
+        .is_some_and(|p| p.pawn);
+    if promoted && pawn {
+        return Err(FenError::PromotedPawn(name.to_string()));
+    }
+    Ok(())
+}
+
 /// Most pieces a FEN hand may hold.
 const MAX_HAND: usize = 1000;
 
@@ -212,6 +234,7 @@ pub fn parse(rules: Arc<Rules>, text: &str) -> Result<Position, FenError> {
                 }
                 Token::Piece(name, promoted) => {
                     let (kind, side) = lookup(&rules, &name)?;
+                    refuse_promoted_pawn(&rules, kind, promoted, &name)?;
                     if file >= g.files() as usize {
                         file += 1;
                         continue;
@@ -245,6 +268,7 @@ pub fn parse(rules: Arc<Rules>, text: &str) -> Result<Position, FenError> {
             match t {
                 Token::Piece(name, promoted) => {
                     let (kind, side) = lookup(&rules, &name)?;
+                    refuse_promoted_pawn(&rules, kind, promoted, &name)?;
                     let hp = HandPiece {
                         kind,
                         colour: Colour(side.0),
