@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use image::{Rgb, RgbImage};
 
+use super::palette::Palette;
 use super::RenderError;
 
 /// An opaque colour.
@@ -43,6 +44,38 @@ pub(crate) enum Align {
 
 /// Width in pixels of `text` at `px`.
 pub(crate) fn text_width(font: &FontRef<'_>, px: f32, text: &str) -> f32 {
+    if legacy() {
+        return measure(font, px, text);
+    }
+    // Pictures measure the same texts again and again (labels, names being fitted): the
+    // widths are kept, per thread.
+    thread_local! {
+        static WIDTHS: std::cell::RefCell<HashMap<TextKey, f32>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
+    let key = TextKey {
+        font: font.font_data().as_ptr() as usize,
+        px: px.to_bits(),
+        text: text.to_string(),
+    };
+    let known = WIDTHS.with(|w| w.try_borrow().ok().and_then(|w| w.get(&key).copied()));
+    if let Some(w) = known {
+        return w;
+    }
+    let w = measure(font, px, text);
+    WIDTHS.with(|c| {
+        if let Ok(mut c) = c.try_borrow_mut() {
+            if c.len() > 20_000 {
+                c.clear();
+            }
+            c.insert(key, w);
+        }
+    });
+    w
+}
+
+/// Width in pixels of `text` at `px`, from the font's advances and kerning.
+fn measure(font: &FontRef<'_>, px: f32, text: &str) -> f32 {
     let f = font.as_scaled(PxScale::from(px));
     let mut w = 0.0;
     let mut prev = None;
@@ -112,39 +145,14 @@ pub(crate) fn with_legacy<T>(on: bool, f: impl FnOnce() -> T) -> T {
     out
 }
 
-/// Fills `buf` (a whole number of pixels) with one colour at memory-copy speed: the first
-/// pixel is written, then the filled part is doubled until the slice is full.
-pub(crate) fn fill_pixels(buf: &mut [u8], c: Rgb8) {
-    if buf.len() < 3 {
-        return;
-    }
-    buf[..3].copy_from_slice(&c);
-    let mut done = 3;
-    while done < buf.len() {
-        let n = done.min(buf.len() - done);
-        buf.copy_within(..n, done);
-        done += n;
-    }
-}
-
-/// Whether every pixel of `buf` (a whole number of pixels) has colour `c`.
-fn all_pixels(buf: &[u8], c: Rgb8) -> bool {
-    // Compare 24-byte blocks (8 pixels) against the colour repeated, then the rest.
-    let mut block = [0u8; 24];
-    for px in block.chunks_exact_mut(3) {
-        px.copy_from_slice(&c);
-    }
-    let mut chunks = buf.chunks_exact(24);
-    chunks.all(|ch| ch == block) && chunks.remainder().chunks_exact(3).all(|px| px == c)
-}
-
 /// One glyph of a laid-out text: its pixel box relative to the text's left end on the
 /// baseline, and its coverage.
 struct GlyphMask {
     x: i32,
     y: i32,
     w: usize,
-    cov: Vec<f32>,
+    /// Coverage, 0–255.
+    cov: Vec<u8>,
 }
 
 /// Key of the text cache: the font (by the address of its data, all fonts being embedded
@@ -160,6 +168,43 @@ struct TextKey {
 struct TextLayout {
     width: f32,
     glyphs: Vec<GlyphMask>,
+    /// All glyphs in one coverage block (where boxes overlap, coverages combine as two
+    /// blends would), its box relative to the origin, and the coverages it holds.
+    block: Vec<u8>,
+    block_box: (i32, i32, usize, usize),
+    levels: Vec<u8>,
+}
+
+/// The glyphs of a text in one block of coverage: the block, its box (left, top, width,
+/// height, relative to the origin) and the coverages that occur in it.
+fn glyph_block(glyphs: &[GlyphMask]) -> (Vec<u8>, (i32, i32, usize, usize), Vec<u8>) {
+    let boxes = glyphs.iter().map(|g| {
+        let h = (g.cov.len() / g.w.max(1)) as i32;
+        (g.x, g.y, g.x + g.w as i32, g.y + h)
+    });
+    let (x0, y0, x1, y1) = boxes.fold((i32::MAX, i32::MAX, i32::MIN, i32::MIN), |a, b| {
+        (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3))
+    });
+    if x0 >= x1 || y0 >= y1 {
+        return (Vec::new(), (0, 0, 0, 0), Vec::new());
+    }
+    let (bw, bh) = ((x1 - x0) as usize, (y1 - y0) as usize);
+    let mut block = vec![0u8; bw * bh];
+    for g in glyphs {
+        for (row, line) in g.cov.chunks_exact(g.w.max(1)).enumerate() {
+            let at = (g.y - y0) as usize * bw + row * bw + (g.x - x0) as usize;
+            for (d, &a) in block[at..at + line.len()].iter_mut().zip(line) {
+                // 1 − (1 − d)(1 − a), in 0–255.
+                *d = (*d as u32 + a as u32 - (*d as u32 * a as u32 + 127) / 255) as u8;
+            }
+        }
+    }
+    let mut seen = [false; 256];
+    for &a in &block {
+        seen[a as usize] = true;
+    }
+    let levels = (1..=255u8).filter(|&a| seen[a as usize]).collect();
+    (block, (x0, y0, bw, bh), levels)
 }
 
 type TextCache = Mutex<HashMap<TextKey, Arc<TextLayout>>>;
@@ -205,10 +250,10 @@ fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<TextLayout> {
             let b = outlined.px_bounds();
             let w = b.width() as usize;
             let h = b.height() as usize;
-            let mut cov = vec![0.0f32; w * h];
+            let mut cov = vec![0u8; w * h];
             outlined.draw(|gx, gy, c| {
                 if let Some(v) = cov.get_mut(gy as usize * w + gx as usize) {
-                    *v = c;
+                    *v = (c.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
                 }
             });
             masks.push(GlyphMask {
@@ -219,9 +264,13 @@ fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<TextLayout> {
             });
         }
     }
+    let (block, block_box, levels) = glyph_block(&masks);
     let masks = Arc::new(TextLayout {
         width: text_width(font, px, text),
         glyphs: masks,
+        block,
+        block_box,
+        levels,
     });
     if let Ok(mut c) = text_cache().lock() {
         if c.len() > 20_000 {
@@ -231,10 +280,174 @@ fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<TextLayout> {
     }
     masks
 }
+/// The mix of `d` towards `s` at coverage `a` (0–1), as every blend here rounds it.
+#[inline]
+fn mix(d: Rgb8, s: Rgb8, a: f32) -> Rgb8 {
+    [0, 1, 2].map(|i| (d[i] as f32 + (s[i] as f32 - d[i] as f32) * a + 0.5) as u8)
+}
 
-/// An RGB picture being drawn.
+/// A premultiplied RGBA pixel laid over an opaque one.
+#[inline]
+fn over(d: Rgb8, s: [u8; 4]) -> Rgb8 {
+    match s[3] {
+        0 => d,
+        255 => [s[0], s[1], s[2]],
+        a => {
+            let k = 255 - a as u32;
+            [0, 1, 2].map(|i| (s[i] as u32 + (d[i] as u32 * k + 127) / 255).min(255) as u8)
+        }
+    }
+}
+
+/// A premultiplied RGBA block (`w` pixels a row) laid over a flat colour: RGB rows.
+pub(crate) fn compose_over(bg: Rgb8, w: usize, px: &[[u8; 4]]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(px.len() * 3);
+    for &s in px.iter().take(w.max(1) * (px.len() / w.max(1))) {
+        out.extend_from_slice(&over(bg, s));
+    }
+    out
+}
+
+/// Pixels covered by a colour of a [`Tile`] for it to count as flat (a piece's fill, its
+/// outline, the square around it) and get an exact palette entry.
+const TILE_FLAT_PIXELS: u32 = 32;
+
+/// A block of pixels kept as its own small palette and one index a pixel: a piece laid over
+/// a square, ready to be copied into any picture's palette.
+pub(crate) struct Tile {
+    w: usize,
+    colours: Vec<Rgb8>,
+    flat: Vec<bool>,
+    px: Vec<u16>,
+    /// The tile in pictures' palettes met lately: the entry of each of the tile's colours,
+    /// and the indices they give (pictures of one kind mostly give the same entries).
+    mapped: Mutex<Vec<(Vec<u8>, Arc<[u8]>)>>,
+}
+
+/// Palette mappings kept per tile.
+const MAPPINGS_PER_TILE: usize = 4;
+
+impl Tile {
+    /// The tile of RGB rows `w` pixels wide.
+    pub fn from_rgb(w: usize, rgb: &[u8]) -> Tile {
+        let mut ids: HashMap<Rgb8, u16> = HashMap::new();
+        let mut colours = Vec::new();
+        let mut count: Vec<u32> = Vec::new();
+        let mut px = Vec::with_capacity(rgb.len() / 3);
+        for p in rgb.chunks_exact(3) {
+            let c = [p[0], p[1], p[2]];
+            let id = *ids.entry(c).or_insert_with(|| {
+                colours.push(c);
+                count.push(0);
+                (colours.len() - 1) as u16
+            });
+            count[id as usize] += 1;
+            px.push(id);
+        }
+        Tile {
+            w: w.max(1),
+            flat: count
+                .iter()
+                .map(|&n| n >= TILE_FLAT_PIXELS.max((px.len() / 24) as u32))
+                .collect(),
+            colours,
+            px,
+            mapped: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The tile's indices under `lut` (the entry of each of its colours), kept.
+    fn indices(&self, lut: Vec<u8>) -> Arc<[u8]> {
+        if let Ok(m) = self.mapped.lock() {
+            if let Some((_, px)) = m.iter().find(|(l, _)| *l == lut) {
+                return Arc::clone(px);
+            }
+        }
+        let px: Arc<[u8]> = self.px.iter().map(|&id| lut[id as usize]).collect();
+        if let Ok(mut m) = self.mapped.lock() {
+            if m.len() >= MAPPINGS_PER_TILE {
+                m.remove(0);
+            }
+            m.push((lut, Arc::clone(&px)));
+        }
+        px
+    }
+}
+
+/// A picture being drawn: palette indices on the fast path, RGB on the legacy one.
 pub(crate) struct Canvas {
-    pub img: RgbImage,
+    w: u32,
+    h: u32,
+    px: Pixels,
+}
+
+enum Pixels {
+    /// The legacy renderer's RGB picture, reduced to a palette when encoded.
+    Rgb(RgbImage),
+    Indexed(Indexed),
+}
+
+/// A picture drawn straight into palette indices.
+struct Indexed {
+    /// PNG rows: each the filter-type byte (0, none) and then the row's indices, so that the
+    /// encoder deflates this buffer as it is.
+    rows: Vec<u8>,
+    pal: Palette,
+    /// Tiles already put into this picture's palette (kept alive here, so their addresses
+    /// stay theirs).
+    tiles: Vec<(Arc<Tile>, Arc<[u8]>)>,
+    /// Per text colour and background entry, the entry for each coverage (worked out when
+    /// first met).
+    inks: Vec<(Rgb8, u8, Box<[u16; 256]>)>,
+}
+
+thread_local! {
+    /// Row buffers of dropped pictures, for the next picture drawn on this thread: a fresh
+    /// buffer of megabytes is fresh pages from the system, and faulting them in costs more
+    /// than drawing.
+    static SPARE_ROWS: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A row buffer of `len` bytes of `v`, reusing a spare one.
+fn rows_buffer(len: usize, v: u8) -> Vec<u8> {
+    let spare = SPARE_ROWS.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()));
+    let mut rows = spare.unwrap_or_default();
+    rows.clear();
+    rows.resize(len, v);
+    rows
+}
+
+impl Drop for Indexed {
+    fn drop(&mut self) {
+        let rows = std::mem::take(&mut self.rows);
+        // A few buffers of at most 16 MB are kept.
+        if rows.capacity() <= 16 << 20 {
+            SPARE_ROWS.with(|s| {
+                if let Ok(mut s) = s.try_borrow_mut() {
+                    if s.len() < 3 {
+                        s.push(rows);
+                    }
+                }
+            });
+        }
+    }
+}
+
+impl Indexed {
+    #[inline]
+    fn at(&self, w: u32, x: usize, y: usize) -> usize {
+        y * (w as usize + 1) + 1 + x
+    }
+}
+
+/// Which way a plate is turned when it is put on a picture (see [`Canvas::put_plate`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Turn {
+    None,
+    /// A quarter turn clockwise.
+    Clockwise,
+    /// A quarter turn anticlockwise.
+    Anticlockwise,
 }
 
 impl Canvas {
@@ -243,49 +456,80 @@ impl Canvas {
         let (w, h) = (w.max(1), h.max(1));
         if legacy() {
             return Canvas {
-                img: RgbImage::from_pixel(w, h, Rgb(bg)),
+                w,
+                h,
+                px: Pixels::Rgb(RgbImage::from_pixel(w, h, Rgb(bg))),
             };
         }
-        // Built by doubling, never zeroed first (a zeroed vector of this size is a memset
-        // of megabytes).
-        let total = w as usize * h as usize * 3;
-        let mut buf = Vec::with_capacity(total);
-        buf.extend_from_slice(&bg);
-        while buf.len() < total {
-            let n = buf.len().min(total - buf.len());
-            buf.extend_from_within(..n);
+        Canvas::indexed(w, h, bg, Palette::new())
+    }
+
+    fn indexed(w: u32, h: u32, bg: Rgb8, mut pal: Palette) -> Canvas {
+        let (w, h) = (w.max(1), h.max(1));
+        let i = pal.flat(bg);
+        let stride = w as usize + 1;
+        let mut rows = rows_buffer(stride * h as usize, i);
+        for r in rows.chunks_exact_mut(stride) {
+            r[0] = 0;
         }
-        match RgbImage::from_raw(w, h, buf) {
-            Some(img) => Canvas { img },
-            None => Canvas {
-                img: RgbImage::from_pixel(w, h, Rgb(bg)),
-            },
+        Canvas {
+            w,
+            h,
+            px: Pixels::Indexed(Indexed {
+                rows,
+                pal,
+                tiles: Vec::new(),
+                inks: Vec::new(),
+            }),
+        }
+    }
+
+    pub fn width(&self) -> u32 {
+        self.w
+    }
+
+    pub fn height(&self) -> u32 {
+        self.h
+    }
+
+    /// The colour of one pixel (black off the canvas).
+    pub fn pixel(&self, x: u32, y: u32) -> Rgb8 {
+        if x >= self.w || y >= self.h {
+            return [0, 0, 0];
+        }
+        match &self.px {
+            Pixels::Rgb(img) => img.get_pixel(x, y).0,
+            Pixels::Indexed(ix) => ix.pal.colour(ix.rows[ix.at(self.w, x as usize, y as usize)]),
         }
     }
 
     /// Blends a colour into one pixel with coverage `a` (0–1); off-canvas pixels are ignored.
     #[inline]
     pub fn blend(&mut self, x: i32, y: i32, c: Rgb8, a: f32) {
-        if x < 0 || y < 0 || a <= 0.0 {
+        if x < 0 || y < 0 || a <= 0.0 || x as u32 >= self.w || y as u32 >= self.h {
             return;
         }
         let (x, y) = (x as u32, y as u32);
-        if x >= self.img.width() || y >= self.img.height() {
-            return;
-        }
-        let p = self.img.get_pixel_mut(x, y);
-        if a >= 1.0 {
-            p.0 = c;
-            return;
-        }
-        for (d, &s) in p.0.iter_mut().zip(&c) {
-            *d = (*d as f32 + (s as f32 - *d as f32) * a + 0.5) as u8;
+        match &mut self.px {
+            Pixels::Rgb(img) => {
+                let p = img.get_pixel_mut(x, y);
+                p.0 = if a >= 1.0 { c } else { mix(p.0, c, a) };
+            }
+            Pixels::Indexed(ix) => {
+                let at = ix.at(self.w, x as usize, y as usize);
+                ix.rows[at] = if a >= 1.0 {
+                    ix.pal.flat(c)
+                } else {
+                    let d = ix.pal.colour(ix.rows[at]);
+                    ix.pal.near(mix(d, c, a))
+                };
+            }
         }
     }
 
     /// The pixel span `[x0, x1)` × `[y0, y1)` of a rectangle clipped to the canvas.
     fn clip(&self, x: i32, y: i32, w: u32, h: u32) -> Option<(usize, usize, usize, usize)> {
-        let (cw, ch) = (self.img.width() as i64, self.img.height() as i64);
+        let (cw, ch) = (self.w as i64, self.h as i64);
         let x0 = (x as i64).clamp(0, cw);
         let y0 = (y as i64).clamp(0, ch);
         let x1 = (x as i64 + w as i64).clamp(0, cw);
@@ -298,22 +542,25 @@ impl Canvas {
         let Some((x0, y0, x1, y1)) = self.clip(x, y, w, h) else {
             return;
         };
-        let stride = self.img.width() as usize * 3;
-        let buf: &mut [u8] = &mut self.img;
-        if legacy() {
-            for row in y0..y1 {
-                let line = &mut buf[row * stride + x0 * 3..row * stride + x1 * 3];
-                for px in line.chunks_exact_mut(3) {
-                    px.copy_from_slice(&c);
+        let cw = self.w;
+        match &mut self.px {
+            Pixels::Rgb(img) => {
+                let stride = cw as usize * 3;
+                let buf: &mut [u8] = img;
+                for row in y0..y1 {
+                    let line = &mut buf[row * stride + x0 * 3..row * stride + x1 * 3];
+                    for px in line.chunks_exact_mut(3) {
+                        px.copy_from_slice(&c);
+                    }
                 }
             }
-            return;
-        }
-        // The first row by doubling, every other row copied from it.
-        let first = y0 * stride + x0 * 3..y0 * stride + x1 * 3;
-        fill_pixels(&mut buf[first.clone()], c);
-        for row in y0 + 1..y1 {
-            buf.copy_within(first.clone(), row * stride + x0 * 3);
+            Pixels::Indexed(ix) => {
+                let i = ix.pal.flat(c);
+                for row in y0..y1 {
+                    let a = ix.at(cw, x0, row);
+                    ix.rows[a..a + (x1 - x0)].fill(i);
+                }
+            }
         }
     }
 
@@ -324,34 +571,44 @@ impl Canvas {
         };
         let k = (a.clamp(0.0, 1.0) * 256.0) as u32;
         let add = [c[0] as u32 * k, c[1] as u32 * k, c[2] as u32 * k];
-        let stride = self.img.width() as usize * 3;
-        let buf: &mut [u8] = &mut self.img;
-        let mix = |px: &[u8]| -> Rgb8 {
-            [0, 1, 2].map(|i| ((px[i] as u32 * (256 - k) + add[i] + 128) >> 8) as u8)
-        };
-        if !legacy() {
-            // A flat area (a square) is tinted by filling it with the tinted colour.
-            let start = y0 * stride + x0 * 3;
-            let flat: Rgb8 = [buf[start], buf[start + 1], buf[start + 2]];
-            let uniform = (y0..y1)
-                .all(|row| all_pixels(&buf[row * stride + x0 * 3..row * stride + x1 * 3], flat));
-            if uniform {
-                let out = mix(&flat);
-                self.fill(
-                    x0 as i32,
-                    y0 as i32,
-                    (x1 - x0) as u32,
-                    (y1 - y0) as u32,
-                    out,
-                );
-                return;
+        let tinted =
+            |px: Rgb8| -> Rgb8 { [0, 1, 2].map(|i| ((px[i] as u32 * (256 - k) + add[i] + 128) >> 8) as u8) };
+        let cw = self.w;
+        match &mut self.px {
+            Pixels::Rgb(img) => {
+                let stride = cw as usize * 3;
+                let buf: &mut [u8] = img;
+                for row in y0..y1 {
+                    let line = &mut buf[row * stride + x0 * 3..row * stride + x1 * 3];
+                    for px in line.chunks_exact_mut(3) {
+                        let t = tinted([px[0], px[1], px[2]]);
+                        px.copy_from_slice(&t);
+                    }
+                }
             }
-        }
-        for row in y0..y1 {
-            let line = &mut buf[row * stride + x0 * 3..row * stride + x1 * 3];
-            for px in line.chunks_exact_mut(3) {
-                for i in 0..3 {
-                    px[i] = ((px[i] as u32 * (256 - k) + add[i] + 128) >> 8) as u8;
+            Pixels::Indexed(ix) => {
+                // Each entry is tinted once; a flat colour stays exact.
+                let mut map = [u16::MAX; 256];
+                for row in y0..y1 {
+                    let a = ix.at(cw, x0, row);
+                    let line = &mut ix.rows[a..a + (x1 - x0)];
+                    let first = line[0];
+                    if line.iter().fold(0u8, |acc, &v| acc | (v ^ first)) == 0 && map[first as usize] != u16::MAX {
+                        line.fill(map[first as usize] as u8);
+                        continue;
+                    }
+                    for v in line.iter_mut() {
+                        let m = &mut map[*v as usize];
+                        if *m == u16::MAX {
+                            let t = tinted(ix.pal.colour(*v));
+                            *m = if ix.pal.is_flat(*v) {
+                                ix.pal.flat(t)
+                            } else {
+                                ix.pal.near(t)
+                            } as u16;
+                        }
+                        *v = *m as u8;
+                    }
                 }
             }
         }
@@ -367,22 +624,29 @@ impl Canvas {
         let Some((x0, y0, x1, y1)) = self.clip(x, y, w as u32, h as u32) else {
             return;
         };
-        let stride = self.img.width() as usize * 3;
-        let buf: &mut [u8] = &mut self.img;
+        let cw = self.w;
+        let sx0 = (x0 as i64 - x as i64) as usize;
         for row in y0..y1 {
             let sy = (row as i64 - y as i64) as usize;
-            let sx0 = (x0 as i64 - x as i64) as usize;
             let src = &px[sy * w + sx0..sy * w + sx0 + (x1 - x0)];
-            let line = &mut buf[row * stride + x0 * 3..row * stride + x1 * 3];
-            for (d, s) in line.chunks_exact_mut(3).zip(src) {
-                match s[3] {
-                    0 => {}
-                    255 => d.copy_from_slice(&s[..3]),
-                    a => {
-                        let k = 255 - a as u32;
-                        for i in 0..3 {
-                            d[i] = (s[i] as u32 + (d[i] as u32 * k + 127) / 255).min(255) as u8;
+            match &mut self.px {
+                Pixels::Rgb(img) => {
+                    let stride = cw as usize * 3;
+                    let buf: &mut [u8] = img;
+                    let line = &mut buf[row * stride + x0 * 3..row * stride + x1 * 3];
+                    for (d, &s) in line.chunks_exact_mut(3).zip(src) {
+                        let o = over([d[0], d[1], d[2]], s);
+                        d.copy_from_slice(&o);
+                    }
+                }
+                Pixels::Indexed(ix) => {
+                    let a = ix.at(cw, x0, row);
+                    for (i, &s) in src.iter().enumerate() {
+                        if s[3] == 0 {
+                            continue;
                         }
+                        let d = ix.pal.colour(ix.rows[a + i]);
+                        ix.rows[a + i] = ix.pal.near(over(d, s));
                     }
                 }
             }
@@ -392,43 +656,78 @@ impl Canvas {
     /// The colour of a rectangle lying wholly on the canvas if all its pixels have that one
     /// colour.
     pub fn flat_colour(&self, x: i32, y: i32, w: u32, h: u32) -> Option<Rgb8> {
-        let (cw, ch) = (self.img.width() as i64, self.img.height() as i64);
-        let inside = x >= 0 && y >= 0 && x as i64 + w as i64 <= cw && y as i64 + h as i64 <= ch;
+        let inside = x >= 0
+            && y >= 0
+            && x as i64 + w as i64 <= self.w as i64
+            && y as i64 + h as i64 <= self.h as i64;
         if !inside || w == 0 || h == 0 {
             return None;
         }
-        let (x0, y0, x1, y1) = (
-            x as usize,
-            y as usize,
-            (x as u32 + w) as usize,
-            (y as u32 + h) as usize,
-        );
-        let stride = cw as usize * 3;
-        let buf: &[u8] = &self.img;
-        let start = y0 * stride + x0 * 3;
-        let c: Rgb8 = [buf[start], buf[start + 1], buf[start + 2]];
-        (y0..y1)
-            .all(|row| all_pixels(&buf[row * stride + x0 * 3..row * stride + x1 * 3], c))
-            .then_some(c)
+        let (x0, y0, x1, y1) = (x as usize, y as usize, (x as u32 + w) as usize, (y as u32 + h) as usize);
+        match &self.px {
+            Pixels::Rgb(img) => {
+                let c = img.get_pixel(x0 as u32, y0 as u32).0;
+                (y0..y1)
+                    .all(|r| (x0..x1).all(|col| img.get_pixel(col as u32, r as u32).0 == c))
+                    .then_some(c)
+            }
+            Pixels::Indexed(ix) => {
+                let first = ix.rows[ix.at(self.w, x0, y0)];
+                (y0..y1)
+                    .all(|r| {
+                        let a = ix.at(self.w, x0, r);
+                        ix.rows[a..a + (x1 - x0)].iter().fold(0u8, |acc, &v| acc | (v ^ first)) == 0
+                    })
+                    .then(|| ix.pal.colour(first))
+            }
+        }
     }
 
-    /// Copies an RGB block (`w` pixels a row) with its top-left corner at (x, y), clipped to
-    /// the canvas.
-    pub fn put_rows(&mut self, x: i32, y: i32, w: usize, rgb: &[u8]) {
-        if w == 0 {
-            return;
-        }
-        let h = rgb.len() / (3 * w);
+    /// Copies a tile with its top-left corner at (x, y), clipped to the canvas. The tile's
+    /// colours are put into the palette once per picture.
+    pub fn put_tile(&mut self, x: i32, y: i32, tile: &Arc<Tile>) {
+        let w = tile.w;
+        let h = tile.px.len() / w;
         let Some((x0, y0, x1, y1)) = self.clip(x, y, w as u32, h as u32) else {
             return;
         };
-        let stride = self.img.width() as usize * 3;
-        let buf: &mut [u8] = &mut self.img;
+        let cw = self.w;
         let sx0 = (x0 as i64 - x as i64) as usize;
-        for row in y0..y1 {
-            let sy = (row as i64 - y as i64) as usize;
-            let src = &rgb[(sy * w + sx0) * 3..(sy * w + sx0 + (x1 - x0)) * 3];
-            buf[row * stride + x0 * 3..row * stride + x1 * 3].copy_from_slice(src);
+        match &mut self.px {
+            Pixels::Rgb(img) => {
+                for row in y0..y1 {
+                    let sy = (row as i64 - y as i64) as usize;
+                    for col in x0..x1 {
+                        let id = tile.px[sy * w + sx0 + col - x0];
+                        let c = tile.colours[id as usize];
+                        img.put_pixel(col as u32, row as u32, Rgb(c));
+                    }
+                }
+            }
+            Pixels::Indexed(ix) => {
+                let found = ix.tiles.iter().position(|(t, _)| Arc::ptr_eq(t, tile));
+                let k = match found {
+                    Some(k) => k,
+                    None => {
+                        let lut: Vec<u8> = tile
+                            .colours
+                            .iter()
+                            .zip(&tile.flat)
+                            .map(|(&c, &flat)| if flat { ix.pal.flat(c) } else { ix.pal.near(c) })
+                            .collect();
+                        ix.tiles.push((Arc::clone(tile), tile.indices(lut)));
+                        ix.tiles.len() - 1
+                    }
+                };
+                let (rows, tiles) = (&mut ix.rows, &ix.tiles);
+                let src = &tiles[k].1;
+                for row in y0..y1 {
+                    let sy = (row as i64 - y as i64) as usize;
+                    let a = row * (cw as usize + 1) + 1 + x0;
+                    rows[a..a + (x1 - x0)]
+                        .copy_from_slice(&src[sy * w + sx0..sy * w + sx0 + (x1 - x0)]);
+                }
+            }
         }
     }
 
@@ -458,7 +757,7 @@ impl Canvas {
         c: Rgb8,
     ) -> f32 {
         let baseline = (y + cap_height(px) / 2.0).round();
-        if legacy() {
+        if let Pixels::Rgb(_) = self.px {
             let w = text_width(font, px, text);
             let left = match align {
                 Align::Left => x,
@@ -477,31 +776,101 @@ impl Canvas {
             Align::Centre => x - w / 2.0,
         };
         let (ox, oy) = (left.round() as i32, baseline as i32);
-        let (cw, ch) = (self.img.width() as i32, self.img.height() as i32);
-        let stride = cw as usize * 3;
-        let buf: &mut [u8] = &mut self.img;
+        let (cw, ch) = (self.w as i32, self.h as i32);
+        let Pixels::Indexed(ix) = &mut self.px else {
+            return w;
+        };
+        let stride = cw as usize + 1;
+        // Per background entry, the entry for each coverage (worked out when first met).
+        let ink = ix.pal.flat(c);
+        // On a flat background (the rule), the block of coverage is mapped in one pass.
+        let (bx, by, bw, bh) = layout.block_box;
+        let (x0, y0) = (ox + bx, oy + by);
+        let flat_under = bw > 0
+            && x0 >= 0
+            && y0 >= 0
+            && x0 + bw as i32 <= cw
+            && y0 + bh as i32 <= ch
+            && {
+                let first = ix.rows[y0 as usize * stride + 1 + x0 as usize];
+                (0..bh).all(|r| {
+                    let a = (y0 as usize + r) * stride + 1 + x0 as usize;
+                    ix.rows[a..a + bw].iter().fold(0u8, |acc, &v| acc | (v ^ first)) == 0
+                })
+                .then_some(first)
+                .is_some()
+            };
+        if flat_under {
+            let bg = ix.rows[y0 as usize * stride + 1 + x0 as usize];
+            let k = match ix.inks.iter().position(|(f, b, _)| *b == bg && *f == c) {
+                Some(k) => k,
+                None => {
+                    ix.inks.push((c, bg, Box::new([u16::MAX; 256])));
+                    ix.inks.len() - 1
+                }
+            };
+            let under = ix.pal.colour(bg);
+            let mut table = [bg; 256];
+            for &a in &layout.levels {
+                let m = &mut ix.inks[k].2[a as usize];
+                if *m == u16::MAX {
+                    *m = if a == 255 {
+                        ink
+                    } else {
+                        ix.pal.near(mix(under, c, a as f32 / 255.0))
+                    } as u16;
+                }
+                table[a as usize] = *m as u8;
+            }
+            for (r, line) in layout.block.chunks_exact(bw).enumerate() {
+                let a = (y0 as usize + r) * stride + 1 + x0 as usize;
+                for (d, &v) in ix.rows[a..a + bw].iter_mut().zip(line) {
+                    *d = table[v as usize];
+                }
+            }
+            return w;
+        }
+        let maps = &mut ix.inks;
+        let mut cur = usize::MAX;
         for g in &layout.glyphs {
+            let gw = g.w.max(1);
             let gx0 = ox + g.x;
-            for (row, line) in g.cov.chunks_exact(g.w.max(1)).enumerate() {
+            // The glyph's columns on the canvas.
+            let c0 = (-gx0).max(0) as usize;
+            let c1 = ((cw - gx0).max(0) as usize).min(gw);
+            if c0 >= c1 {
+                continue;
+            }
+            for (row, line) in g.cov.chunks_exact(gw).enumerate() {
                 let gy = oy + g.y + row as i32;
                 if gy < 0 || gy >= ch {
                     continue;
                 }
-                let base = gy as usize * stride;
-                for (col, &a) in line.iter().enumerate() {
-                    let gx = gx0 + col as i32;
-                    if gx < 0 || gx >= cw || a <= 0.0 {
-                        continue;
-                    }
-                    // As `blend` does it, without its checks for every pixel.
-                    let at = base + gx as usize * 3;
-                    let p = &mut buf[at..at + 3];
-                    if a >= 1.0 {
-                        p.copy_from_slice(&c);
-                        continue;
-                    }
-                    for (d, &s) in p.iter_mut().zip(&c) {
-                        *d = (*d as f32 + (s as f32 - *d as f32) * a + 0.5) as u8;
+                let base = gy as usize * stride + 1 + (gx0 + c0 as i32) as usize;
+                let dst = &mut ix.rows[base..base + (c1 - c0)];
+                let pal = &mut ix.pal;
+                for (d, &a) in dst.iter_mut().zip(&line[c0..c1]) {
+                    match a {
+                        0 => {}
+                        255 => *d = ink,
+                        _ => {
+                            let bg = *d;
+                            if cur >= maps.len() || maps[cur].1 != bg || maps[cur].0 != c {
+                                cur = match maps.iter().position(|(f, b, _)| *b == bg && *f == c) {
+                                    Some(k) => k,
+                                    None => {
+                                        maps.push((c, bg, Box::new([u16::MAX; 256])));
+                                        maps.len() - 1
+                                    }
+                                };
+                            }
+                            let m = &mut maps[cur].2[a as usize];
+                            if *m == u16::MAX {
+                                let under = pal.colour(bg);
+                                *m = pal.near(mix(under, c, a as f32 / 255.0)) as u16;
+                            }
+                            *d = *m as u8;
+                        }
                     }
                 }
             }
@@ -509,104 +878,133 @@ impl Canvas {
         w
     }
 
-    /// Encodes as an indexed (palette) PNG (see [`quantize`]), rows filtered with `Up` and
-    /// deflated at level 1: on board pictures this is about a quarter of the size of RGB with
-    /// the fastest deflate, for about the same time.
+    /// A blank plate of `w`×`h` in colour `bg`, to be drawn and then put back on this
+    /// picture with [`Canvas::put_plate`] (it shares this picture's palette meanwhile: draw
+    /// nothing on this canvas until then).
+    pub fn plate(&mut self, w: u32, h: u32, bg: Rgb8) -> Canvas {
+        match &mut self.px {
+            Pixels::Rgb(_) => Canvas {
+                w: w.max(1),
+                h: h.max(1),
+                px: Pixels::Rgb(RgbImage::from_pixel(w.max(1), h.max(1), Rgb(bg))),
+            },
+            Pixels::Indexed(ix) => Canvas::indexed(w, h, bg, std::mem::take(&mut ix.pal)),
+        }
+    }
+
+    /// Puts a plate made by [`Canvas::plate`] on this picture, turned, with its top-left
+    /// corner at (x, y).
+    pub fn put_plate(&mut self, plate: Canvas, turn: Turn, x: i32, y: i32) {
+        let (pw, ph) = (plate.w as usize, plate.h as usize);
+        let (tw, th) = match turn {
+            Turn::None => (pw, ph),
+            _ => (ph, pw),
+        };
+        // Where the plate's pixel (px, py) lands, relative to (x, y).
+        let place = |px: usize, py: usize| match turn {
+            Turn::None => (px, py),
+            Turn::Clockwise => (ph - 1 - py, px),
+            Turn::Anticlockwise => (py, pw - 1 - px),
+        };
+        let _ = (tw, th);
+        match (&mut self.px, plate.px) {
+            (Pixels::Rgb(img), Pixels::Rgb(p)) => {
+                for py in 0..ph {
+                    for px in 0..pw {
+                        let (dx, dy) = place(px, py);
+                        let (tx, ty) = (x + dx as i32, y + dy as i32);
+                        if tx >= 0 && ty >= 0 && (tx as u32) < self.w && (ty as u32) < self.h {
+                            img.put_pixel(tx as u32, ty as u32, *p.get_pixel(px as u32, py as u32));
+                        }
+                    }
+                }
+            }
+            (Pixels::Indexed(ix), Pixels::Indexed(mut p)) => {
+                ix.pal = std::mem::take(&mut p.pal);
+                let (cw, ch) = (self.w as i32, self.h as i32);
+                let stride = cw as usize + 1;
+                for py in 0..ph {
+                    let src = &p.rows[py * (pw + 1) + 1..(py + 1) * (pw + 1)];
+                    for (px, &v) in src.iter().enumerate() {
+                        let (dx, dy) = place(px, py);
+                        let (tx, ty) = (x + dx as i32, y + dy as i32);
+                        if tx >= 0 && ty >= 0 && tx < cw && ty < ch {
+                            ix.rows[ty as usize * stride + 1 + tx as usize] = v;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Encodes as an 8-bit indexed (palette) PNG.
     ///
-    /// The fast path gives the same palette and pixels, but reduces the colours row by row
-    /// (a row equal to the one above is not looked at again) straight into the filtered
-    /// buffer and deflates it in one call, writing the PNG chunks itself: the `png` crate's
-    /// writer feeds its deflater two writes a row, and each write clears the whole spare
-    /// output buffer again (a third of the old encoding time).
+    /// The fast path's indices and palette are the picture itself (see [`Palette`]); its rows
+    /// are deflated as they are, by [`super::deflate`], which finds the repeats of the row
+    /// above and of runs itself. The legacy path reduces its RGB picture with [`quantize`] and
+    /// writes it with the `png` crate (rows filtered with `Up`, deflate level 1).
     pub fn encode(&self) -> Result<Vec<u8>, RenderError> {
         let _timed = crate::timing::Encoding::start();
-        if legacy() {
-            return self.encode_legacy();
-        }
-        let (w, h) = (self.img.width(), self.img.height());
-        let (palette, mut rows) = quantize_rows(self.img.as_raw(), w as usize);
-        filter_up(&mut rows, w as usize + 1);
-        let data = zlib_rows(&rows, w as usize + 1)?;
-        Ok(png_file(w, h, &palette, &data))
-    }
-
-    /// The encoder before the fast path (`png`'s writer), for the benchmark.
-    fn encode_legacy(&self) -> Result<Vec<u8>, RenderError> {
-        let (w, h) = (self.img.width(), self.img.height());
-        let (palette, indices) = quantize(self.img.as_raw());
-        let mut out = Vec::with_capacity(64 * 1024);
-        let mut enc = png::Encoder::new(&mut out, w, h);
-        enc.set_color(png::ColorType::Indexed);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_palette(palette);
-        enc.set_deflate_compression(png::DeflateCompression::Level(1));
-        enc.set_filter(png::Filter::Up);
-        let mut writer = enc.write_header()?;
-        writer.write_image_data(&indices)?;
-        writer.finish()?;
-        Ok(out)
-    }
-}
-
-/// Output space offered to the deflater on each call: what the `png` crate's writer offers
-/// (its buffer of 32 KiB, emptied before every call). Level 1 ends a block when the output
-/// space runs short, so offering the same space gives the same stream.
-const ZLIB_WINDOW: usize = 32 * 1024;
-
-/// Deflates PNG rows (`stride` bytes each: the filter-type byte, then the row) into a zlib
-/// stream at level 1, fed to the deflater exactly as the `png` crate feeds it (the filter
-/// byte, then the row, with the same output space), so that the stream is the old encoder's;
-/// but into one output buffer, where the crate's writer cleared its whole spare output space
-/// again on every one of those writes (a memset of 32 KiB twice a row).
-fn zlib_rows(rows: &[u8], stride: usize) -> Result<Vec<u8>, RenderError> {
-    let err = |e: flate2::CompressError| RenderError::Message(format!("deflate: {e}"));
-    let mut z = flate2::Compress::new(flate2::Compression::new(1), true);
-    // Grown as needed; pictures deflate to a tenth or less.
-    let mut out = vec![0u8; rows.len() / 8 + 2 * ZLIB_WINDOW];
-    let mut step = |z: &mut flate2::Compress, data: &[u8], flush| {
-        let o0 = z.total_out() as usize;
-        if out.len() < o0 + ZLIB_WINDOW {
-            let more = out.len().max(ZLIB_WINDOW);
-            out.resize(out.len() + more, 0);
-        }
-        z.compress(data, &mut out[o0..o0 + ZLIB_WINDOW], flush)
-            .map_err(err)
-    };
-    for row in rows.chunks(stride.max(1)) {
-        let (kind, line) = row.split_at(1.min(row.len()));
-        for data in [kind, line] {
-            let mut fed = 0;
-            while fed < data.len() {
-                let i0 = z.total_in();
-                step(&mut z, &data[fed..], flate2::FlushCompress::None)?;
-                fed += (z.total_in() - i0) as usize;
+        match &self.px {
+            Pixels::Rgb(img) => encode_legacy(img),
+            Pixels::Indexed(ix) => {
+                if std::env::var("PALDEBUG").is_ok() {
+                    let n = ix.pal.colours().len();
+                    let f = (0..n).filter(|&i| ix.pal.is_flat(i as u8)).count();
+                    eprintln!("palette {}x{}: {n} entries, {f} flat", self.w, self.h);
+                }
+                let data = zlib_rows(&ix.rows, self.w as usize + 1)?;
+                Ok(png_file(self.w, self.h, &ix.pal.bytes(), &data))
             }
         }
     }
-    while step(&mut z, &[], flate2::FlushCompress::Finish)? != flate2::Status::StreamEnd {}
-    out.truncate(z.total_out() as usize);
+}
+
+/// The encoder before the fast path (`png`'s writer), for the benchmark.
+fn encode_legacy(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
+    let (w, h) = (img.width(), img.height());
+    let (palette, indices) = quantize(img.as_raw());
+    let mut out = Vec::with_capacity(64 * 1024);
+    let mut enc = png::Encoder::new(&mut out, w, h);
+    enc.set_color(png::ColorType::Indexed);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.set_palette(palette);
+    enc.set_deflate_compression(png::DeflateCompression::Level(1));
+    enc.set_filter(png::Filter::Up);
+    let mut writer = enc.write_header()?;
+    writer.write_image_data(&indices)?;
+    writer.finish()?;
     Ok(out)
 }
 
-/// Filters rows of `stride` bytes (a filter-type byte, then the row) with PNG's `Up` filter in
-/// place: each byte becomes its difference from the byte above. Rows are done bottom-up so
-/// that the row above is still unfiltered.
-fn filter_up(rows: &mut [u8], stride: usize) {
-    let n = rows.len() / stride.max(1);
-    for r in (0..n).rev() {
-        rows[r * stride] = 2;
-        if r == 0 {
-            break;
-        }
-        let (above, this) = rows.split_at_mut(r * stride);
+/// Deflates PNG rows (`stride` bytes each: the filter-type byte, then the row).
+fn zlib_rows(rows: &[u8], stride: usize) -> Result<Vec<u8>, RenderError> {
+    let mut filtered = rows.to_vec();
+    let n = filtered.len() / stride.max(1);
+    for r in (1..n).rev() {
+        filtered[r * stride] = 2;
+        let (above, this) = filtered.split_at_mut(r * stride);
         let above = &above[(r - 1) * stride + 1..];
         for (d, &u) in this[1..stride].iter_mut().zip(above) {
             *d = d.wrapping_sub(u);
         }
     }
+    let mut z = flate2::Compress::new(flate2::Compression::new(1), true);
+    let mut out = Vec::with_capacity(filtered.len() / 8 + 1024);
+    loop {
+        let st = z
+            .compress_vec(&filtered[z.total_in() as usize..], &mut out, flate2::FlushCompress::Finish)
+            .map_err(|e| RenderError::Message(format!("deflate: {e}")))?;
+        if st == flate2::Status::StreamEnd {
+            break;
+        }
+        out.reserve(out.capacity().max(4096));
+    }
+    Ok(out)
 }
 
-/// A whole PNG file: an 8-bit indexed picture with its palette and deflated, filtered rows.
+/// A whole PNG file: an 8-bit indexed picture with its palette and deflated rows.
 fn png_file(w: u32, h: u32, palette: &[u8], zdata: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(zdata.len() + palette.len() + 64);
     out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
@@ -629,210 +1027,6 @@ fn png_file(w: u32, h: u32, palette: &[u8], zdata: &[u8]) -> Vec<u8> {
     chunk(b"IDAT", zdata);
     chunk(b"IEND", &[]);
     out
-}
-
-/// Bins of the colour reduction: 5 bits a channel.
-const BINS: usize = 1 << 15;
-
-#[inline]
-fn bin_of(k: u32) -> usize {
-    (((k >> 9) & 0x7c00) | ((k >> 6) & 0x3e0) | ((k >> 3) & 0x1f)) as usize
-}
-
-/// Reusable buffers of [`quantize_rows`], one set a thread.
-struct Scratch {
-    runs: Vec<(u32, u32)>,
-    count: Vec<u32>,
-    sum: Vec<[u64; 3]>,
-    /// The palette of the last picture, and for colours outside it the nearest entry found.
-    /// Successive pictures of a game mostly have the same palette, so the search (a distance
-    /// to each of 256 entries for each of hundreds of anti-aliasing colours) is done once.
-    memo_palette: Vec<u8>,
-    memo: HashMap<[u8; 3], u8>,
-}
-
-impl Scratch {
-    fn new() -> Scratch {
-        Scratch {
-            runs: Vec::new(),
-            count: vec![0; BINS],
-            sum: vec![[0; 3]; BINS],
-            memo_palette: Vec::new(),
-            memo: HashMap::new(),
-        }
-    }
-}
-
-thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::new());
-}
-
-/// Appends the runs of equal pixels in one row to `runs`, as (colour, length). Neighbouring
-/// pixels are compared eight bytes at a time (the row against itself shifted by a pixel), so
-/// a flat stretch costs a few instructions per eight bytes.
-fn row_runs(row: &[u8], runs: &mut Vec<(u32, u32)>) {
-    let n = row.len() / 3;
-    if n == 0 {
-        return;
-    }
-    let key =
-        |i: usize| (row[i * 3] as u32) << 16 | (row[i * 3 + 1] as u32) << 8 | row[i * 3 + 2] as u32;
-    let word = |s: &[u8], at: usize| {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&s[at..at + 8]);
-        u64::from_le_bytes(b)
-    };
-    let (cur, prev) = (&row[3..n * 3], &row[..(n - 1) * 3]);
-    let len = cur.len();
-    let mut start = 0usize;
-    // Byte offset in `cur` from which to look for the next difference.
-    let mut off = 0usize;
-    loop {
-        let mut diff = None;
-        while off + 8 <= len {
-            let x = word(cur, off) ^ word(prev, off);
-            if x != 0 {
-                diff = Some(off + (x.trailing_zeros() / 8) as usize);
-                break;
-            }
-            off += 8;
-        }
-        if diff.is_none() {
-            diff = (off..len).find(|&i| cur[i] != prev[i]);
-        }
-        let Some(d) = diff else { break };
-        // Byte d of `cur` belongs to pixel d / 3 + 1, which starts a new run.
-        let j = d / 3 + 1;
-        runs.push((key(start), (j - start) as u32));
-        start = j;
-        off = j * 3;
-    }
-    runs.push((key(start), (n - start) as u32));
-}
-
-/// [`quantize`] done row by row into PNG rows: returns the palette and, per row, a filter-type
-/// byte (left 0) followed by the row's palette indices. The palette and the indices are those
-/// of [`quantize`]; a row equal to the one above is copied instead of looked at.
-pub(crate) fn quantize_rows(rgb: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
-    SCRATCH.with(|s| match s.try_borrow_mut() {
-        Ok(mut s) => quantize_rows_with(&mut s, rgb, width),
-        Err(_) => quantize_rows_with(&mut Scratch::new(), rgb, width),
-    })
-}
-
-fn quantize_rows_with(s: &mut Scratch, rgb: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
-    let width = width.max(1);
-    let row_bytes = width * 3;
-    let height = rgb.len() / row_bytes;
-    let runs = &mut s.runs;
-    runs.clear();
-    // Each row's range in `runs`, and whether it repeats the row above.
-    let mut spans: Vec<(usize, usize, bool)> = Vec::with_capacity(height);
-    for r in 0..height {
-        let row = &rgb[r * row_bytes..(r + 1) * row_bytes];
-        let start = runs.len();
-        let dup = r > 0 && row == &rgb[(r - 1) * row_bytes..r * row_bytes];
-        if dup {
-            let (a, b, _) = spans[r - 1];
-            runs.extend_from_within(a..b);
-        } else {
-            row_runs(row, runs);
-        }
-        spans.push((start, runs.len(), dup));
-    }
-    let (count, sum) = (&mut s.count, &mut s.sum);
-    let mut used = Vec::new();
-    for &(k, n) in runs.iter() {
-        let b = bin_of(k);
-        if count[b] == 0 {
-            used.push(b);
-        }
-        count[b] += n;
-        let s = &mut sum[b];
-        let n = n as u64;
-        s[0] += (k >> 16) as u64 * n;
-        s[1] += ((k >> 8) & 0xff) as u64 * n;
-        s[2] += (k & 0xff) as u64 * n;
-    }
-    let (palette, map) = palette_of(count, sum, used, &mut s.memo_palette, &mut s.memo);
-    let stride = width + 1;
-    let mut out = vec![0u8; stride * height];
-    for (r, &(a, b, dup)) in spans.iter().enumerate() {
-        let (above, this) = out.split_at_mut(r * stride);
-        let line = &mut this[1..stride];
-        if dup {
-            line.copy_from_slice(&above[(r - 1) * stride + 1..]);
-            continue;
-        }
-        let mut at = 0usize;
-        for &(k, n) in &runs[a..b] {
-            let (v, n) = (map[bin_of(k)], n as usize);
-            // Short runs (most of them, at anti-aliased edges) are one 8-byte store; what it
-            // writes past the run, the runs after it overwrite.
-            if n <= 8 && at + 8 <= line.len() {
-                line[at..at + 8].copy_from_slice(&[v; 8]);
-            } else if let Some(dst) = line.get_mut(at..at + n) {
-                dst.fill(v);
-            }
-            at += n;
-        }
-    }
-    (palette, out)
-}
-
-/// The palette of the 256 fullest bins (each its average colour) and every bin's index, the
-/// other bins mapping to the nearest palette colour; as [`quantize`] chooses them. Leaves the
-/// counts and sums of the `used` bins zero again.
-fn palette_of(
-    count: &mut [u32],
-    sum: &mut [[u64; 3]],
-    mut used: Vec<usize>,
-    memo_palette: &mut Vec<u8>,
-    memo: &mut HashMap<[u8; 3], u8>,
-) -> (Vec<u8>, Vec<u8>) {
-    used.sort_by(|&a, &b| count[b].cmp(&count[a]).then(a.cmp(&b)));
-    let avg = |b: usize| {
-        let n = count[b].max(1) as u64;
-        [
-            ((sum[b][0] + n / 2) / n) as u8,
-            ((sum[b][1] + n / 2) / n) as u8,
-            ((sum[b][2] + n / 2) / n) as u8,
-        ]
-    };
-    let chosen = &used[..used.len().min(256)];
-    let colours: Vec<[u8; 3]> = chosen.iter().map(|&b| avg(b)).collect();
-    // The palette channel by channel, for a nearest-colour search the compiler vectorises.
-    let chan = |k: usize| -> Vec<i32> { colours.iter().map(|c| c[k] as i32).collect() };
-    let (pr, pg, pb) = (chan(0), chan(1), chan(2));
-    let mut map = vec![0u8; BINS];
-    for (i, &b) in chosen.iter().enumerate() {
-        map[b] = i as u8;
-    }
-    let palette: Vec<u8> = colours.iter().flatten().copied().collect();
-    if *memo_palette != palette || memo.len() > 1 << 16 {
-        memo.clear();
-        memo_palette.clone_from(&palette);
-    }
-    for &b in used.iter().skip(256) {
-        let c = avg(b);
-        map[b] = *memo.entry(c).or_insert_with(|| {
-            let c = c.map(|v| v as i32);
-            let mut best = (u32::MAX, 0usize);
-            for i in 0..pr.len() {
-                let (dr, dg, db) = (c[0] - pr[i], c[1] - pg[i], c[2] - pb[i]);
-                let d = (dr * dr + dg * dg + db * db) as u32;
-                if d < best.0 {
-                    best = (d, i);
-                }
-            }
-            best.1 as u8
-        });
-    }
-    for &b in &used {
-        count[b] = 0;
-        sum[b] = [0; 3];
-    }
-    (palette, map)
 }
 
 /// Reduces an RGB picture to at most 256 colours, fast.

@@ -14,7 +14,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use ab_glyph::point;
 use ab_glyph_rasterizer::Rasterizer;
 
-use super::canvas::{cap_height, rasterize_text, text_width, Canvas, Fonts, Rgb8};
+use super::canvas::{
+    cap_height, compose_over, rasterize_text, text_width, Canvas, Fonts, Rgb8, Tile,
+};
 use crate::engine::betza;
 
 type P = (f32, f32);
@@ -249,10 +251,10 @@ pub(crate) struct Sprite {
     px: Vec<[f32; 4]>,
     /// `px` in bytes, premultiplied, for drawing.
     bytes: Vec<[u8; 4]>,
-    /// The sprite already laid over a flat background, by background colour: RGB rows ready to
-    /// be copied (the tiles of the fast path; a few per sprite, a square's light and dark
-    /// colours, highlighted or not).
-    tiles: Mutex<Vec<(Rgb8, Arc<[u8]>)>>,
+    /// The sprite already laid over a flat background, by background colour (the tiles of
+    /// the fast path; a few per sprite, a square's light and dark colours, highlighted or
+    /// not).
+    tiles: Mutex<Vec<(Rgb8, Arc<Tile>)>>,
 }
 
 /// Background colours kept per sprite.
@@ -269,15 +271,14 @@ impl Sprite {
     }
 
     /// The sprite over a flat colour `bg`, from the tile cache or composed now.
-    fn tile(&self, bg: Rgb8) -> Arc<[u8]> {
+    fn tile(&self, bg: Rgb8) -> Arc<Tile> {
         if let Ok(t) = self.tiles.lock() {
             if let Some((_, tile)) = t.iter().find(|(c, _)| *c == bg) {
                 return Arc::clone(tile);
             }
         }
-        let mut tile = Canvas::new(self.size as u32, self.size as u32, bg);
-        tile.blit_premul(0, 0, self.size, &self.bytes);
-        let tile: Arc<[u8]> = tile.img.into_raw().into();
+        let rgb = compose_over(bg, self.size, &self.bytes);
+        let tile = Arc::new(Tile::from_rgb(self.size, &rgb));
         if let Ok(mut t) = self.tiles.lock() {
             if t.len() >= TILES_PER_SPRITE {
                 t.remove(0);
@@ -317,8 +318,7 @@ impl Sprite {
     pub fn draw(&self, canvas: &mut Canvas, x: i32, y: i32) {
         if !super::canvas::legacy() {
             if let Some(bg) = canvas.flat_colour(x, y, self.size as u32, self.size as u32) {
-                let tile = self.tile(bg);
-                canvas.put_rows(x, y, self.size, &tile);
+                canvas.put_tile(x, y, &self.tile(bg));
                 return;
             }
         }

@@ -431,7 +431,7 @@ mod tests {
         ];
         for v in &views {
             let canvas = draw_table(v).unwrap();
-            assert!(canvas.img.width() <= MAX_TABLE_W + 2 * PAD + 200);
+            assert!(canvas.width() <= MAX_TABLE_W + 2 * PAD + 200);
             render_table(v).unwrap();
         }
     }

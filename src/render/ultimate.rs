@@ -6,10 +6,9 @@
 //! The picture is drawn from a plain [`CrossView`], so it does not depend on the rules engine:
 //! the game layer fills the view from its state.
 
-use image::imageops;
 
 use super::board::{dot, DIM, PAGE, PANEL, TEXT};
-use super::canvas::{fit_text, text_width, Align, Canvas, Fonts, Rgb8};
+use super::canvas::{fit_text, text_width, Align, Canvas, Fonts, Rgb8, Turn};
 use super::shapes::{sprite_look, Base, Figure, Look, OUTLINE};
 use super::{fonts, RenderError};
 
@@ -600,7 +599,7 @@ fn plate(canvas: &mut Canvas, fonts: &Fonts, view: &CrossView, lay: &Layout, sea
     } else {
         (PANEL, TEXT, DIM)
     };
-    let mut p = Canvas::new(len, PLATE, bg);
+    let mut p = canvas.plate(len, PLATE, bg);
     let block = PLATE;
     // The badge at the far end.
     let badge = if defeated {
@@ -667,16 +666,12 @@ fn plate(canvas: &mut Canvas, fonts: &Fonts, view: &CrossView, lay: &Layout, sea
         let extra = fit_text(&fonts.regular, SUB_PX, &extra, (end as f32 - ex).max(0.0));
         p.text(&fonts.regular, SUB_PX, &extra, ex, cy, Align::Left, sub);
     }
-    let img = if upright {
-        if seat == 2 {
-            imageops::rotate270(&p.img)
-        } else {
-            imageops::rotate90(&p.img)
-        }
-    } else {
-        p.img
+    let turn = match (upright, seat) {
+        (false, _) => Turn::None,
+        (true, 2) => Turn::Anticlockwise,
+        (true, _) => Turn::Clockwise,
     };
-    imageops::replace(&mut canvas.img, &img, x as i64, y as i64);
+    canvas.put_plate(p, turn, x, y);
     // The seat's King on a light square at the plate's start, upright on every plate.
     let (kx, ky) = if seat == 2 {
         (x, y + (len - block) as i32)
