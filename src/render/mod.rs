@@ -38,6 +38,7 @@
 mod board;
 mod canvas;
 mod chex;
+mod deflate;
 mod kfb;
 mod nomic;
 pub mod party;

@@ -1,0 +1,797 @@
+//! A zlib encoder specialised for 8-bit palette PNG rows (filter byte 0, then the indices).
+//!
+//! Board pictures are mostly flat: a row is usually the row above again, runs of one index are
+//! long, and the rest is anti-aliased edges of glyphs and pieces, the same glyph often drawn
+//! on several squares. So the matcher is a greedy LZ77 that looks, at each position, at only
+//! three candidates: the byte one row up (distance `stride`, which finds whole equal rows and
+//! runs on across row ends, the filter bytes being equal too), a run (distance 1) and one entry
+//! of a small hash table of 4-byte strings (repeats elsewhere within the 32 KiB window).
+//! Lengths are compared eight bytes at a time. The tokens of each block are coded with
+//! Huffman codes made for the block (length-limited, RFC 1951 dynamic blocks), or stored when
+//! that is smaller (incompressible data).
+
+/// Tokens a block: the block's Huffman codes are made from its own statistics.
+const BLOCK_TOKENS: usize = 1 << 15;
+/// Largest distance deflate allows.
+const WINDOW: usize = 32 * 1024;
+/// Longest match deflate allows.
+const MAX_MATCH: usize = 258;
+/// The hash table has `1 << HASH_BITS` entries (positions of 4-byte strings).
+const HASH_BITS: u32 = 15;
+/// A match at least this long from the row above or a run is taken without asking the hash.
+const GOOD_ENOUGH: usize = 32;
+
+/// The literal/length alphabet's size (0-255 literals, 256 end of block, 257-285 lengths).
+const LIT_CODES: usize = 286;
+/// The distance alphabet's size.
+const DIST_CODES: usize = 30;
+/// The code-length alphabet's size.
+const CL_CODES: usize = 19;
+/// The order in which the code-length code's lengths are sent (RFC 1951, 3.2.7).
+const CL_ORDER: [usize; CL_CODES] = [
+    16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
+];
+
+/// For each match length minus 3 (0..=255): its length symbol minus 257 and extra-bit count.
+const LEN_CODE: [(u8, u8); 256] = len_codes();
+
+const fn len_codes() -> [(u8, u8); 256] {
+    let mut t = [(0u8, 0u8); 256];
+    let mut l = 0;
+    while l < 256 {
+        t[l] = if l < 8 {
+            (l as u8, 0)
+        } else if l == 255 {
+            (28, 0)
+        } else {
+            // floor(log2(l)) >= 3; four symbols per extra-bit count.
+            let nb = 31 - (l as u32).leading_zeros();
+            let extra = nb - 2;
+            (
+                (4 * (nb - 1) + ((l as u32 >> extra) & 3)) as u8,
+                extra as u8,
+            )
+        };
+        l += 1;
+    }
+    t
+}
+
+/// The distance symbol and its extra bits (count, value) of distance `d` (1..=32768).
+#[inline]
+fn dist_code(d: usize) -> (usize, u32, u32) {
+    let x = (d - 1) as u32;
+    if x < 4 {
+        (x as usize, 0, 0)
+    } else {
+        let nb = 31 - x.leading_zeros();
+        let extra = nb - 1;
+        (
+            (2 * nb + ((x >> extra) & 1)) as usize,
+            extra,
+            x & ((1 << extra) - 1),
+        )
+    }
+}
+
+/// A zlib stream (RFC 1950 header, deflate RFC 1951 body, Adler-32 trailer) of `data`, which is
+/// PNG image data: rows of `stride` bytes, each a filter-type byte (0, "None") followed by the
+/// row's palette indices.
+///
+/// Any bytes and any stride give a valid stream of them; the row-up candidate is used only
+/// when `stride` is within deflate's window (2..=32768).
+pub(crate) fn zlib_rows(data: &[u8], stride: usize) -> Vec<u8> {
+    let mut enc = Encoder {
+        out: BitWriter::with_capacity(data.len() / 8 + 1024),
+        tokens: Vec::with_capacity(BLOCK_TOKENS + 1),
+        lit_freq: [0; LIT_CODES],
+        dist_freq: [0; DIST_CODES],
+    };
+    // CMF: deflate with a 32 KiB window; FLG: fastest, no dictionary, check bits.
+    enc.out.bytes.extend_from_slice(&[0x78, 0x01]);
+    let row_up = (2..=WINDOW).contains(&stride);
+    let mut table = vec![0u32; 1 << HASH_BITS];
+    let n = data.len();
+    let mut block_start = 0;
+    let mut p = 0;
+    while p < n {
+        let max = MAX_MATCH.min(n - p);
+        let (mut best, mut dist) = (0, 0);
+        if max >= 3 {
+            if row_up && p >= stride {
+                best = match_len(data, p - stride, p, max);
+                dist = stride;
+            }
+            if best < max && p >= 1 && data[p] == data[p - 1] {
+                let l = match_len(data, p - 1, p, max);
+                if l > best {
+                    (best, dist) = (l, 1);
+                }
+            }
+            if best < GOOD_ENOUGH && max >= 4 {
+                let h = hash4(read4(data, p));
+                let c = table[h] as usize;
+                table[h] = p as u32;
+                if c < p && p - c <= WINDOW {
+                    let l = match_len(data, c, p, max);
+                    if l > best && l >= 4 {
+                        (best, dist) = (l, p - c);
+                    }
+                }
+            }
+        }
+        if best >= 3 {
+            let (sym, _) = LEN_CODE[best - 3];
+            enc.lit_freq[257 + sym as usize] += 1;
+            enc.dist_freq[dist_code(dist).0] += 1;
+            enc.tokens
+                .push(MATCH | ((best as u32 - 3) << 16) | (dist as u32 - 1));
+            p += best;
+        } else {
+            enc.lit_freq[data[p] as usize] += 1;
+            enc.tokens.push(data[p] as u32);
+            p += 1;
+        }
+        if enc.tokens.len() >= BLOCK_TOKENS && p < n {
+            enc.block(&data[block_start..p], false);
+            block_start = p;
+        }
+    }
+    enc.block(&data[block_start..], true);
+    enc.out.align();
+    let mut adler = simd_adler32::Adler32::new();
+    adler.write(data);
+    let mut out = enc.out.bytes;
+    out.extend_from_slice(&adler.finish().to_be_bytes());
+    out
+}
+
+/// The flag of a match token: `MATCH | (length - 3) << 16 | (distance - 1)`; a literal token
+/// is the byte.
+const MATCH: u32 = 1 << 31;
+
+#[inline]
+fn read4(data: &[u8], i: usize) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&data[i..i + 4]);
+    u32::from_le_bytes(b)
+}
+
+#[inline]
+fn read8(data: &[u8], i: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&data[i..i + 8]);
+    u64::from_le_bytes(b)
+}
+
+#[inline]
+fn hash4(x: u32) -> usize {
+    (x.wrapping_mul(0x9E37_79B1) >> (32 - HASH_BITS)) as usize
+}
+
+/// How many bytes (at most `max`) from `b` equal those from `a` (`a < b`, `b + max <= len`).
+#[inline]
+fn match_len(data: &[u8], a: usize, b: usize, max: usize) -> usize {
+    let mut l = 0;
+    while l + 8 <= max {
+        let x = read8(data, a + l) ^ read8(data, b + l);
+        if x != 0 {
+            return l + (x.trailing_zeros() / 8) as usize;
+        }
+        l += 8;
+    }
+    while l < max && data[a + l] == data[b + l] {
+        l += 1;
+    }
+    l
+}
+
+/// Bits written least significant first, as deflate wants them.
+struct BitWriter {
+    bytes: Vec<u8>,
+    buf: u64,
+    n: u32,
+}
+
+impl BitWriter {
+    fn with_capacity(c: usize) -> BitWriter {
+        BitWriter {
+            bytes: Vec::with_capacity(c),
+            buf: 0,
+            n: 0,
+        }
+    }
+
+    /// Writes the low `n` bits of `bits` (`n <= 32`, higher bits zero).
+    #[inline]
+    fn put(&mut self, bits: u32, n: u32) {
+        self.buf |= u64::from(bits) << self.n;
+        self.n += n;
+        if self.n >= 32 {
+            self.bytes
+                .extend_from_slice(&(self.buf as u32).to_le_bytes());
+            self.buf >>= 32;
+            self.n -= 32;
+        }
+    }
+
+    /// Pads with zero bits to a byte boundary and writes out every whole byte.
+    fn align(&mut self) {
+        let bytes = self.n.div_ceil(8);
+        self.bytes
+            .extend_from_slice(&self.buf.to_le_bytes()[..bytes as usize]);
+        self.buf = 0;
+        self.n = 0;
+    }
+}
+
+struct Encoder {
+    out: BitWriter,
+    tokens: Vec<u32>,
+    lit_freq: [u32; LIT_CODES],
+    dist_freq: [u32; DIST_CODES],
+}
+
+/// A Huffman code: per symbol its code (bit-reversed, ready to write) and length.
+struct Code<const N: usize> {
+    code: [u16; N],
+    len: [u8; N],
+}
+
+impl<const N: usize> Code<N> {
+    /// The length-limited Huffman code of `freq` (which must have two or more used symbols).
+    fn new(freq: &[u32; N], limit: usize) -> Code<N> {
+        let mut len = [0u8; N];
+        huffman_lengths(freq, limit, &mut len);
+        let mut code = [0u16; N];
+        canonical_codes(&len, &mut code);
+        Code { code, len }
+    }
+}
+
+impl Encoder {
+    /// Writes the tokens gathered (whose bytes are `raw`) as one block, or as stored blocks
+    /// when those are smaller, and starts the next block's statistics.
+    fn block(&mut self, raw: &[u8], last: bool) {
+        self.lit_freq[256] = 1;
+        // Deflate decoders want complete codes: give an unused alphabet two symbols.
+        for f in [&mut self.lit_freq[..], &mut self.dist_freq[..]] {
+            let used = f.iter().filter(|&&x| x > 0).count();
+            if used < 2 {
+                let i = usize::from(f[0] > 0);
+                f[i] = 1;
+                if used == 0 {
+                    f[1 - i] = 1;
+                }
+            }
+        }
+        let lit = Code::new(&self.lit_freq, 15);
+        let dist = Code::new(&self.dist_freq, 15);
+        let hlit = 257
+            + self.lit_freq[257..]
+                .iter()
+                .rposition(|&f| f > 0)
+                .map_or(0, |i| i + 1);
+        let hdist = 1 + self.dist_freq.iter().rposition(|&f| f > 0).unwrap_or(0);
+
+        // The code lengths, run-length coded: (symbol, extra bits value).
+        let mut lens = [0u8; LIT_CODES + DIST_CODES];
+        lens[..hlit].copy_from_slice(&lit.len[..hlit]);
+        lens[hlit..hlit + hdist].copy_from_slice(&dist.len[..hdist]);
+        let rle = rle_lengths(&lens[..hlit + hdist]);
+        let mut cl_freq = [0u32; CL_CODES];
+        for &(s, _) in &rle {
+            cl_freq[s as usize] += 1;
+        }
+        if cl_freq.iter().filter(|&&x| x > 0).count() < 2 {
+            let i = usize::from(cl_freq[0] > 0);
+            cl_freq[i] += 1;
+        }
+        let cl = Code::new(&cl_freq, 7);
+        let hclen = 4 + CL_ORDER
+            .iter()
+            .rposition(|&s| cl.len[s] > 0)
+            .map_or(0, |i| i + 1)
+            .saturating_sub(4);
+
+        // Size of the dynamic block in bits, against stored blocks.
+        let extra_bits = |f: &[u32], table_bits: &dyn Fn(usize) -> u64| -> u64 {
+            f.iter()
+                .enumerate()
+                .map(|(i, &x)| u64::from(x) * table_bits(i))
+                .sum()
+        };
+        let mut bits = 3 + 14 + 3 * hclen as u64;
+        for &(s, _) in &rle {
+            bits += u64::from(cl.len[s as usize])
+                + match s {
+                    16 => 2,
+                    17 => 3,
+                    18 => 7,
+                    _ => 0,
+                };
+        }
+        bits += extra_bits(&self.lit_freq, &|i| {
+            let e = if (265..285).contains(&i) {
+                (i as u64 - 261) / 4
+            } else {
+                0
+            };
+            u64::from(lit.len[i]) + e
+        });
+        bits += extra_bits(&self.dist_freq, &|i| {
+            u64::from(dist.len[i]) + if i >= 4 { i as u64 / 2 - 1 } else { 0 }
+        });
+        let chunks = raw.len().div_ceil(0xFFFF).max(1) as u64;
+        let stored_bits = chunks * (3 + 7 + 32) + 8 * raw.len() as u64;
+
+        if stored_bits < bits {
+            self.stored(raw, last);
+        } else {
+            let out = &mut self.out;
+            out.put(u32::from(last) | 2 << 1, 3);
+            out.put(
+                (hlit as u32 - 257) | (hdist as u32 - 1) << 5 | (hclen as u32 - 4) << 10,
+                14,
+            );
+            for &s in &CL_ORDER[..hclen] {
+                out.put(u32::from(cl.len[s]), 3);
+            }
+            for &(s, x) in &rle {
+                let s = s as usize;
+                out.put(u32::from(cl.code[s]), u32::from(cl.len[s]));
+                match s {
+                    16 => out.put(u32::from(x), 2),
+                    17 => out.put(u32::from(x), 3),
+                    18 => out.put(u32::from(x), 7),
+                    _ => {}
+                }
+            }
+            for &t in &self.tokens {
+                if t & MATCH == 0 {
+                    let t = t as usize;
+                    out.put(u32::from(lit.code[t]), u32::from(lit.len[t]));
+                } else {
+                    let l = ((t >> 16) & 0xFF) as usize;
+                    let (sym, eb) = LEN_CODE[l];
+                    let s = 257 + sym as usize;
+                    let extra = l as u32 & ((1 << eb) - 1);
+                    let ll = u32::from(lit.len[s]);
+                    out.put(u32::from(lit.code[s]) | extra << ll, ll + u32::from(eb));
+                    let (ds, db, dx) = dist_code((t & 0xFFFF) as usize + 1);
+                    let dl = u32::from(dist.len[ds]);
+                    out.put(u32::from(dist.code[ds]) | dx << dl, dl + db);
+                }
+            }
+            out.put(u32::from(lit.code[256]), u32::from(lit.len[256]));
+        }
+        self.tokens.clear();
+        self.lit_freq = [0; LIT_CODES];
+        self.dist_freq = [0; DIST_CODES];
+    }
+
+    /// Writes `raw` as stored blocks (at most 65535 bytes each).
+    fn stored(&mut self, raw: &[u8], last: bool) {
+        let mut chunks = raw.chunks(0xFFFF).peekable();
+        if raw.is_empty() {
+            self.out.put(u32::from(last), 3);
+            self.out.align();
+            self.out.bytes.extend_from_slice(&[0, 0, 0xFF, 0xFF]);
+            return;
+        }
+        while let Some(c) = chunks.next() {
+            let fin = last && chunks.peek().is_none();
+            self.out.put(u32::from(fin), 3);
+            self.out.align();
+            let len = c.len() as u16;
+            self.out.bytes.extend_from_slice(&len.to_le_bytes());
+            self.out.bytes.extend_from_slice(&(!len).to_le_bytes());
+            self.out.bytes.extend_from_slice(c);
+        }
+    }
+}
+
+/// The code lengths `lens` run-length coded with symbols 16 (repeat the previous length 3-6
+/// times), 17 (3-10 zeros) and 18 (11-138 zeros): (symbol, extra bits value).
+fn rle_lengths(lens: &[u8]) -> Vec<(u8, u8)> {
+    let mut out = Vec::with_capacity(lens.len());
+    let mut i = 0;
+    while i < lens.len() {
+        let v = lens[i];
+        let mut r = lens[i..].iter().take_while(|&&x| x == v).count();
+        i += r;
+        if v == 0 {
+            while r >= 11 {
+                let c = r.min(138);
+                out.push((18, (c - 11) as u8));
+                r -= c;
+            }
+            if r >= 3 {
+                out.push((17, (r - 3) as u8));
+                r = 0;
+            }
+        } else {
+            out.push((v, 0));
+            r -= 1;
+            while r >= 3 {
+                let c = r.min(6);
+                out.push((16, (c - 3) as u8));
+                r -= c;
+            }
+        }
+        out.extend(std::iter::repeat_n((v, 0), r));
+    }
+    out
+}
+
+/// Huffman code lengths of `freq` limited to `limit` bits, into `len` (zero for unused
+/// symbols). With fewer than two used symbols, a used symbol gets length 1.
+fn huffman_lengths(freq: &[u32], limit: usize, len: &mut [u8]) {
+    let mut leaves: Vec<(u32, usize)> = freq
+        .iter()
+        .enumerate()
+        .filter(|&(_, &f)| f > 0)
+        .map(|(i, &f)| (f, i))
+        .collect();
+    let n = leaves.len();
+    if n < 2 {
+        if let Some(&(_, s)) = leaves.first() {
+            len[s] = 1;
+        }
+        return;
+    }
+    leaves.sort_unstable();
+    // Two queues: the leaves by weight, and the internal nodes (made in weight order).
+    // Nodes 0..n are the leaves, n..2n-1 the internal nodes; the root is the last.
+    let mut weight: Vec<u64> = leaves.iter().map(|&(f, _)| u64::from(f)).collect();
+    weight.resize(2 * n - 1, 0);
+    let mut parent = vec![0usize; 2 * n - 1];
+    let (mut i, mut j) = (0, n);
+    for k in n..2 * n - 1 {
+        let mut pick = || {
+            if i < n && (j >= k || weight[i] <= weight[j]) {
+                i += 1;
+                i - 1
+            } else {
+                j += 1;
+                j - 1
+            }
+        };
+        let (a, b) = (pick(), pick());
+        weight[k] = weight[a] + weight[b];
+        parent[a] = k;
+        parent[b] = k;
+    }
+    // Depths, from the root down (a parent comes after its children).
+    let mut depth = vec![0usize; 2 * n - 1];
+    for k in (0..2 * n - 2).rev() {
+        depth[k] = depth[parent[k]] + 1;
+    }
+    let mut count = [0usize; 16];
+    for &d in &depth[..n] {
+        count[d.min(limit)] += 1;
+    }
+    // Clamping made the code over-full: move leaves down until the Kraft sum is one again.
+    let mut total: usize = (1..=limit).map(|l| count[l] << (limit - l)).sum();
+    while total > 1 << limit {
+        count[limit] -= 1;
+        if let Some(l) = (1..limit).rev().find(|&l| count[l] != 0) {
+            count[l] -= 1;
+            count[l + 1] += 2;
+        }
+        total -= 1;
+    }
+    // The rarest symbols get the longest codes.
+    let mut it = leaves.iter();
+    for l in (1..=limit).rev() {
+        for _ in 0..count[l] {
+            if let Some(&(_, s)) = it.next() {
+                len[s] = l as u8;
+            }
+        }
+    }
+}
+
+/// Canonical Huffman codes (RFC 1951, 3.2.2) of the lengths `len`, bit-reversed for writing.
+fn canonical_codes(len: &[u8], code: &mut [u16]) {
+    let mut count = [0u16; 16];
+    for &l in len {
+        count[l as usize] += 1;
+    }
+    count[0] = 0;
+    let mut next = [0u16; 16];
+    let mut c = 0u16;
+    for b in 1..16 {
+        c = (c + count[b - 1]) << 1;
+        next[b] = c;
+    }
+    for (s, &l) in len.iter().enumerate() {
+        if l > 0 {
+            let v = next[l as usize];
+            next[l as usize] += 1;
+            code[s] = v.reverse_bits() >> (16 - l);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::io::Read;
+
+    fn inflate(z: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        flate2::read::ZlibDecoder::new(z)
+            .read_to_end(&mut out)
+            .expect("a valid zlib stream");
+        out
+    }
+
+    fn round_trip(data: &[u8], stride: usize) -> usize {
+        let z = zlib_rows(data, stride);
+        assert_eq!(inflate(&z), data, "stride {stride}, {} bytes", data.len());
+        z.len()
+    }
+
+    /// A tiny deterministic generator (xorshift).
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// Picture-like PNG rows: flat squares of two colours, a border, and a "glyph" (a small
+    /// block of varied indices) stamped on several squares, with anti-aliased-looking noise on
+    /// its edges.
+    fn picture(width: usize, height: usize, seed: u64) -> Vec<u8> {
+        let mut rng = Rng(seed | 1);
+        let sq = 37;
+        let glyph: Vec<u8> = (0..sq * sq).map(|_| 2 + rng.below(40) as u8).collect();
+        let mut data = Vec::with_capacity((width + 1) * height);
+        for y in 0..height {
+            data.push(0);
+            for x in 0..width {
+                let (fx, fy) = (x / sq, y / sq);
+                let base = if (fx + fy) % 2 == 0 { 0 } else { 1 };
+                let (gx, gy) = (x % sq, y % sq);
+                let on_glyph = (fx * 7 + fy * 3) % 5 == 0 && gx > 4 && gy > 4 && gx < 32;
+                let v = if x < 3 || y < 3 {
+                    200
+                } else if on_glyph && (gx + gy) % 9 < 5 {
+                    glyph[gy * sq + gx]
+                } else {
+                    base
+                };
+                data.push(v);
+            }
+        }
+        data
+    }
+
+    #[test]
+    fn tables_match_rfc1951() {
+        assert_eq!(LEN_CODE[0], (0, 0)); // length 3: symbol 257
+        assert_eq!(LEN_CODE[10 - 3], (7, 0)); // 10: 264
+        assert_eq!(LEN_CODE[11 - 3], (8, 1)); // 11-12: 265
+        assert_eq!(LEN_CODE[13 - 3], (9, 1)); // 13-14: 266
+        assert_eq!(LEN_CODE[19 - 3], (12, 2)); // 19-22: 269
+        assert_eq!(LEN_CODE[130 - 3], (23, 4)); // 115-130: 280
+        assert_eq!(LEN_CODE[227 - 3], (27, 5)); // 227-257: 284
+        assert_eq!(LEN_CODE[257 - 3], (27, 5));
+        assert_eq!(LEN_CODE[258 - 3], (28, 0)); // 258: 285
+        assert_eq!(dist_code(1), (0, 0, 0));
+        assert_eq!(dist_code(4), (3, 0, 0));
+        assert_eq!(dist_code(5), (4, 1, 0));
+        assert_eq!(dist_code(8), (5, 1, 1));
+        assert_eq!(dist_code(24576), (28, 13, 8191));
+        assert_eq!(dist_code(24577), (29, 13, 0));
+        assert_eq!(dist_code(32768), (29, 13, 8191));
+    }
+
+    #[test]
+    fn huffman_lengths_are_limited_and_complete() {
+        // Fibonacci weights make the unlimited code 40 deep.
+        let mut freq = [0u32; 40];
+        let (mut a, mut b) = (1u32, 1u32);
+        for f in freq.iter_mut() {
+            *f = a;
+            (a, b) = (b, a.saturating_add(b));
+        }
+        for limit in [7, 15] {
+            let mut len = [0u8; 40];
+            huffman_lengths(&freq, limit, &mut len);
+            assert!(len.iter().all(|&l| (1..=limit as u8).contains(&l)));
+            let kraft: f64 = len.iter().map(|&l| 0.5f64.powi(l.into())).sum();
+            assert!((kraft - 1.0).abs() < 1e-12, "limit {limit}: {kraft}");
+        }
+    }
+
+    #[test]
+    fn empty_and_tiny_inputs() {
+        round_trip(&[], 0);
+        round_trip(&[], 1825);
+        round_trip(&[7], 1);
+        round_trip(&[0, 5], 2);
+        round_trip(&[0, 5, 0, 5], 2);
+        round_trip(&[0, 1, 2, 0, 1, 2, 0, 1, 2], 3);
+    }
+
+    #[test]
+    fn all_zero_megabyte() {
+        let data = vec![0u8; 1 << 20];
+        for stride in [1, 1825] {
+            let n = round_trip(&data, stride);
+            assert!(n < 6_000, "{n} bytes");
+        }
+    }
+
+    #[test]
+    fn random_bytes_grow_little() {
+        let mut rng = Rng(0x1234_5678);
+        let data: Vec<u8> = (0..300_000).map(|_| rng.next() as u8).collect();
+        let n = round_trip(&data, 1825);
+        assert!(n <= data.len() + data.len() / 1000 + 64, "{n} bytes");
+    }
+
+    #[test]
+    fn structured_rows_round_trip() {
+        for (w, h) in [(0, 50), (6, 300), (1824, 120), (39_999, 6)] {
+            let data = picture(w, h, 7);
+            round_trip(&data, w + 1);
+        }
+    }
+
+    #[test]
+    fn picture_like_rows_compress_well() {
+        let data = picture(1824, 400, 3);
+        let n = round_trip(&data, 1825);
+        // Glyph pixels are random; everything else repeats.
+        assert!(n * 20 < data.len(), "{n} of {} bytes", data.len());
+        // No worse than zlib's fastest level on the same data.
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(1));
+        std::io::Write::write_all(&mut z, &data).expect("in memory");
+        let level1 = z.finish().expect("in memory").len();
+        assert!(n <= level1, "{n} vs zlib level 1 {level1}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn arbitrary_bytes_round_trip(
+            pieces in proptest::collection::vec((any::<u8>(), 1usize..600, any::<bool>()), 0..40),
+            stride in 0usize..2000,
+        ) {
+            // Runs and copies of earlier bytes, mixed with random bytes.
+            let mut data: Vec<u8> = Vec::new();
+            for (b, n, copy) in pieces {
+                if copy && !data.is_empty() {
+                    let from = (b as usize * 131) % data.len();
+                    for i in 0..n {
+                        let v = data[from + i % (data.len() - from)];
+                        data.push(v);
+                    }
+                } else if n % 3 == 0 {
+                    data.extend((0..n).map(|i| b.wrapping_add((i * 7) as u8)));
+                } else {
+                    data.extend(std::iter::repeat_n(b, n));
+                }
+            }
+            let z = zlib_rows(&data, stride);
+            prop_assert_eq!(inflate(&z), data);
+        }
+
+        #[test]
+        fn long_runs_round_trip(runs in proptest::collection::vec((0u8..4, 1usize..100_000), 1..8),
+                                stride in 1usize..70_000) {
+            let data: Vec<u8> = runs.iter().flat_map(|&(b, n)| std::iter::repeat_n(b, n)).collect();
+            let z = zlib_rows(&data, stride);
+            prop_assert_eq!(inflate(&z), data);
+        }
+    }
+
+    /// Times the encoder against zlib-rs level 1 on Up-filtered rows (today's encoder) on the
+    /// project's pictures: `cargo test --release --lib deflate::tests::timing -- --ignored
+    /// --nocapture`.
+    #[test]
+    #[ignore]
+    fn timing() {
+        use crate::render::{canvas, chex, kfb, party, table, ultimate};
+        use std::time::Instant;
+        let pictures: Vec<(&str, canvas::Canvas)> = vec![
+            (
+                "KFB",
+                kfb::draw_kfb(&crate::render::example_kfb().expect("example")).expect("drawn"),
+            ),
+            (
+                "Ultimate",
+                ultimate::draw_ultimate(&crate::render::example_ultimate()).expect("drawn"),
+            ),
+            (
+                "Party",
+                party::draw_party(&party::example_party().expect("example")).expect("drawn"),
+            ),
+            (
+                "Chex",
+                chex::draw_chex(&crate::render::example_chex()).expect("drawn"),
+            ),
+            (
+                "table",
+                table::draw_table(&crate::render::example_table()).expect("drawn"),
+            ),
+        ];
+        let best = |f: &mut dyn FnMut() -> usize| {
+            let mut t_best = f64::INFINITY;
+            let mut bytes = 0;
+            for _ in 0..30 {
+                let t = Instant::now();
+                bytes = f();
+                t_best = t_best.min(t.elapsed().as_secs_f64() * 1e3);
+            }
+            (t_best, bytes)
+        };
+        for (name, c) in &pictures {
+            let w = c.img.width() as usize;
+            let (_, rows) = canvas::quantize_rows(c.img.as_raw(), w);
+            let stride = w + 1;
+            let z = zlib_rows(&rows, stride);
+            assert_eq!(inflate(&z), rows);
+            let (ours_ms, ours) = best(&mut || zlib_rows(&rows, stride).len());
+            // PNG's Up filter, as the encoder applies it today.
+            let mut up = rows.clone();
+            for r in (1..rows.len() / stride).rev() {
+                up[r * stride] = 2;
+                for i in r * stride + 1..(r + 1) * stride {
+                    up[i] = rows[i].wrapping_sub(rows[i - stride]);
+                }
+            }
+            up[0] = 2;
+            let (l1_ms, l1) = best(&mut || {
+                let mut z = flate2::write::ZlibEncoder::new(
+                    Vec::with_capacity(up.len() / 8),
+                    flate2::Compression::new(1),
+                );
+                std::io::Write::write_all(&mut z, &up).expect("in memory");
+                z.finish().expect("in memory").len()
+            });
+            let (l9_ms, l9) = best(&mut || {
+                let mut z = flate2::write::ZlibEncoder::new(
+                    Vec::with_capacity(up.len() / 8),
+                    flate2::Compression::new(9),
+                );
+                std::io::Write::write_all(&mut z, &rows).expect("in memory");
+                z.finish().expect("in memory").len()
+            });
+            println!(
+                "{name:9} {w}x{} ({} B): ours {ours_ms:.3} ms {ours} B | zlib L1 Up {l1_ms:.3} ms \
+                 {l1} B ({:.1}x) | L9 raw {l9_ms:.1} ms {l9} B",
+                rows.len() / stride,
+                rows.len(),
+                l1_ms / ours_ms
+            );
+        }
+    }
+
+    /// Encodes the KFB picture's rows many times, for a profiler:
+    /// `cargo test --release --lib deflate::tests::profile -- --ignored`.
+    #[test]
+    #[ignore]
+    fn profile() {
+        let c = crate::render::kfb::draw_kfb(&crate::render::example_kfb().expect("example"))
+            .expect("drawn");
+        let w = c.img.width() as usize;
+        let (_, rows) = crate::render::canvas::quantize_rows(c.img.as_raw(), w);
+        let mut total = 0;
+        for _ in 0..500 {
+            total += zlib_rows(&rows, w + 1).len();
+        }
+        assert!(total > 0);
+    }
+}
