@@ -11,14 +11,15 @@
 //! that is smaller (incompressible data).
 
 /// Tokens a block: the block's Huffman codes are made from its own statistics.
-const BLOCK_TOKENS: usize = 1 << 15;
+const BLOCK_TOKENS: usize = 1 << 13;
 /// Largest distance deflate allows.
 const WINDOW: usize = 32 * 1024;
 /// Longest match deflate allows.
 const MAX_MATCH: usize = 258;
 /// The hash table has `1 << HASH_BITS` entries (positions of 4-byte strings).
-const HASH_BITS: u32 = 15;
-/// A match at least this long from the row above or a run is taken without asking the hash.
+const HASH_BITS: u32 = 14;
+/// A match at least this long is taken without following another candidate (and, near the
+/// start and the end of the data, without asking the hash).
 const GOOD_ENOUGH: usize = 32;
 
 /// The literal/length alphabet's size (0-255 literals, 256 end of block, 257-285 lengths).
@@ -84,8 +85,8 @@ pub(crate) fn zlib_rows(data: &[u8], stride: usize) -> Vec<u8> {
     let mut enc = Encoder {
         out: BitWriter::with_capacity(data.len() / 8 + 1024),
         tokens: Vec::with_capacity(BLOCK_TOKENS + 1),
-        lit_freq: [0; LIT_CODES],
-        dist_freq: [0; DIST_CODES],
+        sym_freq: [0; 512],
+        dist_freq: [0; DIST_CODES + 1],
     };
     // CMF: deflate with a 32 KiB window; FLG: fastest, no dictionary, check bits.
     enc.out.bytes.extend_from_slice(&[0x78, 0x01]);
@@ -97,7 +98,43 @@ pub(crate) fn zlib_rows(data: &[u8], stride: usize) -> Vec<u8> {
     while p < n {
         let max = MAX_MATCH.min(n - p);
         let (mut best, mut dist) = (0, 0);
-        if max >= 3 {
+        if p >= 1 && max >= 8 {
+            // The three candidates' first eight bytes at once, without branches; only one
+            // that matches all eight is followed further (seldom a second).
+            let here = read8(data, p);
+            let up = row_up && p >= stride;
+            let x_up = (here ^ read8(data, if up { p - stride } else { p - 1 })) | mask(!up);
+            let x_run = here ^ read8(data, p - 1);
+            let h = hash4(here as u32);
+            let c = table[h] as usize;
+            table[h] = p as u32;
+            let near = c < p && p - c <= WINDOW;
+            let x_h = (here ^ read8(data, if near { c } else { p - 1 })) | mask(!near);
+            let l_up = (x_up.trailing_zeros() / 8) as usize;
+            let l_run = (x_run.trailing_zeros() / 8) as usize;
+            let l_h = (x_h.trailing_zeros() / 8) as usize;
+            let l_h = if l_h >= 4 { l_h } else { 0 };
+            (best, dist) = (l_up, stride);
+            if l_run > best {
+                (best, dist) = (l_run, 1);
+            }
+            if l_h > best {
+                (best, dist) = (l_h, p.wrapping_sub(c));
+            }
+            if best == 8 {
+                best = 8 + match_len(data, p - dist + 8, p + 8, max - 8);
+                if best < GOOD_ENOUGH {
+                    for (l, d) in [(l_run, 1), (l_h, p.wrapping_sub(c))] {
+                        if l == 8 && d != dist {
+                            let m = 8 + match_len(data, p - d + 8, p + 8, max - 8);
+                            if m > best {
+                                (best, dist) = (m, d);
+                            }
+                        }
+                    }
+                }
+            }
+        } else if max >= 3 {
             if row_up && p >= stride {
                 best = match_len(data, p - stride, p, max);
                 dist = stride;
@@ -120,18 +157,17 @@ pub(crate) fn zlib_rows(data: &[u8], stride: usize) -> Vec<u8> {
                 }
             }
         }
-        if best >= 3 {
-            let (sym, _) = LEN_CODE[best - 3];
-            enc.lit_freq[257 + sym as usize] += 1;
-            enc.dist_freq[dist_code(dist).0] += 1;
-            enc.tokens
-                .push(MATCH | ((best as u32 - 3) << 16) | (dist as u32 - 1));
+        let t = if best >= 3 {
+            let (ds, _, dx) = dist_code(dist);
             p += best;
+            (256 + best as u32 - 3) | (ds as u32) << 9 | dx << 14
         } else {
-            enc.lit_freq[data[p] as usize] += 1;
-            enc.tokens.push(data[p] as u32);
             p += 1;
-        }
+            u32::from(data[p - 1]) | NO_DIST << 9
+        };
+        enc.sym_freq[(t & 0x1FF) as usize] += 1;
+        enc.dist_freq[((t >> 9) & 0x1F) as usize] += 1;
+        enc.tokens.push(t);
         if enc.tokens.len() >= BLOCK_TOKENS && p < n {
             enc.block(&data[block_start..p], false);
             block_start = p;
@@ -146,9 +182,9 @@ pub(crate) fn zlib_rows(data: &[u8], stride: usize) -> Vec<u8> {
     out
 }
 
-/// The flag of a match token: `MATCH | (length - 3) << 16 | (distance - 1)`; a literal token
-/// is the byte.
-const MATCH: u32 = 1 << 31;
+/// A token is `a | d << 9 | x << 14`: `a` is a literal byte, or 256 + the match length - 3;
+/// `d` is the distance symbol, or `NO_DIST` for a literal; `x` the distance's extra bits.
+const NO_DIST: u32 = DIST_CODES as u32;
 
 #[inline]
 fn read4(data: &[u8], i: usize) -> u32 {
@@ -164,13 +200,19 @@ fn read8(data: &[u8], i: usize) -> u64 {
     u64::from_le_bytes(b)
 }
 
+/// All ones if `b`, else zero.
+#[inline]
+fn mask(b: bool) -> u64 {
+    u64::from(b).wrapping_neg()
+}
+
 #[inline]
 fn hash4(x: u32) -> usize {
     (x.wrapping_mul(0x9E37_79B1) >> (32 - HASH_BITS)) as usize
 }
 
 /// How many bytes (at most `max`) from `b` equal those from `a` (`a < b`, `b + max <= len`).
-#[inline]
+#[inline(always)]
 fn match_len(data: &[u8], a: usize, b: usize, max: usize) -> usize {
     let mut l = 0;
     while l + 8 <= max {
@@ -215,6 +257,37 @@ impl BitWriter {
         }
     }
 
+    /// Writes the bits of `tokens` (see [`NO_DIST`]) by the tables of their parts: `a_tab`
+    /// (bits, count) and `d_tab` (code, code length, count with the extra bits).
+    fn tokens(&mut self, tokens: &[u32], a_tab: &[(u32, u32); 512], d_tab: &[(u32, u32, u32)]) {
+        // Whole bytes out first, so that fewer than 8 bits wait; a token has at most 48 bits
+        // (15 + 5 + 15 + 13), so the 64-bit buffer never overflows, and 8 bytes are stored
+        // after each token (the spare ones are overwritten by the next).
+        let whole = self.n / 8;
+        self.bytes
+            .extend_from_slice(&self.buf.to_le_bytes()[..whole as usize]);
+        let (mut acc, mut n) = (self.buf >> (8 * whole), self.n % 8);
+        let mut pos = self.bytes.len();
+        self.bytes.resize(pos + 6 * tokens.len() + 8, 0);
+        let out = &mut self.bytes[..];
+        for &t in tokens {
+            let (ab, an) = a_tab[(t & 0x1FF) as usize];
+            let (db, dl, dn) = d_tab[((t >> 9) & 0x1F) as usize];
+            acc |= u64::from(ab) << n;
+            n += an;
+            acc |= u64::from(db | (t >> 14) << dl) << n;
+            n += dn;
+            out[pos..pos + 8].copy_from_slice(&acc.to_le_bytes());
+            let k = n / 8;
+            pos += k as usize;
+            acc >>= 8 * k;
+            n %= 8;
+        }
+        self.bytes.truncate(pos);
+        self.buf = acc;
+        self.n = n;
+    }
+
     /// Pads with zero bits to a byte boundary and writes out every whole byte.
     fn align(&mut self) {
         let bytes = self.n.div_ceil(8);
@@ -228,8 +301,10 @@ impl BitWriter {
 struct Encoder {
     out: BitWriter,
     tokens: Vec<u32>,
-    lit_freq: [u32; LIT_CODES],
-    dist_freq: [u32; DIST_CODES],
+    /// Token counts by `a` (literal, or 256 + length - 3).
+    sym_freq: [u32; 512],
+    /// Token counts by distance symbol (`NO_DIST` for literals).
+    dist_freq: [u32; DIST_CODES + 1],
 }
 
 /// A Huffman code: per symbol its code (bit-reversed, ready to write) and length.
@@ -253,9 +328,16 @@ impl Encoder {
     /// Writes the tokens gathered (whose bytes are `raw`) as one block, or as stored blocks
     /// when those are smaller, and starts the next block's statistics.
     fn block(&mut self, raw: &[u8], last: bool) {
-        self.lit_freq[256] = 1;
+        let mut lit_freq = [0u32; LIT_CODES];
+        lit_freq[..256].copy_from_slice(&self.sym_freq[..256]);
+        lit_freq[256] = 1;
+        for (l, &f) in self.sym_freq[256..].iter().enumerate() {
+            lit_freq[257 + LEN_CODE[l].0 as usize] += f;
+        }
+        let mut dist_freq = [0u32; DIST_CODES];
+        dist_freq.copy_from_slice(&self.dist_freq[..DIST_CODES]);
         // Deflate decoders want complete codes: give an unused alphabet two symbols.
-        for f in [&mut self.lit_freq[..], &mut self.dist_freq[..]] {
+        for f in [&mut lit_freq[..], &mut dist_freq[..]] {
             let used = f.iter().filter(|&&x| x > 0).count();
             if used < 2 {
                 let i = usize::from(f[0] > 0);
@@ -265,14 +347,14 @@ impl Encoder {
                 }
             }
         }
-        let lit = Code::new(&self.lit_freq, 15);
-        let dist = Code::new(&self.dist_freq, 15);
+        let lit = Code::new(&lit_freq, 15);
+        let dist = Code::new(&dist_freq, 15);
         let hlit = 257
-            + self.lit_freq[257..]
+            + lit_freq[257..]
                 .iter()
                 .rposition(|&f| f > 0)
                 .map_or(0, |i| i + 1);
-        let hdist = 1 + self.dist_freq.iter().rposition(|&f| f > 0).unwrap_or(0);
+        let hdist = 1 + dist_freq.iter().rposition(|&f| f > 0).unwrap_or(0);
 
         // The code lengths, run-length coded: (symbol, extra bits value).
         let mut lens = [0u8; LIT_CODES + DIST_CODES];
@@ -311,7 +393,7 @@ impl Encoder {
                     _ => 0,
                 };
         }
-        bits += extra_bits(&self.lit_freq, &|i| {
+        bits += extra_bits(&lit_freq, &|i| {
             let e = if (265..285).contains(&i) {
                 (i as u64 - 261) / 4
             } else {
@@ -319,7 +401,7 @@ impl Encoder {
             };
             u64::from(lit.len[i]) + e
         });
-        bits += extra_bits(&self.dist_freq, &|i| {
+        bits += extra_bits(&dist_freq, &|i| {
             u64::from(dist.len[i]) + if i >= 4 { i as u64 / 2 - 1 } else { 0 }
         });
         let chunks = raw.len().div_ceil(0xFFFF).max(1) as u64;
@@ -347,27 +429,34 @@ impl Encoder {
                     _ => {}
                 }
             }
-            for &t in &self.tokens {
-                if t & MATCH == 0 {
-                    let t = t as usize;
-                    out.put(u32::from(lit.code[t]), u32::from(lit.len[t]));
+            // Each token's bits by table: `a` (a literal's code, or a length's code and extra
+            // bits) and `d` (a distance's code, shifted for its extra bits; nothing for a
+            // literal).
+            let mut a_tab = [(0u32, 0u32); 512];
+            for (i, e) in a_tab.iter_mut().enumerate() {
+                *e = if i < 256 {
+                    (u32::from(lit.code[i]), u32::from(lit.len[i]))
                 } else {
-                    let l = ((t >> 16) & 0xFF) as usize;
+                    let l = i - 256;
                     let (sym, eb) = LEN_CODE[l];
                     let s = 257 + sym as usize;
-                    let extra = l as u32 & ((1 << eb) - 1);
                     let ll = u32::from(lit.len[s]);
-                    out.put(u32::from(lit.code[s]) | extra << ll, ll + u32::from(eb));
-                    let (ds, db, dx) = dist_code((t & 0xFFFF) as usize + 1);
-                    let dl = u32::from(dist.len[ds]);
-                    out.put(u32::from(dist.code[ds]) | dx << dl, dl + db);
-                }
+                    let extra = l as u32 & ((1 << eb) - 1);
+                    (u32::from(lit.code[s]) | extra << ll, ll + u32::from(eb))
+                };
             }
+            let mut d_tab = [(0u32, 0u32, 0u32); DIST_CODES + 1];
+            for (i, e) in d_tab[..DIST_CODES].iter_mut().enumerate() {
+                let eb = if i >= 4 { i as u32 / 2 - 1 } else { 0 };
+                let dl = u32::from(dist.len[i]);
+                *e = (u32::from(dist.code[i]), dl, dl + eb);
+            }
+            out.tokens(&self.tokens, &a_tab, &d_tab);
             out.put(u32::from(lit.code[256]), u32::from(lit.len[256]));
         }
         self.tokens.clear();
-        self.lit_freq = [0; LIT_CODES];
-        self.dist_freq = [0; DIST_CODES];
+        self.sym_freq = [0; 512];
+        self.dist_freq = [0; DIST_CODES + 1];
     }
 
     /// Writes `raw` as stored blocks (at most 65535 bytes each).
@@ -727,10 +816,10 @@ mod tests {
                 table::draw_table(&crate::render::example_table()).expect("drawn"),
             ),
         ];
-        let best = |f: &mut dyn FnMut() -> usize| {
+        let best = |reps: usize, f: &mut dyn FnMut() -> usize| {
             let mut t_best = f64::INFINITY;
             let mut bytes = 0;
-            for _ in 0..30 {
+            for _ in 0..reps {
                 let t = Instant::now();
                 bytes = f();
                 t_best = t_best.min(t.elapsed().as_secs_f64() * 1e3);
@@ -743,7 +832,7 @@ mod tests {
             let stride = w + 1;
             let z = zlib_rows(&rows, stride);
             assert_eq!(inflate(&z), rows);
-            let (ours_ms, ours) = best(&mut || zlib_rows(&rows, stride).len());
+            let (ours_ms, ours) = best(30, &mut || zlib_rows(&rows, stride).len());
             // PNG's Up filter, as the encoder applies it today.
             let mut up = rows.clone();
             for r in (1..rows.len() / stride).rev() {
@@ -753,7 +842,7 @@ mod tests {
                 }
             }
             up[0] = 2;
-            let (l1_ms, l1) = best(&mut || {
+            let (l1_ms, l1) = best(30, &mut || {
                 let mut z = flate2::write::ZlibEncoder::new(
                     Vec::with_capacity(up.len() / 8),
                     flate2::Compression::new(1),
@@ -761,7 +850,7 @@ mod tests {
                 std::io::Write::write_all(&mut z, &up).expect("in memory");
                 z.finish().expect("in memory").len()
             });
-            let (l9_ms, l9) = best(&mut || {
+            let (l9_ms, l9) = best(3, &mut || {
                 let mut z = flate2::write::ZlibEncoder::new(
                     Vec::with_capacity(up.len() / 8),
                     flate2::Compression::new(9),
