@@ -9,6 +9,16 @@
 //! Lengths are compared eight bytes at a time. The tokens of each block are coded with
 //! Huffman codes made for the block (length-limited, RFC 1951 dynamic blocks), or stored when
 //! that is smaller (incompressible data).
+//!
+//! Measured (`deflate::tests::timing`, best of 30, on the example pictures' palette rows,
+//! against zlib-rs level 1 on `Up`-filtered rows, today's encoder): 26-37% smaller (KFB
+//! 107 KB against 145 KB; zlib level 9 on the rows gives 95 KB) but not faster: 0.8-1.0 times
+//! its speed (KFB 1.45 ms against 1.26 ms). The time is per token (about 65,000 for KFB, most
+//! of them literals and short matches on anti-aliased edges; about 20 ns each here), not per
+//! byte: a picture of equal rows (2 MB) takes 0.25 ms. Tried and not kept: an 8-byte hash
+//! as a fourth candidate (slower, 0.6% smaller); no hash at all (slower: more tokens, and KFB
+//! 140 KB); hash tables of 2^12-2^16 entries (same speed); blocks of 2^12-2^16 tokens (2^13
+//! is as fast and smaller than larger blocks).
 
 // Not called by the PNG writer yet (`Canvas::encode` is being rewritten separately); only the
 // tests use it until then.
