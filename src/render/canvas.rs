@@ -1,4 +1,10 @@
-//! An RGB canvas with alpha blending, rectangles, anti-aliased text and PNG encoding.
+//! The canvas pictures are drawn on: rectangles, blending, anti-aliased text, piece tiles and
+//! PNG encoding.
+//!
+//! The fast path draws straight into palette indices (one byte a pixel, the palette chosen
+//! as the picture is drawn: see [`Palette`]), in rows laid out as PNG wants them, so encoding
+//! is deflating the buffer as it stands ([`super::deflate`]). The legacy path (kept for the
+//! benchmark) draws RGB and reduces it to a palette when encoding.
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -7,7 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use image::{Rgb, RgbImage};
 
-use super::palette::Palette;
+use super::palette::{cell_of, Palette};
 use super::RenderError;
 
 /// An opaque colour.
@@ -321,8 +327,11 @@ pub(crate) struct Tile {
     px: Vec<u16>,
     /// The tile in pictures' palettes met lately: the entry of each of the tile's colours,
     /// and the indices they give (pictures of one kind mostly give the same entries).
-    mapped: Mutex<Vec<(Vec<u8>, Arc<[u8]>)>>,
+    mapped: Mutex<Vec<Mapping>>,
 }
+
+/// A tile in a palette: the entry of each of its colours, and the indices they give.
+type Mapping = (Vec<u8>, Arc<[u8]>);
 
 /// Palette mappings kept per tile.
 const MAPPINGS_PER_TILE: usize = 4;
@@ -331,27 +340,47 @@ impl Tile {
     /// The tile of RGB rows `w` pixels wide.
     pub fn from_rgb(w: usize, rgb: &[u8]) -> Tile {
         let mut ids: HashMap<Rgb8, u16> = HashMap::new();
-        let mut colours = Vec::new();
+        let mut exact = Vec::new();
         let mut count: Vec<u32> = Vec::new();
-        let mut px = Vec::with_capacity(rgb.len() / 3);
+        let mut first = Vec::with_capacity(rgb.len() / 3);
         for p in rgb.chunks_exact(3) {
             let c = [p[0], p[1], p[2]];
             let id = *ids.entry(c).or_insert_with(|| {
-                colours.push(c);
+                exact.push(c);
                 count.push(0);
-                (colours.len() - 1) as u16
+                (exact.len() - 1) as u16
             });
             count[id as usize] += 1;
-            px.push(id);
+            first.push(id);
         }
+        // A flat colour keeps its own entry; the others (anti-aliasing) are put together by
+        // the palette's cells (4 levels a channel), as a picture's palette would anyway, so
+        // that a picture asks its palette for fewer colours.
+        let flat_min = TILE_FLAT_PIXELS.max((first.len() / 24) as u32);
+        let mut colours = Vec::new();
+        let mut flat = Vec::new();
+        let mut by_cell: HashMap<usize, u16> = HashMap::new();
+        let remap: Vec<u16> = exact
+            .iter()
+            .zip(&count)
+            .map(|(&c, &n)| {
+                let mut add = |flat_colour: bool| {
+                    colours.push(c);
+                    flat.push(flat_colour);
+                    (colours.len() - 1) as u16
+                };
+                if n >= flat_min {
+                    add(true)
+                } else {
+                    *by_cell.entry(cell_of(c)).or_insert_with(|| add(false))
+                }
+            })
+            .collect();
         Tile {
             w: w.max(1),
-            flat: count
-                .iter()
-                .map(|&n| n >= TILE_FLAT_PIXELS.max((px.len() / 24) as u32))
-                .collect(),
+            flat,
             colours,
-            px,
+            px: first.iter().map(|&id| remap[id as usize]).collect(),
             mapped: Mutex::new(Vec::new()),
         }
     }
@@ -384,7 +413,7 @@ pub(crate) struct Canvas {
 enum Pixels {
     /// The legacy renderer's RGB picture, reduced to a palette when encoded.
     Rgb(RgbImage),
-    Indexed(Indexed),
+    Indexed(Box<Indexed>),
 }
 
 /// A picture drawn straight into palette indices.
@@ -475,31 +504,45 @@ impl Canvas {
         Canvas {
             w,
             h,
-            px: Pixels::Indexed(Indexed {
+            px: Pixels::Indexed(Box::new(Indexed {
                 rows,
                 pal,
                 tiles: Vec::new(),
                 inks: Vec::new(),
-            }),
+            })),
         }
     }
 
+    #[cfg(test)]
     pub fn width(&self) -> u32 {
         self.w
     }
 
+    #[cfg(test)]
     pub fn height(&self) -> u32 {
         self.h
     }
 
+    /// The PNG rows of a picture drawn in palette indices, and their stride.
+    #[cfg(test)]
+    pub fn rows(&self) -> Option<(&[u8], usize)> {
+        match &self.px {
+            Pixels::Indexed(ix) => Some((&ix.rows, self.w as usize + 1)),
+            Pixels::Rgb(_) => None,
+        }
+    }
+
     /// The colour of one pixel (black off the canvas).
+    #[cfg(test)]
     pub fn pixel(&self, x: u32, y: u32) -> Rgb8 {
         if x >= self.w || y >= self.h {
             return [0, 0, 0];
         }
         match &self.px {
             Pixels::Rgb(img) => img.get_pixel(x, y).0,
-            Pixels::Indexed(ix) => ix.pal.colour(ix.rows[ix.at(self.w, x as usize, y as usize)]),
+            Pixels::Indexed(ix) => ix
+                .pal
+                .colour(ix.rows[ix.at(self.w, x as usize, y as usize)]),
         }
     }
 
@@ -513,7 +556,13 @@ impl Canvas {
         match &mut self.px {
             Pixels::Rgb(img) => {
                 let p = img.get_pixel_mut(x, y);
-                p.0 = if a >= 1.0 { c } else { mix(p.0, c, a) };
+                if a >= 1.0 {
+                    p.0 = c;
+                    return;
+                }
+                for (d, &s) in p.0.iter_mut().zip(&c) {
+                    *d = (*d as f32 + (s as f32 - *d as f32) * a + 0.5) as u8;
+                }
             }
             Pixels::Indexed(ix) => {
                 let at = ix.at(self.w, x as usize, y as usize);
@@ -571,8 +620,9 @@ impl Canvas {
         };
         let k = (a.clamp(0.0, 1.0) * 256.0) as u32;
         let add = [c[0] as u32 * k, c[1] as u32 * k, c[2] as u32 * k];
-        let tinted =
-            |px: Rgb8| -> Rgb8 { [0, 1, 2].map(|i| ((px[i] as u32 * (256 - k) + add[i] + 128) >> 8) as u8) };
+        let tinted = |px: Rgb8| -> Rgb8 {
+            [0, 1, 2].map(|i| ((px[i] as u32 * (256 - k) + add[i] + 128) >> 8) as u8)
+        };
         let cw = self.w;
         match &mut self.px {
             Pixels::Rgb(img) => {
@@ -581,8 +631,9 @@ impl Canvas {
                 for row in y0..y1 {
                     let line = &mut buf[row * stride + x0 * 3..row * stride + x1 * 3];
                     for px in line.chunks_exact_mut(3) {
-                        let t = tinted([px[0], px[1], px[2]]);
-                        px.copy_from_slice(&t);
+                        for i in 0..3 {
+                            px[i] = ((px[i] as u32 * (256 - k) + add[i] + 128) >> 8) as u8;
+                        }
                     }
                 }
             }
@@ -593,7 +644,9 @@ impl Canvas {
                     let a = ix.at(cw, x0, row);
                     let line = &mut ix.rows[a..a + (x1 - x0)];
                     let first = line[0];
-                    if line.iter().fold(0u8, |acc, &v| acc | (v ^ first)) == 0 && map[first as usize] != u16::MAX {
+                    if line.iter().fold(0u8, |acc, &v| acc | (v ^ first)) == 0
+                        && map[first as usize] != u16::MAX
+                    {
                         line.fill(map[first as usize] as u8);
                         continue;
                     }
@@ -634,9 +687,18 @@ impl Canvas {
                     let stride = cw as usize * 3;
                     let buf: &mut [u8] = img;
                     let line = &mut buf[row * stride + x0 * 3..row * stride + x1 * 3];
-                    for (d, &s) in line.chunks_exact_mut(3).zip(src) {
-                        let o = over([d[0], d[1], d[2]], s);
-                        d.copy_from_slice(&o);
+                    for (d, s) in line.chunks_exact_mut(3).zip(src) {
+                        match s[3] {
+                            0 => {}
+                            255 => d.copy_from_slice(&s[..3]),
+                            a => {
+                                let k = 255 - a as u32;
+                                for i in 0..3 {
+                                    d[i] = (s[i] as u32 + (d[i] as u32 * k + 127) / 255).min(255)
+                                        as u8;
+                                }
+                            }
+                        }
                     }
                 }
                 Pixels::Indexed(ix) => {
@@ -663,7 +725,12 @@ impl Canvas {
         if !inside || w == 0 || h == 0 {
             return None;
         }
-        let (x0, y0, x1, y1) = (x as usize, y as usize, (x as u32 + w) as usize, (y as u32 + h) as usize);
+        let (x0, y0, x1, y1) = (
+            x as usize,
+            y as usize,
+            (x as u32 + w) as usize,
+            (y as u32 + h) as usize,
+        );
         match &self.px {
             Pixels::Rgb(img) => {
                 let c = img.get_pixel(x0 as u32, y0 as u32).0;
@@ -676,7 +743,10 @@ impl Canvas {
                 (y0..y1)
                     .all(|r| {
                         let a = ix.at(self.w, x0, r);
-                        ix.rows[a..a + (x1 - x0)].iter().fold(0u8, |acc, &v| acc | (v ^ first)) == 0
+                        ix.rows[a..a + (x1 - x0)]
+                            .iter()
+                            .fold(0u8, |acc, &v| acc | (v ^ first))
+                            == 0
                     })
                     .then(|| ix.pal.colour(first))
             }
@@ -786,19 +856,19 @@ impl Canvas {
         // On a flat background (the rule), the block of coverage is mapped in one pass.
         let (bx, by, bw, bh) = layout.block_box;
         let (x0, y0) = (ox + bx, oy + by);
-        let flat_under = bw > 0
-            && x0 >= 0
-            && y0 >= 0
-            && x0 + bw as i32 <= cw
-            && y0 + bh as i32 <= ch
-            && {
+        let flat_under =
+            bw > 0 && x0 >= 0 && y0 >= 0 && x0 + bw as i32 <= cw && y0 + bh as i32 <= ch && {
                 let first = ix.rows[y0 as usize * stride + 1 + x0 as usize];
-                (0..bh).all(|r| {
-                    let a = (y0 as usize + r) * stride + 1 + x0 as usize;
-                    ix.rows[a..a + bw].iter().fold(0u8, |acc, &v| acc | (v ^ first)) == 0
-                })
-                .then_some(first)
-                .is_some()
+                (0..bh)
+                    .all(|r| {
+                        let a = (y0 as usize + r) * stride + 1 + x0 as usize;
+                        ix.rows[a..a + bw]
+                            .iter()
+                            .fold(0u8, |acc, &v| acc | (v ^ first))
+                            == 0
+                    })
+                    .then_some(first)
+                    .is_some()
             };
         if flat_under {
             let bg = ix.rows[y0 as usize * stride + 1 + x0 as usize];
@@ -949,12 +1019,7 @@ impl Canvas {
         match &self.px {
             Pixels::Rgb(img) => encode_legacy(img),
             Pixels::Indexed(ix) => {
-                if std::env::var("PALDEBUG").is_ok() {
-                    let n = ix.pal.colours().len();
-                    let f = (0..n).filter(|&i| ix.pal.is_flat(i as u8)).count();
-                    eprintln!("palette {}x{}: {n} entries, {f} flat", self.w, self.h);
-                }
-                let data = zlib_rows(&ix.rows, self.w as usize + 1)?;
+                let data = super::deflate::zlib_rows(&ix.rows, self.w as usize + 1);
                 Ok(png_file(self.w, self.h, &ix.pal.bytes(), &data))
             }
         }
@@ -975,32 +1040,6 @@ fn encode_legacy(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
     let mut writer = enc.write_header()?;
     writer.write_image_data(&indices)?;
     writer.finish()?;
-    Ok(out)
-}
-
-/// Deflates PNG rows (`stride` bytes each: the filter-type byte, then the row).
-fn zlib_rows(rows: &[u8], stride: usize) -> Result<Vec<u8>, RenderError> {
-    let mut filtered = rows.to_vec();
-    let n = filtered.len() / stride.max(1);
-    for r in (1..n).rev() {
-        filtered[r * stride] = 2;
-        let (above, this) = filtered.split_at_mut(r * stride);
-        let above = &above[(r - 1) * stride + 1..];
-        for (d, &u) in this[1..stride].iter_mut().zip(above) {
-            *d = d.wrapping_sub(u);
-        }
-    }
-    let mut z = flate2::Compress::new(flate2::Compression::new(1), true);
-    let mut out = Vec::with_capacity(filtered.len() / 8 + 1024);
-    loop {
-        let st = z
-            .compress_vec(&filtered[z.total_in() as usize..], &mut out, flate2::FlushCompress::Finish)
-            .map_err(|e| RenderError::Message(format!("deflate: {e}")))?;
-        if st == flate2::Status::StreamEnd {
-            break;
-        }
-        out.reserve(out.capacity().max(4096));
-    }
     Ok(out)
 }
 

@@ -10,19 +10,16 @@
 //! Huffman codes made for the block (length-limited, RFC 1951 dynamic blocks), or stored when
 //! that is smaller (incompressible data).
 //!
-//! Measured (`deflate::tests::timing`, best of 30, on the example pictures' palette rows,
-//! against zlib-rs level 1 on `Up`-filtered rows, today's encoder): 26-37% smaller (KFB
-//! 107 KB against 145 KB; zlib level 9 on the rows gives 95 KB) but not faster: 0.8-1.0 times
-//! its speed (KFB 1.45 ms against 1.26 ms). The time is per token (about 65,000 for KFB, most
-//! of them literals and short matches on anti-aliased edges; about 20 ns each here), not per
-//! byte: a picture of equal rows (2 MB) takes 0.25 ms. Tried and not kept: an 8-byte hash
-//! as a fourth candidate (slower, 0.6% smaller); no hash at all (slower: more tokens, and KFB
-//! 140 KB); hash tables of 2^12-2^16 entries (same speed); blocks of 2^12-2^16 tokens (2^13
-//! is as fast and smaller than larger blocks).
-
-// Not called by the PNG writer yet (`Canvas::encode` is being rewritten separately); only the
-// tests use it until then.
-#![allow(dead_code)]
+//! Measured (`deflate::tests::timing`, best of 30, on the example pictures' rows): about the
+//! speed of zlib-rs level 1 on `Up`-filtered rows (the `png` crate's fastest setting) and a
+//! quarter smaller (KFB about 1.3 ms and 98 KB, against 1.3 ms and 134 KB). The time is per
+//! token (about 65,000 for KFB, most of them literals and short matches on anti-aliased edges;
+//! about 20 ns each), not per byte: a picture of equal rows (2 MB) takes 0.25 ms. A row above
+//! or a run reaching 32 bytes is taken without asking the hash (the table and the data it
+//! points into are mostly cold). Tried and not kept: an 8-byte hash as a fourth candidate
+//! (slower, 0.6% smaller); no hash at all (slower: more tokens, and larger); only runs, on
+//! `Up`-filtered rows (slower, and 30% larger); hash tables of 2^12-2^16 entries (same
+//! speed); blocks of 2^12-2^16 tokens (2^13 is as fast and smaller than larger blocks).
 
 /// Tokens a block: the block's Huffman codes are made from its own statistics.
 const BLOCK_TOKENS: usize = 1 << 13;
@@ -119,13 +116,37 @@ pub(crate) fn zlib_rows(data: &[u8], stride: usize) -> Vec<u8> {
             let up = row_up && p >= stride;
             let x_up = (here ^ read8(data, if up { p - stride } else { p - 1 })) | mask(!up);
             let x_run = here ^ read8(data, p - 1);
+            // The row above or a run going on for a good while is taken without asking the
+            // hash (most of a picture: the table and the data it points into are cold).
+            let (l_up, l_run) = (
+                (x_up.trailing_zeros() / 8) as usize,
+                (x_run.trailing_zeros() / 8) as usize,
+            );
+            let quick = if l_up == 8 {
+                Some((8 + match_len(data, p - stride + 8, p + 8, max - 8), stride))
+            } else if l_run == 8 {
+                Some((8 + match_len(data, p + 7, p + 8, max - 8), 1))
+            } else {
+                None
+            };
+            if let Some((l, d)) = quick.filter(|&(l, _)| l >= GOOD_ENOUGH) {
+                let (ds, _, dx) = dist_code(d);
+                p += l;
+                let t = (256 + l as u32 - 3) | (ds as u32) << 9 | dx << 14;
+                enc.sym_freq[(t & 0x1FF) as usize] += 1;
+                enc.dist_freq[((t >> 9) & 0x1F) as usize] += 1;
+                enc.tokens.push(t);
+                if enc.tokens.len() >= BLOCK_TOKENS && p < n {
+                    enc.block(&data[block_start..p], false);
+                    block_start = p;
+                }
+                continue;
+            }
             let h = hash4(here as u32);
             let c = table[h] as usize;
             table[h] = p as u32;
             let near = c < p && p - c <= WINDOW;
             let x_h = (here ^ read8(data, if near { c } else { p - 1 })) | mask(!near);
-            let l_up = (x_up.trailing_zeros() / 8) as usize;
-            let l_run = (x_run.trailing_zeros() / 8) as usize;
             let l_h = (x_h.trailing_zeros() / 8) as usize;
             let l_h = if l_h >= 4 { l_h } else { 0 };
             (best, dist) = (l_up, stride);
@@ -804,101 +825,55 @@ mod tests {
         }
     }
 
-    /// Times the encoder against zlib-rs level 1 on Up-filtered rows (today's encoder) on the
-    /// project's pictures: `cargo test --release --lib deflate::tests::timing -- --ignored
-    /// --nocapture`.
+    /// Times the encoders on the example pictures' rows (as the fast canvas draws them):
+    /// `cargo test --release --lib deflate::tests::timing -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn timing() {
-        use crate::render::{canvas, chex, kfb, party, table, ultimate};
-        use std::time::Instant;
-        let pictures: Vec<(&str, canvas::Canvas)> = vec![
+        use crate::render::{canvas::Canvas, RenderError};
+        let view = crate::render::example_kfb().unwrap();
+        let cross = crate::render::example_ultimate();
+        #[allow(clippy::type_complexity)]
+        let pictures: Vec<(&str, Box<dyn Fn() -> Result<Canvas, RenderError>>)> = vec![
+            ("kfb", Box::new(|| crate::render::kfb::draw_kfb(&view))),
             (
-                "KFB",
-                kfb::draw_kfb(&crate::render::example_kfb().expect("example")).expect("drawn"),
-            ),
-            (
-                "Ultimate",
-                ultimate::draw_ultimate(&crate::render::example_ultimate()).expect("drawn"),
-            ),
-            (
-                "Party",
-                party::draw_party(&party::example_party().expect("example")).expect("drawn"),
-            ),
-            (
-                "Chex",
-                chex::draw_chex(&crate::render::example_chex()).expect("drawn"),
-            ),
-            (
-                "table",
-                table::draw_table(&crate::render::example_table()).expect("drawn"),
+                "ultimate",
+                Box::new(|| crate::render::ultimate::draw_ultimate(&cross)),
             ),
         ];
-        let best = |reps: usize, f: &mut dyn FnMut() -> usize| {
-            let mut t_best = f64::INFINITY;
-            let mut bytes = 0;
-            for _ in 0..reps {
-                let t = Instant::now();
-                bytes = f();
-                t_best = t_best.min(t.elapsed().as_secs_f64() * 1e3);
-            }
-            (t_best, bytes)
-        };
-        for (name, c) in &pictures {
-            let w = c.img.width() as usize;
-            let (_, rows) = canvas::quantize_rows(c.img.as_raw(), w);
-            let stride = w + 1;
-            let z = zlib_rows(&rows, stride);
-            assert_eq!(inflate(&z), rows);
-            let (ours_ms, ours) = best(30, &mut || zlib_rows(&rows, stride).len());
-            // PNG's Up filter, as the encoder applies it today.
-            let mut up = rows.clone();
-            for r in (1..rows.len() / stride).rev() {
-                up[r * stride] = 2;
-                for i in r * stride + 1..(r + 1) * stride {
-                    up[i] = rows[i].wrapping_sub(rows[i - stride]);
+        for (name, draw) in pictures {
+            let c = draw().unwrap();
+            let Some((rows, stride)) = c.rows() else {
+                continue;
+            };
+            let best = |f: &dyn Fn() -> usize| {
+                let mut t = f64::MAX;
+                let mut n = 0;
+                for _ in 0..30 {
+                    let s = std::time::Instant::now();
+                    n = f();
+                    t = t.min(s.elapsed().as_secs_f64() * 1e3);
                 }
-            }
-            up[0] = 2;
-            let (l1_ms, l1) = best(30, &mut || {
-                let mut z = flate2::write::ZlibEncoder::new(
-                    Vec::with_capacity(up.len() / 8),
-                    flate2::Compression::new(1),
-                );
-                std::io::Write::write_all(&mut z, &up).expect("in memory");
-                z.finish().expect("in memory").len()
-            });
-            let (l9_ms, l9) = best(3, &mut || {
-                let mut z = flate2::write::ZlibEncoder::new(
-                    Vec::with_capacity(up.len() / 8),
-                    flate2::Compression::new(9),
-                );
-                std::io::Write::write_all(&mut z, &rows).expect("in memory");
-                z.finish().expect("in memory").len()
+                (t, n)
+            };
+            let (t_lz, n_lz) = best(&|| zlib_rows(rows, stride).len());
+            let (t_z, n_z) = best(&|| {
+                let mut f = rows.to_vec();
+                for r in (1..f.len() / stride).rev() {
+                    for i in 1..stride {
+                        f[r * stride + i] = f[r * stride + i].wrapping_sub(f[(r - 1) * stride + i]);
+                    }
+                }
+                let mut z = flate2::Compress::new(flate2::Compression::new(1), true);
+                let mut out = Vec::with_capacity(f.len());
+                z.compress_vec(&f, &mut out, flate2::FlushCompress::Finish)
+                    .unwrap();
+                out.len()
             });
             println!(
-                "{name:9} {w}x{} ({} B): ours {ours_ms:.3} ms {ours} B | zlib L1 Up {l1_ms:.3} ms \
-                 {l1} B ({:.1}x) | L9 raw {l9_ms:.1} ms {l9} B",
-                rows.len() / stride,
-                rows.len(),
-                l1_ms / ours_ms
+                "{name}: this encoder {t_lz:.3} ms {n_lz} B; zlib L1 on Up-filtered rows \
+                 {t_z:.3} ms {n_z} B"
             );
         }
-    }
-
-    /// Encodes the KFB picture's rows many times, for a profiler:
-    /// `cargo test --release --lib deflate::tests::profile -- --ignored`.
-    #[test]
-    #[ignore]
-    fn profile() {
-        let c = crate::render::kfb::draw_kfb(&crate::render::example_kfb().expect("example"))
-            .expect("drawn");
-        let w = c.img.width() as usize;
-        let (_, rows) = crate::render::canvas::quantize_rows(c.img.as_raw(), w);
-        let mut total = 0;
-        for _ in 0..500 {
-            total += zlib_rows(&rows, w + 1).len();
-        }
-        assert!(total > 0);
     }
 }

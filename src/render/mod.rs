@@ -41,8 +41,8 @@ mod chex;
 mod deflate;
 mod kfb;
 mod nomic;
-pub mod party;
 mod palette;
+pub mod party;
 mod shapes;
 mod table;
 mod ultimate;
@@ -769,11 +769,18 @@ mod tests {
         let last = LastMove::from_text(&pos, "e2-e4").unwrap();
         let cross = example_ultimate();
         let party = party::example_party().unwrap();
+        #[allow(clippy::type_complexity)]
         let pictures: Vec<(&str, Box<dyn Fn() -> Result<Canvas, RenderError>>)> = vec![
-            ("8x8", Box::new(|| draw_position(&pos, Some(last.clone()), &RenderOptions::default()))),
+            (
+                "8x8",
+                Box::new(|| draw_position(&pos, Some(last.clone()), &RenderOptions::default())),
+            ),
             ("kfb", Box::new(|| kfb::draw_kfb(&view))),
             ("ultimate", Box::new(|| ultimate::draw_ultimate(&cross))),
-            ("table", Box::new(|| table::draw_table(&table::example_table()))),
+            (
+                "table",
+                Box::new(|| table::draw_table(&table::example_table())),
+            ),
             ("chex", Box::new(|| chex::draw_chex(&example_chex()))),
             ("nomic", Box::new(|| nomic::draw_nomic(&example_nomic()))),
             ("party", Box::new(|| party::draw_party(&party))),
@@ -792,18 +799,10 @@ mod tests {
             }
             let total = (new.width() * new.height()) as usize;
             println!("{name}: {off} of {total} pixels more than 12 levels off");
-            if std::env::var("DUMP").is_ok() {
-                let mut d = new.clone();
-                for (x, y, p) in d.enumerate_pixels_mut() {
-                    let e = exact.pixel(x, y);
-                    if (0..3).any(|i| e[i].abs_diff(p.0[i]) > 12) {
-                        p.0 = [255, 0, 255];
-                    }
-                }
-                d.save(format!("/tmp/xdiff_{name}.png")).unwrap();
-                std::fs::write(format!("/tmp/new_{name}.png"), &png).unwrap();
-            }
-            assert!(off * 1000 <= total, "{name}: {off} of {total} pixels differ");
+            assert!(
+                off * 1000 <= total,
+                "{name}: {off} of {total} pixels differ"
+            );
         }
     }
 
@@ -818,25 +817,5 @@ mod tests {
             }
         }
         assert_ne!(DIM, TEXT);
-    }
-}
-
-#[cfg(test)]
-mod fast_loop {
-    use super::*;
-
-    #[test]
-    #[ignore]
-    fn fast_loop() {
-        let which = std::env::var("PIC").unwrap_or_default();
-        let view = example_kfb().unwrap();
-        let cross = example_ultimate();
-        let t0 = std::time::Instant::now();
-        let mut n = 0;
-        for _ in 0..400 {
-            let c = if which == "u" { ultimate::draw_ultimate(&cross).unwrap() } else { kfb::draw_kfb(&view).unwrap() };
-            n += c.encode().unwrap().len();
-        }
-        println!("{n} {:.3} ms", t0.elapsed().as_secs_f64() * 1e3 / 400.0);
     }
 }

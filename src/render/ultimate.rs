@@ -6,7 +6,6 @@
 //! The picture is drawn from a plain [`CrossView`], so it does not depend on the rules engine:
 //! the game layer fills the view from its state.
 
-
 use super::board::{dot, DIM, PAGE, PANEL, TEXT};
 use super::canvas::{fit_text, text_width, Align, Canvas, Fonts, Rgb8, Turn};
 use super::shapes::{sprite_look, Base, Figure, Look, OUTLINE};
