@@ -15,9 +15,10 @@
 //! quarter smaller (KFB about 1.3 ms and 98 KB, against 1.3 ms and 134 KB). The time is per
 //! token (about 65,000 for KFB, most of them literals and short matches on anti-aliased edges;
 //! about 20 ns each), not per byte: a picture of equal rows (2 MB) takes 0.25 ms. A row above
-//! or a run reaching 32 bytes is taken without asking the hash (the table and the data it
+//! or a run reaching 8 bytes is taken without asking the hash (the table and the data it
 //! points into are mostly cold). Tried and not kept: an 8-byte hash as a fourth candidate
-//! (slower, 0.6% smaller); no hash at all (slower: more tokens, and larger); only runs, on
+//! (slower, 0.6% smaller); skipping the hash at every other position of a long stretch of
+//! literals (no faster); no hash at all (slower: more tokens, and larger); only runs, on
 //! `Up`-filtered rows (slower, and 30% larger); hash tables of 2^12-2^16 entries (same
 //! speed); blocks of 2^12-2^16 tokens (2^13 is as fast and smaller than larger blocks).
 
@@ -32,6 +33,8 @@ const HASH_BITS: u32 = 14;
 /// A match at least this long is taken without following another candidate (and, near the
 /// start and the end of the data, without asking the hash).
 const GOOD_ENOUGH: usize = 32;
+/// A row-above or run match at least this long is taken without asking the hash.
+const QUICK: usize = 8;
 
 /// The literal/length alphabet's size (0-255 literals, 256 end of block, 257-285 lengths).
 const LIT_CODES: usize = 286;
@@ -129,7 +132,7 @@ pub(crate) fn zlib_rows(data: &[u8], stride: usize) -> Vec<u8> {
             } else {
                 None
             };
-            if let Some((l, d)) = quick.filter(|&(l, _)| l >= GOOD_ENOUGH) {
+            if let Some((l, d)) = quick.filter(|&(l, _)| l >= QUICK) {
                 let (ds, _, dx) = dist_code(d);
                 p += l;
                 let t = (256 + l as u32 - 3) | (ds as u32) << 9 | dx << 14;
