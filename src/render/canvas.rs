@@ -469,6 +469,20 @@ impl Indexed {
     }
 }
 
+/// Calls `f` on every pixel (3 bytes) of an RGB picture in the span `[x0, x1)` × `[y0, y1)`.
+fn each_rgb_pixel(
+    img: &mut RgbImage,
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    mut f: impl FnMut(&mut [u8]),
+) {
+    let stride = img.width() as usize * 3;
+    let buf: &mut [u8] = img;
+    for row in y0..y1 {
+        let line = &mut buf[row * stride + x0 * 3..row * stride + x1 * 3];
+        line.chunks_exact_mut(3).for_each(&mut f);
+    }
+}
+
 /// Which way a plate is turned when it is put on a picture (see [`Canvas::put_plate`]).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) enum Turn {
@@ -593,16 +607,7 @@ impl Canvas {
         };
         let cw = self.w;
         match &mut self.px {
-            Pixels::Rgb(img) => {
-                let stride = cw as usize * 3;
-                let buf: &mut [u8] = img;
-                for row in y0..y1 {
-                    let line = &mut buf[row * stride + x0 * 3..row * stride + x1 * 3];
-                    for px in line.chunks_exact_mut(3) {
-                        px.copy_from_slice(&c);
-                    }
-                }
-            }
+            Pixels::Rgb(img) => each_rgb_pixel(img, (x0, y0, x1, y1), |px| px.copy_from_slice(&c)),
             Pixels::Indexed(ix) => {
                 let i = ix.pal.flat(c);
                 for row in y0..y1 {
@@ -625,18 +630,11 @@ impl Canvas {
         };
         let cw = self.w;
         match &mut self.px {
-            Pixels::Rgb(img) => {
-                let stride = cw as usize * 3;
-                let buf: &mut [u8] = img;
-                for row in y0..y1 {
-                    let line = &mut buf[row * stride + x0 * 3..row * stride + x1 * 3];
-                    for px in line.chunks_exact_mut(3) {
-                        for i in 0..3 {
-                            px[i] = ((px[i] as u32 * (256 - k) + add[i] + 128) >> 8) as u8;
-                        }
-                    }
+            Pixels::Rgb(img) => each_rgb_pixel(img, (x0, y0, x1, y1), |px| {
+                for i in 0..3 {
+                    px[i] = ((px[i] as u32 * (256 - k) + add[i] + 128) >> 8) as u8;
                 }
-            }
+            }),
             Pixels::Indexed(ix) => {
                 // Each entry is tinted once; a flat colour stays exact.
                 let mut map = [u16::MAX; 256];

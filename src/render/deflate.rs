@@ -136,13 +136,7 @@ pub(crate) fn zlib_rows(data: &[u8], stride: usize) -> Vec<u8> {
                 let (ds, _, dx) = dist_code(d);
                 p += l;
                 let t = (256 + l as u32 - 3) | (ds as u32) << 9 | dx << 14;
-                enc.sym_freq[(t & 0x1FF) as usize] += 1;
-                enc.dist_freq[((t >> 9) & 0x1F) as usize] += 1;
-                enc.tokens.push(t);
-                if enc.tokens.len() >= BLOCK_TOKENS && p < n {
-                    enc.block(&data[block_start..p], false);
-                    block_start = p;
-                }
+                enc.push(t, data, &mut block_start, p);
                 continue;
             }
             let h = hash4(here as u32);
@@ -203,13 +197,7 @@ pub(crate) fn zlib_rows(data: &[u8], stride: usize) -> Vec<u8> {
             p += 1;
             u32::from(data[p - 1]) | NO_DIST << 9
         };
-        enc.sym_freq[(t & 0x1FF) as usize] += 1;
-        enc.dist_freq[((t >> 9) & 0x1F) as usize] += 1;
-        enc.tokens.push(t);
-        if enc.tokens.len() >= BLOCK_TOKENS && p < n {
-            enc.block(&data[block_start..p], false);
-            block_start = p;
-        }
+        enc.push(t, data, &mut block_start, p);
     }
     enc.block(&data[block_start..], true);
     enc.out.align();
@@ -367,6 +355,19 @@ impl<const N: usize> Code<N> {
 }
 
 impl Encoder {
+    /// Adds a token that ends at `p`, and writes the block so far (from `block_start`) when
+    /// it is full and data is left.
+    #[inline]
+    fn push(&mut self, t: u32, data: &[u8], block_start: &mut usize, p: usize) {
+        self.sym_freq[(t & 0x1FF) as usize] += 1;
+        self.dist_freq[((t >> 9) & 0x1F) as usize] += 1;
+        self.tokens.push(t);
+        if self.tokens.len() >= BLOCK_TOKENS && p < data.len() {
+            self.block(&data[*block_start..p], false);
+            *block_start = p;
+        }
+    }
+
     /// Writes the tokens gathered (whose bytes are `raw`) as one block, or as stored blocks
     /// when those are smaller, and starts the next block's statistics.
     fn block(&mut self, raw: &[u8], last: bool) {
