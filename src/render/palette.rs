@@ -51,6 +51,15 @@ impl Memo {
             next_stamp: 1,
         }
     }
+
+    /// No tables (a palette without them searches every time).
+    fn none(next_stamp: u32) -> Memo {
+        Memo {
+            cells: Vec::new(),
+            coarse: Vec::new(),
+            next_stamp,
+        }
+    }
 }
 
 thread_local! {
@@ -75,20 +84,7 @@ pub(crate) struct Palette {
 impl Default for Palette {
     /// An empty palette without tables of its own (a placeholder: it searches every time).
     fn default() -> Palette {
-        Palette {
-            colours: Vec::new(),
-            r: Vec::new(),
-            g: Vec::new(),
-            b: Vec::new(),
-            flat: Vec::new(),
-            memo: Memo {
-                cells: Vec::new(),
-                coarse: Vec::new(),
-                next_stamp: 1,
-            },
-            stamp: 0,
-            last_flat: None,
-        }
+        Palette::with_memo(Memo::none(1), 0)
     }
 }
 
@@ -96,14 +92,7 @@ impl Drop for Palette {
     /// Gives the tables back to the thread for its next palette.
     fn drop(&mut self) {
         let next_stamp = self.memo.next_stamp;
-        let memo = std::mem::replace(
-            &mut self.memo,
-            Memo {
-                cells: Vec::new(),
-                coarse: Vec::new(),
-                next_stamp,
-            },
-        );
+        let memo = std::mem::replace(&mut self.memo, Memo::none(next_stamp));
         if memo.cells.is_empty() {
             return;
         }
@@ -137,6 +126,10 @@ impl Palette {
         }
         let stamp = memo.next_stamp;
         memo.next_stamp += 1;
+        Palette::with_memo(memo, stamp)
+    }
+
+    fn with_memo(memo: Memo, stamp: u32) -> Palette {
         Palette {
             colours: Vec::with_capacity(256),
             r: Vec::with_capacity(256),
@@ -147,6 +140,15 @@ impl Palette {
             stamp,
             last_flat: None,
         }
+    }
+
+    /// The largest channel difference between entry `i` (an entry there is) and `c`.
+    #[inline]
+    fn max_diff(&self, i: usize, c: Rgb8) -> i32 {
+        (self.r[i] - c[0] as i32)
+            .abs()
+            .max((self.g[i] - c[1] as i32).abs())
+            .max((self.b[i] - c[2] as i32).abs())
     }
 
     /// The entries, in order.
@@ -204,11 +206,7 @@ impl Palette {
             .min()
             .unwrap_or(0);
         let i = (best & 0xff) as usize;
-        let m = (r[i] - cr)
-            .abs()
-            .max((g[i] - cg).abs())
-            .max((b[i] - cb).abs());
-        Some((i as u8, m))
+        Some((i as u8, self.max_diff(i, c)))
     }
 
     /// The entry for a flat colour: exact while there is room.
@@ -262,9 +260,7 @@ impl Palette {
     /// Whether entry `i` is no more than [`NEAR`] levels from `c` in every channel.
     #[inline]
     fn within(&self, i: u8, c: Rgb8) -> bool {
-        self.colours
-            .get(i as usize)
-            .is_some_and(|e| (0..3).all(|k| (e[k] as i32 - c[k] as i32).abs() <= NEAR))
+        (i as usize) < self.colours.len() && self.max_diff(i as usize, c) <= NEAR
     }
 
     fn choose(&mut self, c: Rgb8) -> u8 {
