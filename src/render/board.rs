@@ -2,9 +2,10 @@
 //! by the single-board picture and the KFB picture.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::canvas::{fit_text, text_width, Align, Canvas, Fonts, Rgb8};
-use super::shapes::{orthodox, sprite, Base, Figure};
+use super::shapes::{orthodox, sprite, Base, Figure, Sprite};
 use super::LastMove;
 use crate::engine::{orient, Catalog, Coord, Geometry, Kind, Position, Side, MAX_SIDE};
 
@@ -223,11 +224,20 @@ pub(crate) fn draw_board(canvas: &mut Canvas, fonts: &Fonts, spec: &BoardSpec<'_
             );
         }
     }
-    // Pieces.
+    // Pieces (each kind and side's sprite looked up once: a figure takes some working out).
+    let mut sprites: Vec<((Kind, Side), Arc<Sprite>)> = Vec::new();
     for (s, p) in pos.pieces() {
         let (cx, cy) = cell_xy(geom, geom.coord(s), sq, spec.flipped);
-        let fig = figure_of(catalog, p.kind, p.side, spec.flipped);
-        let sp = sprite(fonts, &fig, (spec.colour_of)(p.side), sq as usize);
+        let key = (p.kind, p.side);
+        let sp = match sprites.iter().find(|(k, _)| *k == key) {
+            Some((_, sp)) => Arc::clone(sp),
+            None => {
+                let fig = figure_of(catalog, p.kind, p.side, spec.flipped);
+                let sp = sprite(fonts, &fig, (spec.colour_of)(p.side), sq as usize);
+                sprites.push((key, Arc::clone(&sp)));
+                sp
+            }
+        };
         sp.draw(canvas, bx + cx, by + cy);
         if p.promoted {
             // A small mark in the corner for a promoted pawn (it returns to hand as a pawn).

@@ -10,10 +10,10 @@
 //!   every channel if there is one, or a new entry while there is room (the last [`RESERVED`]
 //!   entries are kept for flat colours), or else the nearest entry.
 //!
-//! The choice for a colour is remembered per cell of 4×4×4 colour levels (so a lookup is an
-//! array read), which adds at most 3 levels: an anti-aliased pixel is at most 13 levels off
-//! while the palette has room. The picture alone decides its palette, so the same picture
-//! always encodes to the same bytes.
+//! The choice for a colour is remembered per cell of 4×4×4 colour levels (so a lookup is
+//! mostly one probe of a small hash table), which adds at most 3 levels: an anti-aliased
+//! pixel is at most 13 levels off while the palette has room. The picture alone decides its
+//! palette, so the same picture always encodes to the same bytes.
 //!
 //! Against the picture drawn in exact colours, the example pictures have 0–0.04% of their
 //! pixels more than 12 levels off (the legacy path's reduction, the 256 fullest bins of 5 bits
@@ -29,36 +29,110 @@ use super::canvas::Rgb8;
 const NEAR: i32 = 10;
 /// Entries kept for flat colours once anti-aliasing has filled the rest.
 const RESERVED: usize = 16;
-/// Bits of the remembered cells: 6 per channel.
-const CELL_BITS: u32 = 18;
 
-/// Remembered choices: per colour cell, the palette's stamp in the high 24 bits and the
-/// entry in the low 8 (a fresh stamp per palette, so nothing needs clearing between
-/// pictures). A palette borrows its thread's tables while it lives.
+/// Remembered choices, per colour cell and per coarse cell (see [`Palette::near`]). A
+/// picture meets a few thousand cells, so the tables are small hash tables that stay in the
+/// core's cache (direct tables of every cell were a megabyte, and cold after other work:
+/// a third of a millisecond on the KFB picture). A palette borrows its thread's tables while
+/// it lives and clears them first.
 struct Memo {
-    cells: Vec<u32>,
-    /// The same per cell of 8×8×8 levels: the entry last chosen for a colour in it, tried
-    /// before a search.
-    coarse: Vec<u32>,
-    next_stamp: u32,
+    cells: CellTable,
+    coarse: CellTable,
+    /// The first entry of each exact colour (a flat colour is looked up here).
+    exact: CellTable,
 }
 
 impl Memo {
     fn new() -> Memo {
         Memo {
-            cells: vec![0; 1 << CELL_BITS],
-            coarse: vec![0; 1 << 15],
-            next_stamp: 1,
+            cells: CellTable::with_bits(13),
+            coarse: CellTable::with_bits(11),
+            exact: CellTable::with_bits(9),
         }
     }
 
     /// No tables (a palette without them searches every time).
-    fn none(next_stamp: u32) -> Memo {
+    fn none() -> Memo {
         Memo {
-            cells: Vec::new(),
-            coarse: Vec::new(),
-            next_stamp,
+            cells: CellTable::default(),
+            coarse: CellTable::default(),
+            exact: CellTable::default(),
         }
+    }
+}
+
+/// An open-addressing map from a cell or a colour (below 2^24) to a palette entry: a slot
+/// holds `(key + 1) << 8 | entry`, 0 when empty. It doubles when half full, so it never
+/// forgets.
+#[derive(Default)]
+struct CellTable {
+    slots: Vec<u64>,
+    used: usize,
+}
+
+impl CellTable {
+    fn with_bits(bits: u32) -> CellTable {
+        CellTable {
+            slots: vec![0; 1 << bits],
+            used: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill(0);
+        self.used = 0;
+    }
+
+    /// The first slot to probe for `cell` (the table's length is a power of two): high bits
+    /// of a multiplicative hash, which depend on every bit of the key.
+    #[inline]
+    fn home(&self, cell: usize) -> usize {
+        ((cell as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & (self.slots.len() - 1)
+    }
+
+    #[inline]
+    fn get(&self, cell: usize) -> Option<u8> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let want = (cell as u64 + 1) << 8;
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(cell);
+        loop {
+            let v = self.slots[i];
+            if v == 0 {
+                return None;
+            }
+            if v & !0xff == want {
+                return Some(v as u8);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Remembers `entry` for `cell` (in place of what was remembered).
+    fn set(&mut self, cell: usize, entry: u8) {
+        if self.slots.is_empty() {
+            return;
+        }
+        if 2 * (self.used + 1) > self.slots.len() {
+            let grown = vec![0; 2 * self.slots.len()];
+            let old = std::mem::replace(&mut self.slots, grown);
+            self.used = 0;
+            for v in old.into_iter().filter(|&v| v != 0) {
+                self.set(((v >> 8) - 1) as usize, v as u8);
+            }
+        }
+        let key = (cell as u64 + 1) << 8;
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(cell);
+        while self.slots[i] != 0 && self.slots[i] & !0xff != key {
+            i = (i + 1) & mask;
+        }
+        if self.slots[i] == 0 {
+            self.used += 1;
+        }
+        self.slots[i] = key | u64::from(entry);
     }
 }
 
@@ -76,7 +150,6 @@ pub(crate) struct Palette {
     /// Whether the entry was made for a flat colour.
     flat: Vec<bool>,
     memo: Memo,
-    stamp: u32,
     /// The last flat colour asked for and its entry.
     last_flat: Option<(Rgb8, u8)>,
 }
@@ -84,29 +157,31 @@ pub(crate) struct Palette {
 impl Default for Palette {
     /// An empty palette without tables of its own (a placeholder: it searches every time).
     fn default() -> Palette {
-        Palette::with_memo(Memo::none(1), 0)
+        Palette::with_memo(Memo::none())
     }
 }
 
 impl Drop for Palette {
     /// Gives the tables back to the thread for its next palette.
     fn drop(&mut self) {
-        let next_stamp = self.memo.next_stamp;
-        let memo = std::mem::replace(&mut self.memo, Memo::none(next_stamp));
-        if memo.cells.is_empty() {
+        let memo = std::mem::replace(&mut self.memo, Memo::none());
+        if memo.cells.slots.is_empty() {
             return;
         }
         MEMO.with(|m| {
             if let Ok(mut m) = m.try_borrow_mut() {
-                // Keep the tables with the later stamps.
-                if m.as_ref()
-                    .is_none_or(|old| old.next_stamp < memo.next_stamp)
-                {
+                if m.is_none() {
                     *m = Some(memo);
                 }
             }
         });
     }
+}
+
+/// A colour as one number, the key of its exact entry.
+#[inline]
+fn exact_key(c: Rgb8) -> usize {
+    (c[0] as usize) << 16 | (c[1] as usize) << 8 | c[2] as usize
 }
 
 /// The memo cell of a colour (6 bits a channel).
@@ -116,20 +191,22 @@ pub(crate) fn cell_of(c: Rgb8) -> usize {
 }
 
 impl Palette {
-    /// An empty palette with a fresh stamp.
+    /// An empty palette (with its thread's tables, cleared, or new ones).
     pub fn new() -> Palette {
         let mut memo = MEMO
             .with(|m| m.try_borrow_mut().ok().and_then(|mut m| m.take()))
             .unwrap_or_else(Memo::new);
-        if memo.next_stamp >= 1 << 24 {
+        if memo.cells.slots.len() > 1 << 15 {
+            // Grown for a picture of very many colours: not worth clearing for every picture.
             memo = Memo::new();
         }
-        let stamp = memo.next_stamp;
-        memo.next_stamp += 1;
-        Palette::with_memo(memo, stamp)
+        memo.cells.clear();
+        memo.coarse.clear();
+        memo.exact.clear();
+        Palette::with_memo(memo)
     }
 
-    fn with_memo(memo: Memo, stamp: u32) -> Palette {
+    fn with_memo(memo: Memo) -> Palette {
         Palette {
             colours: Vec::with_capacity(256),
             r: Vec::with_capacity(256),
@@ -137,7 +214,6 @@ impl Palette {
             b: Vec::with_capacity(256),
             flat: Vec::with_capacity(256),
             memo,
-            stamp,
             last_flat: None,
         }
     }
@@ -179,6 +255,10 @@ impl Palette {
     }
 
     fn push(&mut self, c: Rgb8, flat: bool) -> u8 {
+        let i = self.colours.len() as u8;
+        if self.memo.exact.get(exact_key(c)).is_none() {
+            self.memo.exact.set(exact_key(c), i);
+        }
         self.colours.push(c);
         self.r.push(c[0] as i32);
         self.g.push(c[1] as i32);
@@ -216,8 +296,13 @@ impl Palette {
                 return i;
             }
         }
-        let i = match self.colours.iter().position(|&e| e == c) {
-            Some(i) => i as u8,
+        let found = if self.memo.exact.slots.is_empty() {
+            self.colours.iter().position(|&e| e == c).map(|i| i as u8)
+        } else {
+            self.memo.exact.get(exact_key(c))
+        };
+        let i = match found {
+            Some(i) => i,
             None if self.colours.len() < 256 => self.push(c, true),
             None => self.nearest(c).map_or(0, |(i, _)| i),
         };
@@ -231,28 +316,18 @@ impl Palette {
         let cell = cell_of(c);
         let coarse =
             ((c[0] as usize >> 3) << 10) | ((c[1] as usize >> 3) << 5) | (c[2] as usize >> 3);
-        let stamp = self.stamp;
-        if let Some(&v) = self.memo.cells.get(cell) {
-            if v >> 8 == stamp {
-                return v as u8;
-            }
+        if let Some(i) = self.memo.cells.get(cell) {
+            return i;
         }
         // The entry chosen for a colour close by will do if it is near enough.
-        let guess = self
-            .memo
-            .coarse
-            .get(coarse)
-            .copied()
-            .filter(|&v| v >> 8 == stamp);
-        let i = match guess.map(|v| v as u8) {
+        let guess = self.memo.coarse.get(coarse);
+        let i = match guess {
             Some(g) if self.within(g, c) => g,
             _ => self.choose(c),
         };
-        if let Some(v) = self.memo.cells.get_mut(cell) {
-            *v = stamp << 8 | i as u32;
-        }
-        if let Some(v) = self.memo.coarse.get_mut(coarse) {
-            *v = stamp << 8 | i as u32;
+        self.memo.cells.set(cell, i);
+        if guess != Some(i) {
+            self.memo.coarse.set(coarse, i);
         }
         i
     }
