@@ -1065,6 +1065,8 @@ mod tests {
         inked: usize,
         /// All pixels.
         all: usize,
+        /// Sum of the differences over the inked pixels (for the mean).
+        sum: f64,
     }
 
     impl Diff {
@@ -1078,6 +1080,7 @@ mod tests {
                 d.max = d.max.max(e);
                 d.over += usize::from(e > 12.0);
                 d.inked += usize::from(x.max(y) * 255.0 >= 0.5);
+                d.sum += f64::from(e);
             }
             d
         }
@@ -1086,11 +1089,13 @@ mod tests {
             self.over += o.over;
             self.inked += o.inked;
             self.all += o.all;
+            self.sum += o.sum;
         }
         fn show(&self) -> String {
             format!(
-                "{:3.0} {:5.2}%/{:5.2}%",
+                "{:3.0} {:4.1} {:5.2}%/{:5.2}%",
                 self.max,
+                self.sum / self.inked.max(1) as f64,
                 100.0 * self.over as f64 / self.inked.max(1) as f64,
                 100.0 * self.over as f64 / self.all.max(1) as f64
             )
@@ -1241,7 +1246,7 @@ mod tests {
             weighted[3]
         );
         println!(
-            "mask differences (largest step /255, share >12/255 of inked / of all pixels): \
+            "mask differences (largest step /255, mean over inked pixels, share >12/255 of inked / of all pixels): \
              fill {}, detail {}, outline (stroke 2r) {}, outline (stroke 2r-1) {}; \
              fill area ours/skia {:.4}",
             diffs[0].show(),
@@ -1315,6 +1320,49 @@ mod tests {
                 med[i + 1],
                 apart[i].show()
             );
+        }
+
+        // With ARBITER_SKIA_SHEET=file.png, eight 64-pixel sprites side by side (ours, then each
+        // way), three times enlarged on a light square, to look at.
+        if let Ok(file) = std::env::var("ARBITER_SKIA_SHEET") {
+            let chess = |k: &&Key| !matches!(k.figure, Figure::Token { .. });
+            let at64 = || keys.iter().filter(|k| k.size == 64);
+            let big: Vec<&Key> = at64()
+                .filter(chess)
+                .chain(at64().filter(|k| !chess(k)))
+                .take(8)
+                .collect();
+            let (z, n) = (3u32, 64u32);
+            let mut img = image::RgbImage::new(n * z * big.len() as u32, n * z * 4);
+            for (col, key) in big.iter().enumerate() {
+                let (f, c, s, l) = (&key.figure, key.fill, key.size, key.look);
+                let mut rows = vec![draw_sprite(fonts, f, c, s, l)];
+                rows.extend(
+                    ways.iter()
+                        .map(|(_, w)| draw_sprite_skia(fonts, f, c, s, l, *w)),
+                );
+                for (row, sp) in rows.iter().enumerate() {
+                    for (i, p) in sp.bytes.iter().enumerate() {
+                        let (x, y) = ((i % s) as u32, (i / s) as u32);
+                        let bg = [240u8, 217, 181];
+                        let k = 255 - u32::from(p[3]);
+                        let px: [u8; 3] = std::array::from_fn(|ch| {
+                            (u32::from(p[ch]) + (u32::from(bg[ch]) * k + 127) / 255).min(255) as u8
+                        });
+                        for dy in 0..z {
+                            for dx in 0..z {
+                                img.put_pixel(
+                                    (col as u32 * n + x) * z + dx,
+                                    (row as u32 * n + y) * z + dy,
+                                    image::Rgb(px),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            img.save(&file).unwrap();
+            println!("sheet written to {file}: rows ours, then the ways above in order");
         }
 
         // The conversion is right if the two fills agree but for anti-aliasing: a wrong fill
