@@ -871,3 +871,509 @@ fn draw_sprite(fonts: &Fonts, figure: &Figure, fill: Rgb8, size: usize, look: Lo
         .collect();
     sp
 }
+
+#[cfg(test)]
+mod tests {
+    //! Issue 21: our path rasteriser (ab_glyph_rasterizer coverage plus `dilate`) against
+    //! tiny-skia, on the sprites a cold KFB picture draws. Only a measurement: pictures are
+    //! drawn by `draw_sprite` alone.
+
+    use super::*;
+    use std::hint::black_box;
+    use std::time::Instant;
+    use tiny_skia::{FillRule, LineJoin, Mask, PathBuilder, Stroke, Transform};
+
+    const RUNS: usize = 50;
+
+    /// Our path as a tiny-skia path in pixels (design units times `k`); `None` if empty.
+    fn skia_path(path: &Path, k: f32) -> Option<tiny_skia::Path> {
+        let mut pb = PathBuilder::new();
+        for contour in &path.contours {
+            let Some(first) = contour.first() else {
+                continue;
+            };
+            let (Seg::Line(a, _) | Seg::Quad(a, _, _) | Seg::Cubic(a, _, _, _)) = *first;
+            pb.move_to(a.0 * k, a.1 * k);
+            for s in contour {
+                match *s {
+                    Seg::Line(_, b) => pb.line_to(b.0 * k, b.1 * k),
+                    Seg::Quad(_, b, c) => pb.quad_to(b.0 * k, b.1 * k, c.0 * k, c.1 * k),
+                    Seg::Cubic(_, b, c, d) => {
+                        pb.cubic_to(b.0 * k, b.1 * k, c.0 * k, c.1 * k, d.0 * k, d.1 * k)
+                    }
+                }
+            }
+            pb.close();
+        }
+        pb.finish()
+    }
+
+    /// The path filled anti-aliased, non-zero winding (all our contours turn the same way,
+    /// so this is their union, as our rasteriser's clamped accumulation is).
+    fn skia_fill(path: Option<&tiny_skia::Path>, size: usize) -> Mask {
+        let mut m = Mask::new(size as u32, size as u32).unwrap();
+        if let Some(p) = path {
+            m.fill_path(p, FillRule::Winding, true, Transform::identity());
+        }
+        m
+    }
+
+    /// The coverage `cov` grown by `radius` pixels: a round-joined stroke of width 2×radius
+    /// along every contour of `path`, united with `cov` (per-pixel maximum).
+    fn skia_grow(
+        cov: &[f32],
+        path: Option<&tiny_skia::Path>,
+        size: usize,
+        radius: f32,
+    ) -> Vec<f32> {
+        let mut m = Mask::new(size as u32, size as u32).unwrap();
+        let stroke = Stroke {
+            width: 2.0 * radius,
+            line_join: LineJoin::Round,
+            ..Stroke::default()
+        };
+        if let Some(s) = path.and_then(|p| p.stroke(&stroke, 1.0)) {
+            m.fill_path(&s, FillRule::Winding, true, Transform::identity());
+        }
+        cov.iter()
+            .zip(m.data())
+            .map(|(&c, &a)| c.max(a as f32 / 255.0))
+            .collect()
+    }
+
+    /// How the tiny-skia sprite is made.
+    #[derive(Copy, Clone)]
+    struct Way {
+        /// Fill and detail from our rasteriser (only the outline from tiny-skia's stroke).
+        ours_fill: bool,
+        /// Pixels taken off each growth: `dilate` by r grows a shape by about r − ½ (it
+        /// measures from covered pixels' centres), a stroke of half-width r by r.
+        trim: f32,
+    }
+
+    fn to_f32(m: &Mask) -> Vec<f32> {
+        m.data().iter().map(|&a| a as f32 / 255.0).collect()
+    }
+
+    /// `draw_sprite` with the coverage masks made by tiny-skia (the text is the same).
+    fn draw_sprite_skia(
+        fonts: &Fonts,
+        figure: &Figure,
+        fill: Rgb8,
+        size: usize,
+        look: Look,
+        way: Way,
+    ) -> Sprite {
+        let (fill_path, detail_path) = figure.paths();
+        let k = size as f32 / 100.0;
+        let map = move |(x, y): P| (x * k, y * k);
+        let fp = skia_path(&fill_path, k);
+        let cov = if way.ours_fill {
+            fill_path.raster(size, &map)
+        } else {
+            to_f32(&skia_fill(fp.as_ref(), size))
+        };
+        let edge = (size as f32 / 34.0).clamp(1.0, 3.0);
+        let outline = skia_grow(&cov, fp.as_ref(), size, edge - way.trim);
+        let mut sp = Sprite::new(size);
+        if let Some(halo) = look.halo {
+            let ring_r = edge + (size as f32 / 40.0).clamp(1.0, 2.0) - 2.0 * way.trim;
+            let ring = skia_grow(&cov, fp.as_ref(), size, ring_r);
+            sp.layer(&ring, halo, None);
+        }
+        sp.layer(&outline, OUTLINE, None);
+        sp.layer(&cov, fill, None);
+        if let Some(hatch) = look.hatch {
+            let period = (size / 8).max(4);
+            let stripes: Vec<f32> = (0..size * size)
+                .map(|i| {
+                    let (x, y) = (i % size, i / size);
+                    if (x + y) % period < period / 2 {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
+            sp.layer(&stripes, hatch, Some(&cov));
+        }
+        let ink = match figure {
+            Figure::Token { .. } => contrast(fill),
+            _ if luminance(fill) < 0.3 => [215, 215, 215],
+            _ => OUTLINE,
+        };
+        let det = if way.ours_fill {
+            detail_path.raster(size, &map)
+        } else {
+            to_f32(&skia_fill(skia_path(&detail_path, k).as_ref(), size))
+        };
+        sp.layer(&det, ink, Some(&cov));
+        if let Figure::Token { abbr, .. } = figure {
+            let font = &fonts.condensed;
+            let max_w = size as f32 * 0.46;
+            let mut px = size as f32
+                * if abbr.chars().count() <= 2 {
+                    0.36
+                } else {
+                    0.30
+                };
+            let w = text_width(font, px, abbr);
+            if w > max_w {
+                px *= max_w / w;
+            }
+            let w = text_width(font, px, abbr);
+            let left = (size as f32 - w) / 2.0;
+            let base = size as f32 / 2.0 + cap_height(px) / 2.0;
+            let mut mask = vec![0.0f32; size * size];
+            rasterize_text(font, px, abbr, left, base.round(), |x, y, a| {
+                if x >= 0 && y >= 0 && (x as usize) < size && (y as usize) < size {
+                    let i = y as usize * size + x as usize;
+                    mask[i] = (mask[i] + a).min(1.0);
+                }
+            });
+            sp.layer(&mask, ink, None);
+        }
+        sp.bytes = sp
+            .px
+            .iter()
+            .map(|p| p.map(|v| (v * 255.0 + 0.5).clamp(0.0, 255.0) as u8))
+            .collect();
+        sp
+    }
+
+    /// Best and median of `RUNS` calls, in microseconds.
+    fn time<T>(mut f: impl FnMut() -> T) -> (f64, f64) {
+        let mut v: Vec<f64> = (0..RUNS)
+            .map(|_| {
+                let t = Instant::now();
+                black_box(f());
+                t.elapsed().as_secs_f64() * 1e6
+            })
+            .collect();
+        v.sort_by(f64::total_cmp);
+        (v[0], v[v.len() / 2])
+    }
+
+    /// How far two masks (0–1) are apart, in 1/255 steps.
+    #[derive(Default, Clone, Copy)]
+    struct Diff {
+        /// Largest difference of one pixel.
+        max: f32,
+        /// Pixels more than 12/255 apart.
+        over: usize,
+        /// Pixels that either mask covers at all.
+        inked: usize,
+        /// All pixels.
+        all: usize,
+        /// Sum of the differences over the inked pixels (for the mean).
+        sum: f64,
+    }
+
+    impl Diff {
+        fn of(a: &[f32], b: &[f32]) -> Diff {
+            let mut d = Diff {
+                all: a.len(),
+                ..Diff::default()
+            };
+            for (&x, &y) in a.iter().zip(b) {
+                let e = (x - y).abs() * 255.0;
+                d.max = d.max.max(e);
+                d.over += usize::from(e > 12.0);
+                d.inked += usize::from(x.max(y) * 255.0 >= 0.5);
+                d.sum += f64::from(e);
+            }
+            d
+        }
+        fn add(&mut self, o: Diff) {
+            self.max = self.max.max(o.max);
+            self.over += o.over;
+            self.inked += o.inked;
+            self.all += o.all;
+            self.sum += o.sum;
+        }
+        fn show(&self) -> String {
+            format!(
+                "{:3.0} {:4.1} {:5.2}%/{:5.2}%",
+                self.max,
+                self.sum / self.inked.max(1) as f64,
+                100.0 * self.over as f64 / self.inked.max(1) as f64,
+                100.0 * self.over as f64 / self.all.max(1) as f64
+            )
+        }
+    }
+
+    fn label(f: &Figure) -> String {
+        match f {
+            // The marks turn with the owner: their first angle tells the two sides apart.
+            Figure::Token { abbr, base, marks } => {
+                format!("{abbr} {base:?} {}", marks.first().map_or(0, |m| m.0))
+            }
+            other => format!("{other:?}"),
+        }
+    }
+
+    /// Times and compares both rasterisers on every sprite of a cold KFB picture:
+    /// `cargo test --release --lib tiny_skia -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn tiny_skia_against_our_rasteriser() {
+        let fonts = crate::render::fonts().unwrap();
+        // The sprites a cold KFB picture draws: render it once into an empty cache.
+        clear_cache();
+        let view = crate::render::example_kfb().unwrap();
+        crate::render::kfb::draw_kfb(&view).unwrap();
+        let mut keys: Vec<Key> = cache().lock().unwrap().keys().cloned().collect();
+        clear_cache();
+        keys.sort_by_key(|k| (k.size, label(&k.figure), k.fill));
+        assert!(keys.len() > 10, "the KFB picture draws many sprites");
+        println!("{} sprites in a cold KFB picture", keys.len());
+
+        // Path rasterising depends on the figure and size only (not the colour).
+        let mut shapes: Vec<(Figure, usize)> = Vec::new();
+        for k in &keys {
+            let s = (k.figure.clone(), k.size);
+            if !shapes.contains(&s) {
+                shapes.push(s);
+            }
+        }
+        println!(
+            "{:<17} {:>3} {:>2} | {:>11} {:>11} | {:>11} {:>11} | {:>16} {:>16} {:>16} {:>16}",
+            "figure",
+            "px",
+            "n",
+            "fill ours",
+            "fill skia",
+            "outl. ours",
+            "outl. skia",
+            "fill diff",
+            "detail diff",
+            "outl. diff 2r",
+            "outl. diff 2r-1"
+        );
+        let mut sums = [0.0f64; 4];
+        let mut bests = [0.0f64; 4];
+        let mut weighted = [0.0f64; 4];
+        let mut diffs = [Diff::default(); 4];
+        let mut areas = [0.0f64; 2];
+        for (figure, size) in &shapes {
+            let size = *size;
+            let uses = keys
+                .iter()
+                .filter(|k| k.size == size && &k.figure == figure)
+                .count();
+            let (fill_path, detail_path) = figure.paths();
+            let k = size as f32 / 100.0;
+            let map = move |(x, y): P| (x * k, y * k);
+            let edge = (size as f32 / 34.0).clamp(1.0, 3.0);
+
+            // (a) ours: fill and detail coverage.
+            let t_ours = time(|| (fill_path.raster(size, &map), detail_path.raster(size, &map)));
+            // (b) tiny-skia: the same paths converted, filled, as f32 masks.
+            let t_skia = time(|| {
+                (
+                    to_f32(&skia_fill(skia_path(&fill_path, k).as_ref(), size)),
+                    to_f32(&skia_fill(skia_path(&detail_path, k).as_ref(), size)),
+                )
+            });
+            let cov = fill_path.raster(size, &map);
+            let fp = skia_path(&fill_path, k);
+            let scov = to_f32(&skia_fill(fp.as_ref(), size));
+            // (c) our outline: dilate the coverage.
+            let o_ours = time(|| dilate(&cov, size, edge));
+            // (d) tiny-skia: stroke the fill path, united with the fill.
+            let o_skia = time(|| skia_grow(&scov, fp.as_ref(), size, edge));
+
+            let ours_out = dilate(&cov, size, edge);
+            let row = [
+                Diff::of(&cov, &scov),
+                Diff::of(
+                    &detail_path.raster(size, &map),
+                    &to_f32(&skia_fill(skia_path(&detail_path, k).as_ref(), size)),
+                ),
+                Diff::of(&ours_out, &skia_grow(&scov, fp.as_ref(), size, edge)),
+                Diff::of(&ours_out, &skia_grow(&scov, fp.as_ref(), size, edge - 0.5)),
+            ];
+            for (d, r) in diffs.iter_mut().zip(row) {
+                d.add(r);
+            }
+            areas[0] += cov.iter().map(|&v| f64::from(v)).sum::<f64>();
+            areas[1] += scov.iter().map(|&v| f64::from(v)).sum::<f64>();
+            for (i, t) in [t_ours, t_skia, o_ours, o_skia].iter().enumerate() {
+                sums[i] += t.1;
+                bests[i] += t.0;
+                weighted[i] += t.1 * uses as f64;
+            }
+            println!(
+                "{:<17} {:>3} {:>2} | {:>5.1} {:>5.1} {:>5.1} {:>5.1} | {:>5.1} {:>5.1} {:>5.1} {:>5.1} | {} {} {} {}",
+                label(figure),
+                size,
+                uses,
+                t_ours.0,
+                t_ours.1,
+                t_skia.0,
+                t_skia.1,
+                o_ours.0,
+                o_ours.1,
+                o_skia.0,
+                o_skia.1,
+                row[0].show(),
+                row[1].show(),
+                row[2].show(),
+                row[3].show()
+            );
+        }
+        println!(
+            "all {} figure/size pairs, medians summed (µs): fill+detail ours {:.0}, skia {:.0}; \
+             outline ours {:.0}, skia {:.0}",
+            shapes.len(),
+            sums[0],
+            sums[1],
+            sums[2],
+            sums[3]
+        );
+        println!(
+            "the same, best runs summed (µs): fill+detail ours {:.0}, skia {:.0}; outline ours \
+             {:.0}, skia {:.0}",
+            bests[0], bests[1], bests[2], bests[3]
+        );
+        println!(
+            "weighted by sprites drawn ({}), medians summed (µs): fill+detail ours {:.0}, \
+             skia {:.0}; outline ours {:.0}, skia {:.0}",
+            keys.len(),
+            weighted[0],
+            weighted[1],
+            weighted[2],
+            weighted[3]
+        );
+        println!(
+            "mask differences (largest step /255, mean over inked pixels, share >12/255 of inked / of all pixels): \
+             fill {}, detail {}, outline (stroke 2r) {}, outline (stroke 2r-1) {}; \
+             fill area ours/skia {:.4}",
+            diffs[0].show(),
+            diffs[1].show(),
+            diffs[2].show(),
+            diffs[3].show(),
+            areas[0] / areas[1]
+        );
+
+        // The whole sprite: ours against tiny-skia versions, every sprite of the picture.
+        let ways = [
+            (
+                "all tiny-skia, stroke 2r",
+                Way {
+                    ours_fill: false,
+                    trim: 0.0,
+                },
+            ),
+            (
+                "all tiny-skia, stroke 2r-1",
+                Way {
+                    ours_fill: false,
+                    trim: 0.5,
+                },
+            ),
+            (
+                "our fill + tiny-skia stroke 2r-1",
+                Way {
+                    ours_fill: true,
+                    trim: 0.5,
+                },
+            ),
+        ];
+        let flat = |sp: &Sprite| -> Vec<f32> {
+            sp.bytes
+                .iter()
+                .flat_map(|p| p.map(|v| v as f32 / 255.0))
+                .collect()
+        };
+        // Ours and each way in turn on the same sprite, so a change in the machine's load
+        // touches them alike; best and median summed over the sprites.
+        let mut best = [0.0f64; 4];
+        let mut med = [0.0f64; 4];
+        let mut apart = [Diff::default(); 3];
+        for key in &keys {
+            let (f, c, s, l) = (&key.figure, key.fill, key.size, key.look);
+            let a = time(|| draw_sprite(fonts, f, c, s, l));
+            best[0] += a.0;
+            med[0] += a.1;
+            let ours = flat(&draw_sprite(fonts, f, c, s, l));
+            for (i, (_, way)) in ways.iter().enumerate() {
+                let b = time(|| draw_sprite_skia(fonts, f, c, s, l, *way));
+                best[i + 1] += b.0;
+                med[i + 1] += b.1;
+                apart[i].add(Diff::of(
+                    &ours,
+                    &flat(&draw_sprite_skia(fonts, f, c, s, l, *way)),
+                ));
+            }
+        }
+        println!(
+            "whole draw_sprite, {} sprites summed (µs): ours best {:.0} median {:.0}",
+            keys.len(),
+            best[0],
+            med[0]
+        );
+        for (i, (name, _)) in ways.iter().enumerate() {
+            println!(
+                "  {name}: best {:.0} median {:.0}; RGBA channels apart from ours: {}",
+                best[i + 1],
+                med[i + 1],
+                apart[i].show()
+            );
+        }
+
+        // With ARBITER_SKIA_SHEET=file.png, eight 64-pixel sprites side by side (ours, then each
+        // way), three times enlarged on a light square, to look at.
+        if let Ok(file) = std::env::var("ARBITER_SKIA_SHEET") {
+            let chess = |k: &&Key| !matches!(k.figure, Figure::Token { .. });
+            let at64 = || keys.iter().filter(|k| k.size == 64);
+            let big: Vec<&Key> = at64()
+                .filter(chess)
+                .chain(at64().filter(|k| !chess(k)))
+                .take(8)
+                .collect();
+            let (z, n) = (3u32, 64u32);
+            let mut img = image::RgbImage::new(n * z * big.len() as u32, n * z * 4);
+            for (col, key) in big.iter().enumerate() {
+                let (f, c, s, l) = (&key.figure, key.fill, key.size, key.look);
+                let mut rows = vec![draw_sprite(fonts, f, c, s, l)];
+                rows.extend(
+                    ways.iter()
+                        .map(|(_, w)| draw_sprite_skia(fonts, f, c, s, l, *w)),
+                );
+                for (row, sp) in rows.iter().enumerate() {
+                    for (i, p) in sp.bytes.iter().enumerate() {
+                        let (x, y) = ((i % s) as u32, (i / s) as u32);
+                        let bg = [240u8, 217, 181];
+                        let k = 255 - u32::from(p[3]);
+                        let px: [u8; 3] = std::array::from_fn(|ch| {
+                            (u32::from(p[ch]) + (u32::from(bg[ch]) * k + 127) / 255).min(255) as u8
+                        });
+                        for dy in 0..z {
+                            for dx in 0..z {
+                                img.put_pixel(
+                                    (col as u32 * n + x) * z + dx,
+                                    (row as u32 * n + y) * z + dy,
+                                    image::Rgb(px),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            img.save(&file).unwrap();
+            println!("sheet written to {file}: rows ours, then the ways above in order");
+        }
+
+        // The conversion is right if the two fills agree but for anti-aliasing: a wrong fill
+        // rule or a misplaced point would leave whole pixels apart and change the area.
+        assert!(
+            diffs[0].max < 128.0,
+            "a pixel is on the wrong side of an edge"
+        );
+        assert!(
+            (areas[0] / areas[1] - 1.0).abs() < 0.03,
+            "the fills cover different areas"
+        );
+    }
+}
