@@ -808,16 +808,50 @@ fn draw_sprite(fonts: &Fonts, figure: &Figure, fill: Rgb8, size: usize, look: Lo
     let (fill_path, detail_path) = figure.paths();
     let k = size as f32 / 100.0;
     let map = move |(x, y): P| (x * k, y * k);
-    let cov = fill_path.raster(size, &map);
+    let cover = fill_path.raster(size, &map);
     let edge = (size as f32 / 34.0).clamp(1.0, 3.0);
-    let outline = dilate(&cov, size, edge);
+    let outline = dilate(&cover, size, edge);
+    let ring = look
+        .halo
+        .map(|_| dilate(&outline, size, (size as f32 / 40.0).clamp(1.0, 2.0)));
+    let detail = detail_path.raster(size, &map);
+    let masks = Masks {
+        cover,
+        outline,
+        ring,
+        detail,
+    };
+    paint_sprite(fonts, figure, fill, size, look, &masks)
+}
+
+/// The coverage masks a sprite is painted through (`size`×`size` each).
+struct Masks {
+    /// The figure's body.
+    cover: Vec<f32>,
+    /// The body grown by the outline's width.
+    outline: Vec<f32>,
+    /// The outline grown again, for a halo.
+    ring: Option<Vec<f32>>,
+    /// Inner lines, painted inside the body only.
+    detail: Vec<f32>,
+}
+
+/// Paints a sprite through its masks: halo, outline, fill, hatching, inner lines and a token's
+/// letters.
+fn paint_sprite(
+    fonts: &Fonts,
+    figure: &Figure,
+    fill: Rgb8,
+    size: usize,
+    look: Look,
+    m: &Masks,
+) -> Sprite {
     let mut sp = Sprite::new(size);
-    if let Some(halo) = look.halo {
-        let ring = dilate(&outline, size, (size as f32 / 40.0).clamp(1.0, 2.0));
-        sp.layer(&ring, halo, None);
+    if let (Some(halo), Some(ring)) = (look.halo, &m.ring) {
+        sp.layer(ring, halo, None);
     }
-    sp.layer(&outline, OUTLINE, None);
-    sp.layer(&cov, fill, None);
+    sp.layer(&m.outline, OUTLINE, None);
+    sp.layer(&m.cover, fill, None);
     if let Some(hatch) = look.hatch {
         let period = (size / 8).max(4);
         let stripes: Vec<f32> = (0..size * size)
@@ -830,15 +864,14 @@ fn draw_sprite(fonts: &Fonts, figure: &Figure, fill: Rgb8, size: usize, look: Lo
                 }
             })
             .collect();
-        sp.layer(&stripes, hatch, Some(&cov));
+        sp.layer(&stripes, hatch, Some(&m.cover));
     }
     let ink = match figure {
         Figure::Token { .. } => contrast(fill),
         _ if luminance(fill) < 0.3 => [215, 215, 215],
         _ => OUTLINE,
     };
-    let det = detail_path.raster(size, &map);
-    sp.layer(&det, ink, Some(&cov));
+    sp.layer(&m.detail, ink, Some(&m.cover));
     if let Figure::Token { abbr, .. } = figure {
         let font = &fonts.condensed;
         let max_w = size as f32 * 0.46;
@@ -975,70 +1008,22 @@ mod tests {
         };
         let edge = (size as f32 / 34.0).clamp(1.0, 3.0);
         let outline = skia_grow(&cov, fp.as_ref(), size, edge - way.trim);
-        let mut sp = Sprite::new(size);
-        if let Some(halo) = look.halo {
+        let ring = look.halo.map(|_| {
             let ring_r = edge + (size as f32 / 40.0).clamp(1.0, 2.0) - 2.0 * way.trim;
-            let ring = skia_grow(&cov, fp.as_ref(), size, ring_r);
-            sp.layer(&ring, halo, None);
-        }
-        sp.layer(&outline, OUTLINE, None);
-        sp.layer(&cov, fill, None);
-        if let Some(hatch) = look.hatch {
-            let period = (size / 8).max(4);
-            let stripes: Vec<f32> = (0..size * size)
-                .map(|i| {
-                    let (x, y) = (i % size, i / size);
-                    if (x + y) % period < period / 2 {
-                        1.0
-                    } else {
-                        0.0
-                    }
-                })
-                .collect();
-            sp.layer(&stripes, hatch, Some(&cov));
-        }
-        let ink = match figure {
-            Figure::Token { .. } => contrast(fill),
-            _ if luminance(fill) < 0.3 => [215, 215, 215],
-            _ => OUTLINE,
-        };
-        let det = if way.ours_fill {
+            skia_grow(&cov, fp.as_ref(), size, ring_r)
+        });
+        let detail = if way.ours_fill {
             detail_path.raster(size, &map)
         } else {
             to_f32(&skia_fill(skia_path(&detail_path, k).as_ref(), size))
         };
-        sp.layer(&det, ink, Some(&cov));
-        if let Figure::Token { abbr, .. } = figure {
-            let font = &fonts.condensed;
-            let max_w = size as f32 * 0.46;
-            let mut px = size as f32
-                * if abbr.chars().count() <= 2 {
-                    0.36
-                } else {
-                    0.30
-                };
-            let w = text_width(font, px, abbr);
-            if w > max_w {
-                px *= max_w / w;
-            }
-            let w = text_width(font, px, abbr);
-            let left = (size as f32 - w) / 2.0;
-            let base = size as f32 / 2.0 + cap_height(px) / 2.0;
-            let mut mask = vec![0.0f32; size * size];
-            rasterize_text(font, px, abbr, left, base.round(), |x, y, a| {
-                if x >= 0 && y >= 0 && (x as usize) < size && (y as usize) < size {
-                    let i = y as usize * size + x as usize;
-                    mask[i] = (mask[i] + a).min(1.0);
-                }
-            });
-            sp.layer(&mask, ink, None);
-        }
-        sp.bytes = sp
-            .px
-            .iter()
-            .map(|p| p.map(|v| (v * 255.0 + 0.5).clamp(0.0, 255.0) as u8))
-            .collect();
-        sp
+        let masks = Masks {
+            cover: cov,
+            outline,
+            ring,
+            detail,
+        };
+        paint_sprite(fonts, figure, fill, size, look, &masks)
     }
 
     /// Best and median of `RUNS` calls, in microseconds.
