@@ -656,9 +656,8 @@ impl Canvas {
         let cw = self.w;
         match &mut self.px {
             Pixels::Rgb(img) => each_rgb_pixel(img, (x0, y0, x1, y1), |px| {
-                for i in 0..3 {
-                    px[i] = ((px[i] as u32 * (256 - k) + add[i] + 128) >> 8) as u8;
-                }
+                let t = tinted([px[0], px[1], px[2]]);
+                px.copy_from_slice(&t);
             }),
             Pixels::Indexed(ix) => {
                 // Each entry is tinted once; a flat colour stays exact.

@@ -988,6 +988,11 @@ mod tests {
         m.data().iter().map(|&a| a as f32 / 255.0).collect()
     }
 
+    /// Our path filled by tiny-skia, as a coverage mask (0–1).
+    fn skia_cover(path: &Path, k: f32, size: usize) -> Vec<f32> {
+        to_f32(&skia_fill(skia_path(path, k).as_ref(), size))
+    }
+
     /// `draw_sprite` with the coverage masks made by tiny-skia (the text is the same).
     fn draw_sprite_skia(
         fonts: &Fonts,
@@ -1015,7 +1020,7 @@ mod tests {
         let detail = if way.ours_fill {
             detail_path.raster(size, &map)
         } else {
-            to_f32(&skia_fill(skia_path(&detail_path, k).as_ref(), size))
+            skia_cover(&detail_path, k, size)
         };
         let masks = Masks {
             cover: cov,
@@ -1156,8 +1161,8 @@ mod tests {
             // (b) tiny-skia: the same paths converted, filled, as f32 masks.
             let t_skia = time(|| {
                 (
-                    to_f32(&skia_fill(skia_path(&fill_path, k).as_ref(), size)),
-                    to_f32(&skia_fill(skia_path(&detail_path, k).as_ref(), size)),
+                    skia_cover(&fill_path, k, size),
+                    skia_cover(&detail_path, k, size),
                 )
             });
             let cov = fill_path.raster(size, &map);
@@ -1173,7 +1178,7 @@ mod tests {
                 Diff::of(&cov, &scov),
                 Diff::of(
                     &detail_path.raster(size, &map),
-                    &to_f32(&skia_fill(skia_path(&detail_path, k).as_ref(), size)),
+                    &skia_cover(&detail_path, k, size),
                 ),
                 Diff::of(&ours_out, &skia_grow(&scov, fp.as_ref(), size, edge)),
                 Diff::of(&ours_out, &skia_grow(&scov, fp.as_ref(), size, edge - 0.5)),
