@@ -2,7 +2,10 @@
 //! by the single-board picture and the KFB picture.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::hash::BuildHasher;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::canvas::{fit_text, text_width, Align, Canvas, Fonts, Rgb8};
 use super::shapes::{orthodox, sprite, Base, Figure, Sprite};
@@ -83,16 +86,37 @@ pub(crate) fn base_of(catalog: &Catalog, kind: Kind) -> Base {
 }
 
 /// The figure of a piece type for an owner, as seen on a board shown `flipped` or not.
+///
+/// Working a figure out takes a few microseconds (its Betza text is parsed, its directions
+/// sorted), and a picture asks for dozens: figures are kept, by everything they depend on.
 pub(crate) fn figure_of(catalog: &Catalog, kind: Kind, side: Side, flipped: bool) -> Figure {
+    type Memo = Mutex<FxHashMap<u64, Vec<(FigureKey, Figure)>>>;
+    static MEMO: OnceLock<Memo> = OnceLock::new();
     let def = catalog.def(kind);
-    Figure::of(
-        def.abbr,
-        def.betza,
-        base_of(catalog, kind),
-        &|v| orient(side, v),
-        flipped,
-    )
+    let base = base_of(catalog, kind);
+    // The turn of a piece's vectors depends on its side only through `side % 4` (see `orient`).
+    let key = (def.abbr, def.betza, base, side.0 % 4, flipped);
+    let hash = FxBuildHasher.hash_one(key);
+    let memo = MEMO.get_or_init(Memo::default);
+    let same = |k: &FigureKey| (&*k.0, &*k.1, k.2, k.3, k.4) == key;
+    if let Ok(m) = memo.lock() {
+        if let Some((_, f)) = m.get(&hash).and_then(|v| v.iter().find(|(k, _)| same(k))) {
+            return f.clone();
+        }
+    }
+    let figure = Figure::of(def.abbr, def.betza, base, &|v| orient(side, v), flipped);
+    if let Ok(mut m) = memo.lock() {
+        if m.len() >= 4096 {
+            m.clear();
+        }
+        let owned = (def.abbr.into(), def.betza.into(), base, side.0 % 4, flipped);
+        m.entry(hash).or_default().push((owned, figure.clone()));
+    }
+    figure
 }
+
+/// What a piece's figure depends on: abbreviation, Betza text, base, turn and flip.
+type FigureKey = (Box<str>, Box<str>, Base, u8, bool);
 
 /// The figure for an abbreviation typed by the game layer (a token if it names no piece).
 pub(crate) fn figure_by_abbr(catalog: &Catalog, abbr: &str, side: Side) -> Figure {
@@ -132,16 +156,28 @@ pub(crate) fn draw_board(canvas: &mut Canvas, fonts: &Fonts, spec: &BoardSpec<'_
     let (sq, m) = (spec.sq, spec.margin as i32);
     let (bx, by) = (x + m, y + m);
     let edge = (sq / 24).max(1) as i32;
-    // Frame: a dark edge around every playable square, drawn first as slightly larger cells.
-    for &s in geom.squares() {
-        let (cx, cy) = cell_xy(geom, geom.coord(s), sq, spec.flipped);
-        canvas.fill(
-            bx + cx - edge,
-            by + cy - edge,
-            sq + 2 * edge as u32,
-            sq + 2 * edge as u32,
-            EDGE,
-        );
+    // Frame: a dark edge around every playable square, drawn first as slightly larger cells,
+    // a row of side-by-side cells as one rectangle (the same pixels, in fewer, longer fills).
+    let mut cells: Vec<(i32, i32)> = geom
+        .squares()
+        .iter()
+        .map(|&s| {
+            let (cx, cy) = cell_xy(geom, geom.coord(s), sq, spec.flipped);
+            (cy, cx)
+        })
+        .collect();
+    cells.sort_unstable();
+    let mut run = 0;
+    while run < cells.len() {
+        let (cy, x0) = cells[run];
+        let mut end = run + 1;
+        while end < cells.len() && cells[end] == (cy, cells[end - 1].1 + sq as i32) {
+            end += 1;
+        }
+        let width = (cells[end - 1].1 - x0) as u32 + sq;
+        let big = 2 * edge as u32;
+        canvas.fill(bx + x0 - edge, by + cy - edge, width + big, sq + big, EDGE);
+        run = end;
     }
     let highlight = |s| {
         spec.last.and_then(|l| {

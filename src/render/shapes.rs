@@ -11,6 +11,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use rustc_hash::FxHashMap;
+
 use ab_glyph::point;
 use ab_glyph_rasterizer::Rasterizer;
 
@@ -747,20 +749,17 @@ pub(crate) struct Look {
     pub hatch: Option<Rgb8>,
 }
 
-/// Key of the sprite cache.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-struct Key {
-    figure: Figure,
-    fill: Rgb8,
-    size: usize,
-    look: Look,
-}
+/// The sprite cache: per figure, its sprites by fill, size and look (looked up by reference,
+/// without copying the figure).
+type Sprites = FxHashMap<Figure, Vec<(Rgb8, usize, Look, Arc<Sprite>)>>;
+type Cache = Mutex<Sprites>;
 
-type Cache = Mutex<HashMap<Key, Arc<Sprite>>>;
+/// Sprites kept before the cache starts again.
+const CACHE_SPRITES: usize = 2000;
 
 fn cache() -> &'static Cache {
     static CACHE: OnceLock<Cache> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+    CACHE.get_or_init(|| Mutex::new(FxHashMap::default()))
 }
 
 /// Forgets every cached sprite (and with them their tiles).
@@ -783,23 +782,23 @@ pub(crate) fn sprite_look(
     size: usize,
     look: Look,
 ) -> Arc<Sprite> {
-    let key = Key {
-        figure: figure.clone(),
-        fill,
-        size,
-        look,
+    let found = |c: &Sprites| {
+        c.get(figure)?
+            .iter()
+            .find(|e| e.0 == fill && e.1 == size && e.2 == look)
+            .map(|e| Arc::clone(&e.3))
     };
-    if let Ok(c) = cache().lock() {
-        if let Some(s) = c.get(&key) {
-            return Arc::clone(s);
-        }
+    if let Some(s) = cache().lock().ok().and_then(|c| found(&c)) {
+        return s;
     }
     let s = Arc::new(draw_sprite(fonts, figure, fill, size, look));
     if let Ok(mut c) = cache().lock() {
-        if c.len() > 2000 {
+        if c.values().map(Vec::len).sum::<usize>() >= CACHE_SPRITES {
             c.clear();
         }
-        c.insert(key, Arc::clone(&s));
+        c.entry(figure.clone())
+            .or_default()
+            .push((fill, size, look, Arc::clone(&s)));
     }
     s
 }
@@ -1104,6 +1103,14 @@ mod tests {
 
     /// Times and compares both rasterisers on every sprite of a cold KFB picture:
     /// `cargo test --release --lib tiny_skia -- --ignored --nocapture`.
+    /// A sprite the cache holds: its figure, fill, size and look.
+    struct Key {
+        figure: Figure,
+        fill: Rgb8,
+        size: usize,
+        look: Look,
+    }
+
     #[test]
     #[ignore]
     fn tiny_skia_against_our_rasteriser() {
@@ -1112,7 +1119,19 @@ mod tests {
         clear_cache();
         let view = crate::render::example_kfb().unwrap();
         crate::render::kfb::draw_kfb(&view).unwrap();
-        let mut keys: Vec<Key> = cache().lock().unwrap().keys().cloned().collect();
+        let mut keys: Vec<Key> = cache()
+            .lock()
+            .unwrap()
+            .iter()
+            .flat_map(|(figure, v)| {
+                v.iter().map(|&(fill, size, look, _)| Key {
+                    figure: figure.clone(),
+                    fill,
+                    size,
+                    look,
+                })
+            })
+            .collect();
         clear_cache();
         keys.sort_by_key(|k| (k.size, label(&k.figure), k.fill));
         assert!(keys.len() > 10, "the KFB picture draws many sprites");
