@@ -180,6 +180,9 @@ struct TextLayout {
     block: Vec<u8>,
     block_box: (i32, i32, usize, usize),
     levels: Vec<u8>,
+    /// Per row of the block, the columns from its first to its last inked pixel (empty for
+    /// a row without ink): only those are drawn.
+    inked: Vec<(usize, usize)>,
 }
 
 /// The glyphs of a text in one block of coverage: the block, its box (left, top, width,
@@ -277,12 +280,23 @@ fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<TextLayout> {
         }
     }
     let (block, block_box, levels) = glyph_block(&masks);
+    let inked = block
+        .chunks_exact(block_box.2.max(1))
+        .map(|line| match line.iter().position(|&a| a > 0) {
+            Some(first) => (
+                first,
+                line.iter().rposition(|&a| a > 0).map_or(first, |l| l + 1),
+            ),
+            None => (0, 0),
+        })
+        .collect();
     let masks = Arc::new(TextLayout {
         width: text_width(font, px, text),
         glyphs: masks,
         block,
         block_box,
         levels,
+        inked,
     });
     if let Ok(mut c) = text_cache().lock() {
         if c.len() > 20_000 {
@@ -893,8 +907,14 @@ impl Canvas {
                 }
                 table[a as usize] = *m as u8;
             }
-            for (r, line) in layout.block.chunks_exact(bw).enumerate() {
-                for (d, &v) in ix.rows[at(r)..at(r) + bw].iter_mut().zip(line) {
+            // Coverage 0 is the background already there: only the inked columns of each row.
+            for (r, (line, &(c0, c1))) in
+                layout.block.chunks_exact(bw).zip(&layout.inked).enumerate()
+            {
+                for (d, &v) in ix.rows[at(r) + c0..at(r) + c1]
+                    .iter_mut()
+                    .zip(&line[c0..c1])
+                {
                     *d = table[v as usize];
                 }
             }

@@ -12,7 +12,7 @@
 //!
 //! Measured (`deflate::tests::timing`, best of 30, on the example pictures' rows): about the
 //! speed of zlib-rs level 1 on `Up`-filtered rows (the `png` crate's fastest setting) and a
-//! quarter smaller (KFB about 1.3 ms and 98 KB, against 1.3 ms and 134 KB). The time is per
+//! quarter smaller (KFB about 1.2 ms and 98 KB, against 1.3 ms and 134 KB). The time is per
 //! token (about 65,000 for KFB, most of them literals and short matches on anti-aliased edges;
 //! about 20 ns each), not per byte: a picture of equal rows (2 MB) takes 0.25 ms. A row above
 //! or a run reaching 8 bytes is taken without asking the hash (the table and the data it
