@@ -17,10 +17,12 @@
 //! draws this way, so new pictures get it through `Canvas`, `sprite` and `encode`.
 //!
 //! `arbiter render-bench` times both renderers in turns of two runs each: the main figures
-//! are each turn's second run (as pictures follow one another in a service), `switch` the
-//! first, just after the other renderer's run. The fast path touches few megabytes and most
-//! of them once, so the old renderer's memory filling the caches costs it about 0.3 ms on
-//! KFB (1.8 against 2.1 ms); the old path, slow by its own work, barely notices.
+//! are each turn's second run (its own memory in the caches), `switch` the first, just after
+//! the other renderer's run. The fast path's time is mostly its passes over the picture's
+//! megabytes, so the old renderer's memory in the caches costs it about 0.3 ms on KFB (1.8
+//! against 2.1 ms); the old path, slow by its own work, barely notices. In the bot, a KFB
+//! picture also lays out new text (clocks, notes) and comes between database and Discord
+//! work: the fake-Discord benchmark's breakdown shows about 1.1 ms drawing and 1.2 encoding.
 //!
 //! Measured and not kept (issue 21, on the golden pictures' palette rows): `fdeflate` is
 //! faster than level-1 zlib but 60% larger (KFB 231 KB); zlib levels 2-3 are 18% smaller and
@@ -594,12 +596,12 @@ impl std::fmt::Display for BenchReport {
         writeln!(
             f,
             "draw, encode, total, best (fastest), old/new (median/best): each turn's second run \
-             (after one of the same renderer, as a service's pictures follow one another)"
+             (after one of the same renderer: its own memory in the caches)"
         )?;
         writeln!(
             f,
-            "switch: each turn's first run (just after the other renderer's, whose memory fills \
-             the caches); cold: the very first render\n"
+            "switch: each turn's first run (just after the other renderer's, whose memory has \
+             taken the caches); cold: the very first render\n"
         )?;
         writeln!(
             f,
@@ -656,7 +658,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Times one picture under both renderers. They take turns, two runs each, so that a change
 /// in the machine's load touches both alike: the first run of a turn follows the other
 /// renderer's (its memory is out of the caches: the `switched` figures), the second follows
-/// one of its own, as pictures follow one another in a service (the main figures).
+/// one of its own (the main figures).
 fn bench_picture(
     name: &'static str,
     runs: usize,
