@@ -476,3 +476,35 @@ pub(crate) fn legend_add_abbr(catalog: &Catalog, abbr: &str, out: &mut BTreeMap<
         out.insert(abbr.to_string(), name.to_string());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kept figures are the figures: every piece type of the catalogue, for every side a
+    /// game can have and both ways up, asked twice (the second answer from the memo), equals
+    /// the figure worked out afresh.
+    #[test]
+    fn kept_figures_equal_fresh_ones() {
+        let catalog = Catalog::cwda().unwrap();
+        for k in 0..catalog.pieces.len() {
+            let kind = Kind(k as u8);
+            let def = catalog.def(kind);
+            for side in 0..8u8 {
+                for flipped in [false, true] {
+                    let fresh = Figure::of(
+                        def.abbr,
+                        def.betza,
+                        base_of(&catalog, kind),
+                        &|v| orient(Side(side), v),
+                        flipped,
+                    );
+                    for _ in 0..2 {
+                        let kept = figure_of(&catalog, kind, Side(side), flipped);
+                        assert_eq!(kept, fresh, "{} side {side} flipped {flipped}", def.abbr);
+                    }
+                }
+            }
+        }
+    }
+}
