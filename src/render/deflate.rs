@@ -136,11 +136,8 @@ pub(crate) fn zlib_rows(data: &[u8], stride: usize) -> Vec<u8> {
                 None
             };
             if let Some((l, d)) = quick.filter(|&(l, _)| l >= QUICK) {
-                let (ds, _, dx) = dist_code(d);
                 p += l;
-                let t = (256 + l as u32 - 3) | (ds as u32) << 9 | dx << 14;
-                enc.dist_freq[ds] += 1;
-                enc.push(t, data, &mut block_start, p);
+                enc.push_match(l, d, data, &mut block_start, p);
                 continue;
             }
             let h = hash4(here as u32);
@@ -207,16 +204,18 @@ pub(crate) fn zlib_rows(data: &[u8], stride: usize) -> Vec<u8> {
                 }
             }
         }
-        let t = if best >= 3 {
-            let (ds, _, dx) = dist_code(dist);
+        if best >= 3 {
             p += best;
-            enc.dist_freq[ds] += 1;
-            (256 + best as u32 - 3) | (ds as u32) << 9 | dx << 14
+            enc.push_match(best, dist, data, &mut block_start, p);
         } else {
             p += 1;
-            u32::from(data[p - 1]) | NO_DIST << 9
-        };
-        enc.push(t, data, &mut block_start, p);
+            enc.push(
+                u32::from(data[p - 1]) | NO_DIST << 9,
+                data,
+                &mut block_start,
+                p,
+            );
+        }
     }
     enc.block(&data[block_start..], true);
     enc.out.align();
@@ -390,9 +389,27 @@ impl<const N: usize> Code<N> {
 }
 
 impl Encoder {
+    /// Adds a match of `len` bytes at distance `dist` that ends at `p` (see [`Encoder::push`]),
+    /// counting its distance symbol.
+    #[inline]
+    fn push_match(
+        &mut self,
+        len: usize,
+        dist: usize,
+        data: &[u8],
+        block_start: &mut usize,
+        p: usize,
+    ) {
+        let (ds, _, dx) = dist_code(dist);
+        self.dist_freq[ds] += 1;
+        let t = (256 + len as u32 - 3) | (ds as u32) << 9 | dx << 14;
+        self.push(t, data, block_start, p);
+    }
+
     /// Adds a token that ends at `p`, and writes the block so far (from `block_start`) when
-    /// it is full and data is left. A match's distance symbol has been counted already (so
-    /// that runs of literals do not count one cell of memory over and over).
+    /// it is full and data is left. A match's distance symbol is counted by
+    /// [`Encoder::push_match`] (so that runs of literals do not count one cell of memory over
+    /// and over).
     #[inline]
     fn push(&mut self, t: u32, data: &[u8], block_start: &mut usize, p: usize) {
         self.sym_freq[(t & 0x1FF) as usize] += 1;

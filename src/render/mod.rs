@@ -531,30 +531,27 @@ pub struct BenchLine {
 impl BenchLine {
     /// How many times faster the fast path is (legacy median over fast median).
     pub fn speedup(&self) -> f64 {
-        if self.fast.ms > 0.0 {
-            self.legacy.ms / self.fast.ms
-        } else {
-            0.0
-        }
+        times(self.legacy.ms, self.fast.ms)
     }
 
     /// How many times faster the fast path is when each run follows a run of the other
     /// renderer.
     pub fn switched_speedup(&self) -> f64 {
-        if self.fast.switched_ms > 0.0 {
-            self.legacy.switched_ms / self.fast.switched_ms
-        } else {
-            0.0
-        }
+        times(self.legacy.switched_ms, self.fast.switched_ms)
     }
 
     /// How many times faster the fast path is in the fastest runs.
     pub fn best_speedup(&self) -> f64 {
-        if self.fast.best_ms > 0.0 {
-            self.legacy.best_ms / self.fast.best_ms
-        } else {
-            0.0
-        }
+        times(self.legacy.best_ms, self.fast.best_ms)
+    }
+}
+
+/// `old` over `new` (0 when `new` is not positive).
+fn times(old: f64, new: f64) -> f64 {
+    if new > 0.0 {
+        old / new
+    } else {
+        0.0
     }
 }
 
