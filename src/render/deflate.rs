@@ -391,7 +391,7 @@ impl<const N: usize> Code<N> {
 impl Encoder {
     /// Adds a match of `len` bytes at distance `dist` that ends at `p` (see [`Encoder::push`]),
     /// counting its distance symbol.
-    #[inline]
+    #[inline(always)]
     fn push_match(
         &mut self,
         len: usize,

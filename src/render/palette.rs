@@ -45,7 +45,8 @@ struct Memo {
 impl Memo {
     fn new() -> Memo {
         Memo {
-            cells: CellTable::with_bits(13),
+            // 32 KB: the KFB picture meets about 1,500 cells (a table doubles when half full).
+            cells: CellTable::with_bits(12),
             coarse: CellTable::with_bits(11),
             exact: CellTable::with_bits(9),
         }
@@ -275,16 +276,7 @@ impl Palette {
         if n == 0 {
             return None;
         }
-        let (cr, cg, cb) = (c[0] as i32, c[1] as i32, c[2] as i32);
-        let (r, g, b) = (&self.r[..n], &self.g[..n], &self.b[..n]);
-        // At most 3 × 255² < 2^18: the distance, then the index for ties.
-        let best = (0..n)
-            .map(|i| {
-                let (dr, dg, db) = (r[i] - cr, g[i] - cg, b[i] - cb);
-                ((dr * dr + dg * dg + db * db) << 8) | i as i32
-            })
-            .min()
-            .unwrap_or(0);
+        let best = nearest_key(&self.r[..n], &self.g[..n], &self.b[..n], c);
         let i = (best & 0xff) as usize;
         Some((i as u8, self.max_diff(i, c)))
     }
@@ -346,6 +338,50 @@ impl Palette {
             None => self.push(c, false),
         }
     }
+}
+
+/// The least `distance² << 8 | index` over the entries (channels `r`, `g`, `b`, of one
+/// length) from `c`: the nearest entry, the first of equals.
+#[inline(always)]
+fn nearest_key_portable(r: &[i32], g: &[i32], b: &[i32], c: Rgb8) -> i32 {
+    let (cr, cg, cb) = (c[0] as i32, c[1] as i32, c[2] as i32);
+    let n = r.len().min(g.len()).min(b.len());
+    let (r, g, b) = (&r[..n], &g[..n], &b[..n]);
+    // At most 3 × 255² < 2^18: the distance, then the index (below 256) for ties. A plain
+    // loop, no iterator adaptors: their code would be the baseline's, not AVX2's.
+    let mut best = i32::MAX;
+    let mut i = 0;
+    while i < n {
+        let (dr, dg, db) = (r[i] - cr, g[i] - cg, b[i] - cb);
+        let key = ((dr * dr + dg * dg + db * db) << 8) | i as i32;
+        best = if key < best { key } else { best };
+        i += 1;
+    }
+    if n == 0 {
+        0
+    } else {
+        best
+    }
+}
+
+/// [`nearest_key_portable`] compiled for AVX2: eight entries a step, with the 32-bit
+/// multiply and minimum that the baseline x86-64 instruction set lacks. The KFB picture asks
+/// about 850 times; this takes a third of the time the baseline build did (0.03 against
+/// 0.1 ms a picture).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn nearest_key_avx2(r: &[i32], g: &[i32], b: &[i32], c: Rgb8) -> i32 {
+    nearest_key_portable(r, g, b, c)
+}
+
+/// See [`nearest_key_portable`]; with AVX2 when the processor has it.
+fn nearest_key(r: &[i32], g: &[i32], b: &[i32], c: Rgb8) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        return unsafe { nearest_key_avx2(r, g, b, c) };
+    }
+    nearest_key_portable(r, g, b, c)
 }
 
 #[cfg(test)]
@@ -411,5 +447,31 @@ mod tests {
             p.bytes()
         };
         assert_eq!(draw(), draw());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// The nearest entry (AVX2 where the processor has it) is the one a plain search
+        /// finds: least squared distance, the first of equals.
+        #[test]
+        fn nearest_is_the_first_least_distance(
+            entries in proptest::collection::vec(proptest::prelude::any::<[u8; 3]>(), 1..=256),
+            c in proptest::prelude::any::<[u8; 3]>(),
+            // Duplicates make ties, which the index must break.
+            dup in proptest::prelude::any::<proptest::sample::Index>(),
+        ) {
+            let mut entries = entries;
+            let d = entries[dup.index(entries.len())];
+            entries.push(d);
+            entries.truncate(256);
+            let chan = |k: usize| entries.iter().map(|e| e[k] as i32).collect::<Vec<_>>();
+            let key = nearest_key(&chan(0), &chan(1), &chan(2), c);
+            let dist = |e: &[u8; 3]| (0..3).map(|k| (e[k] as i32 - c[k] as i32).pow(2)).sum::<i32>();
+            let least = entries.iter().map(dist).min().unwrap_or(0);
+            let first = entries.iter().position(|e| dist(e) == least).unwrap_or(0);
+            proptest::prop_assert_eq!(key, least << 8 | first as i32);
+            proptest::prop_assert_eq!(nearest_key_portable(&chan(0), &chan(1), &chan(2), c), key);
+        }
     }
 }
