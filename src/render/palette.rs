@@ -387,6 +387,7 @@ fn nearest_key(r: &[i32], g: &[i32], b: &[i32], c: Rgb8) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn flat_colours_are_exact_and_anti_aliasing_stays_near() {
@@ -449,17 +450,17 @@ mod tests {
         assert_eq!(draw(), draw());
     }
 
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
 
         /// The nearest entry (AVX2 where the processor has it) is the one a plain search
         /// finds: least squared distance, the first of equals.
         #[test]
         fn nearest_is_the_first_least_distance(
-            entries in proptest::collection::vec(proptest::prelude::any::<[u8; 3]>(), 1..=256),
-            c in proptest::prelude::any::<[u8; 3]>(),
+            entries in proptest::collection::vec(any::<[u8; 3]>(), 1..=256),
+            c in any::<[u8; 3]>(),
             // Duplicates make ties, which the index must break.
-            dup in proptest::prelude::any::<proptest::sample::Index>(),
+            dup in any::<proptest::sample::Index>(),
         ) {
             let mut entries = entries;
             let d = entries[dup.index(entries.len())];
@@ -470,8 +471,8 @@ mod tests {
             let dist = |e: &[u8; 3]| (0..3).map(|k| (e[k] as i32 - c[k] as i32).pow(2)).sum::<i32>();
             let least = entries.iter().map(dist).min().unwrap_or(0);
             let first = entries.iter().position(|e| dist(e) == least).unwrap_or(0);
-            proptest::prop_assert_eq!(key, least << 8 | first as i32);
-            proptest::prop_assert_eq!(nearest_key_portable(&chan(0), &chan(1), &chan(2), c), key);
+            prop_assert_eq!(key, least << 8 | first as i32);
+            prop_assert_eq!(nearest_key_portable(&chan(0), &chan(1), &chan(2), c), key);
         }
     }
 }

@@ -1101,8 +1101,6 @@ mod tests {
         }
     }
 
-    /// Times and compares both rasterisers on every sprite of a cold KFB picture:
-    /// `cargo test --release --lib tiny_skia -- --ignored --nocapture`.
     /// A sprite the cache holds: its figure, fill, size and look.
     struct Key {
         figure: Figure,
@@ -1111,6 +1109,8 @@ mod tests {
         look: Look,
     }
 
+    /// Times and compares both rasterisers on every sprite of a cold KFB picture:
+    /// `cargo test --release --lib tiny_skia -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn tiny_skia_against_our_rasteriser() {
