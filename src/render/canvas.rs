@@ -174,7 +174,7 @@ struct TextKey {
 /// A text laid out from the origin: its width (as [`text_width`] gives it) and its glyphs.
 struct TextLayout {
     width: f32,
-    glyphs: Vec<GlyphMask>,
+    glyphs: Vec<Arc<GlyphMask>>,
     /// All glyphs in one coverage block (where boxes overlap, coverages combine as two
     /// blends would), its box relative to the origin, and the coverages it holds.
     block: Vec<u8>,
@@ -187,7 +187,7 @@ struct TextLayout {
 
 /// The glyphs of a text in one block of coverage: the block, its box (left, top, width,
 /// height, relative to the origin) and the coverages that occur in it.
-fn glyph_block(glyphs: &[GlyphMask]) -> (Vec<u8>, (i32, i32, usize, usize), Vec<u8>) {
+fn glyph_block(glyphs: &[Arc<GlyphMask>]) -> (Vec<u8>, (i32, i32, usize, usize), Vec<u8>) {
     let boxes = glyphs.iter().map(|g| {
         let h = (g.cov.len() / g.w.max(1)) as i32;
         (g.x, g.y, g.x + g.w as i32, g.y + h)
@@ -234,6 +234,49 @@ pub(crate) fn clear_text_cache() {
             w.clear();
         }
     });
+    GLYPHS.with(|g| {
+        if let Ok(mut g) = g.try_borrow_mut() {
+            g.clear();
+        }
+    });
+}
+
+/// Key of a rasterised glyph: the font (as in [`TextKey`]), the size's bits, the glyph and
+/// the exact bits of its origin's x. The same glyph at the same place rasterises the same, and
+/// texts that differ only in a few characters (a clock, a move number; digits all have one
+/// advance) put most of their glyphs at the same places.
+#[derive(PartialEq, Eq, Hash)]
+struct GlyphKey {
+    font: usize,
+    px: u32,
+    id: u16,
+    x: u32,
+}
+
+thread_local! {
+    /// Glyphs rasterised on this thread for new texts (`None`: the glyph has no outline).
+    static GLYPHS: std::cell::RefCell<HashMap<GlyphKey, Option<Arc<GlyphMask>>>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+/// The coverage of one positioned glyph, if it has an outline.
+fn rasterize_glyph(font: &FontRef<'_>, glyph: ab_glyph::Glyph) -> Option<Arc<GlyphMask>> {
+    let outlined = font.outline_glyph(glyph)?;
+    let b = outlined.px_bounds();
+    let w = b.width() as usize;
+    let h = b.height() as usize;
+    let mut cov = vec![0u8; w * h];
+    outlined.draw(|gx, gy, c| {
+        if let Some(v) = cov.get_mut(gy as usize * w + gx as usize) {
+            *v = (c.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+        }
+    });
+    Some(Arc::new(GlyphMask {
+        x: b.min.x as i32,
+        y: b.min.y as i32,
+        w,
+        cov,
+    }))
 }
 
 /// The glyph masks of `text` at `px` laid out from the origin and the text's width, worked out
@@ -258,26 +301,32 @@ fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<TextLayout> {
         if let Some(p) = prev {
             caret += f.kern(p, id);
         }
-        let glyph = id.with_scale_and_position(px, ab_glyph::point(caret, 0.0));
+        let at = caret;
         caret += f.h_advance(id);
         prev = Some(id);
-        if let Some(outlined) = font.outline_glyph(glyph) {
-            let b = outlined.px_bounds();
-            let w = b.width() as usize;
-            let h = b.height() as usize;
-            let mut cov = vec![0u8; w * h];
-            outlined.draw(|gx, gy, c| {
-                if let Some(v) = cov.get_mut(gy as usize * w + gx as usize) {
-                    *v = (c.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+        let key = GlyphKey {
+            font: font.font_data().as_ptr() as usize,
+            px: px.to_bits(),
+            id: id.0,
+            x: at.to_bits(),
+        };
+        let known = GLYPHS.with(|g| g.try_borrow().ok().and_then(|g| g.get(&key).cloned()));
+        let mask = known.unwrap_or_else(|| {
+            let mask = rasterize_glyph(
+                font,
+                id.with_scale_and_position(px, ab_glyph::point(at, 0.0)),
+            );
+            GLYPHS.with(|g| {
+                if let Ok(mut g) = g.try_borrow_mut() {
+                    if g.len() > 50_000 {
+                        g.clear();
+                    }
+                    g.insert(key, mask.clone());
                 }
             });
-            masks.push(GlyphMask {
-                x: b.min.x as i32,
-                y: b.min.y as i32,
-                w,
-                cov,
-            });
-        }
+            mask
+        });
+        masks.extend(mask);
     }
     let (block, block_box, levels) = glyph_block(&masks);
     let inked = block
@@ -1198,4 +1247,50 @@ pub(crate) fn wrap_text(font: &FontRef<'_>, px: f32, text: &str, max_w: f32) -> 
         lines.push(fit_text(font, px, &line, max_w));
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The coverage block of `text` laid out with the glyph cache as it stands (the laid-out
+    /// texts forgotten first, so that the glyphs are looked up again).
+    fn block_of(font: &FontRef<'_>, px: f32, text: &str) -> (Vec<u8>, (i32, i32, usize, usize)) {
+        if let Ok(mut c) = text_cache().lock() {
+            c.clear();
+        }
+        let l = text_masks(font, px, text);
+        (l.block.clone(), l.block_box)
+    }
+
+    /// Texts laid out from glyphs kept from other texts (a clock that moved on, a longer
+    /// status line) are the texts laid out from scratch, pixel for pixel.
+    #[test]
+    fn kept_glyphs_lay_out_texts_as_fresh_ones() {
+        let fonts = crate::render::fonts().unwrap();
+        let texts = [
+            "action 41",
+            "action 42",
+            "Lena (lightgreen) to move · until 14:05 UTC",
+            "Lena (lightgreen) to move · until 14:06 UTC",
+            "Ruth (red) locked until 14:05 UTC or until Lena moves",
+            "Rob holds the blue king",
+            "Rob holds the red king",
+        ];
+        for font in [&fonts.bold, &fonts.regular, &fonts.condensed] {
+            for px in [13.0, 15.5, 22.0] {
+                // Warm: each text after all the others (most glyphs found at their places).
+                clear_text_cache();
+                for t in texts {
+                    block_of(font, px, t);
+                }
+                let warm: Vec<_> = texts.iter().map(|t| block_of(font, px, t)).collect();
+                for (t, w) in texts.iter().zip(&warm) {
+                    clear_text_cache();
+                    assert_eq!(&block_of(font, px, t), w, "{t:?} at {px} px");
+                }
+                GLYPHS.with(|g| assert!(!g.borrow().is_empty(), "glyphs were kept"));
+            }
+        }
+    }
 }

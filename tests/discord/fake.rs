@@ -698,7 +698,9 @@ impl Fake {
                 });
             }
             let id = i.original?;
-            let message = inner.messages.iter().find(|m| m.id == id)?.clone();
+            // Newest first: the answer is among the last messages (every request wakes every
+            // waiter, so this runs often while a benchmark is measuring).
+            let message = inner.messages.iter().rev().find(|m| m.id == id)?.clone();
             if first == 5 && message.edits == 0 && !i.retracted {
                 return None;
             }
@@ -1042,6 +1044,7 @@ async fn followup(
         if let Some(m) = inner
             .messages
             .iter_mut()
+            .rev()
             .find(|m| Some(m.id) == original && m.edits == 0)
         {
             m.content = content;
@@ -1119,11 +1122,17 @@ async fn edit_webhook(
     let public = inner
         .messages
         .iter()
+        .rev()
         .any(|m| Some(m.id) == target && !m.ephemeral);
     if public {
         check_no_lost_ping(&mut inner, "an edit of an interaction response", &d);
     }
-    let Some(m) = inner.messages.iter_mut().find(|m| Some(m.id) == target) else {
+    let Some(m) = inner
+        .messages
+        .iter_mut()
+        .rev()
+        .find(|m| Some(m.id) == target)
+    else {
         inner.error(format!("edit of an unknown interaction message {message}"));
         return discord_error(StatusCode::NOT_FOUND, 10008, "Unknown Message");
     };
