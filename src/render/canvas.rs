@@ -304,13 +304,14 @@ fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<TextLayout> {
         let at = caret;
         caret += f.h_advance(id);
         prev = Some(id);
-        let key = GlyphKey {
-            font: font.font_data().as_ptr() as usize,
-            px: px.to_bits(),
+        // The text's own key gives the font and the size.
+        let place = GlyphKey {
+            font: key.font,
+            px: key.px,
             id: id.0,
             x: at.to_bits(),
         };
-        let known = GLYPHS.with(|g| g.try_borrow().ok().and_then(|g| g.get(&key).cloned()));
+        let known = GLYPHS.with(|g| g.try_borrow().ok().and_then(|g| g.get(&place).cloned()));
         let mask = known.unwrap_or_else(|| {
             let mask = rasterize_glyph(
                 font,
@@ -321,7 +322,7 @@ fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<TextLayout> {
                     if g.len() > 50_000 {
                         g.clear();
                     }
-                    g.insert(key, mask.clone());
+                    g.insert(place, mask.clone());
                 }
             });
             mask

@@ -12,9 +12,10 @@
 //! each sprite keeps its tiles (the sprite already laid over a flat square, tray or page
 //! colour), so a piece on a square is a copy of rows; laid-out text is cached per font, size
 //! and string, its glyphs per font, size and exact place (a new text, such as a clock that
-//! moved on, mostly reuses the glyphs of the old one), and figures per piece type. A picture is drawn straight into palette indices,
-//! its palette chosen as it is drawn (`palette.rs`), so encoding is our own deflate of the
-//! rows as they are (`deflate.rs`) and nothing is reduced afterwards. Every public function
+//! moved on, mostly reuses the glyphs of the old one), and figures per piece type. A picture
+//! is drawn straight into palette indices, its palette chosen as it is drawn (`palette.rs`),
+//! so encoding is our own deflate of the rows as they are (`deflate.rs`) and nothing is
+//! reduced afterwards. Every public function
 //! draws this way, so new pictures get it through `Canvas`, `sprite` and `encode`.
 //!
 //! `arbiter render-bench` times both renderers in turns of two runs each: the main figures
