@@ -1078,7 +1078,7 @@ impl Canvas {
         match &self.px {
             Pixels::Rgb(img) => encode_legacy(img),
             Pixels::Indexed(ix) => {
-                let data = super::deflate::zlib_rows(&ix.rows, self.w as usize + 1);
+                let data = super::deflate::encode_rows(&ix.rows, self.w as usize + 1);
                 Ok(png_file(self.w, self.h, &ix.pal.bytes(), &data))
             }
         }

@@ -497,6 +497,7 @@ pub fn with_renderer<T>(renderer: Renderer, f: impl FnOnce() -> T) -> T {
 pub fn clear_caches() {
     shapes::clear_cache();
     canvas::clear_text_cache();
+    deflate::clear_kept();
 }
 
 /// Timings of one picture under one renderer: medians in milliseconds.
@@ -657,60 +658,63 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Times one picture under both renderers. They take turns, two runs each, so that a change
 /// in the machine's load touches both alike: the first run of a turn follows the other
 /// renderer's (its memory is out of the caches: the `switched` figures), the second follows
-/// one of its own (the main figures).
+/// one of its own (the main figures). Every band is deflated afresh ([`deflate::without_reuse`]).
 fn bench_picture(
     name: &'static str,
     runs: usize,
     draw: &dyn Fn() -> Result<Canvas, RenderError>,
 ) -> Result<BenchLine, RenderError> {
-    let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
-    let mut cold = [0.0; 2];
-    for (i, r) in [Renderer::Legacy, Renderer::Fast].into_iter().enumerate() {
-        clear_caches();
-        let t = Instant::now();
-        with_renderer(r, || draw()?.encode())?;
-        cold[i] = ms(t);
-    }
-    // Per renderer: total, draw, encode (second runs), total (first runs).
-    let mut samples: [[Vec<f64>; 4]; 2] = Default::default();
-    let mut bytes = [0; 2];
-    for _ in 0..runs {
+    // The encoder itself is timed: bands kept from the run before would all be found.
+    deflate::without_reuse(|| {
+        let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
+        let mut cold = [0.0; 2];
         for (i, r) in [Renderer::Legacy, Renderer::Fast].into_iter().enumerate() {
-            for second in [false, true] {
-                with_renderer(r, || -> Result<(), RenderError> {
-                    let t = Instant::now();
-                    let canvas = draw()?;
-                    let drawn = ms(t);
-                    let t2 = Instant::now();
-                    let png = canvas.encode()?;
-                    let s = &mut samples[i];
-                    if second {
-                        s[1].push(drawn);
-                        s[2].push(ms(t2));
-                        s[0].push(ms(t));
-                    } else {
-                        s[3].push(ms(t));
-                    }
-                    bytes[i] = png.len();
-                    Ok(())
-                })?;
+            clear_caches();
+            let t = Instant::now();
+            with_renderer(r, || draw()?.encode())?;
+            cold[i] = ms(t);
+        }
+        // Per renderer: total, draw, encode (second runs), total (first runs).
+        let mut samples: [[Vec<f64>; 4]; 2] = Default::default();
+        let mut bytes = [0; 2];
+        for _ in 0..runs {
+            for (i, r) in [Renderer::Legacy, Renderer::Fast].into_iter().enumerate() {
+                for second in [false, true] {
+                    with_renderer(r, || -> Result<(), RenderError> {
+                        let t = Instant::now();
+                        let canvas = draw()?;
+                        let drawn = ms(t);
+                        let t2 = Instant::now();
+                        let png = canvas.encode()?;
+                        let s = &mut samples[i];
+                        if second {
+                            s[1].push(drawn);
+                            s[2].push(ms(t2));
+                            s[0].push(ms(t));
+                        } else {
+                            s[3].push(ms(t));
+                        }
+                        bytes[i] = png.len();
+                        Ok(())
+                    })?;
+                }
             }
         }
-    }
-    let timing = |i: usize, s: &mut [Vec<f64>; 4]| PictureTiming {
-        best_ms: s[0].iter().copied().fold(f64::INFINITY, f64::min),
-        ms: median(std::mem::take(&mut s[0])),
-        draw_ms: median(std::mem::take(&mut s[1])),
-        encode_ms: median(std::mem::take(&mut s[2])),
-        switched_ms: median(std::mem::take(&mut s[3])),
-        cold_ms: cold[i],
-        bytes: bytes[i],
-    };
-    let [mut old, mut new] = samples;
-    Ok(BenchLine {
-        name,
-        legacy: timing(0, &mut old),
-        fast: timing(1, &mut new),
+        let timing = |i: usize, s: &mut [Vec<f64>; 4]| PictureTiming {
+            best_ms: s[0].iter().copied().fold(f64::INFINITY, f64::min),
+            ms: median(std::mem::take(&mut s[0])),
+            draw_ms: median(std::mem::take(&mut s[1])),
+            encode_ms: median(std::mem::take(&mut s[2])),
+            switched_ms: median(std::mem::take(&mut s[3])),
+            cold_ms: cold[i],
+            bytes: bytes[i],
+        };
+        let [mut old, mut new] = samples;
+        Ok(BenchLine {
+            name,
+            legacy: timing(0, &mut old),
+            fast: timing(1, &mut new),
+        })
     })
 }
 

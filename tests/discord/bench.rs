@@ -228,7 +228,6 @@ struct Run {
 
 /// Sends one move and waits for its answer: (answer time, first response time).
 async fn play(fake: &Fake, user: &User, thread: u64, notation: &str) -> (Duration, Duration) {
-    let sent = Instant::now();
     let t = fake.slash(
         user,
         thread,
@@ -237,7 +236,10 @@ async fn play(fake: &Fake, user: &User, thread: u64, notation: &str) -> (Duratio
         &[],
     );
     let answer = fake.answer_within(&t, 60).await;
-    let took = sent.elapsed();
+    // As the fake noted it when the answer came in (not when this task woke up to look).
+    let took = answer
+        .answered_after
+        .expect("the fake notes when an interaction's answer comes in");
     accepted(&answer, notation);
     assert_eq!(message(&answer).files, ["board.png"], "{answer:?}");
     (took, answer.first_after.unwrap_or_default())

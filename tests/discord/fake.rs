@@ -91,6 +91,12 @@ struct Interaction {
     /// stands for the answer.
     retracted: bool,
     choices: Option<Vec<String>>,
+    /// How long after the interaction was sent its complete answer was in (see
+    /// [`Inner::answer_of`]), noted when the request that completed it was handled.
+    answered: Option<Duration>,
+    /// Woken when a request about this interaction (its token in the path) was handled: the
+    /// waiter for its answer is woken by its own requests only, not by every request.
+    changed: Arc<Notify>,
 }
 
 enum WsCmd {
@@ -151,6 +157,47 @@ impl Inner {
             .collect()
     }
 
+    /// The complete answer to an interaction, if it is in: its message (after a deferral, the
+    /// follow-up or edit that replaces the "thinking" state), or its autocomplete choices.
+    fn answer_of(&self, token: &str) -> Option<Answer> {
+        let i = self.interactions.get(token)?;
+        let first = i.response?;
+        if first == 8 {
+            return Some(Answer {
+                first,
+                first_after: i.responded,
+                answered_after: i.answered,
+                message: None,
+                choices: i.choices.clone().unwrap_or_default(),
+            });
+        }
+        let id = i.original?;
+        // Newest first: the answer is among the last messages.
+        let message = self.messages.iter().rev().find(|m| m.id == id)?;
+        if first == 5 && message.edits == 0 && !i.retracted {
+            return None;
+        }
+        Some(Answer {
+            first,
+            first_after: i.responded,
+            answered_after: i.answered,
+            message: Some(message.clone()),
+            choices: Vec::new(),
+        })
+    }
+
+    /// After a request about the interaction `token` was handled: notes when its answer was
+    /// complete, and wakes whoever waits for it.
+    fn interaction_changed(&mut self, token: &str) {
+        let complete = self.answer_of(token).is_some();
+        if let Some(i) = self.interactions.get_mut(token) {
+            if complete && i.answered.is_none() {
+                i.answered = Some(i.sent.elapsed());
+            }
+            i.changed.notify_waiters();
+        }
+    }
+
     /// Messages in a channel that everyone sees.
     pub fn public(&self, channel: u64) -> Vec<&Msg> {
         self.messages
@@ -174,6 +221,10 @@ pub struct Answer {
     pub first: u64,
     /// How long after the interaction was sent its first response came.
     pub first_after: Option<Duration>,
+    /// How long after the interaction was sent the fake had its complete answer (noted when
+    /// the request about the interaction that completed it was handled; `None` if something
+    /// else completed it).
+    pub answered_after: Option<Duration>,
     pub message: Option<Msg>,
     pub choices: Vec<String>,
 }
@@ -515,6 +566,8 @@ impl Fake {
                 original: None,
                 retracted: false,
                 choices: None,
+                answered: None,
+                changed: Arc::new(Notify::new()),
             },
         );
         (token, v)
@@ -683,35 +736,41 @@ impl Fake {
         self.answer_within(token, 10).await
     }
 
-    /// The answer to an interaction, waiting up to `secs`.
+    /// The answer to an interaction, waiting up to `secs`. The wait is woken by the
+    /// interaction's own requests (and looks again every 200 ms, for an answer completed some
+    /// other way), so fifty waiters are not all woken by each of the bot's requests.
     pub async fn answer_within(&self, token: &str, secs: u64) -> Answer {
-        let token = token.to_string();
-        self.wait(&format!("the answer to {token}"), secs, move |inner| {
-            let i = inner.interactions.get(&token)?;
-            let first = i.response?;
-            if first == 8 {
-                return Some(Answer {
-                    first,
-                    first_after: i.responded,
-                    message: None,
-                    choices: i.choices.clone().unwrap_or_default(),
-                });
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            // Registered before looking, so a request handled in between still wakes it.
+            let changed = self
+                .lock()
+                .interactions
+                .get(token)
+                .map(|i| i.changed.clone());
+            let notified = changed.as_ref().map(|c| c.notified());
+            {
+                if let Some(a) = self.lock().answer_of(token) {
+                    return a;
+                }
             }
-            let id = i.original?;
-            // Newest first: the answer is among the last messages (every request wakes every
-            // waiter, so this runs often while a benchmark is measuring).
-            let message = inner.messages.iter().rev().find(|m| m.id == id)?.clone();
-            if first == 5 && message.edits == 0 && !i.retracted {
-                return None;
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                let inner = self.lock();
+                panic!(
+                    "timed out waiting for the answer to {token}\nlast requests: {:#?}\nerrors: {:#?}",
+                    inner.requests.iter().rev().take(15).collect::<Vec<_>>(),
+                    inner.errors
+                );
             }
-            Some(Answer {
-                first,
-                first_after: i.responded,
-                message: Some(message),
-                choices: Vec::new(),
-            })
-        })
-        .await
+            let nap = left.min(Duration::from_millis(200));
+            match notified {
+                Some(n) => {
+                    let _ = tokio::time::timeout(nap, n).await;
+                }
+                None => tokio::time::sleep(nap).await,
+            }
+        }
     }
 }
 
@@ -743,7 +802,17 @@ async fn log_request(
             inner.error(format!("{line} without the bot token"));
         }
     }
+    // The interaction a request is about: /api/v10/interactions/{id}/{token}/... and
+    // /api/v10/webhooks/{app}/{token}/... name its token fifth.
+    let path = req.uri().path();
+    let token = (path.starts_with("/api/v10/interactions/")
+        || path.starts_with("/api/v10/webhooks/"))
+    .then(|| path.split('/').nth(5).map(str::to_string))
+    .flatten();
     let resp = next.run(req).await;
+    if let Some(token) = token {
+        fake.lock().interaction_changed(&token);
+    }
     fake.changed();
     resp
 }
