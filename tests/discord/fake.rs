@@ -491,9 +491,23 @@ impl Fake {
 
     /// Waits until `f` finds something, or fails the test after `secs`.
     pub async fn wait<T>(&self, what: &str, secs: u64, f: impl Fn(&Inner) -> Option<T>) -> T {
+        self.wait_woken(what, secs, |_| Some(self.notify.clone()), f)
+            .await
+    }
+
+    /// [`Fake::wait`], woken by the notifier `by` names (and looking again every 200 ms).
+    async fn wait_woken<T>(
+        &self,
+        what: &str,
+        secs: u64,
+        by: impl Fn(&Inner) -> Option<Arc<Notify>>,
+        f: impl Fn(&Inner) -> Option<T>,
+    ) -> T {
         let deadline = Instant::now() + Duration::from_secs(secs);
         loop {
-            let notified = self.notify.notified();
+            // Registered before looking, so a change in between still wakes it.
+            let wake = by(&self.lock());
+            let notified = wake.as_ref().map(|n| n.notified());
             if let Some(v) = f(&self.lock()) {
                 return v;
             }
@@ -506,7 +520,13 @@ impl Fake {
                     inner.errors
                 );
             }
-            let _ = tokio::time::timeout(left.min(Duration::from_millis(200)), notified).await;
+            let nap = left.min(Duration::from_millis(200));
+            match notified {
+                Some(n) => {
+                    let _ = tokio::time::timeout(nap, n).await;
+                }
+                None => tokio::time::sleep(nap).await,
+            }
         }
     }
 
@@ -740,37 +760,13 @@ impl Fake {
     /// interaction's own requests (and looks again every 200 ms, for an answer completed some
     /// other way), so fifty waiters are not all woken by each of the bot's requests.
     pub async fn answer_within(&self, token: &str, secs: u64) -> Answer {
-        let deadline = Instant::now() + Duration::from_secs(secs);
-        loop {
-            // Registered before looking, so a request handled in between still wakes it.
-            let changed = self
-                .lock()
-                .interactions
-                .get(token)
-                .map(|i| i.changed.clone());
-            let notified = changed.as_ref().map(|c| c.notified());
-            {
-                if let Some(a) = self.lock().answer_of(token) {
-                    return a;
-                }
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                let inner = self.lock();
-                panic!(
-                    "timed out waiting for the answer to {token}\nlast requests: {:#?}\nerrors: {:#?}",
-                    inner.requests.iter().rev().take(15).collect::<Vec<_>>(),
-                    inner.errors
-                );
-            }
-            let nap = left.min(Duration::from_millis(200));
-            match notified {
-                Some(n) => {
-                    let _ = tokio::time::timeout(nap, n).await;
-                }
-                None => tokio::time::sleep(nap).await,
-            }
-        }
+        self.wait_woken(
+            &format!("the answer to {token}"),
+            secs,
+            |inner| inner.interactions.get(token).map(|i| i.changed.clone()),
+            |inner| inner.answer_of(token),
+        )
+        .await
     }
 }
 
