@@ -135,8 +135,31 @@ pub(crate) fn zlib_rows_reusing(data: &[u8], stride: usize, kept: Option<&KeptBa
     // CMF: deflate with a 32 KiB window; FLG: fastest, no dictionary, check bits.
     enc.out.bytes.extend_from_slice(&[0x78, 0x01]);
     let mut table = vec![0u32; 1 << HASH_BITS];
-    let n = data.len();
+    for (start, end) in bands(data.len(), stride) {
+        let last = end == data.len();
+        let keyed = kept.map(|k| (k, band_key(data, stride, start, end, last)));
+        if let Some(bytes) = keyed.and_then(|(k, key)| k.get(key)) {
+            enc.out.bytes.extend_from_slice(&bytes);
+            continue;
+        }
+        let from = enc.out.bytes.len();
+        enc.band(&data[..end], start, stride, last, &mut table);
+        if let Some((k, key)) = keyed {
+            k.put(key, &enc.out.bytes[from..]);
+        }
+    }
+    let mut adler = simd_adler32::Adler32::new();
+    adler.write(data);
+    let mut out = enc.out.bytes;
+    out.extend_from_slice(&adler.finish().to_be_bytes());
+    out
+}
+
+/// The bands (start, end) of `n` bytes of rows of `stride`: whole rows, at least
+/// [`BAND_BYTES`] each, the last one what is left (one band, empty, for no data).
+fn bands(n: usize, stride: usize) -> Vec<(usize, usize)> {
     let band = stride.max(1) * BAND_BYTES.div_ceil(stride.max(1));
+    let mut out = Vec::new();
     let mut start = 0;
     loop {
         let end = if n - start < 2 * band {
@@ -144,28 +167,12 @@ pub(crate) fn zlib_rows_reusing(data: &[u8], stride: usize, kept: Option<&KeptBa
         } else {
             start + band
         };
-        let last = end == n;
-        let key = kept.map(|_| band_key(data, stride, start, end, last));
-        let hit = kept.zip(key).and_then(|(k, key)| k.get(key));
-        if let Some(bytes) = hit {
-            enc.out.bytes.extend_from_slice(&bytes);
-        } else {
-            let from = enc.out.bytes.len();
-            enc.band(&data[..end], start, stride, last, &mut table);
-            if let (Some(k), Some(key)) = (kept, key) {
-                k.put(key, &enc.out.bytes[from..]);
-            }
-        }
-        if last {
-            break;
+        out.push((start, end));
+        if end == n {
+            return out;
         }
         start = end;
     }
-    let mut adler = simd_adler32::Adler32::new();
-    adler.write(data);
-    let mut out = enc.out.bytes;
-    out.extend_from_slice(&adler.finish().to_be_bytes());
-    out
 }
 
 /// The key of the band `start..end` of `data`: a hash of its bytes and the row above (which
@@ -1022,25 +1029,6 @@ mod tests {
         std::io::Write::write_all(&mut z, &data).expect("in memory");
         let level1 = z.finish().expect("in memory").len();
         assert!(n <= level1, "{n} vs zlib level 1 {level1}");
-    }
-
-    /// The bands of `data` as [`zlib_rows_reusing`] cuts them: (start, end).
-    fn bands(n: usize, stride: usize) -> Vec<(usize, usize)> {
-        let band = stride * BAND_BYTES.div_ceil(stride);
-        let mut out = Vec::new();
-        let mut start = 0;
-        loop {
-            let end = if n - start < 2 * band {
-                n
-            } else {
-                start + band
-            };
-            out.push((start, end));
-            if end == n {
-                return out;
-            }
-            start = end;
-        }
     }
 
     #[test]

@@ -788,23 +788,23 @@ async fn log_request(
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v == format!("Bot {TOKEN}"));
+    // Interaction requests carry their token in the path instead of the bot's:
+    // /api/v10/interactions/{id}/{token}/... and /api/v10/webhooks/{app}/{token}/... name it
+    // fifth.
+    let path = req.uri().path();
+    let is_interaction =
+        path.starts_with("/api/v10/interactions/") || path.starts_with("/api/v10/webhooks/");
+    let token = is_interaction
+        .then(|| path.split('/').nth(5).map(str::to_string))
+        .flatten();
     {
         let mut inner = fake.lock();
         inner.requests.push(line.clone());
-        let is_ws = req.uri().path() == "/gateway-ws";
-        let is_interaction =
-            req.uri().path().contains("/interactions/") || req.uri().path().contains("/webhooks/");
+        let is_ws = path == "/gateway-ws";
         if !auth_ok && !is_ws && !is_interaction {
             inner.error(format!("{line} without the bot token"));
         }
     }
-    // The interaction a request is about: /api/v10/interactions/{id}/{token}/... and
-    // /api/v10/webhooks/{app}/{token}/... name its token fifth.
-    let path = req.uri().path();
-    let token = (path.starts_with("/api/v10/interactions/")
-        || path.starts_with("/api/v10/webhooks/"))
-    .then(|| path.split('/').nth(5).map(str::to_string))
-    .flatten();
     let resp = next.run(req).await;
     if let Some(token) = token {
         fake.lock().interaction_changed(&token);
