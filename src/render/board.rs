@@ -158,6 +158,7 @@ pub(crate) fn draw_board(canvas: &mut Canvas, fonts: &Fonts, spec: &BoardSpec<'_
     let edge = (sq / 24).max(1) as i32;
     // Frame: a dark edge around every playable square, drawn first as slightly larger cells,
     // a row of side-by-side cells as one rectangle (the same pixels, in fewer, longer fills).
+    // Only each rectangle's rim is drawn: its inside is the row's squares, filled below.
     let mut cells: Vec<(i32, i32)> = geom
         .squares()
         .iter()
@@ -176,7 +177,14 @@ pub(crate) fn draw_board(canvas: &mut Canvas, fonts: &Fonts, spec: &BoardSpec<'_
         }
         let width = (cells[end - 1].1 - x0) as u32 + sq;
         let big = 2 * edge as u32;
-        canvas.fill(bx + x0 - edge, by + cy - edge, width + big, sq + big, EDGE);
+        canvas.frame(
+            bx + x0 - edge,
+            by + cy - edge,
+            width + big,
+            sq + big,
+            edge as u32,
+            EDGE,
+        );
         run = end;
     }
     let highlight = |s| {

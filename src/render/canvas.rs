@@ -507,12 +507,13 @@ thread_local! {
     static SPARE_ROWS: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// A row buffer of `len` bytes of `v`, reusing a spare one.
-fn rows_buffer(len: usize, v: u8) -> Vec<u8> {
+/// A row buffer of `len` bytes, reusing a spare one: what it holds is left over (the canvas
+/// writes every byte).
+fn rows_buffer(len: usize) -> Vec<u8> {
     let spare = SPARE_ROWS.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()));
     let mut rows = spare.unwrap_or_default();
-    rows.clear();
-    rows.resize(len, v);
+    rows.resize(len, 0);
+    rows.truncate(len);
     rows
 }
 
@@ -570,6 +571,24 @@ fn each_rgb_pixel(
     }
 }
 
+/// The rectangle (x, y, w, h) clipped to a canvas of `cw`×`ch`: (x0, y0, x1, y1), or `None`
+/// if nothing is left.
+fn clip_to(
+    cw: u32,
+    ch: u32,
+    x: i32,
+    y: i32,
+    w: u32,
+    h: u32,
+) -> Option<(usize, usize, usize, usize)> {
+    let (cw, ch) = (i64::from(cw), i64::from(ch));
+    let x0 = i64::from(x).clamp(0, cw);
+    let y0 = i64::from(y).clamp(0, ch);
+    let x1 = (i64::from(x) + i64::from(w)).clamp(0, cw);
+    let y1 = (i64::from(y) + i64::from(h)).clamp(0, ch);
+    (x0 < x1 && y0 < y1).then_some((x0 as usize, y0 as usize, x1 as usize, y1 as usize))
+}
+
 /// Which way a plate is turned when it is put on a picture (see [`Canvas::put_plate`]).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) enum Turn {
@@ -591,16 +610,48 @@ impl Canvas {
                 px: Pixels::Rgb(RgbImage::from_pixel(w, h, Rgb(bg))),
             };
         }
-        Canvas::indexed(w, h, bg, Palette::new())
+        Canvas::indexed(w, h, bg, &[], Palette::new())
     }
 
-    fn indexed(w: u32, h: u32, bg: Rgb8, mut pal: Palette) -> Canvas {
+    /// A canvas of `bg` with rectangles (x, y, w, h, colour) already filled on it, in order:
+    /// the same picture as [`Canvas::new`] and then [`Canvas::fill`] of each, but each row is
+    /// written once while it is in the core's cache (a page of panels is megabytes, and
+    /// writing them twice costs more than drawing on them).
+    pub fn laid(w: u32, h: u32, bg: Rgb8, areas: &[(i32, i32, u32, u32, Rgb8)]) -> Canvas {
+        if legacy() {
+            let mut canvas = Canvas::new(w, h, bg);
+            for &(x, y, aw, ah, c) in areas {
+                canvas.fill(x, y, aw, ah, c);
+            }
+            return canvas;
+        }
+        Canvas::indexed(w, h, bg, areas, Palette::new())
+    }
+
+    fn indexed(
+        w: u32,
+        h: u32,
+        bg: Rgb8,
+        areas: &[(i32, i32, u32, u32, Rgb8)],
+        mut pal: Palette,
+    ) -> Canvas {
         let (w, h) = (w.max(1), h.max(1));
         let i = pal.flat(bg);
+        // Each area clipped, with its entry (taken in order, as fills would).
+        let spans: Vec<((usize, usize, usize, usize), u8)> = areas
+            .iter()
+            .filter_map(|&(x, y, aw, ah, c)| Some((clip_to(w, h, x, y, aw, ah)?, pal.flat(c))))
+            .collect();
         let stride = w as usize + 1;
-        let mut rows = rows_buffer(stride * h as usize, i);
-        for r in rows.chunks_exact_mut(stride) {
+        let mut rows = rows_buffer(stride * h as usize);
+        for (y, r) in rows.chunks_exact_mut(stride).enumerate() {
             r[0] = 0;
+            r[1..].fill(i);
+            for &((x0, y0, x1, y1), e) in &spans {
+                if (y0..y1).contains(&y) {
+                    r[1 + x0..1 + x1].fill(e);
+                }
+            }
         }
         Canvas {
             w,
@@ -681,12 +732,7 @@ impl Canvas {
 
     /// The pixel span `[x0, x1)` × `[y0, y1)` of a rectangle clipped to the canvas.
     fn clip(&self, x: i32, y: i32, w: u32, h: u32) -> Option<(usize, usize, usize, usize)> {
-        let (cw, ch) = (self.w as i64, self.h as i64);
-        let x0 = (x as i64).clamp(0, cw);
-        let y0 = (y as i64).clamp(0, ch);
-        let x1 = (x as i64 + w as i64).clamp(0, cw);
-        let y1 = (y as i64 + h as i64).clamp(0, ch);
-        (x0 < x1 && y0 < y1).then_some((x0 as usize, y0 as usize, x1 as usize, y1 as usize))
+        clip_to(self.w, self.h, x, y, w, h)
     }
 
     /// Fills a rectangle.
@@ -1022,7 +1068,7 @@ impl Canvas {
                 h: h.max(1),
                 px: Pixels::Rgb(RgbImage::from_pixel(w.max(1), h.max(1), Rgb(bg))),
             },
-            Pixels::Indexed(ix) => Canvas::indexed(w, h, bg, std::mem::take(&mut ix.pal)),
+            Pixels::Indexed(ix) => Canvas::indexed(w, h, bg, &[], std::mem::take(&mut ix.pal)),
         }
     }
 
@@ -1292,6 +1338,33 @@ mod tests {
                 }
                 GLYPHS.with(|g| assert!(!g.borrow().is_empty(), "glyphs were kept"));
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// A canvas laid with rectangles is the canvas filled with them one after the other:
+        /// overlapping, partly or wholly off the canvas, or empty.
+        #[test]
+        fn a_laid_canvas_is_the_filled_one(
+            (w, h) in (1u32..60, 1u32..40),
+            areas in proptest::collection::vec(
+                (-20i32..70, -20i32..50, 0u32..50, 0u32..40, 0u8..4),
+                0..6,
+            ),
+        ) {
+            let colour = |k: u8| [40 * k, 200 - 30 * k, 90];
+            let areas: Vec<(i32, i32, u32, u32, Rgb8)> = areas
+                .into_iter()
+                .map(|(x, y, aw, ah, k)| (x, y, aw, ah, colour(k)))
+                .collect();
+            // A spare row buffer of other pictures is left over in it first.
+            drop(Canvas::new(70, 50, [1, 2, 3]));
+            let laid = Canvas::laid(w, h, [250, 250, 250], &areas);
+            let mut filled = Canvas::new(w, h, [250, 250, 250]);
+            for &(x, y, aw, ah, c) in &areas {
+                filled.fill(x, y, aw, ah, c);
+            }
+            proptest::prop_assert_eq!(laid.rows(), filled.rows());
         }
     }
 }

@@ -135,24 +135,50 @@ pub(crate) fn zlib_rows_reusing(data: &[u8], stride: usize, kept: Option<&KeptBa
     // CMF: deflate with a 32 KiB window; FLG: fastest, no dictionary, check bits.
     enc.out.bytes.extend_from_slice(&[0x78, 0x01]);
     let mut table = vec![0u32; 1 << HASH_BITS];
+    // The Adler-32 of the data so far: each band's own, taken while the band is in the cache
+    // (or kept with its bytes), put together.
+    let mut adler = 1;
     for (start, end) in bands(data.len(), stride) {
         let last = end == data.len();
         let keyed = kept.map(|k| (k, band_key(data, stride, start, end, last)));
-        if let Some(bytes) = keyed.and_then(|(k, key)| k.get(key)) {
-            enc.out.bytes.extend_from_slice(&bytes);
+        if let Some(band) = keyed.and_then(|(k, key)| k.get(key)) {
+            enc.out.bytes.extend_from_slice(&band.bytes);
+            adler = adler32_combine(adler, band.adler, end - start);
             continue;
         }
         let from = enc.out.bytes.len();
         enc.band(&data[..end], start, stride, last, &mut table);
+        let band_adler = adler32(&data[start..end]);
+        adler = adler32_combine(adler, band_adler, end - start);
         if let Some((k, key)) = keyed {
-            k.put(key, &enc.out.bytes[from..]);
+            k.put(key, &enc.out.bytes[from..], band_adler);
         }
     }
+    let mut out = enc.out.bytes;
+    out.extend_from_slice(&adler.to_be_bytes());
+    out
+}
+
+/// The Adler-32 (RFC 1950) of `data`.
+fn adler32(data: &[u8]) -> u32 {
     let mut adler = simd_adler32::Adler32::new();
     adler.write(data);
-    let mut out = enc.out.bytes;
-    out.extend_from_slice(&adler.finish().to_be_bytes());
-    out
+    adler.finish()
+}
+
+/// The Adler-32 of `a ++ b` from the Adler-32 of `a` (`first`) and of `b` (`second`), and
+/// the length of `b` (RFC 1950: the first sum adds `b`'s bytes, the second adds the first
+/// sum once per byte of `b` as well).
+fn adler32_combine(first: u32, second: u32, second_len: usize) -> u32 {
+    const MOD: u64 = 65521;
+    let n = second_len as u64 % MOD;
+    let (a1, b1) = (u64::from(first & 0xffff), u64::from(first >> 16));
+    let (a2, b2) = (u64::from(second & 0xffff), u64::from(second >> 16));
+    // `b`'s sums start at 1, not at `a1`: its first sum is off by a1 - 1, and its second sum
+    // by n * (a1 - 1).
+    let a = (a1 + a2 + MOD - 1) % MOD;
+    let b = (b1 + b2 + n * a1 % MOD + MOD - n) % MOD;
+    (b << 16 | a) as u32
 }
 
 /// The bands (start, end) of `n` bytes of rows of `stride`: whole rows, at least
@@ -229,9 +255,15 @@ const KEPT_BYTES: usize = 16 << 20;
 
 #[derive(Default)]
 struct Generations {
-    new: rustc_hash::FxHashMap<u128, std::sync::Arc<[u8]>>,
-    old: rustc_hash::FxHashMap<u128, std::sync::Arc<[u8]>>,
+    new: rustc_hash::FxHashMap<u128, std::sync::Arc<Band>>,
+    old: rustc_hash::FxHashMap<u128, std::sync::Arc<Band>>,
     bytes: usize,
+}
+
+/// A deflated band: its bytes in the stream and the Adler-32 of its rows.
+struct Band {
+    bytes: Box<[u8]>,
+    adler: u32,
 }
 
 impl KeptBands {
@@ -246,7 +278,7 @@ impl KeptBands {
         self.gens.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn get(&self, key: u128) -> Option<std::sync::Arc<[u8]>> {
+    fn get(&self, key: u128) -> Option<std::sync::Arc<Band>> {
         let mut g = self.lock();
         if let Some(b) = g.new.get(&key) {
             return Some(b.clone());
@@ -256,8 +288,12 @@ impl KeptBands {
         Some(b)
     }
 
-    fn put(&self, key: u128, bytes: &[u8]) {
-        self.lock().insert(key, bytes.into());
+    fn put(&self, key: u128, bytes: &[u8], adler: u32) {
+        let band = Band {
+            bytes: bytes.into(),
+            adler,
+        };
+        self.lock().insert(key, std::sync::Arc::new(band));
     }
 
     /// Forgets every band.
@@ -267,13 +303,13 @@ impl KeptBands {
 }
 
 impl Generations {
-    fn insert(&mut self, key: u128, bytes: std::sync::Arc<[u8]>) {
-        if self.bytes + bytes.len() > KEPT_BYTES {
+    fn insert(&mut self, key: u128, band: std::sync::Arc<Band>) {
+        if self.bytes + band.bytes.len() > KEPT_BYTES {
             self.old = std::mem::take(&mut self.new);
             self.bytes = 0;
         }
-        self.bytes += bytes.len();
-        self.new.insert(key, bytes);
+        self.bytes += band.bytes.len();
+        self.new.insert(key, band);
     }
 }
 
@@ -1078,16 +1114,41 @@ mod tests {
         let band = vec![7u8; 1 << 20];
         let bands = ((3 * KEPT_BYTES) >> 20) as u128;
         for k in 0..bands {
-            kept.put(k, &band);
+            kept.put(k, &band, 1);
         }
         let g = kept.lock();
         assert!(g.bytes <= KEPT_BYTES);
-        let held: usize = g.new.values().chain(g.old.values()).map(|b| b.len()).sum();
+        let held: usize = g
+            .new
+            .values()
+            .chain(g.old.values())
+            .map(|b| b.bytes.len())
+            .sum();
         assert!(held <= 2 * KEPT_BYTES, "{held}");
         drop(g);
         // The newest band is there, the first long gone.
         assert!(kept.get(bands - 1).is_some());
         assert!(kept.get(0).is_none());
+    }
+
+    proptest! {
+        /// The Adler-32 of two pieces put together is the Adler-32 of the whole, whatever
+        /// the cut (lengths past the modulus included).
+        #[test]
+        fn adler_of_pieces_put_together(
+            len in 0usize..200_000,
+            seed in any::<u64>(),
+            cut in 0.0f64..=1.0,
+        ) {
+            // Random bytes, or (for some seeds) all 255, which makes the sums largest.
+            let mut rng = Rng(seed);
+            let data: Vec<u8> = (0..len)
+                .map(|_| if seed % 4 == 0 { 255 } else { rng.below(256) as u8 })
+                .collect();
+            let k = (data.len() as f64 * cut) as usize;
+            let (a, b) = data.split_at(k);
+            prop_assert_eq!(adler32_combine(adler32(a), adler32(b), b.len()), adler32(&data));
+        }
     }
 
     proptest! {

@@ -146,7 +146,11 @@ pub(crate) fn draw_kfb(view: &KfbView) -> Result<Canvas, RenderError> {
     let legend_icon = 30;
     let legend_h = board::legend_height(fonts, &legend, width - 2 * GAP, legend_icon);
     let height = TITLE_H + panel_h + GAP + 2 * TEAM_H + legend_h + GAP;
-    let mut canvas = Canvas::new(width, height, PAGE);
+    let panel_x = |i: usize| (GAP + i as u32 * (panel_w + GAP)) as i32;
+    let panels: Vec<(i32, i32, u32, u32, _)> = (0..view.boards.len())
+        .map(|i| (panel_x(i), TITLE_H as i32, panel_w, panel_h, PANEL))
+        .collect();
+    let mut canvas = Canvas::laid(width, height, PAGE, &panels);
 
     // Title.
     let title = fit_text(&fonts.bold, 24.0, &view.title, (width - 2 * GAP) as f32);
@@ -161,9 +165,8 @@ pub(crate) fn draw_kfb(view: &KfbView) -> Result<Canvas, RenderError> {
     );
 
     for (i, b) in view.boards.iter().enumerate() {
-        let px = (GAP + i as u32 * (panel_w + GAP)) as i32;
+        let px = panel_x(i);
         let mut y = TITLE_H as i32;
-        canvas.fill(px, y, panel_w, panel_h, PANEL);
         // Header: board number and frozen badge.
         canvas.text(
             &fonts.bold,

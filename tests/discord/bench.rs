@@ -213,6 +213,75 @@ fn loadavg() -> String {
         .unwrap_or_else(|| "?".to_string())
 }
 
+/// Processor time so far: every core's busy and total time (`/proc/stat`), and the time
+/// used by the bot's process and by this one (the fake), in clock ticks (Linux only; zeros
+/// elsewhere).
+#[derive(Clone, Copy, Default)]
+struct CpuUse {
+    busy: u64,
+    /// Time the machine's host gave to others (counted in `busy`).
+    steal: u64,
+    total: u64,
+    bot: u64,
+    fake: u64,
+}
+
+impl CpuUse {
+    fn now(bot: u32) -> CpuUse {
+        // utime and stime of /proc/PID/stat: fields 14 and 15, the 12th and 13th after the
+        // `)` that ends the command name (field 2).
+        let process = |path: String| -> u64 {
+            let Ok(stat) = std::fs::read_to_string(path) else {
+                return 0;
+            };
+            let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let field = |k: usize| f.get(k).and_then(|x| x.parse::<u64>().ok()).unwrap_or(0);
+            field(11) + field(12)
+        };
+        let (mut busy, mut steal, mut total) = (0, 0, 0);
+        if let Ok(stat) = std::fs::read_to_string("/proc/stat") {
+            if let Some(cpu) = stat.lines().find(|l| l.starts_with("cpu ")) {
+                let f: Vec<u64> = cpu
+                    .split_whitespace()
+                    .skip(1)
+                    .filter_map(|x| x.parse().ok())
+                    .collect();
+                // user nice system idle iowait irq softirq steal (guest time is in user).
+                total = f.iter().take(8).sum();
+                busy = total - f.get(3).copied().unwrap_or(0) - f.get(4).copied().unwrap_or(0);
+                steal = f.get(7).copied().unwrap_or(0);
+            }
+        }
+        CpuUse {
+            busy,
+            steal,
+            total,
+            bot: process(format!("/proc/{bot}/stat")),
+            fake: process("/proc/self/stat".to_string()),
+        }
+    }
+
+    /// What was used from `self` to `later`, per move: "cores busy N% (M% taken by the
+    /// host); bot, fake and the rest (the database server, other processes) in ms a move".
+    fn report(self, later: CpuUse, moves: usize) -> String {
+        // Clock ticks are 100 a second on Linux.
+        let per_move = |ticks: u64| ticks as f64 * 10.0 / moves.max(1) as f64;
+        let busy = later.busy.saturating_sub(self.busy);
+        let bot = later.bot.saturating_sub(self.bot);
+        let fake = later.fake.saturating_sub(self.fake);
+        let total = later.total.saturating_sub(self.total).max(1) as f64;
+        format!(
+            "cores busy {:.0}% ({:.0}% taken by the host); CPU a move: bot {:.2}, fake {:.2}, the rest {:.2} ms",
+            100.0 * busy as f64 / total,
+            100.0 * later.steal.saturating_sub(self.steal) as f64 / total,
+            per_move(bot),
+            per_move(fake),
+            per_move(busy.saturating_sub(bot + fake)),
+        )
+    }
+}
+
 /// What one mode measured.
 struct Run {
     mode: Mode,
@@ -224,6 +293,8 @@ struct Run {
     /// From each interaction sent to the bot's command starting.
     delivery: Vec<Duration>,
     load: (String, String),
+    /// Processor use during the run (see [`CpuUse::report`]).
+    cpu: String,
 }
 
 /// Sends one move and waits for its answer: (answer time, first response time).
@@ -307,12 +378,14 @@ async fn run(mode: Mode, db: String) -> Run {
     }
     let busy = mode.busy.then(Busy::start);
     let load_before = loadavg();
+    let cpu_before = CpuUse::now(bot.pid());
     let started = Instant::now();
     let measured = match mode.load {
         Load::Burst => burst(&fake, &games).await,
         Load::Sustained => sustained(&fake, &games).await,
     };
     let wall = started.elapsed();
+    let cpu = cpu_before.report(CpuUse::now(bot.pid()), measured.len());
     let load_after = loadavg();
     drop(busy);
     // Outside the measured run: every picture decodes.
@@ -342,6 +415,7 @@ async fn run(mode: Mode, db: String) -> Run {
         log,
         delivery,
         load: (load_before, load_after),
+        cpu,
     }
 }
 
@@ -465,6 +539,7 @@ fn bench_fifty_games() {
             r.load.0,
             r.load.1
         );
+        eprintln!("  {}", r.cpu);
         eprintln!("  answer (median / p99 / max):   {}", figures(&mut answers));
         eprintln!("  first response:                {}", figures(&mut firsts));
         let mut delivery = r.delivery.clone();

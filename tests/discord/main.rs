@@ -87,6 +87,11 @@ impl Bot {
         Bot::start(fake, dir, Some(db))
     }
 
+    /// The process id (for the benchmark's processor times).
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     fn log(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
