@@ -513,7 +513,6 @@ fn rows_buffer(len: usize) -> Vec<u8> {
     let spare = SPARE_ROWS.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()));
     let mut rows = spare.unwrap_or_default();
     rows.resize(len, 0);
-    rows.truncate(len);
     rows
 }
 

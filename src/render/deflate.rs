@@ -141,18 +141,22 @@ pub(crate) fn zlib_rows_reusing(data: &[u8], stride: usize, kept: Option<&KeptBa
     for (start, end) in bands(data.len(), stride) {
         let last = end == data.len();
         let keyed = kept.map(|k| (k, band_key(data, stride, start, end, last)));
-        if let Some(band) = keyed.and_then(|(k, key)| k.get(key)) {
-            enc.out.bytes.extend_from_slice(&band.bytes);
-            adler = adler32_combine(adler, band.adler, end - start);
-            continue;
-        }
-        let from = enc.out.bytes.len();
-        enc.band(&data[..end], start, stride, last, &mut table);
-        let band_adler = adler32(&data[start..end]);
+        let band_adler = match keyed.and_then(|(k, key)| k.get(key)) {
+            Some(band) => {
+                enc.out.bytes.extend_from_slice(&band.bytes);
+                band.adler
+            }
+            None => {
+                let from = enc.out.bytes.len();
+                enc.band(&data[..end], start, stride, last, &mut table);
+                let band_adler = adler32(&data[start..end]);
+                if let Some((k, key)) = keyed {
+                    k.put(key, &enc.out.bytes[from..], band_adler);
+                }
+                band_adler
+            }
+        };
         adler = adler32_combine(adler, band_adler, end - start);
-        if let Some((k, key)) = keyed {
-            k.put(key, &enc.out.bytes[from..], band_adler);
-        }
     }
     let mut out = enc.out.bytes;
     out.extend_from_slice(&adler.to_be_bytes());
