@@ -445,6 +445,27 @@ impl Service {
             .await
     }
 
+    /// Draws the warm-up pictures ([`crate::render::warm_up`]) on the picture threads, one
+    /// job each, so a command's picture queues behind at most one of them; the first move of
+    /// each game then finds its pieces drawn. Run once as the bot starts.
+    pub async fn warm_pictures(&self) {
+        let started = std::time::Instant::now();
+        for step in 0..crate::render::WARM_PICTURES {
+            match self.cpu(move || crate::render::warm_up(step)).await {
+                Ok((Some(Ok(())), _)) => {}
+                Ok((None, _)) => break,
+                Ok((Some(Err(e)), _)) => {
+                    tracing::warn!(step, error = %e, "a warm-up picture failed");
+                }
+                Err(e) => tracing::warn!(step, error = %e, "a warm-up picture panicked"),
+            }
+        }
+        tracing::info!(
+            ms = started.elapsed().as_millis() as u64,
+            "picture caches warmed"
+        );
+    }
+
     // ----- tournaments -------------------------------------------------------------------
 
     /// Brings one thread's tournament up to date with the database.

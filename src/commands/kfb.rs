@@ -484,6 +484,13 @@ impl ThreadGame for Game {
             .collect()
     }
 
+    /// A move, and the pick that completes the draft: the players see the boards they are
+    /// about to play (a pick is accepted only while the draft runs, so an accepted pick
+    /// after which there are boards is the last one).
+    fn pictured(&self, command: &str) -> bool {
+        command == "move" || (command == "pick" && self.state().boards.is_some())
+    }
+
     fn picture(&self, now: Timestamp) -> PictureJob {
         let game = self.clone();
         Box::new(move || super::kfb_picture(&game, now).map_err(|e| e.to_string()))

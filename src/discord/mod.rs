@@ -212,6 +212,9 @@ pub async fn run(config: Config) -> Result<(), BotError> {
     let guild = config.guild_id.map(GuildId::new);
     let setup_state: Data = Arc::new(State::new(service));
     setup_state.load_settings().await;
+    // The piece sprites of the first pictures are drawn while the gateway connects.
+    let warming = setup_state.clone();
+    tokio::spawn(async move { warming.service.warm_pictures().await });
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: slash::all(),

@@ -53,6 +53,10 @@ thread_local! {
     /// again (labels, names being fitted).
     static WIDTHS: std::cell::RefCell<HashMap<TextKey, f32>> =
         std::cell::RefCell::new(HashMap::new());
+    /// Texts wrapped on this thread, by text, size and the width's bits: a status line is
+    /// wrapped again on every picture, and wrapping measures every prefix of its lines.
+    static WRAPPED: std::cell::RefCell<HashMap<(TextKey, u32), Vec<String>>> =
+        std::cell::RefCell::new(HashMap::new());
 }
 
 /// Width in pixels of `text` at `px`.
@@ -230,6 +234,11 @@ pub(crate) fn clear_text_cache() {
         c.clear();
     }
     WIDTHS.with(|w| {
+        if let Ok(mut w) = w.try_borrow_mut() {
+            w.clear();
+        }
+    });
+    WRAPPED.with(|w| {
         if let Ok(mut w) = w.try_borrow_mut() {
             w.clear();
         }
@@ -1274,6 +1283,35 @@ pub(crate) fn fit_text(font: &FontRef<'_>, px: f32, text: &str, max_w: f32) -> S
 
 /// Splits `text` into lines no wider than `max_w` (words longer than a line are shortened).
 pub(crate) fn wrap_text(font: &FontRef<'_>, px: f32, text: &str, max_w: f32) -> Vec<String> {
+    if legacy() {
+        return wrap_measured(font, px, text, max_w);
+    }
+    let key = (
+        TextKey {
+            font: font.font_data().as_ptr() as usize,
+            px: px.to_bits(),
+            text: text.to_string(),
+        },
+        max_w.to_bits(),
+    );
+    let known = WRAPPED.with(|w| w.try_borrow().ok().and_then(|w| w.get(&key).cloned()));
+    if let Some(lines) = known {
+        return lines;
+    }
+    let lines = wrap_measured(font, px, text, max_w);
+    WRAPPED.with(|c| {
+        if let Ok(mut c) = c.try_borrow_mut() {
+            if c.len() > 2_000 {
+                c.clear();
+            }
+            c.insert(key, lines.clone());
+        }
+    });
+    lines
+}
+
+/// [`wrap_text`] worked out afresh.
+fn wrap_measured(font: &FontRef<'_>, px: f32, text: &str, max_w: f32) -> Vec<String> {
     let mut lines = Vec::new();
     for para in text.split('\n') {
         let mut line = String::new();
@@ -1298,6 +1336,35 @@ pub(crate) fn wrap_text(font: &FontRef<'_>, px: f32, text: &str, max_w: f32) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A wrapped text comes back from the cache as it was wrapped, at each width and size
+    /// asked (the key holds all three).
+    #[test]
+    fn wrapped_texts_come_back_as_wrapped() {
+        let fonts = crate::render::fonts().unwrap();
+        let texts = [
+            "Blake (blue) to move · Lou (lightgreen) locked until 15:20 UTC; Lou's W on d5 is locked until Blake moves",
+            "Frozen: Bo (blue) has no king on this board; only a blue king drop unfreezes it",
+            "short",
+            "",
+            "two\nparagraphs of words",
+        ];
+        for text in texts {
+            for max_w in [40.0, 120.0, 300.0, 1000.0] {
+                for px in [13.0, 15.0] {
+                    let fresh = wrap_measured(&fonts.regular, px, text, max_w);
+                    assert_eq!(wrap_text(&fonts.regular, px, text, max_w), fresh);
+                    assert_eq!(wrap_text(&fonts.regular, px, text, max_w), fresh);
+                }
+            }
+        }
+        // Different widths wrap differently (so the width is part of the key).
+        let long = texts[0];
+        assert_ne!(
+            wrap_text(&fonts.regular, 15.0, long, 120.0),
+            wrap_text(&fonts.regular, 15.0, long, 1000.0)
+        );
+    }
 
     /// The coverage block of `text` laid out with the glyph cache as it stands (the laid-out
     /// texts forgotten first, so that the glyphs are looked up again).

@@ -60,6 +60,7 @@ pub mod party;
 mod shapes;
 mod table;
 mod ultimate;
+mod warm;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -79,6 +80,7 @@ pub use ultimate::{
     cross_square_name, example_ultimate, is_cut, parse_cross_square, render_ultimate, CrossPiece,
     CrossSquare, CrossView, CROSS_SIDE, SEAT_COLOURS,
 };
+pub use warm::{warm_up, WARM_PICTURES};
 
 use board::{BoardSpec, HandItem, DIM, PAGE, TEXT};
 use canvas::{Align, Canvas, Fonts};

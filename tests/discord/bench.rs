@@ -295,6 +295,8 @@ struct Run {
     load: (String, String),
     /// Processor use during the run (see [`CpuUse::report`]).
     cpu: String,
+    /// The burst's slowest answer in each round, in order (empty for the sustained load).
+    round_max: Vec<Duration>,
 }
 
 /// Sends one move and waits for its answer: (answer time, first response time).
@@ -406,6 +408,14 @@ async fn run(mode: Mode, db: String) -> Run {
         })
         .collect();
     let (answers, firsts): (Vec<_>, Vec<_>) = measured.into_iter().unzip();
+    // The burst's answers come round by round, one per game.
+    let round_max = match mode.load {
+        Load::Burst => answers
+            .chunks(games.len())
+            .filter_map(|round| round.iter().max().copied())
+            .collect(),
+        Load::Sustained => Vec::new(),
+    };
     Run {
         mode,
         moves: answers.len(),
@@ -416,6 +426,7 @@ async fn run(mode: Mode, db: String) -> Run {
         delivery,
         load: (load_before, load_after),
         cpu,
+        round_max,
     }
 }
 
@@ -547,6 +558,10 @@ fn bench_fifty_games() {
             "  gateway: sent to bot's command {}",
             figures(&mut delivery)
         );
+        if !r.round_max.is_empty() {
+            let each: Vec<String> = r.round_max.iter().map(|d| ms(*d)).collect();
+            eprintln!("  slowest answer of each round:   {} ms", each.join(", "));
+        }
         eprint!("{}", breakdown(&r.log));
         // The database's stalls the bot reported (slow group commits, slow checkpoints).
         for line in r.log.lines().filter(|l| l.contains(" slow ")) {

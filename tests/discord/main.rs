@@ -578,16 +578,23 @@ async fn drafted_with(fake: &Fake, p: &[User; 6], org: &User, move_limit: &str) 
     let t = fake.slash(org, CHANNEL, "kfb new", teams, &[]);
     accepted(&fake.answer(&t).await, "kfb new");
     let thread = fake.lock().threads[known].0;
-    for (user, choice) in [
+    for (n, (user, choice)) in [
         (f, pick(1, 0, 0)),
         (a, pick(0, 0, 0)),
         (e, pick(0, 2, 3)),
         (b, pick(1, 1, 2)),
         (d, pick(1, 1, 1)),
         (c, pick(0, 2, 4)),
-    ] {
+    ]
+    .into_iter()
+    .enumerate()
+    {
         let t = fake.slash(user, thread, "pick", choice, &[]);
-        accepted(&fake.answer(&t).await, "pick");
+        let answer = fake.answer(&t).await;
+        accepted(&answer, "pick");
+        // The pick that completes the draft shows the boards about to be played.
+        let files: &[&str] = if n == 5 { &["board.png"] } else { &[] };
+        assert_eq!(message(&answer).files, files, "pick {n}: {answer:?}");
     }
     thread
 }

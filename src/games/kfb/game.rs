@@ -1514,8 +1514,7 @@ fn is_free(st: &State, settings: &Settings, seat: usize, now: Timestamp) -> bool
     if seat == b.second && !b.first_moved {
         return false;
     }
-    let catalog = b.pos.rules().catalog.clone();
-    locked_until(st, settings, seat, now).is_none() && !frozen_for(st, &catalog, seat)
+    locked_until(st, settings, seat, now).is_none() && !frozen_for(st, &b.pos.rules().catalog, seat)
 }
 
 fn count_posts(

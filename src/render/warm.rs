@@ -1,0 +1,127 @@
+//! Warming the picture caches when the bot starts.
+//!
+//! A piece's sprite is drawn the first time a picture needs it (about half a millisecond
+//! each) and kept ([`super::shapes`]). A KFB start picture needs about sixty, so the first
+//! move of every game after a restart cost several times a warm one: in a burst of fifty
+//! games the first round took a third more processor time than the next ones, and its
+//! answers were the slowest of the run. [`warm_up`] draws a fixed set of pictures instead,
+//! one per call, so the bot can draw them on its picture threads as it connects: the KFB
+//! start boards with every army on either side in each player colour, and the example
+//! picture of every other game (their text and common pieces). A fixed set: start-up costs
+//! the same however many games are stored.
+
+use super::kfb::{KfbBoardView, KfbView, SeatState, SeatView, TeamView};
+use super::{chex, kfb, nomic, party, table, ultimate, PlayerColour, RenderError, RenderOptions};
+
+/// The KFB armies, as `kfb-board:W-B` names them.
+const ARMIES: [&str; 5] = ["fide", "clobberers", "nutty", "rookies", "forward"];
+
+/// The KFB player colours, in the order of their numbers.
+const COLOURS: [PlayerColour; 3] = [
+    PlayerColour::Red,
+    PlayerColour::LightGreen,
+    PlayerColour::Blue,
+];
+
+/// The pictures [`warm_up`] draws: the KFB start pictures, then one of every other kind.
+pub const WARM_PICTURES: usize = ARMIES.len() + 6;
+
+/// The KFB start picture number `p` (0 to 4): board `b` has army `p + b` at the bottom in
+/// colour `b` and army `p + b + 2` at the top in colour `b + 1` (armies and colours counted
+/// round), so the five pictures show every army on either side in every colour.
+fn kfb_start(p: usize) -> Result<KfbView, RenderError> {
+    let seat = |n: usize, colour: PlayerColour, team: u8, state| SeatView {
+        name: format!("Player {n}"),
+        colour,
+        team,
+        hand: Vec::new(),
+        note: "inactivity 0/8".into(),
+        state,
+    };
+    let mut boards = Vec::with_capacity(3);
+    for b in 0..3 {
+        let (low, high) = (ARMIES[(p + b) % 5], ARMIES[(p + b + 2) % 5]);
+        let position = crate::cli::position(&format!("kfb-board:{low}-{high}"), None)?;
+        let (cb, ct) = (COLOURS[b], COLOURS[(b + 1) % 3]);
+        boards.push(KfbBoardView {
+            number: b as u8 + 1,
+            position,
+            bottom: seat(2 * b + 1, cb, (b % 2) as u8, SeatState::ToMove),
+            top: seat(2 * b + 2, ct, ((b + 1) % 2) as u8, SeatState::Idle),
+            frozen: false,
+            status_line: format!("Player {} ({}) moves first", 2 * b + 1, cb.name()),
+            last: None,
+        });
+    }
+    let boards: [KfbBoardView; 3] = boards
+        .try_into()
+        .map_err(|_| RenderError::Message("a KFB picture has three boards".into()))?;
+    // Kings held, in every colour, for the teams' icons.
+    let team = |t: usize| TeamView {
+        name: format!("Team {}", t + 1),
+        kings: COLOURS.to_vec(),
+    };
+    Ok(KfbView {
+        title: "Kung Fu Bughouse · action 0".into(),
+        boards,
+        teams: [team(0), team(1)],
+    })
+}
+
+/// Draws warm-up picture number `step` (not encoded: only drawing has caches), or `None`
+/// once `step` is past the last ([`WARM_PICTURES`]).
+///
+/// # Errors
+/// If a picture cannot be drawn (the built-in positions stopped parsing).
+pub fn warm_up(step: usize) -> Option<Result<(), RenderError>> {
+    let drawn = match step {
+        s if s < ARMIES.len() => kfb_start(s).and_then(|v| kfb::draw_kfb(&v)),
+        s if s == ARMIES.len() => ultimate::draw_ultimate(&ultimate::example_ultimate()),
+        s if s == ARMIES.len() + 1 => chex::draw_chex(&chex::example_chex()),
+        s if s == ARMIES.len() + 2 => nomic::draw_nomic(&nomic::example_nomic()),
+        s if s == ARMIES.len() + 3 => party::example_party()
+            .map_err(RenderError::Message)
+            .and_then(|v| party::draw_party(&v)),
+        s if s == ARMIES.len() + 4 => table::draw_table(&table::example_table()),
+        s if s == ARMIES.len() + 5 => crate::cli::position("chess", None)
+            .map_err(RenderError::from)
+            .and_then(|p| super::draw_position(&p, None, &RenderOptions::default())),
+        _ => return None,
+    };
+    Some(drawn.map(|_| ()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_warm_up_picture_draws_and_then_none() {
+        for step in 0..WARM_PICTURES {
+            match warm_up(step) {
+                Some(Ok(())) => {}
+                other => panic!("warm-up picture {step}: {other:?}"),
+            }
+        }
+        assert!(warm_up(WARM_PICTURES).is_none());
+    }
+
+    /// Every army is drawn on either side in every colour (so a KFB game's start picture
+    /// finds its sprites whatever the draft chose), read back from the positions drawn.
+    #[test]
+    fn the_kfb_start_pictures_show_every_army_side_and_colour() {
+        let mut seen = std::collections::BTreeSet::new();
+        for p in 0..ARMIES.len() {
+            let view = kfb_start(p).unwrap();
+            for board in &view.boards {
+                let name = &board.position.rules().name;
+                let armies = name.strip_prefix("kfb-board:").unwrap();
+                let (low, high) = armies.split_once('-').unwrap();
+                assert_ne!(low, high, "{name}");
+                seen.insert((low.to_string(), 0, board.bottom.colour.name()));
+                seen.insert((high.to_string(), 1, board.top.colour.name()));
+            }
+        }
+        assert_eq!(seen.len(), ARMIES.len() * 2 * COLOURS.len(), "{seen:?}");
+    }
+}
