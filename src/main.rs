@@ -1,6 +1,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use tracing_subscriber::prelude::*;
 
 /// Arbiter: a referee for chess-variant forum games.
 #[derive(Parser)]
@@ -449,6 +450,19 @@ fn log_filter(env: Option<&str>, default: &str) -> tracing_subscriber::EnvFilter
     }
 }
 
+/// Whether serenity's spans are logged: only when `RUST_LOG` names serenity. Each records
+/// its arguments with `Debug` as it opens: the gateway's formats every event it handles (a
+/// whole interaction, with its member and user), about 1.3% of the bot's CPU in a burst of
+/// moves, only to be thrown away. Serenity's events (a shard resumed or reconnecting) are
+/// logged as the filter says.
+fn serenity_spans(env: Option<&str>) -> bool {
+    env.is_some_and(|s| s.contains("serenity"))
+}
+
+fn is_serenity_span(m: &tracing::Metadata<'_>) -> bool {
+    m.is_span() && m.target().starts_with("serenity")
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     // Logs go to standard error; RUST_LOG sets the level (default: warnings and errors, and
@@ -458,14 +472,16 @@ fn main() -> ExitCode {
     } else {
         "warn"
     };
-    tracing_subscriber::fmt()
+    let env = std::env::var("RUST_LOG").ok();
+    let spans = serenity_spans(env.as_deref());
+    let layer = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_env_filter(log_filter(
-            std::env::var("RUST_LOG").ok().as_deref(),
-            default,
-        ))
-        .init();
+        .with_filter(log_filter(env.as_deref(), default))
+        .with_filter(tracing_subscriber::filter::filter_fn(move |m| {
+            spans || !is_serenity_span(m)
+        }));
+    tracing_subscriber::registry().with(layer).init();
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -477,7 +493,16 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::log_filter;
+    use super::{log_filter, serenity_spans};
+
+    #[test]
+    fn serenity_spans_are_logged_only_when_rust_log_names_serenity() {
+        assert!(!serenity_spans(None));
+        assert!(!serenity_spans(Some("info")));
+        assert!(!serenity_spans(Some("info,arbiter=debug")));
+        assert!(serenity_spans(Some("info,serenity=debug")));
+        assert!(serenity_spans(Some("serenity::gateway=info")));
+    }
 
     #[test]
     fn serenity_http_spans_stay_off_unless_rust_log_names_serenity() {
