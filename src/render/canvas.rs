@@ -59,6 +59,30 @@ thread_local! {
         std::cell::RefCell::new(HashMap::new());
 }
 
+/// The value kept for `key` in a per-thread cache, or `make`'s, kept (the cache starts
+/// again once it holds more than `cap`).
+fn kept<K: std::hash::Hash + Eq, V: Clone>(
+    cache: &'static std::thread::LocalKey<std::cell::RefCell<HashMap<K, V>>>,
+    key: K,
+    cap: usize,
+    make: impl FnOnce() -> V,
+) -> V {
+    let known = cache.with(|c| c.try_borrow().ok().and_then(|c| c.get(&key).cloned()));
+    if let Some(v) = known {
+        return v;
+    }
+    let v = make();
+    cache.with(|c| {
+        if let Ok(mut c) = c.try_borrow_mut() {
+            if c.len() > cap {
+                c.clear();
+            }
+            c.insert(key, v.clone());
+        }
+    });
+    v
+}
+
 /// Width in pixels of `text` at `px`.
 pub(crate) fn text_width(font: &FontRef<'_>, px: f32, text: &str) -> f32 {
     if legacy() {
@@ -69,20 +93,7 @@ pub(crate) fn text_width(font: &FontRef<'_>, px: f32, text: &str) -> f32 {
         px: px.to_bits(),
         text: text.to_string(),
     };
-    let known = WIDTHS.with(|w| w.try_borrow().ok().and_then(|w| w.get(&key).copied()));
-    if let Some(w) = known {
-        return w;
-    }
-    let w = measure(font, px, text);
-    WIDTHS.with(|c| {
-        if let Ok(mut c) = c.try_borrow_mut() {
-            if c.len() > 20_000 {
-                c.clear();
-            }
-            c.insert(key, w);
-        }
-    });
-    w
+    kept(&WIDTHS, key, 20_000, || measure(font, px, text))
 }
 
 /// Width in pixels of `text` at `px`, from the font's advances and kerning.
@@ -320,21 +331,11 @@ fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<TextLayout> {
             id: id.0,
             x: at.to_bits(),
         };
-        let known = GLYPHS.with(|g| g.try_borrow().ok().and_then(|g| g.get(&place).cloned()));
-        let mask = known.unwrap_or_else(|| {
-            let mask = rasterize_glyph(
+        let mask = kept(&GLYPHS, place, 50_000, || {
+            rasterize_glyph(
                 font,
                 id.with_scale_and_position(px, ab_glyph::point(at, 0.0)),
-            );
-            GLYPHS.with(|g| {
-                if let Ok(mut g) = g.try_borrow_mut() {
-                    if g.len() > 50_000 {
-                        g.clear();
-                    }
-                    g.insert(place, mask.clone());
-                }
-            });
-            mask
+            )
         });
         masks.extend(mask);
     }
@@ -1294,20 +1295,9 @@ pub(crate) fn wrap_text(font: &FontRef<'_>, px: f32, text: &str, max_w: f32) -> 
         },
         max_w.to_bits(),
     );
-    let known = WRAPPED.with(|w| w.try_borrow().ok().and_then(|w| w.get(&key).cloned()));
-    if let Some(lines) = known {
-        return lines;
-    }
-    let lines = wrap_measured(font, px, text, max_w);
-    WRAPPED.with(|c| {
-        if let Ok(mut c) = c.try_borrow_mut() {
-            if c.len() > 2_000 {
-                c.clear();
-            }
-            c.insert(key, lines.clone());
-        }
-    });
-    lines
+    kept(&WRAPPED, key, 2_000, || {
+        wrap_measured(font, px, text, max_w)
+    })
 }
 
 /// [`wrap_text`] worked out afresh.
