@@ -12,9 +12,10 @@
 
 use super::kfb::{KfbBoardView, KfbView, SeatState, SeatView, TeamView};
 use super::{chex, kfb, nomic, party, table, ultimate, PlayerColour, RenderError, RenderOptions};
+use crate::games::kfb::draft::Army;
 
-/// The KFB armies, as `kfb-board:W-B` names them.
-const ARMIES: [&str; 5] = ["fide", "clobberers", "nutty", "rookies", "forward"];
+/// The KFB armies, as the draft offers them.
+const ARMIES: [Army; 5] = Army::ALL;
 
 /// The KFB player colours, in the order of their numbers.
 const COLOURS: [PlayerColour; 3] = [
@@ -40,7 +41,10 @@ fn kfb_start(p: usize) -> Result<KfbView, RenderError> {
     };
     let mut boards = Vec::with_capacity(3);
     for b in 0..3 {
-        let (low, high) = (ARMIES[(p + b) % 5], ARMIES[(p + b + 2) % 5]);
+        let (low, high) = (
+            ARMIES[(p + b) % 5].as_str(),
+            ARMIES[(p + b + 2) % 5].as_str(),
+        );
         let position = crate::cli::position(&format!("kfb-board:{low}-{high}"), None)?;
         let (cb, ct) = (COLOURS[b], COLOURS[(b + 1) % 3]);
         boards.push(KfbBoardView {
