@@ -319,9 +319,10 @@ impl Console {
                     return;
                 };
                 let now = self.now;
-                let picture = self
-                    .rt
-                    .block_on(self.svc.with_game(&self.thread, |g| g.picture(now)));
+                let picture = self.rt.block_on(
+                    self.svc
+                        .with_game(&self.thread, |g| g.picture(&self.thread, now)),
+                );
                 let picture = match picture {
                     Some(job) => Some(job()),
                     None => self.rt.block_on(

@@ -1024,7 +1024,7 @@ impl Service {
                                 && reply.ok == Some(true)
                                 && g.pictured(&cmd.name) =>
                         {
-                            Some(g.picture(caller.now))
+                            Some(g.picture(thread, caller.now))
                         }
                         _ => None,
                     };

@@ -358,7 +358,7 @@ impl ThreadGame for Game {
         matches!(command, "move" | "draw" | "place" | "takeback" | "revert")
     }
 
-    fn picture(&self, _now: Timestamp) -> PictureJob {
+    fn picture(&self, _thread: &str, _now: Timestamp) -> PictureJob {
         let view = crate::render::chex_view(self);
         Box::new(move || crate::render::render_chex(&view).map_err(|e| e.to_string()))
     }

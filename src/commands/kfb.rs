@@ -491,9 +491,10 @@ impl ThreadGame for Game {
         command == "move" || (command == "pick" && self.state().boards.is_some())
     }
 
-    fn picture(&self, now: Timestamp) -> PictureJob {
+    fn picture(&self, thread: &str, now: Timestamp) -> PictureJob {
         let game = self.clone();
-        Box::new(move || super::kfb_picture(&game, now).map_err(|e| e.to_string()))
+        let thread = thread.to_string();
+        Box::new(move || super::kfb_picture(&game, Some(&thread), now).map_err(|e| e.to_string()))
     }
 
     fn clone_box(&self) -> Box<dyn ThreadGame> {

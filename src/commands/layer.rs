@@ -131,8 +131,9 @@ pub trait ThreadGame: Send + Sync {
     fn pictured(&self, command: &str) -> bool {
         command == "move"
     }
-    /// The picture of the game now, to render away from the executor.
-    fn picture(&self, now: Timestamp) -> PictureJob;
+    /// The picture of the game now, to render away from the executor. `thread` is the
+    /// game's thread: a game may draw its picture over its last one, kept by thread.
+    fn picture(&self, thread: &str, now: Timestamp) -> PictureJob;
     /// Whether a command button's `command` (see [`super::command_button`]), shown with an
     /// earlier reply, still does something at `now` (a Nomic vote still open). The Discord
     /// front end takes the buttons that no longer do off their message. Yes by default.

@@ -738,7 +738,7 @@ impl ThreadGame for Game {
         matches!(command, "move" | "push" | "takeback" | "revert")
     }
 
-    fn picture(&self, now: Timestamp) -> PictureJob {
+    fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {
         let view = nomic_view(self, now);
         Box::new(move || render_nomic(&view).map_err(|e| e.to_string()))
     }

@@ -391,7 +391,7 @@ impl ThreadGame for Game {
         )
     }
 
-    fn picture(&self, now: Timestamp) -> PictureJob {
+    fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {
         let view = crate::render::party::view_of(&self.at(now));
         Box::new(move || crate::render::party::render_party(&view).map_err(|e| e.to_string()))
     }

@@ -3,8 +3,8 @@
 use crate::engine::Side;
 use crate::games::kfb::{team_of, Game, COLOUR_NAMES};
 use crate::render::{
-    render_kfb, KfbBoardView, KfbView, LastMove, PlayerColour, RenderError, SeatState, SeatView,
-    TeamView,
+    render_kfb, render_kfb_over, KfbBoardView, KfbView, LastMove, PlayerColour, RenderError,
+    SeatState, SeatView, TeamView,
 };
 use crate::time::Timestamp;
 
@@ -22,11 +22,16 @@ pub fn clock_text(t: Timestamp) -> String {
     format!("{:02}:{:02} UTC", s / 3600, (s % 3600) / 60)
 }
 
-/// Renders the game's current picture as PNG bytes.
+/// Renders the game's current picture as PNG bytes; with `thread`, drawn over the game's
+/// last picture where it is kept ([`render_kfb_over`]).
 ///
 /// # Errors
 /// Before the draft is complete there is no board to draw; rendering failures.
-pub fn kfb_picture(game: &Game, now: Timestamp) -> Result<Vec<u8>, RenderError> {
+pub fn kfb_picture(
+    game: &Game,
+    thread: Option<&str>,
+    now: Timestamp,
+) -> Result<Vec<u8>, RenderError> {
     let st = game.state();
     let Some(boards) = &st.boards else {
         return Err(RenderError::Message(
@@ -158,9 +163,13 @@ pub fn kfb_picture(game: &Game, now: Timestamp) -> Result<Vec<u8>, RenderError> 
     let boards: [KfbBoardView; 3] = views
         .try_into()
         .map_err(|_| RenderError::Message("a KFB game has three boards".into()))?;
-    render_kfb(&KfbView {
+    let view = KfbView {
         title,
         boards,
         teams: [team(0), team(1)],
-    })
+    };
+    match thread {
+        Some(thread) => render_kfb_over(thread, view),
+        None => render_kfb(&view),
+    }
 }

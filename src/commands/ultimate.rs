@@ -378,7 +378,7 @@ impl ThreadGame for Game {
             .collect()
     }
 
-    fn picture(&self, _now: Timestamp) -> PictureJob {
+    fn picture(&self, _thread: &str, _now: Timestamp) -> PictureJob {
         let view = cross_view(self);
         Box::new(move || render_ultimate(&view).map_err(|e| e.to_string()))
     }

@@ -72,7 +72,9 @@ async fn on_press(http: &Http, state: &Data, press: &ComponentInteraction) -> Re
     } else {
         state
             .service
-            .with_game(&thread, |g| g.pictured("revert").then(|| g.picture(now())))
+            .with_game(&thread, |g| {
+                g.pictured("revert").then(|| g.picture(&thread, now()))
+            })
             .await
             .flatten()
     };

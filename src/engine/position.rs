@@ -333,6 +333,12 @@ impl Position {
         }
     }
 
+    /// Whether `other` has the very same rules and the same pieces on the same squares
+    /// (what a picture of the board shows of the position).
+    pub fn same_placement(&self, other: &Position) -> bool {
+        Arc::ptr_eq(&self.rules, &other.rules) && self.board == other.board
+    }
+
     /// The rules.
     pub fn rules(&self) -> &Arc<Rules> {
         &self.rules

@@ -674,6 +674,43 @@ impl Canvas {
         }
     }
 
+    /// Moves the rows from row `from` to the bottom by `by` rows (down when positive, up when
+    /// negative), then makes the picture `h` rows tall (cutting rows off the bottom or adding
+    /// rows of entry 0). Rows the move left behind, and rows added, keep whatever they held:
+    /// the caller draws over them. Returns false (and does nothing) for an RGB picture or a
+    /// move out of the picture.
+    pub fn shift_rows(&mut self, from: u32, by: i32, h: u32) -> bool {
+        let Pixels::Indexed(ix) = &mut self.px else {
+            return false;
+        };
+        let (old_h, from) = (self.h as i64, i64::from(from));
+        if from > old_h || from + i64::from(by) < 0 || h == 0 {
+            return false;
+        }
+        let stride = self.w as usize + 1;
+        let moved = (from as usize * stride)..(old_h as usize * stride);
+        let to = ((from + i64::from(by)) as usize) * stride;
+        let shifted = (old_h + i64::from(by)) as usize * stride;
+        if by > 0 {
+            ix.rows.resize(shifted, 0);
+        }
+        ix.rows.copy_within(moved, to);
+        ix.rows.truncate(shifted);
+        // Added rows: a filter byte of 0 and entry 0, like the rest.
+        ix.rows.resize(h as usize * stride, 0);
+        self.h = h;
+        true
+    }
+
+    /// For a picture drawn in palette indices, the colours its palette had to approximate
+    /// for want of room ([`Palette::approximations`]); `None` for an RGB picture.
+    pub fn approximations(&self) -> Option<u32> {
+        match &self.px {
+            Pixels::Indexed(ix) => Some(ix.pal.approximations()),
+            Pixels::Rgb(_) => None,
+        }
+    }
+
     #[cfg(test)]
     pub fn width(&self) -> u32 {
         self.w

@@ -4,13 +4,13 @@
 use std::collections::BTreeMap;
 
 use super::board::{self, dot, BoardSpec, HandItem, DIM, PAGE, PANEL, TEXT};
-use super::canvas::{fit_text, wrap_text, Align, Canvas};
+use super::canvas::{fit_text, wrap_text, Align, Canvas, Rgb8};
 use super::shapes::{sprite, Figure, OUTLINE};
 use super::{fonts, LastMove, PlayerColour, RenderError};
 use crate::engine::{Position, Side};
 
 /// One seat of a board: the player's name, colour (their pieces' fill), team and hand.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SeatView {
     /// Name shown.
     pub name: String,
@@ -58,7 +58,7 @@ pub struct KfbBoardView {
 }
 
 /// A team and the kings it holds (its own on its boards and every king in its players' hands).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TeamView {
     /// Team name.
     pub name: String,
@@ -99,231 +99,577 @@ pub fn render_kfb(view: &KfbView) -> Result<Vec<u8>, RenderError> {
     draw_kfb(view)?.encode()
 }
 
-/// Draws the KFB picture.
-pub(crate) fn draw_kfb(view: &KfbView) -> Result<Canvas, RenderError> {
-    let fonts = fonts()?;
-    let margin = board::coord_margin(fonts, SQ);
-    let panel_w = view
-        .boards
-        .iter()
-        .map(|b| b.position.rules().geometry.files() as u32 * SQ + 2 * margin)
-        .max()
-        .unwrap_or(8 * SQ + 2 * margin);
-    let board_h = view
-        .boards
-        .iter()
-        .map(|b| b.position.rules().geometry.ranks() as u32 * SQ + 2 * margin)
-        .max()
-        .unwrap_or(8 * SQ + 2 * margin);
-    let width = 3 * panel_w + 4 * GAP;
-    let status: Vec<Vec<String>> = view
-        .boards
-        .iter()
-        .map(|b| {
-            let mut lines = wrap_text(
-                &fonts.regular,
-                STATUS_PX,
-                &b.status_line,
-                (panel_w - 24) as f32,
-            );
-            lines.truncate(3);
-            lines
-        })
-        .collect();
-    let status_lines = status.iter().map(Vec::len).max().unwrap_or(1).max(1) as u32;
-    let status_h = status_lines * STATUS_LINE_H + 6;
-    let panel_h = HEADER_H + status_h + NAME_H + HAND_H + board_h + HAND_H + NAME_H + 8;
+/// Where everything of a KFB picture goes: worked out from the view before drawing.
+#[derive(Clone, Debug, PartialEq)]
+struct Layout {
+    margin: u32,
+    panel_w: u32,
+    board_h: u32,
+    width: u32,
+    height: u32,
+    /// Each board's status line, wrapped (at most three lines).
+    status: Vec<Vec<String>>,
+    status_h: u32,
+    panel_h: u32,
+    /// The legend's entries: abbreviation, then name and moves.
+    legend: BTreeMap<String, String>,
+    legend_h: u32,
+}
 
-    let mut legend = BTreeMap::new();
-    for b in &view.boards {
-        board::legend_of_position(&b.position, &mut legend);
-        for seat in [&b.top, &b.bottom] {
-            for (abbr, _, _) in &seat.hand {
-                board::legend_add_abbr(&b.position.rules().catalog, abbr, &mut legend);
+const LEGEND_ICON: u32 = 30;
+
+impl Layout {
+    fn of(view: &KfbView) -> Result<Layout, RenderError> {
+        let fonts = fonts()?;
+        let margin = board::coord_margin(fonts, SQ);
+        let panel_w = view
+            .boards
+            .iter()
+            .map(|b| b.position.rules().geometry.files() as u32 * SQ + 2 * margin)
+            .max()
+            .unwrap_or(8 * SQ + 2 * margin);
+        let board_h = view
+            .boards
+            .iter()
+            .map(|b| b.position.rules().geometry.ranks() as u32 * SQ + 2 * margin)
+            .max()
+            .unwrap_or(8 * SQ + 2 * margin);
+        let width = 3 * panel_w + 4 * GAP;
+        let status: Vec<Vec<String>> = view
+            .boards
+            .iter()
+            .map(|b| {
+                let mut lines = wrap_text(
+                    &fonts.regular,
+                    STATUS_PX,
+                    &b.status_line,
+                    (panel_w - 24) as f32,
+                );
+                lines.truncate(3);
+                lines
+            })
+            .collect();
+        let status_lines = status.iter().map(Vec::len).max().unwrap_or(1).max(1) as u32;
+        let status_h = status_lines * STATUS_LINE_H + 6;
+        let panel_h = HEADER_H + status_h + NAME_H + HAND_H + board_h + HAND_H + NAME_H + 8;
+        let mut legend = BTreeMap::new();
+        for b in &view.boards {
+            board::legend_of_position(&b.position, &mut legend);
+            for seat in [&b.top, &b.bottom] {
+                for (abbr, _, _) in &seat.hand {
+                    board::legend_add_abbr(&b.position.rules().catalog, abbr, &mut legend);
+                }
             }
         }
+        let legend_h = board::legend_height(fonts, &legend, width - 2 * GAP, LEGEND_ICON);
+        let height = TITLE_H + panel_h + GAP + 2 * TEAM_H + legend_h + GAP;
+        Ok(Layout {
+            margin,
+            panel_w,
+            board_h,
+            width,
+            height,
+            status,
+            status_h,
+            panel_h,
+            legend,
+            legend_h,
+        })
     }
-    let legend_icon = 30;
-    let legend_h = board::legend_height(fonts, &legend, width - 2 * GAP, legend_icon);
-    let height = TITLE_H + panel_h + GAP + 2 * TEAM_H + legend_h + GAP;
-    let panel_x = |i: usize| (GAP + i as u32 * (panel_w + GAP)) as i32;
+
+    /// Whether a picture of this layout can be drawn over one of `other`'s: the same
+    /// widths and boards. The status lines' height and the legend's may differ: the rows
+    /// under the status lines move up or down with them, and the legend is the last part.
+    fn same_frame(&self, other: &Layout) -> bool {
+        (self.margin, self.panel_w, self.board_h, self.width)
+            == (other.margin, other.panel_w, other.board_h, other.width)
+            && self.status.len() == other.status.len()
+    }
+
+    /// The first row under the status lines.
+    fn under_status(&self) -> u32 {
+        TITLE_H + HEADER_H + self.status_h
+    }
+
+    fn panel_x(&self, i: usize) -> i32 {
+        (GAP + i as u32 * (self.panel_w + GAP)) as i32
+    }
+}
+
+/// A part of the KFB picture: a rectangle of one background that only its own drawing
+/// touches (tested), so that a part whose inputs did not change is left as it is when a
+/// game's next picture is drawn over its last one.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Part {
+    Title,
+    /// A board's number and frozen badge.
+    Header(usize),
+    Status(usize),
+    /// A seat's name lines; `true` for the top seat.
+    Seat(usize, bool),
+    /// A seat's hand; `true` for the top seat.
+    Hand(usize, bool),
+    Board(usize),
+    /// The kings each team holds.
+    Teams,
+    Legend,
+}
+
+impl Part {
+    /// Every part, in the order they are drawn.
+    fn all(boards: usize) -> Vec<Part> {
+        let mut parts = vec![Part::Title];
+        for i in 0..boards {
+            parts.extend([
+                Part::Header(i),
+                Part::Status(i),
+                Part::Seat(i, true),
+                Part::Hand(i, true),
+                Part::Board(i),
+                Part::Hand(i, false),
+                Part::Seat(i, false),
+            ]);
+        }
+        parts.extend([Part::Teams, Part::Legend]);
+        parts
+    }
+
+    /// The part's rectangle (x, y, w, h) and background.
+    fn rect(self, l: &Layout) -> (i32, i32, u32, u32, Rgb8) {
+        let panel =
+            |i: usize, dy: u32, h: u32| (l.panel_x(i), (TITLE_H + dy) as i32, l.panel_w, h, PANEL);
+        let seat_y = HEADER_H + l.status_h;
+        let board_y = seat_y + NAME_H + HAND_H;
+        let teams_y = TITLE_H + l.panel_h + GAP;
+        match self {
+            Part::Title => (0, 0, l.width, TITLE_H, PAGE),
+            Part::Header(i) => panel(i, 0, HEADER_H),
+            Part::Status(i) => panel(i, HEADER_H, l.status_h),
+            Part::Seat(i, true) => panel(i, seat_y, NAME_H),
+            Part::Hand(i, true) => panel(i, seat_y + NAME_H, HAND_H),
+            Part::Board(i) => panel(i, board_y, l.board_h),
+            Part::Hand(i, false) => panel(i, board_y + l.board_h, HAND_H),
+            Part::Seat(i, false) => panel(i, board_y + l.board_h + HAND_H, NAME_H + 8),
+            Part::Teams => (0, teams_y as i32, l.width, 2 * TEAM_H, PAGE),
+            Part::Legend => (
+                0,
+                (teams_y + 2 * TEAM_H) as i32,
+                l.width,
+                l.height - teams_y - 2 * TEAM_H,
+                PAGE,
+            ),
+        }
+    }
+
+    /// Whether the part shows the same in `a` (laid out as `la`) and in `b` (as `lb`).
+    fn same(self, a: &KfbView, la: &Layout, b: &KfbView, lb: &Layout) -> bool {
+        let board = |v: &KfbView, i: usize| v.boards.get(i).map(|b| (b.number, b.frozen));
+        match self {
+            Part::Title => a.title == b.title,
+            Part::Header(i) => board(a, i) == board(b, i),
+            Part::Status(i) => la.status.get(i) == lb.status.get(i),
+            Part::Seat(i, top) => {
+                // What the seat's lines show: not its hand.
+                let shown = |v: &KfbView| {
+                    let board = v.boards.get(i)?;
+                    let s = seat_of(v, i, top)?;
+                    let team = v.teams.get(s.team as usize).map(|t| t.name.clone());
+                    let army = army_of(&board.position, if top { 1 } else { 0 }).to_string();
+                    Some((
+                        s.name.clone(),
+                        s.colour,
+                        s.team,
+                        s.note.clone(),
+                        s.state,
+                        team,
+                        army,
+                    ))
+                };
+                shown(a) == shown(b)
+            }
+            Part::Hand(i, top) => {
+                seat_of(a, i, top).map(|s| &s.hand) == seat_of(b, i, top).map(|s| &s.hand)
+                    && same_rules(a, b, i)
+            }
+            Part::Board(i) => match (a.boards.get(i), b.boards.get(i)) {
+                (Some(x), Some(y)) => {
+                    x.position.same_placement(&y.position)
+                        && x.last == y.last
+                        && x.frozen == y.frozen
+                        && x.bottom.colour == y.bottom.colour
+                        && x.top.colour == y.top.colour
+                }
+                _ => false,
+            },
+            Part::Teams => a.teams == b.teams,
+            Part::Legend => la.legend == lb.legend && same_rules(a, b, 0),
+        }
+    }
+}
+
+fn seat_of(v: &KfbView, i: usize, top: bool) -> Option<&SeatView> {
+    v.boards
+        .get(i)
+        .map(|b| if top { &b.top } else { &b.bottom })
+}
+
+/// Whether board `i` of both views has the very same rules (and so the same catalogue).
+fn same_rules(a: &KfbView, b: &KfbView, i: usize) -> bool {
+    match (a.boards.get(i), b.boards.get(i)) {
+        (Some(x), Some(y)) => std::sync::Arc::ptr_eq(x.position.rules(), y.position.rules()),
+        _ => false,
+    }
+}
+
+/// The army name of a side of a board.
+fn army_of(pos: &Position, side: usize) -> &str {
+    let rules = pos.rules();
+    rules
+        .side_armies
+        .get(side)
+        .map_or("", |&a| rules.catalog.army(a).name)
+}
+
+/// Draws the KFB picture.
+pub(crate) fn draw_kfb(view: &KfbView) -> Result<Canvas, RenderError> {
+    let layout = Layout::of(view)?;
+    Ok(draw_fresh(view, &layout))
+}
+
+fn draw_fresh(view: &KfbView, layout: &Layout) -> Canvas {
     let panels: Vec<(i32, i32, u32, u32, _)> = (0..view.boards.len())
-        .map(|i| (panel_x(i), TITLE_H as i32, panel_w, panel_h, PANEL))
+        .map(|i| {
+            (
+                layout.panel_x(i),
+                TITLE_H as i32,
+                layout.panel_w,
+                layout.panel_h,
+                PANEL,
+            )
+        })
         .collect();
-    let mut canvas = Canvas::laid(width, height, PAGE, &panels);
+    let mut canvas = Canvas::laid(layout.width, layout.height, PAGE, &panels);
+    for part in Part::all(view.boards.len()) {
+        draw_part(&mut canvas, view, layout, part);
+    }
+    canvas
+}
 
-    // Title.
-    let title = fit_text(&fonts.bold, 24.0, &view.title, (width - 2 * GAP) as f32);
-    canvas.text(
-        &fonts.bold,
-        24.0,
-        &title,
-        GAP as f32,
-        TITLE_H as f32 / 2.0 + 2.0,
-        Align::Left,
-        TEXT,
-    );
+/// A game's last KFB picture, kept to draw its next one over it.
+pub(crate) struct KeptKfb {
+    view: KfbView,
+    layout: Layout,
+    canvas: Canvas,
+    /// Parts drawn again over the last picture; `None` when drawn afresh.
+    redrawn: Option<usize>,
+}
 
-    for (i, b) in view.boards.iter().enumerate() {
-        let px = panel_x(i);
-        let mut y = TITLE_H as i32;
-        // Header: board number and frozen badge.
-        canvas.text(
-            &fonts.bold,
-            21.0,
-            &format!("Board {}", b.number),
-            (px + 12) as f32,
-            (y + HEADER_H as i32 / 2) as f32,
-            Align::Left,
-            TEXT,
-        );
-        if b.frozen {
-            let label = "FROZEN";
-            let w = super::canvas::text_width(&fonts.bold, 17.0, label) as u32 + 20;
-            let bx = px + panel_w as i32 - w as i32 - 10;
-            canvas.fill(bx, y + 6, w, HEADER_H - 12, FROZEN_BADGE);
+#[cfg(test)]
+impl KeptKfb {
+    /// The picture.
+    pub(crate) fn canvas(&self) -> &Canvas {
+        &self.canvas
+    }
+
+    /// Parts drawn again over the last picture; `None` when drawn afresh.
+    pub(crate) fn redrawn(&self) -> Option<usize> {
+        self.redrawn
+    }
+}
+
+/// Draws the KFB picture of `view` over `kept`, the same game's last one, redrawing only the
+/// parts whose inputs changed. The palette is the last picture's, added to: the picture is
+/// the fresh one up to the palette's choices for anti-aliasing colours (each within a few
+/// levels of the exact colour either way). It is drawn afresh when there is no last
+/// picture, when the parts moved, or when the palette, full, had to give a colour an entry
+/// further off than a fresh picture's would be.
+pub(crate) fn draw_kfb_over(view: KfbView, kept: Option<KeptKfb>) -> Result<KeptKfb, RenderError> {
+    let layout = Layout::of(&view)?;
+    let fresh = |view: KfbView, layout: Layout| {
+        let canvas = draw_fresh(&view, &layout);
+        Ok(KeptKfb {
+            view,
+            layout,
+            canvas,
+            redrawn: None,
+        })
+    };
+    let reusable = kept.filter(|k| k.layout.same_frame(&layout));
+    let Some(mut kept) = reusable else {
+        return fresh(view, layout);
+    };
+    let Some(approximated) = kept.canvas.approximations() else {
+        return fresh(view, layout);
+    };
+    // The rows under the status lines follow them; the status lines are drawn again.
+    let (was, under) = (kept.layout.under_status(), layout.under_status());
+    let by = under as i32 - was as i32;
+    if !kept.canvas.shift_rows(was, by, layout.height) {
+        return fresh(view, layout);
+    }
+    if by != 0 {
+        let top = TITLE_H + HEADER_H;
+        kept.canvas
+            .fill(0, top as i32, layout.width, layout.status_h, PAGE);
+    }
+    let moved = |(x, y, w, h, bg): (i32, i32, u32, u32, Rgb8)| {
+        let y = if y >= was as i32 { y + by } else { y };
+        (x, y, w, h, bg)
+    };
+    let mut redrawn = 0;
+    for part in Part::all(view.boards.len()) {
+        let rect = part.rect(&layout);
+        if moved(part.rect(&kept.layout)) != rect
+            || !part.same(&kept.view, &kept.layout, &view, &layout)
+        {
+            let (x, y, w, h, bg) = rect;
+            kept.canvas.fill(x, y, w, h, bg);
+            draw_part(&mut kept.canvas, &view, &layout, part);
+            redrawn += 1;
+        }
+    }
+    if kept.canvas.approximations() != Some(approximated) {
+        return fresh(view, layout);
+    }
+    kept.redrawn = Some(redrawn);
+    kept.view = view;
+    kept.layout = layout;
+    Ok(kept)
+}
+
+/// The last KFB picture of the games drawn lately, by thread, for [`render_kfb_over`].
+struct KeptPictures {
+    games: std::collections::HashMap<String, (u64, KeptKfb)>,
+    /// Ticks on every picture put back: the least recently drawn game goes first.
+    tick: u64,
+}
+
+/// Games whose last picture is kept (about 2.3 MB each: the picture's indices and palette).
+const KEPT_GAMES: usize = 64;
+
+static KEPT: std::sync::LazyLock<std::sync::Mutex<KeptPictures>> = std::sync::LazyLock::new(|| {
+    std::sync::Mutex::new(KeptPictures {
+        games: std::collections::HashMap::new(),
+        tick: 0,
+    })
+});
+
+fn kept_pictures() -> std::sync::MutexGuard<'static, KeptPictures> {
+    // Each change is one insert or one remove: a panic elsewhere leaves the map whole.
+    KEPT.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Draws the KFB picture of `view` over the last one drawn for `thread` ([`draw_kfb_over`])
+/// and returns PNG bytes. A picture being drawn is taken out of the store meanwhile, so two
+/// pictures of one game drawn at once each draw on their own (the second afresh).
+///
+/// # Errors
+/// Only if the embedded font is unreadable or encoding fails.
+pub fn render_kfb_over(thread: &str, view: KfbView) -> Result<Vec<u8>, RenderError> {
+    if super::canvas::legacy() {
+        return render_kfb(&view);
+    }
+    let last = kept_pictures().games.remove(thread).map(|(_, k)| k);
+    let kept = draw_kfb_over(view, last)?;
+    tracing::trace!(thread, redrawn = ?kept.redrawn, "KFB picture");
+    let png = kept.canvas.encode()?;
+    let mut store = kept_pictures();
+    store.tick += 1;
+    let tick = store.tick;
+    store.games.insert(thread.to_string(), (tick, kept));
+    if store.games.len() > KEPT_GAMES {
+        let oldest = store
+            .games
+            .iter()
+            .min_by_key(|(_, (t, _))| *t)
+            .map(|(k, _)| k.clone());
+        if let Some(k) = oldest {
+            store.games.remove(&k);
+        }
+    }
+    Ok(png)
+}
+
+/// Forgets the kept pictures.
+pub(crate) fn clear_kept() {
+    kept_pictures().games.clear();
+}
+
+/// Draws one part of the picture on its background.
+fn draw_part(canvas: &mut Canvas, view: &KfbView, layout: &Layout, part: Part) {
+    let Ok(fonts) = fonts() else { return };
+    let (x, y, _, _, _) = part.rect(layout);
+    let panel_w = layout.panel_w;
+    let margin = layout.margin;
+    let board = |i: usize| view.boards.get(i);
+    match part {
+        Part::Title => {
+            let width = layout.width;
+            let title = fit_text(&fonts.bold, 24.0, &view.title, (width - 2 * GAP) as f32);
             canvas.text(
                 &fonts.bold,
-                17.0,
-                label,
-                (bx + w as i32 / 2) as f32,
-                (y + HEADER_H as i32 / 2) as f32,
-                Align::Centre,
-                [16, 40, 70],
-            );
-        }
-        y += HEADER_H as i32;
-        for (k, line) in status[i].iter().enumerate() {
-            canvas.text(
-                &fonts.regular,
-                STATUS_PX,
-                line,
-                (px + 12) as f32,
-                (y + k as i32 * STATUS_LINE_H as i32 + STATUS_LINE_H as i32 / 2) as f32,
+                24.0,
+                &title,
+                GAP as f32,
+                TITLE_H as f32 / 2.0 + 2.0,
                 Align::Left,
                 TEXT,
             );
         }
-        y += status_h as i32;
-        let catalog = &b.position.rules().catalog;
-        let hand_items = |seat: &SeatView, side: Side| -> Vec<HandItem> {
-            seat.hand
+        Part::Header(i) => {
+            let Some(b) = board(i) else { return };
+            canvas.text(
+                &fonts.bold,
+                21.0,
+                &format!("Board {}", b.number),
+                (x + 12) as f32,
+                (y + HEADER_H as i32 / 2) as f32,
+                Align::Left,
+                TEXT,
+            );
+            if b.frozen {
+                let label = "FROZEN";
+                let w = super::canvas::text_width(&fonts.bold, 17.0, label) as u32 + 20;
+                let bx = x + panel_w as i32 - w as i32 - 10;
+                canvas.fill(bx, y + 6, w, HEADER_H - 12, FROZEN_BADGE);
+                canvas.text(
+                    &fonts.bold,
+                    17.0,
+                    label,
+                    (bx + w as i32 / 2) as f32,
+                    (y + HEADER_H as i32 / 2) as f32,
+                    Align::Centre,
+                    [16, 40, 70],
+                );
+            }
+        }
+        Part::Status(i) => {
+            for (k, line) in layout.status.get(i).into_iter().flatten().enumerate() {
+                canvas.text(
+                    &fonts.regular,
+                    STATUS_PX,
+                    line,
+                    (x + 12) as f32,
+                    (y + k as i32 * STATUS_LINE_H as i32 + STATUS_LINE_H as i32 / 2) as f32,
+                    Align::Left,
+                    TEXT,
+                );
+            }
+        }
+        Part::Seat(i, top) => {
+            let (Some(b), Some(seat)) = (board(i), seat_of(view, i, top)) else {
+                return;
+            };
+            let army = army_of(&b.position, if top { 1 } else { 0 });
+            let inner_x = x + margin as i32;
+            seat_line(canvas, view, seat, army, inner_x, y, panel_w - 2 * margin);
+        }
+        Part::Hand(i, top) => {
+            let (Some(b), Some(seat)) = (board(i), seat_of(view, i, top)) else {
+                return;
+            };
+            let catalog = &b.position.rules().catalog;
+            let side = Side(if top { 1 } else { 0 });
+            let items: Vec<HandItem> = seat
+                .hand
                 .iter()
                 .map(|(abbr, colour, n)| HandItem {
                     figure: board::figure_by_abbr(catalog, abbr, side),
                     colour: colour.rgb(),
                     count: *n,
                 })
-                .collect()
-        };
-        let inner_x = px + margin as i32;
-        let inner_w = panel_w - 2 * margin;
-        // Top seat: name, then hand.
-        let army = |side: usize| {
-            let rules = b.position.rules();
-            rules
-                .side_armies
-                .get(side)
-                .map_or("", |&a| rules.catalog.army(a).name)
-        };
-        seat_line(&mut canvas, view, &b.top, army(1), inner_x, y, inner_w);
-        y += NAME_H as i32;
-        hand_row(
-            &mut canvas,
-            &hand_items(&b.top, Side(1)),
-            inner_x,
-            y,
-            inner_w,
-        );
-        y += HAND_H as i32;
-        let colour_of = |s: Side| {
-            if s.0 == 0 {
-                b.bottom.colour.rgb()
-            } else {
-                b.top.colour.rgb()
-            }
-        };
-        let spec = BoardSpec {
-            pos: &b.position,
-            sq: SQ,
-            margin,
-            flipped: false,
-            last: b.last.as_ref(),
-            colour_of: &colour_of,
-            frozen: b.frozen,
-        };
-        let (bw, _) = spec.size();
-        board::draw_board(
-            &mut canvas,
-            fonts,
-            &spec,
-            px + (panel_w as i32 - bw as i32) / 2,
-            y,
-        );
-        y += board_h as i32;
-        // Bottom seat: hand, then name.
-        hand_row(
-            &mut canvas,
-            &hand_items(&b.bottom, Side(0)),
-            inner_x,
-            y + 2,
-            inner_w,
-        );
-        y += HAND_H as i32;
-        seat_line(&mut canvas, view, &b.bottom, army(0), inner_x, y, inner_w);
-    }
-
-    // Kings held per team.
-    let mut y = (TITLE_H + panel_h + GAP) as i32;
-    for (t, team) in view.teams.iter().enumerate() {
-        let x = GAP as i32;
-        let cy = y + TEAM_H as i32 / 2;
-        let tag = TEAM_TAGS.get(t).copied().unwrap_or("?");
-        let w = canvas.text(
-            &fonts.bold,
-            19.0,
-            &format!("Team {tag} · {}", team.name),
-            x as f32,
-            cy as f32,
-            Align::Left,
-            TEXT,
-        );
-        let mut kx = x + w as i32 + 14;
-        let kings = format!("kings held: {} of 6", team.kings.len());
-        let kw = canvas.text(
-            &fonts.regular,
-            17.0,
-            &kings,
-            kx as f32,
-            cy as f32,
-            Align::Left,
-            DIM,
-        );
-        kx += kw as i32 + 10;
-        for c in &team.kings {
-            sprite(fonts, &Figure::King, c.rgb(), TEAM_ICON as usize).draw(
-                &mut canvas,
-                kx,
-                cy - TEAM_ICON as i32 / 2 - 2,
+                .collect();
+            // The bottom hand sits 2 pixels lower, nearer its name.
+            let dy = if top { 0 } else { 2 };
+            hand_row(
+                canvas,
+                &items,
+                x + margin as i32,
+                y + dy,
+                panel_w - 2 * margin,
             );
-            kx += TEAM_ICON as i32 + 2;
         }
-        y += TEAM_H as i32;
+        Part::Board(i) => {
+            let Some(b) = board(i) else { return };
+            let colour_of = |s: Side| {
+                if s.0 == 0 {
+                    b.bottom.colour.rgb()
+                } else {
+                    b.top.colour.rgb()
+                }
+            };
+            let spec = BoardSpec {
+                pos: &b.position,
+                sq: SQ,
+                margin,
+                flipped: false,
+                last: b.last.as_ref(),
+                colour_of: &colour_of,
+                frozen: b.frozen,
+            };
+            let (bw, _) = spec.size();
+            board::draw_board(
+                canvas,
+                fonts,
+                &spec,
+                x + (panel_w as i32 - bw as i32) / 2,
+                y,
+            );
+        }
+        Part::Teams => {
+            let mut y = y;
+            for (t, team) in view.teams.iter().enumerate() {
+                let x = GAP as i32;
+                let cy = y + TEAM_H as i32 / 2;
+                let tag = TEAM_TAGS.get(t).copied().unwrap_or("?");
+                let w = canvas.text(
+                    &fonts.bold,
+                    19.0,
+                    &format!("Team {tag} · {}", team.name),
+                    x as f32,
+                    cy as f32,
+                    Align::Left,
+                    TEXT,
+                );
+                let mut kx = x + w as i32 + 14;
+                let kings = format!("kings held: {} of 6", team.kings.len());
+                let kw = canvas.text(
+                    &fonts.regular,
+                    17.0,
+                    &kings,
+                    kx as f32,
+                    cy as f32,
+                    Align::Left,
+                    DIM,
+                );
+                kx += kw as i32 + 10;
+                for c in &team.kings {
+                    sprite(fonts, &Figure::King, c.rgb(), TEAM_ICON as usize).draw(
+                        canvas,
+                        kx,
+                        cy - TEAM_ICON as i32 / 2 - 2,
+                    );
+                    kx += TEAM_ICON as i32 + 2;
+                }
+                y += TEAM_H as i32;
+            }
+        }
+        Part::Legend => {
+            if layout.legend_h > 0 {
+                let Some(b) = board(0) else { return };
+                board::draw_legend(
+                    canvas,
+                    fonts,
+                    &b.position.rules().catalog,
+                    &layout.legend,
+                    GAP as i32,
+                    y,
+                    layout.width - 2 * GAP,
+                    LEGEND_ICON,
+                );
+            }
+        }
     }
-    if legend_h > 0 {
-        let catalog = &view.boards[0].position.rules().catalog;
-        board::draw_legend(
-            &mut canvas,
-            fonts,
-            catalog,
-            &legend,
-            GAP as i32,
-            y,
-            width - 2 * GAP,
-            legend_icon,
-        );
-    }
-    Ok(canvas)
 }
 
 /// A seat's two lines: colour disc, name, note and state badge; then colour, army and team.
@@ -513,4 +859,202 @@ pub fn example_kfb() -> Result<KfbView, RenderError> {
             },
         ],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::{PlayerColour, Renderer};
+
+    /// Every pixel's colour, from the picture's PNG.
+    fn rgb(canvas: &Canvas) -> image::RgbImage {
+        let png = canvas.encode().unwrap();
+        image::load_from_memory(&png).unwrap().to_rgb8()
+    }
+
+    /// Each part draws inside its own rectangle, and the parts of a panel fill it.
+    #[test]
+    fn parts_stay_inside_their_rectangles() {
+        let mut views = vec![example_kfb().unwrap()];
+        // No hands, nothing frozen, no kings held: the other branches of the parts.
+        let mut bare = example_kfb().unwrap();
+        for b in &mut bare.boards {
+            b.frozen = !b.frozen;
+            b.top.hand.clear();
+            b.bottom.hand.clear();
+            b.top.state = SeatState::ToMove;
+        }
+        bare.teams[0].kings.clear();
+        views.push(bare);
+        for view in &views {
+            let layout = Layout::of(view).unwrap();
+            const MARK: Rgb8 = [255, 0, 255];
+            let parts = Part::all(view.boards.len());
+            for &part in &parts {
+                let mut canvas = Canvas::new(layout.width, layout.height, MARK);
+                let mark = canvas.rows().unwrap().0[1];
+                let (x, y, w, h, bg) = part.rect(&layout);
+                assert!(x >= 0 && y >= 0 && x as u32 + w <= layout.width, "{part:?}");
+                assert!(y as u32 + h <= layout.height, "{part:?}");
+                canvas.fill(x, y, w, h, bg);
+                draw_part(&mut canvas, view, &layout, part);
+                let (rows, stride) = canvas.rows().unwrap();
+                let inside = |px: usize, py: usize| {
+                    (x as usize..(x as u32 + w) as usize).contains(&px)
+                        && (y as usize..(y as u32 + h) as usize).contains(&py)
+                };
+                for (py, row) in rows.chunks_exact(stride).enumerate() {
+                    for (px, &v) in row[1..].iter().enumerate() {
+                        assert!(
+                            inside(px, py) || v == mark,
+                            "{part:?} drew at ({px}, {py}) outside {:?}",
+                            (x, y, w, h)
+                        );
+                    }
+                }
+            }
+            // The parts of a panel are its whole height, one under the other.
+            for i in 0..view.boards.len() {
+                let mut y = TITLE_H as i32;
+                for part in parts.iter().filter(|p| match p {
+                    Part::Header(j) | Part::Status(j) | Part::Board(j) => *j == i,
+                    Part::Seat(j, _) | Part::Hand(j, _) => *j == i,
+                    _ => false,
+                }) {
+                    let (px, py, pw, ph, _) = part.rect(&layout);
+                    assert_eq!((px, py, pw), (layout.panel_x(i), y, layout.panel_w));
+                    y += ph as i32;
+                }
+                assert_eq!(y, (TITLE_H + layout.panel_h) as i32);
+            }
+        }
+    }
+
+    /// Views of one game, one change after another, as the game layer would give them.
+    fn game_of_views() -> Vec<(&'static str, KfbView)> {
+        let mut out = Vec::new();
+        let mut v = example_kfb().unwrap();
+        out.push(("the example", v.clone()));
+        out.push(("the same again", v.clone()));
+        v.title = "Kung Fu Bughouse · Dragons vs Tigers · action 42".into();
+        out.push(("the title", v.clone()));
+        // A move on board 1: the position, the last move, the status and the seats' badges.
+        {
+            let b = &mut v.boards[0];
+            let mv = b.position.legal_moves()[0];
+            b.position.make(mv);
+            b.last = Some(LastMove::from_move(&mv));
+            b.status_line = "Ruth (red) to move · Lena (lightgreen) locked until 14:07 UTC".into();
+            b.bottom.state = SeatState::Locked;
+            b.bottom.note = "until 14:07 UTC".into();
+            b.top.state = SeatState::ToMove;
+            b.top.note.clear();
+        }
+        out.push(("a move on board 1", v.clone()));
+        v.boards[1].top.hand[1].2 = 4;
+        out.push(("a pawn more in hand", v.clone()));
+        v.boards[2].bottom.name = "Blake the Bold".into();
+        out.push(("a name", v.clone()));
+        v.boards[1].frozen = false;
+        v.boards[1].status_line = "Bo (blue) to move".into();
+        out.push(("board 2 unfrozen", v.clone()));
+        v.teams[0].kings.pop();
+        out.push(("a king less held", v.clone()));
+        v.teams[1].name = "Tigresses".into();
+        out.push(("a team's name", v.clone()));
+        v.boards[2].top.colour = PlayerColour::Red;
+        out.push(("a seat's colour", v.clone()));
+        v.boards[0].status_line = "A long status line that wraps: ".repeat(6);
+        out.push(("a status line of three lines", v.clone()));
+        v.boards[0].top.hand.clear();
+        v.boards[0].bottom.hand.clear();
+        out.push(("hands emptied", v.clone()));
+        v.boards[0].status_line = "Ruth (red) to move".into();
+        out.push(("a status line of one line", v.clone()));
+        v.boards[1]
+            .top
+            .hand
+            .push(("Ch".into(), PlayerColour::Blue, 1));
+        out.push(("a piece more in hand", v.clone()));
+        // Board 3's Forward pieces leave the legend.
+        v.boards[2].position = crate::cli::position(
+            "kfb-board:forward-nutty",
+            Some("4k3/8/8/8/8/8/8/4K3[] w - - 0 1"),
+        )
+        .unwrap();
+        v.boards[2].last = None;
+        out.push(("a shorter legend", v.clone()));
+        out.push(("the same again", v.clone()));
+        out
+    }
+
+    /// A picture drawn over the game's last one is the picture drawn afresh: flat colours
+    /// exact, anti-aliasing within the palette's allowance either way; and only the parts
+    /// that changed are drawn again.
+    #[test]
+    fn drawn_over_the_last_picture_is_the_fresh_picture() {
+        let mut kept: Option<KeptKfb> = None;
+        let mut redrawn = Vec::new();
+        let mut heights = Vec::new();
+        for (what, view) in game_of_views() {
+            heights.push((what, Layout::of(&view).unwrap().legend_h));
+            let fresh = draw_kfb(&view).unwrap();
+            let before = kept.as_ref().map(|k| k.canvas().rows().unwrap().0.to_vec());
+            let over = draw_kfb_over(view, kept.take()).unwrap();
+            if what == "the same again" {
+                if let Some(before) = before {
+                    assert_eq!(over.redrawn(), Some(0), "{what}");
+                    assert_eq!(over.canvas().rows().unwrap().0, &before[..], "{what}");
+                }
+            }
+            let (a, b) = (rgb(&fresh), rgb(over.canvas()));
+            assert_eq!(a.dimensions(), b.dimensions(), "{what}");
+            let worst = a
+                .pixels()
+                .zip(b.pixels())
+                .map(|(p, q)| (0..3).map(|i| p.0[i].abs_diff(q.0[i])).max().unwrap_or(0))
+                .max()
+                .unwrap_or(0);
+            // Each is within 13 levels of the exact colour.
+            assert!(
+                worst <= 26,
+                "{what}: a pixel {worst} levels off the fresh picture"
+            );
+            redrawn.push((what, over.redrawn()));
+            kept = Some(over);
+        }
+        println!("{redrawn:?}");
+        let legend = |what: &str| heights.iter().find(|(w, _)| *w == what).map(|(_, h)| *h);
+        assert!(legend("a shorter legend") < legend("a piece more in hand"));
+        let redrawn: std::collections::HashMap<_, _> = redrawn.into_iter().collect();
+        assert_eq!(redrawn["the example"], None);
+        assert_eq!(redrawn["the title"], Some(1));
+        // Board 1's status, both seats and the board itself.
+        assert_eq!(redrawn["a move on board 1"], Some(4));
+        assert_eq!(redrawn["a pawn more in hand"], Some(1));
+        assert_eq!(redrawn["a name"], Some(1));
+        assert_eq!(redrawn["a king less held"], Some(1));
+        // The team's name is on its three players' seat lines too.
+        assert_eq!(redrawn["a team's name"], Some(4));
+        // The board (its pieces' colour) and the seat's lines (its disc).
+        assert_eq!(redrawn["a seat's colour"], Some(2));
+        assert_eq!(redrawn["board 2 unfrozen"], Some(3));
+        // The status grew a line: the rows under it moved down with it, and board 1's status
+        // is drawn again with the other boards' (their rectangles grew).
+        assert_eq!(redrawn["a status line of three lines"], Some(3));
+        assert_eq!(redrawn["a status line of one line"], Some(3));
+        // The board, its hands (new rules) and the legend.
+        assert_eq!(redrawn["a shorter legend"], Some(4));
+    }
+
+    /// The legacy renderer's pictures are never drawn over.
+    #[test]
+    fn the_legacy_renderer_draws_afresh() {
+        let view = example_kfb().unwrap();
+        let over = crate::render::with_renderer(Renderer::Legacy, || {
+            let kept = draw_kfb_over(view.clone(), None).unwrap();
+            draw_kfb_over(view.clone(), Some(kept)).unwrap()
+        });
+        assert_eq!(over.redrawn(), None);
+    }
 }

@@ -70,7 +70,9 @@ use crate::engine::notation::{self, MoveText, NotationError};
 use crate::engine::{GeometryError, Move, Position, Side, Square};
 
 pub use chex::{chex_view, example_chex, render_chex, ChexView};
-pub use kfb::{example_kfb, render_kfb, KfbBoardView, KfbView, SeatState, SeatView, TeamView};
+pub use kfb::{
+    example_kfb, render_kfb, render_kfb_over, KfbBoardView, KfbView, SeatState, SeatView, TeamView,
+};
 pub use nomic::{
     army_colour, army_colour_name, example_nomic, render_nomic, HalfView, JoinView, NomicPiece,
     NomicView,
@@ -500,6 +502,7 @@ pub fn clear_caches() {
     shapes::clear_cache();
     canvas::clear_text_cache();
     deflate::clear_kept();
+    kfb::clear_kept();
 }
 
 /// Timings of one picture under one renderer: medians in milliseconds.

@@ -153,6 +153,8 @@ pub(crate) struct Palette {
     memo: Memo,
     /// The last flat colour asked for and its entry.
     last_flat: Option<(Rgb8, u8)>,
+    /// See [`Palette::approximations`].
+    approximated: u32,
 }
 
 impl Default for Palette {
@@ -216,6 +218,7 @@ impl Palette {
             flat: Vec::with_capacity(256),
             memo,
             last_flat: None,
+            approximated: 0,
         }
     }
 
@@ -232,6 +235,12 @@ impl Palette {
     #[cfg(test)]
     pub fn colours(&self) -> &[Rgb8] {
         &self.colours
+    }
+
+    /// Colours given an entry further than [`NEAR`] levels for want of room (flat colours
+    /// not given their own entry among them).
+    pub fn approximations(&self) -> u32 {
+        self.approximated
     }
 
     /// The colour of entry `i` (black for an entry not made yet).
@@ -296,7 +305,10 @@ impl Palette {
         let i = match found {
             Some(i) => i,
             None if self.colours.len() < 256 => self.push(c, true),
-            None => self.nearest(c).map_or(0, |(i, _)| i),
+            None => {
+                self.approximated += 1;
+                self.nearest(c).map_or(0, |(i, _)| i)
+            }
         };
         self.last_flat = Some((c, i));
         i
@@ -334,7 +346,10 @@ impl Palette {
         match self.nearest(c) {
             Some((i, m)) if m <= NEAR => i,
             _ if self.colours.len() < 256 - RESERVED => self.push(c, false),
-            Some((i, _)) => i,
+            Some((i, _)) => {
+                self.approximated += 1;
+                i
+            }
             None => self.push(c, false),
         }
     }
