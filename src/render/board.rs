@@ -10,7 +10,9 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use super::canvas::{fit_text, text_width, Align, Canvas, Fonts, Rgb8};
 use super::shapes::{orthodox, sprite, Base, Figure, Sprite};
 use super::LastMove;
-use crate::engine::{orient, Catalog, Coord, Geometry, Kind, Position, Side, MAX_SIDE};
+use crate::engine::{
+    orient, Catalog, Coord, Geometry, Kind, Piece, Position, Side, Square, MAX_SIDE,
+};
 
 /// Page background (also what unplayable squares show).
 pub(crate) const PAGE: Rgb8 = [40, 43, 48];
@@ -152,7 +154,6 @@ impl BoardSpec<'_> {
 pub(crate) fn draw_board(canvas: &mut Canvas, fonts: &Fonts, spec: &BoardSpec<'_>, x: i32, y: i32) {
     let pos = spec.pos;
     let geom = &pos.rules().geometry;
-    let catalog = &pos.rules().catalog;
     let (sq, m) = (spec.sq, spec.margin as i32);
     let (bx, by) = (x + m, y + m);
     let edge = (sq / 24).max(1) as i32;
@@ -187,33 +188,8 @@ pub(crate) fn draw_board(canvas: &mut Canvas, fonts: &Fonts, spec: &BoardSpec<'_
         );
         run = end;
     }
-    let highlight = |s| {
-        spec.last.and_then(|l| {
-            if l.drop == Some(s) {
-                Some(DROP_HL)
-            } else if l.from == Some(s) || l.to == Some(s) || l.others.contains(&s) {
-                Some(MOVE_HL)
-            } else {
-                None
-            }
-        })
-    };
     for &s in geom.squares() {
-        let c = geom.coord(s);
-        let (cx, cy) = cell_xy(geom, c, sq, spec.flipped);
-        let light = (c.file + c.rank) % 2 == 1;
-        let base = if light { LIGHT_SQ } else { DARK_SQ };
-        canvas.fill(bx + cx, by + cy, sq, sq, base);
-        if let Some(h) = highlight(s) {
-            canvas.tint(bx + cx, by + cy, sq, sq, h, 0.55);
-            if h == DROP_HL {
-                let t = (sq / 16).max(2);
-                canvas.frame(bx + cx, by + cy, sq, sq, t, [0, 120, 200]);
-            }
-        }
-        if spec.frozen {
-            canvas.tint(bx + cx, by + cy, sq, sq, FROZEN_TINT, 0.45);
-        }
+        square(canvas, spec, bx, by, s);
     }
     // Coordinates on all four edges, in the notation players type.
     let px = coord_px(sq);
@@ -269,36 +245,111 @@ pub(crate) fn draw_board(canvas: &mut Canvas, fonts: &Fonts, spec: &BoardSpec<'_
         }
     }
     // Pieces (each kind and side's sprite looked up once: a figure takes some working out).
-    let mut sprites: Vec<((Kind, Side), Arc<Sprite>)> = Vec::new();
+    let mut sprites = Vec::new();
     for (s, p) in pos.pieces() {
-        let (cx, cy) = cell_xy(geom, geom.coord(s), sq, spec.flipped);
-        let key = (p.kind, p.side);
-        let sp = match sprites.iter().find(|(k, _)| *k == key) {
-            Some((_, sp)) => Arc::clone(sp),
-            None => {
-                let fig = figure_of(catalog, p.kind, p.side, spec.flipped);
-                let sp = sprite(fonts, &fig, (spec.colour_of)(p.side), sq as usize);
-                sprites.push((key, Arc::clone(&sp)));
-                sp
-            }
-        };
-        sp.draw(canvas, bx + cx, by + cy);
-        if p.promoted {
-            // A small mark in the corner for a promoted pawn (it returns to hand as a pawn).
-            let r = (sq / 9).max(3) as i32;
-            let (px0, py0) = (bx + cx + sq as i32 - r - 2, by + cy + r + 2);
-            dot(canvas, px0, py0, r, [20, 20, 20]);
-            dot(canvas, px0, py0, r - 1, [255, 255, 255]);
-            canvas.text(
-                &fonts.bold,
-                r as f32 * 1.6,
-                "+",
-                px0 as f32,
-                py0 as f32,
-                Align::Centre,
-                [20, 20, 20],
-            );
+        piece(canvas, fonts, spec, bx, by, s, p, &mut sprites);
+    }
+}
+
+/// Draws again the squares `squares` of a board drawn with [`draw_board`] at (x, y), pieces
+/// and all (a square's drawing stays inside it).
+pub(crate) fn draw_squares(
+    canvas: &mut Canvas,
+    fonts: &Fonts,
+    spec: &BoardSpec<'_>,
+    x: i32,
+    y: i32,
+    squares: &[Square],
+) {
+    let m = spec.margin as i32;
+    let (bx, by) = (x + m, y + m);
+    let mut sprites = Vec::new();
+    for &s in squares {
+        square(canvas, spec, bx, by, s);
+        if let Some(p) = spec.pos.piece_at(s) {
+            piece(canvas, fonts, spec, bx, by, s, p, &mut sprites);
         }
+    }
+}
+
+/// How the last move marks square `s`, if it does.
+pub(crate) fn highlight(last: Option<&LastMove>, s: Square) -> Option<Rgb8> {
+    last.and_then(|l| {
+        if l.drop == Some(s) {
+            Some(DROP_HL)
+        } else if l.from == Some(s) || l.to == Some(s) || l.others.contains(&s) {
+            Some(MOVE_HL)
+        } else {
+            None
+        }
+    })
+}
+
+/// A square of the board whose playing area starts at (bx, by): its colour, the last move's
+/// mark, the frozen tint.
+fn square(canvas: &mut Canvas, spec: &BoardSpec<'_>, bx: i32, by: i32, s: Square) {
+    let geom = &spec.pos.rules().geometry;
+    let sq = spec.sq;
+    let c = geom.coord(s);
+    let (cx, cy) = cell_xy(geom, c, sq, spec.flipped);
+    let light = (c.file + c.rank) % 2 == 1;
+    let base = if light { LIGHT_SQ } else { DARK_SQ };
+    canvas.fill(bx + cx, by + cy, sq, sq, base);
+    if let Some(h) = highlight(spec.last, s) {
+        canvas.tint(bx + cx, by + cy, sq, sq, h, 0.55);
+        if h == DROP_HL {
+            let t = (sq / 16).max(2);
+            canvas.frame(bx + cx, by + cy, sq, sq, t, [0, 120, 200]);
+        }
+    }
+    if spec.frozen {
+        canvas.tint(bx + cx, by + cy, sq, sq, FROZEN_TINT, 0.45);
+    }
+}
+
+/// The piece `p` on square `s` of the board whose playing area starts at (bx, by); `sprites`
+/// keeps the sprites looked up so far.
+#[allow(clippy::too_many_arguments)]
+fn piece(
+    canvas: &mut Canvas,
+    fonts: &Fonts,
+    spec: &BoardSpec<'_>,
+    bx: i32,
+    by: i32,
+    s: Square,
+    p: Piece,
+    sprites: &mut Vec<((Kind, Side), Arc<Sprite>)>,
+) {
+    let geom = &spec.pos.rules().geometry;
+    let catalog = &spec.pos.rules().catalog;
+    let sq = spec.sq;
+    let (cx, cy) = cell_xy(geom, geom.coord(s), sq, spec.flipped);
+    let key = (p.kind, p.side);
+    let sp = match sprites.iter().find(|(k, _)| *k == key) {
+        Some((_, sp)) => Arc::clone(sp),
+        None => {
+            let fig = figure_of(catalog, p.kind, p.side, spec.flipped);
+            let sp = sprite(fonts, &fig, (spec.colour_of)(p.side), sq as usize);
+            sprites.push((key, Arc::clone(&sp)));
+            sp
+        }
+    };
+    sp.draw(canvas, bx + cx, by + cy);
+    if p.promoted {
+        // A small mark in the corner for a promoted pawn (it returns to hand as a pawn).
+        let r = (sq / 9).max(3) as i32;
+        let (px0, py0) = (bx + cx + sq as i32 - r - 2, by + cy + r + 2);
+        dot(canvas, px0, py0, r, [20, 20, 20]);
+        dot(canvas, px0, py0, r - 1, [255, 255, 255]);
+        canvas.text(
+            &fonts.bold,
+            r as f32 * 1.6,
+            "+",
+            px0 as f32,
+            py0 as f32,
+            Align::Centre,
+            [20, 20, 20],
+        );
     }
 }
 

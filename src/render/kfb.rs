@@ -362,6 +362,8 @@ pub(crate) struct KeptKfb {
     canvas: Canvas,
     /// Parts drawn again over the last picture; `None` when drawn afresh.
     redrawn: Option<usize>,
+    /// Of those, boards drawn again square by square: how many squares.
+    squares: usize,
 }
 
 #[cfg(test)]
@@ -375,14 +377,20 @@ impl KeptKfb {
     pub(crate) fn redrawn(&self) -> Option<usize> {
         self.redrawn
     }
+
+    /// Squares drawn again one by one.
+    pub(crate) fn squares(&self) -> usize {
+        self.squares
+    }
 }
 
 /// Draws the KFB picture of `view` over `kept`, the same game's last one, redrawing only the
 /// parts whose inputs changed. The palette is the last picture's, added to: the picture is
 /// the fresh one up to the palette's choices for anti-aliasing colours (each within a few
-/// levels of the exact colour either way). It is drawn afresh when there is no last
+/// levels of the exact colour either way; once the palette is full, an anti-aliasing colour
+/// takes the nearest entry up to 20 levels away). It is drawn afresh when there is no last
 /// picture, when the parts moved, or when the palette, full, had to give a colour an entry
-/// further off than a fresh picture's would be.
+/// further off than that.
 pub(crate) fn draw_kfb_over(view: KfbView, kept: Option<KeptKfb>) -> Result<KeptKfb, RenderError> {
     let layout = Layout::of(&view)?;
     let fresh = |view: KfbView, layout: Layout| {
@@ -392,6 +400,7 @@ pub(crate) fn draw_kfb_over(view: KfbView, kept: Option<KeptKfb>) -> Result<Kept
             layout,
             canvas,
             redrawn: None,
+            squares: 0,
         })
     };
     let reusable = kept.filter(|k| k.layout.same_frame(&layout));
@@ -417,16 +426,32 @@ pub(crate) fn draw_kfb_over(view: KfbView, kept: Option<KeptKfb>) -> Result<Kept
         (x, y, w, h, bg)
     };
     let mut redrawn = 0;
+    kept.squares = 0;
     for part in Part::all(view.boards.len()) {
         let rect = part.rect(&layout);
-        if moved(part.rect(&kept.layout)) != rect
-            || !part.same(&kept.view, &kept.layout, &view, &layout)
-        {
-            let (x, y, w, h, bg) = rect;
-            kept.canvas.fill(x, y, w, h, bg);
-            draw_part(&mut kept.canvas, &view, &layout, part);
-            redrawn += 1;
+        let in_place = moved(part.rect(&kept.layout)) == rect;
+        if in_place && part.same(&kept.view, &kept.layout, &view, &layout) {
+            continue;
         }
+        redrawn += 1;
+        // A move: only the squares it changed.
+        if let (Part::Board(i), true) = (part, in_place) {
+            if let (Some(squares), Some(b), Ok(fonts)) = (
+                changed_squares(&kept.view, &view, i),
+                view.boards.get(i),
+                fonts(),
+            ) {
+                let (x, y, ..) = rect;
+                with_board(b, &layout, x, y, |spec, bx, by| {
+                    board::draw_squares(&mut kept.canvas, fonts, spec, bx, by, &squares);
+                });
+                kept.squares += squares.len();
+                continue;
+            }
+        }
+        let (x, y, w, h, bg) = rect;
+        kept.canvas.fill(x, y, w, h, bg);
+        draw_part(&mut kept.canvas, &view, &layout, part);
     }
     if kept.canvas.approximations() != Some(approximated) {
         return fresh(view, layout);
@@ -494,6 +519,64 @@ pub fn render_kfb_over(thread: &str, view: KfbView) -> Result<Vec<u8>, RenderErr
 pub(crate) fn clear_kept() {
     kept_pictures().games.clear();
 }
+
+/// Runs `f` with board `b`'s spec and the top-left corner of its margin, for the board part
+/// at (x, y).
+fn with_board(
+    b: &KfbBoardView,
+    layout: &Layout,
+    x: i32,
+    y: i32,
+    f: impl FnOnce(&BoardSpec<'_>, i32, i32),
+) {
+    let colour_of = |s: Side| {
+        if s.0 == 0 {
+            b.bottom.colour.rgb()
+        } else {
+            b.top.colour.rgb()
+        }
+    };
+    let spec = BoardSpec {
+        pos: &b.position,
+        sq: SQ,
+        margin: layout.margin,
+        flipped: false,
+        last: b.last.as_ref(),
+        colour_of: &colour_of,
+        frozen: b.frozen,
+    };
+    let (bw, _) = spec.size();
+    f(&spec, x + (layout.panel_w as i32 - bw as i32) / 2, y);
+}
+
+/// The squares of board `i` that look different in `b` than in `a` (a piece, the last
+/// move's marks), when nothing else on the board changed and they are few.
+fn changed_squares(a: &KfbView, b: &KfbView, i: usize) -> Option<Vec<crate::engine::Square>> {
+    let (x, y) = (a.boards.get(i)?, b.boards.get(i)?);
+    let same_look = std::sync::Arc::ptr_eq(x.position.rules(), y.position.rules())
+        && x.frozen == y.frozen
+        && x.bottom.colour == y.bottom.colour
+        && x.top.colour == y.top.colour;
+    if !same_look {
+        return None;
+    }
+    let squares: Vec<_> = y
+        .position
+        .rules()
+        .geometry
+        .squares()
+        .iter()
+        .copied()
+        .filter(|&s| {
+            x.position.piece_at(s) != y.position.piece_at(s)
+                || board::highlight(x.last.as_ref(), s) != board::highlight(y.last.as_ref(), s)
+        })
+        .collect();
+    (squares.len() <= MOST_SQUARES_AGAIN).then_some(squares)
+}
+
+/// Squares of a board drawn again one by one; more, and the whole board is drawn again.
+const MOST_SQUARES_AGAIN: usize = 16;
 
 /// Draws one part of the picture on its background.
 fn draw_part(canvas: &mut Canvas, view: &KfbView, layout: &Layout, part: Part) {
@@ -590,31 +673,11 @@ fn draw_part(canvas: &mut Canvas, view: &KfbView, layout: &Layout, part: Part) {
             );
         }
         Part::Board(i) => {
-            let Some(b) = board(i) else { return };
-            let colour_of = |s: Side| {
-                if s.0 == 0 {
-                    b.bottom.colour.rgb()
-                } else {
-                    b.top.colour.rgb()
-                }
-            };
-            let spec = BoardSpec {
-                pos: &b.position,
-                sq: SQ,
-                margin,
-                flipped: false,
-                last: b.last.as_ref(),
-                colour_of: &colour_of,
-                frozen: b.frozen,
-            };
-            let (bw, _) = spec.size();
-            board::draw_board(
-                canvas,
-                fonts,
-                &spec,
-                x + (panel_w as i32 - bw as i32) / 2,
-                y,
-            );
+            if let Some(b) = board(i) {
+                with_board(b, layout, x, y, |spec, bx, by| {
+                    board::draw_board(canvas, fonts, spec, bx, by);
+                });
+            }
         }
         Part::Teams => {
             let mut y = y;
@@ -872,6 +935,17 @@ mod tests {
         image::load_from_memory(&png).unwrap().to_rgb8()
     }
 
+    /// The largest channel difference between two pictures of one size.
+    fn furthest(a: &Canvas, b: &Canvas, what: &str) -> u8 {
+        let (a, b) = (rgb(a), rgb(b));
+        assert_eq!(a.dimensions(), b.dimensions(), "{what}");
+        a.pixels()
+            .zip(b.pixels())
+            .map(|(p, q)| (0..3).map(|i| p.0[i].abs_diff(q.0[i])).max().unwrap_or(0))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Each part draws inside its own rectangle, and the parts of a panel fill it.
     #[test]
     fn parts_stay_inside_their_rectangles() {
@@ -933,11 +1007,20 @@ mod tests {
     /// Views of one game, one change after another, as the game layer would give them.
     fn game_of_views() -> Vec<(&'static str, KfbView)> {
         let mut out = Vec::new();
+        // The example, but board 2 not frozen: a frozen board's tint over every piece takes
+        // a palette nearly full (236 entries), and a picture drawn over another then often
+        // needs an entry the palette has no room for (it is drawn afresh then: tested below).
         let mut v = example_kfb().unwrap();
+        v.boards[1].frozen = false;
+        v.boards[1].status_line = "Bo (blue) to move".into();
         out.push(("the example", v.clone()));
         out.push(("the same again", v.clone()));
         v.title = "Kung Fu Bughouse · Dragons vs Tigers · action 42".into();
         out.push(("the title", v.clone()));
+        v.boards[0].status_line = "A long status line that wraps: ".repeat(6);
+        out.push(("a status line of three lines", v.clone()));
+        v.boards[0].status_line = "Ruth (red) to move".into();
+        out.push(("a status line of one line", v.clone()));
         // A move on board 1: the position, the last move, the status and the seats' badges.
         {
             let b = &mut v.boards[0];
@@ -951,26 +1034,40 @@ mod tests {
             b.top.note.clear();
         }
         out.push(("a move on board 1", v.clone()));
+        // Another: the marks of the last move move on, and a drop is marked.
+        {
+            let b = &mut v.boards[0];
+            let mv = b.position.legal_moves()[3];
+            b.position.make(mv);
+            b.last = Some(LastMove::from_move(&mv));
+        }
+        out.push(("another move on board 1", v.clone()));
+        {
+            let b = &mut v.boards[2];
+            let mv = b.position.legal_moves()[0];
+            b.position.make(mv);
+            b.last = Some(LastMove {
+                drop: mv.to(),
+                ..LastMove::default()
+            });
+        }
+        out.push(("a drop marked on board 3", v.clone()));
         v.boards[1].top.hand[1].2 = 4;
         out.push(("a pawn more in hand", v.clone()));
         v.boards[2].bottom.name = "Blake the Bold".into();
         out.push(("a name", v.clone()));
-        v.boards[1].frozen = false;
-        v.boards[1].status_line = "Bo (blue) to move".into();
-        out.push(("board 2 unfrozen", v.clone()));
+        v.boards[1].frozen = true;
+        v.boards[1].status_line = "Frozen: Bo (blue) has no king on this board".into();
+        out.push(("board 2 frozen", v.clone()));
         v.teams[0].kings.pop();
         out.push(("a king less held", v.clone()));
         v.teams[1].name = "Tigresses".into();
         out.push(("a team's name", v.clone()));
         v.boards[2].top.colour = PlayerColour::Red;
         out.push(("a seat's colour", v.clone()));
-        v.boards[0].status_line = "A long status line that wraps: ".repeat(6);
-        out.push(("a status line of three lines", v.clone()));
         v.boards[0].top.hand.clear();
         v.boards[0].bottom.hand.clear();
         out.push(("hands emptied", v.clone()));
-        v.boards[0].status_line = "Ruth (red) to move".into();
-        out.push(("a status line of one line", v.clone()));
         v.boards[1]
             .top
             .hand
@@ -996,6 +1093,7 @@ mod tests {
         let mut kept: Option<KeptKfb> = None;
         let mut redrawn = Vec::new();
         let mut heights = Vec::new();
+        let mut squares = Vec::new();
         for (what, view) in game_of_views() {
             heights.push((what, Layout::of(&view).unwrap().legend_h));
             let fresh = draw_kfb(&view).unwrap();
@@ -1007,30 +1105,38 @@ mod tests {
                     assert_eq!(over.canvas().rows().unwrap().0, &before[..], "{what}");
                 }
             }
-            let (a, b) = (rgb(&fresh), rgb(over.canvas()));
-            assert_eq!(a.dimensions(), b.dimensions(), "{what}");
-            let worst = a
-                .pixels()
-                .zip(b.pixels())
-                .map(|(p, q)| (0..3).map(|i| p.0[i].abs_diff(q.0[i])).max().unwrap_or(0))
-                .max()
-                .unwrap_or(0);
+            let worst = furthest(&fresh, over.canvas(), what);
             // Each is within 13 levels of the exact colour.
             assert!(
                 worst <= 26,
                 "{what}: a pixel {worst} levels off the fresh picture"
             );
             redrawn.push((what, over.redrawn()));
+            squares.push((what, over.squares()));
             kept = Some(over);
         }
         println!("{redrawn:?}");
         let legend = |what: &str| heights.iter().find(|(w, _)| *w == what).map(|(_, h)| *h);
         assert!(legend("a shorter legend") < legend("a piece more in hand"));
         let redrawn: std::collections::HashMap<_, _> = redrawn.into_iter().collect();
+        let squares: std::collections::HashMap<_, _> = squares.into_iter().collect();
+        // The move's two squares, and the two the last move had marked.
+        assert_eq!(squares["a move on board 1"], 4);
+        assert!(
+            squares["another move on board 1"] >= 3,
+            "{squares:?} {redrawn:?}"
+        );
+        assert!(
+            squares["a drop marked on board 3"] >= 3,
+            "{squares:?} {redrawn:?}"
+        );
+        // A frozen board's every square changes tint: drawn whole.
+        assert_eq!(squares["board 2 frozen"], 0);
         assert_eq!(redrawn["the example"], None);
         assert_eq!(redrawn["the title"], Some(1));
         // Board 1's status, both seats and the board itself.
         assert_eq!(redrawn["a move on board 1"], Some(4));
+        assert_eq!(redrawn["another move on board 1"], Some(1));
         assert_eq!(redrawn["a pawn more in hand"], Some(1));
         assert_eq!(redrawn["a name"], Some(1));
         assert_eq!(redrawn["a king less held"], Some(1));
@@ -1038,13 +1144,38 @@ mod tests {
         assert_eq!(redrawn["a team's name"], Some(4));
         // The board (its pieces' colour) and the seat's lines (its disc).
         assert_eq!(redrawn["a seat's colour"], Some(2));
-        assert_eq!(redrawn["board 2 unfrozen"], Some(3));
+        assert!(matches!(redrawn["board 2 frozen"], Some(3) | None));
         // The status grew a line: the rows under it moved down with it, and board 1's status
         // is drawn again with the other boards' (their rectangles grew).
         assert_eq!(redrawn["a status line of three lines"], Some(3));
         assert_eq!(redrawn["a status line of one line"], Some(3));
         // The board, its hands (new rules) and the legend.
         assert_eq!(redrawn["a shorter legend"], Some(4));
+    }
+
+    /// Over the denser example (board 2 frozen), some pictures find no room in the palette
+    /// and are drawn afresh: those are the fresh picture exactly, the others as above.
+    #[test]
+    fn a_picture_without_room_in_the_palette_is_drawn_afresh() {
+        let mut kept: Option<KeptKfb> = None;
+        let mut afresh = 0;
+        for (what, mut view) in game_of_views() {
+            view.boards[1].frozen = !view.boards[1].frozen;
+            let fresh = draw_kfb(&view).unwrap();
+            let over = draw_kfb_over(view, kept.take()).unwrap();
+            if over.redrawn().is_none() {
+                afresh += 1;
+                assert_eq!(over.canvas().rows(), fresh.rows(), "{what}");
+            } else {
+                let worst = furthest(&fresh, over.canvas(), what);
+                assert!(
+                    worst <= 36,
+                    "{what}: a pixel {worst} levels off the fresh picture"
+                );
+            }
+            kept = Some(over);
+        }
+        println!("{afresh} pictures drawn afresh");
     }
 
     /// The legacy renderer's pictures are never drawn over.

@@ -27,6 +27,9 @@ use super::canvas::Rgb8;
 /// merging near colours keeps the palette from filling up (KFB needs about 230 entries) and
 /// gives longer repeats to deflate.
 const NEAR: i32 = 10;
+/// How far (levels, in every channel) an anti-aliasing colour may be from its entry, once
+/// the palette is full, before it counts among the [`Palette::approximations`].
+const LOOSE: i32 = 2 * NEAR;
 /// Entries kept for flat colours once anti-aliasing has filled the rest.
 const RESERVED: usize = 16;
 
@@ -237,8 +240,8 @@ impl Palette {
         &self.colours
     }
 
-    /// Colours given an entry further than [`NEAR`] levels for want of room (flat colours
-    /// not given their own entry among them).
+    /// Colours given an entry further than [`LOOSE`] levels for want of room, and flat
+    /// colours not given their own entry.
     pub fn approximations(&self) -> u32 {
         self.approximated
     }
@@ -346,8 +349,10 @@ impl Palette {
         match self.nearest(c) {
             Some((i, m)) if m <= NEAR => i,
             _ if self.colours.len() < 256 - RESERVED => self.push(c, false),
-            Some((i, _)) => {
-                self.approximated += 1;
+            Some((i, m)) => {
+                if m > LOOSE {
+                    self.approximated += 1;
+                }
                 i
             }
             None => self.push(c, false),
