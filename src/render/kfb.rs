@@ -122,18 +122,16 @@ impl Layout {
     fn of(view: &KfbView) -> Result<Layout, RenderError> {
         let fonts = fonts()?;
         let margin = board::coord_margin(fonts, SQ);
-        let panel_w = view
-            .boards
-            .iter()
-            .map(|b| b.position.rules().geometry.files() as u32 * SQ + 2 * margin)
-            .max()
-            .unwrap_or(8 * SQ + 2 * margin);
-        let board_h = view
-            .boards
-            .iter()
-            .map(|b| b.position.rules().geometry.ranks() as u32 * SQ + 2 * margin)
-            .max()
-            .unwrap_or(8 * SQ + 2 * margin);
+        // The largest board's width (files) or height (ranks), margins included.
+        let largest = |cells: fn(&crate::engine::Geometry) -> usize| {
+            view.boards
+                .iter()
+                .map(|b| cells(&b.position.rules().geometry) as u32 * SQ + 2 * margin)
+                .max()
+                .unwrap_or(8 * SQ + 2 * margin)
+        };
+        let panel_w = largest(|g| g.files() as usize);
+        let board_h = largest(|g| g.ranks() as usize);
         let width = 3 * panel_w + 4 * GAP;
         let status: Vec<Vec<String>> = view
             .boards
