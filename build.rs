@@ -1,4 +1,4 @@
-// The schema migrations are embedded by `sqlx::migrate!`; rebuild when one is added.
+//! The schema migrations are embedded by `sqlx::migrate!`; rebuild when one is added.
 fn main() {
     println!("cargo:rerun-if-changed=migrations");
 }

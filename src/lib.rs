@@ -1,7 +1,49 @@
-//! Arbiter: a referee for chess-variant forum games.
+//! Arbiter: a referee for chess-variant forum games played in Discord threads.
 //!
-//! The [`engine`] is pure rules; front ends (the command line, the console, the Discord bot)
-//! are thin adapters around it.
+//! Players type slash commands (`/move Nb1-c3`); the bot checks each against the rules, stores
+//! it, and answers with the board's picture. Five games are refereed: [Kung Fu Bughouse with
+//! Different Armies](games::kfb), [Ultimate Chess](games::ultimate), [Chex](games::chex),
+//! [Party Chess](games::party) and [Nomic Chess](games::nomic); each module's documentation
+//! gives that game's rules as the bot applies them.
+//!
+//! # Layers
+//! Dependencies point inward: a layer uses the ones above it in this list, never below.
+//! - [`engine`]: pure rules. Board geometry, pieces as Betza data, positions, move generation,
+//!   position text (FEN) and notation. No I/O, no clock, no randomness.
+//! - [`games`]: each game's rules on the engine, as an append-only log of actions replayed
+//!   into its state. Time and seeds are passed in, so every rule is testable with a fake
+//!   clock.
+//! - [`commands`]: the command layer and the game layer (the seam). A game is a `GameKind`
+//!   (its name, its `/<game> new`, how to load and import one) and a `ThreadGame` (its log,
+//!   commands, status, offered moves, export, timers and picture). Everything below this layer
+//!   sees games only through that seam.
+//! - [`render`]: pictures (PNG) of every game and of tournament standings; [`swiss`] and
+//!   [`tournament`]: FIDE Dutch pairings, signups, teams and rounds.
+//! - [`service`]: the hub with storage. One lock per game thread (games never wait for each
+//!   other), games loaded on demand and dropped when idle, every command committed before it
+//!   is answered, timers swept from the stored due times. [`store`]: SQLite or PostgreSQL.
+//! - Front ends: [`discord`] (poise on serenity), [`console`] (the same commands as text, for
+//!   scripts and tests) and [`cli`] (engine tools: perft, moves, import, export, benches).
+//!
+//! # One command, from Discord to the database and back
+//! 1. A slash command arrives; [`discord`] turns its options into a `commands::Command`
+//!    (the console parses the same from text with `commands::parse_command`).
+//! 2. `Service::handle` takes the thread's lock, loads the game if it is not in memory and
+//!    checks that the stored version is the one it holds.
+//! 3. The hub finds the command's owner (a game's own command goes to `ThreadGame::act`,
+//!    shared ones like `/takeback`, `/revert`, `/status` and `/moves` to the layer) and gets a
+//!    `commands::Reply`: accepted or refused, its text, buttons, and whom it notifies.
+//! 4. An accepted action's new log rows are written in one transaction; if another process
+//!    wrote first, the command is checked again against the new state.
+//! 5. The reply goes back: refusals privately to the sender, accepted actions publicly with
+//!    the board's picture (drawn off the async executor), and a new message pinging whoever
+//!    must act next.
+//!
+//! # Adding a game
+//! A game is a module `src/games/<game>/` (its rules, position, log and export), its
+//! `GameKind` and `ThreadGame` in `src/commands/<game>.rs`, its slash commands in
+//! `src/discord/<game>.rs`, its picture in `src/render/<game>.rs`, and one line in the game
+//! layer's list of kinds.
 pub mod cli;
 pub mod commands;
 pub mod console;

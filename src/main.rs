@@ -1,3 +1,7 @@
+//! The `arbiter` command: runs the Discord bot, the console, and the engine tools (perft,
+//! moves, import and export, benchmarks). The work is done by the library; this is its clap
+//! front end.
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};

@@ -59,7 +59,7 @@ const CATCH_UP_WIDTH: usize = 140;
 /// Ruling (catch-up summary): when one sweep finds two or more late timers in a game (the bot
 /// was away while a day of turn limits, default plays or vote closings ran out), the game
 /// gets one post instead of one per timer: a line counting them with the first and last
-/// time, up to [`CATCH_UP_LINES`] of them listed one line each (the first and the last
+/// time, up to `CATCH_UP_LINES` (10) of them listed one line each (the first and the last
 /// ones, the rest counted), then the last one's own announcement, which says where the game
 /// stands now and notifies only whoever must act now. Nobody is pinged for the timers in
 /// the list.

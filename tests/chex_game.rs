@@ -2,6 +2,7 @@
 //! White is ann, Black ben, the organiser org, the moderator mod. Every action is typed as a
 //! command into a hub holding the game (`/draw`, `/place c3`, `/move Nb3-d4 turn:5`, `/revert`
 //! and its button…); the assertions read the game it holds.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use arbiter::commands::{parse_command, Caller, Hub, Reply, Roles};
 use arbiter::games::chex::{export, Game, Kind, Outcome, Side, WinHow};

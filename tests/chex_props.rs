@@ -5,6 +5,7 @@
 //! absolute square; two games with the same seed draw the same pieces in the same order; the
 //! shown hash is the SHA-256 of the seed's decimal text and the stacks are the documented
 //! shuffle (re-implemented here from the README's description).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeMap;
 

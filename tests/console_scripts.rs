@@ -3,6 +3,7 @@
 //! Each script is console input. After a command, expectation lines check its output:
 //! `> text` (some output line contains `text`), `>! text` (no line contains it),
 //! `>= line` (some line equals it exactly).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! Board shapes (RULINGS §3–6 boards): the 8×8 board, Party Chess's 20×20, Ultimate Chess's
 //! 16×16 with cut corners, Chex's growing board and Nomic Chess's joined half-boards, and
 //! move generation on a board with missing squares.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

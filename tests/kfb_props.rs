@@ -1,5 +1,6 @@
 //! Property tests of the KFB game: random legal play on all three boards conserves the 96
 //! pieces, and replaying the log gives the same state.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use arbiter::commands::state_lines;
 use arbiter::engine::fen;

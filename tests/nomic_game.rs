@@ -2,6 +2,7 @@
 //! refuses, every action typed as a command into a hub holding the game (`/push bottom:A
 //! top:B`, `/move e2-e4`, `/vote proposal:1 choice:for`, `/revert` and its button…).
 //! Players: ann (half A, army 1), ben (B, 2), cat (C, 3), dan (D, 4); Referee: ref.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use arbiter::commands::{parse_command, Caller, Hub, Reply, Roles};
 use arbiter::games::nomic::{Game, Position, Slot};

@@ -6,6 +6,7 @@
 //! (c) Error messages say what was expected.
 //!
 //! Each test here once exposed an engine bug or pins a documented behaviour.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;
 use std::sync::mpsc;

@@ -9,6 +9,7 @@
 //!
 //! The default run plays four seeds of 1,000 steps (about 30 s on two cores); the long run
 //! (`cargo test --test offered -- --ignored`, about three minutes) plays ten of 2,000.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
 

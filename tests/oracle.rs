@@ -1,4 +1,5 @@
 //! The engine against the reference tables of an independent engine (tests/data/oracle/).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;
 

@@ -1,5 +1,6 @@
 //! Party Chess scenarios (RULINGS §3): each rule with the case it allows and the one it
 //! refuses, typed as commands into a hub holding the game; the assertions read the game.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use arbiter::commands::{parse_command, Caller, Hub, Reply, Roles};
 use arbiter::games::party::{Game, Kind, Sq};

@@ -2,6 +2,7 @@
 //! the plays `/moves` offers, never panics and every offered play is accepted; no play ends
 //! with the mover's King attacked; replaying the log gives the same state; the position
 //! text round-trips; every legal play formats and reads back to itself.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use arbiter::games::party::rules::in_check;
 use arbiter::games::party::{notation, EchoRule, Game, NewGame, Position, Request};

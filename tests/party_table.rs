@@ -5,6 +5,7 @@
 //!
 //! `PARTY_TABLE_WRITE=1 cargo test --test party_table` rewrites the table from the engine
 //! (after which the second implementation must still agree).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;
 

@@ -4,6 +4,7 @@
 //! `tests/data/golden/NAME.png` (small tolerance). On a mismatch the actual picture is written
 //! beside it as `NAME.actual.png`. `UPDATE_GOLDEN=1 cargo test --test render` rewrites the
 //! golden files.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,6 +1,7 @@
 //! Scenarios for RULINGS §1.3 (drops, promotion into the pawn's own army) and §1.4 (no check
 //! rules, castling with any corner piece, en passant), with the frozen board of §1.5 that
 //! king capture leads to, each on a single board.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;
 

@@ -1,5 +1,6 @@
 //! Storage: concurrency, idempotency, timers fired once, crash recovery. Runs on SQLite, and
 //! on PostgreSQL when `ARBITER_TEST_POSTGRES` names a server.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

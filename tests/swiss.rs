@@ -1,4 +1,5 @@
 //! Reproduce the reference (bbpPairings) Dutch pairings of every test case.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 

@@ -2,6 +2,7 @@
 //! refuses. Seats: ann Silver, ben Red, cat Black, dan Green. Players' actions go through the
 //! command layer as typed (`/move e2-e5`, `/concede to:@ben`, `/offer draw`, `/revert` and its
 //! button…), on the game in a thread of a hub; the assertions read the game it holds.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use arbiter::games::ultimate::{
     export, parse_square, shuffle_seats, Game, Kind, Mode, NewGame, Outcome, Refusal, Request,

@@ -2,6 +2,7 @@
 //! `tests/data/ultimate/perft.tsv`, and the table against a second generator written here
 //! straight from RULINGS §4 (its own board, its own reading of the position text; short,
 //! slow and meant to be obviously right).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use arbiter::games::ultimate::Position;
 

@@ -2,6 +2,7 @@
 //! draw offers and takebacks mixed in) never panics; replaying the log gives the same state;
 //! every legal move formats and reads back to itself; the position text round-trips; making
 //! and unmaking a move restores the position.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use arbiter::games::ultimate::{
     notation, Game, Mode, NewGame, Position, Request, Seat, Seating, Stalemate,

@@ -1,10 +1,10 @@
 //! The Discord front end: a thin poise adapter around the command layer.
 //!
-//! Every slash command becomes a [`commands::Command`] and goes through [`Hub::handle`]; the
+//! Every slash command becomes a [`crate::commands::Command`] and goes through [`Service::handle`]; the
 //! [`Reply`](crate::commands::Reply) comes back as a public message in the game's thread
 //! (accepted actions) or as an ephemeral message to the sender only (refusals and private
-//! answers), sent as the interaction's first response. Button presses go to [`Hub::press`],
-//! chat posts to [`Hub::chat`], and a ticker posts [`Hub::due_messages`]. Whoever must act
+//! answers), sent as the interaction's first response. Button presses go to [`Service::press`],
+//! chat posts to [`Service::chat`], and a ticker posts [`Service::due_messages`]. Whoever must act
 //! next is pinged by the reply's notification only, a new message in the thread (see
 //! `respond`).
 //!

@@ -310,7 +310,7 @@ pub fn format_with_check(pos: &mut Position, mv: Move) -> String {
 }
 
 /// Formats a move naming, for a drop, the army the piece comes from: `P@g6(nutty)` (other
-/// moves as [`format`]).
+/// moves as [`format()`]).
 pub fn format_with_army(pos: &Position, mv: Move) -> String {
     match mv {
         Move::Drop { piece, .. } => format!(

@@ -539,7 +539,7 @@ impl Position {
     /// Plays a move without checking it. Returns what is needed to take it back.
     ///
     /// The move must come from this position's move generator; anything else may corrupt the
-    /// position (use [`Position::play`] for checked play).
+    /// position (take it from [`Position::legal_moves`]).
     pub fn make(&mut self, mv: Move) -> Undo {
         let mut undo = Undo {
             captured: EMPTY,

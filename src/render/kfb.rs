@@ -482,7 +482,7 @@ fn kept_pictures() -> std::sync::MutexGuard<'static, KeptPictures> {
     KEPT.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Draws the KFB picture of `view` over the last one drawn for `thread` ([`draw_kfb_over`])
+/// Draws the KFB picture of `view` over the last one drawn for `thread` (`draw_kfb_over`)
 /// and returns PNG bytes. A picture being drawn is taken out of the store meanwhile, so two
 /// pictures of one game drawn at once each draw on their own (the second afresh).
 ///

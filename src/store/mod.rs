@@ -4,7 +4,7 @@
 //! Writes are optimistic: each game row has a version; a commit names the version it read, and
 //! loses (with [`StoreError::Conflict`]) if another writer got there first. The caller then
 //! reloads the game and re-checks the command against the new state. Commits of several games
-//! arriving together are written in one transaction ([`group`]).
+//! arriving together are written in one transaction (the `group` module).
 
 use std::str::FromStr;
 
@@ -40,7 +40,7 @@ pub enum StoreError {
     /// A commit was left unfinished (its batch stopped before it could say).
     #[error("the commit was interrupted; nothing was saved")]
     Abandoned,
-    /// A batch of commits failed as a whole (see [`group`]); the database's words.
+    /// A batch of commits failed as a whole (see the `group` module); the database's words.
     #[error("database error: {0}")]
     Batch(String),
     /// A SQLite database file that does not exist cannot be created there.
@@ -524,7 +524,7 @@ impl Store {
     /// due time (after `swept`) is stored with it, for the timer sweep.
     ///
     /// Commits arriving together (moves in several games at once) share one transaction, each
-    /// game with its own version check (see [`group`]); this returns once the transaction
+    /// game with its own version check (see the `group` module); this returns once the transaction
     /// holding this game's rows is committed.
     ///
     /// # Errors

@@ -1,6 +1,56 @@
-//! Chex (RULINGS §5): a board that grows and shrinks, pieces drawn at random from shuffled
-//! stacks, and the group of pieces in play that must never break.
+//! Chex: a board that grows and shrinks, pieces drawn at random from shuffled stacks, and the
+//! group of pieces in play that must never break.
 //!
+//! This is the game as the bot applies it. Section numbers (`5.2`) are the ones code comments
+//! cite as "Chex rules 5.2".
+//!
+//! # 5.0 Equipment
+//! White (moves first) and Black each have the sixteen chess pieces, all off the board at the
+//! start in a face-down stack. The board has no fixed size.
+//!
+//! # 5.1 Stacks and the seed
+//! Each stack is shuffled once from the game's seed; a draw takes the top piece. `/chex new`
+//! shows the SHA-256 of the seed's decimal text and the seed is revealed when the game ends, so
+//! anyone can check every draw. Which pieces are still off the board is public, their order is
+//! not. Undoing an action never changes what is drawn. A revert that reopens an ended game
+//! reshuffles the pieces still face down from a fresh seed (its hash announced, revealed at the
+//! next end); the export records both seeds.
+//!
+//! # 5.2 A turn
+//! Either a draw (`/draw` reveals the top piece, then `/place square:` puts it on an empty
+//! square next to any piece in play, diagonals included; echoed as a drop `N@c3`, never a
+//! capture; a blind mode names the square before the reveal), or a move of one of the mover's
+//! pieces after which all pieces in play form one group of neighbours (no "break"). With no
+//! legal move the player must draw; with an empty stack only moves remain; there is no pass.
+//! White's first piece goes on the one square of the empty board by itself.
+//!
+//! # 5.3 Pieces
+//! K, Q, R, B, N as in chess. Pawns step one square forward (White up, Black down) onto an
+//! empty square and capture one square diagonally forward; no double step, en passant,
+//! promotion or castling.
+//!
+//! # 5.4 End
+//! No check rules: a King may stand attacked (the echo adds `+` when the opponent could capture
+//! it). Capturing a King wins at once; a side whose King is still in its stack cannot lose. A
+//! revealed King with no safe square to be placed on (King stalemate) and a mover with an empty
+//! stack and no legal move (move stalemate) draw the game, declared by the bot (setting: or
+//! offered). Draws by agreement with `/offer draw`.
+//!
+//! # 5.5 Coordinates and labels
+//! Pieces stand on absolute squares, fixed for the game (White's first piece at (0, 0)), and
+//! the log stores those. The board shown is the smallest rectangle holding every piece plus a
+//! one-square border, White at the bottom, so labels move as it grows and shrinks; every board
+//! carries its action number (`#14`) and a command is read against the latest one (`turn:` may
+//! pin it). Only a move's own echo keeps the labels it was typed in; everything shown after it
+//! (picture, last-move line, `/status`, `/moves`) uses the current labels. Square colours follow
+//! the absolute squares ((0, 0) is dark), so a piece standing still keeps its colour.
+//!
+//! # 5.6 Limits, takeback and time
+//! A play after which the shown board would exceed 26 files or ranks is refused (setting
+//! `max_board`). A placement or a move can be taken back; the reveal stays, so the same piece
+//! must be placed again. No clock by default; `move_limit` announces an overrun.
+//!
+//! # Modules
 //! - [`Position`]: pieces on absolute squares, stacks, legal plays, the shown board;
 //! - the position text (`Position::from_text`, `Position::to_text`);
 //! - [`shuffle`]: the seeded shuffle of the stacks and the seed's hash;

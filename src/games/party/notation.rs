@@ -58,7 +58,7 @@ pub fn format(pos: &Position, play: &Play) -> String {
     }
 }
 
-/// A play in notation that reads back to itself: as [`format`], with a Qball's bounce square
+/// A play in notation that reads back to itself: as [`format()`], with a Qball's bounce square
 /// written when the text without it would read another way (two bounces reach one square).
 pub fn format_exact(pos: &Position, play: &Play) -> String {
     let plain = format(pos, play);
