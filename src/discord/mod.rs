@@ -331,4 +331,30 @@ mod tests {
         assert!(organiser.organiser && !organiser.moderator);
         assert_eq!(roles_of(&state, None, Some(&member(1 << 11, &[7]))), none);
     }
+
+    /// The slash commands as Discord receives them at registration: servers and users must see
+    /// no change unless one is meant. `UPDATE_SNAPSHOT=1 cargo test --lib registration` rewrites
+    /// `tests/data/registration.json` after an intended change.
+    #[test]
+    fn registration_matches_the_snapshot() {
+        let commands = poise::builtins::create_application_commands(&slash::all());
+        let json = serde_json::to_string_pretty(&commands).unwrap() + "\n";
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/registration.json");
+        if std::env::var_os("UPDATE_SNAPSHOT").is_some_and(|v| v == "1") {
+            std::fs::write(&path, &json).unwrap();
+            return;
+        }
+        let want = std::fs::read_to_string(&path).unwrap();
+        if want != json {
+            let actual = path.with_extension("actual.json");
+            std::fs::write(&actual, &json).unwrap();
+            panic!(
+                "the registered commands differ from {} (the actual list is in {}; rerun with \
+                 UPDATE_SNAPSHOT=1 if the change is intended)",
+                path.display(),
+                actual.display()
+            );
+        }
+    }
 }
