@@ -167,8 +167,8 @@ enum Command {
         output: std::path::PathBuf,
     },
     /// Measure picture speed: median time to render and encode an 8×8 board, the KFB
-    /// three-board picture, the Ultimate Chess picture of a busy position and a standings
-    /// table, and their sizes, under the fast path and the legacy renderer side by side.
+    /// three-board picture, every other game's picture and a standings table, their sizes,
+    /// and each as a ratio to the 8×8 board's time.
     RenderBench {
         /// Runs.
         #[arg(long, default_value_t = 21)]

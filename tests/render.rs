@@ -15,8 +15,8 @@ use arbiter::engine::{
 };
 use arbiter::render::{
     clear_caches, example_kfb, example_table, example_ultimate, parse_cross_square, render_kfb,
-    render_position, render_table, render_ultimate, with_renderer, CrossPiece, CrossView, LastMove,
-    PlayerColour, RenderOptions, Renderer, TableView,
+    render_position, render_table, render_ultimate, CrossPiece, CrossView, LastMove, PlayerColour,
+    RenderOptions, TableView,
 };
 
 use arbiter::render::party;
@@ -625,33 +625,6 @@ fn sample_pictures() -> Vec<(&'static str, Vec<u8>)> {
             party::render_party(&party::example_party().unwrap()).unwrap(),
         ),
     ]
-}
-
-/// The fast path (pieces from cached tiles, text from cached glyphs, drawn straight into a
-/// palette chosen as the picture is drawn, its own deflater) draws the legacy renderer's
-/// pictures, in files no larger. The two paths reduce the same exact picture to 256 colours by
-/// different rules (each puts some anti-aliased edge pixels in a nearer or farther entry), so
-/// a few edge pixels differ by more than a few levels; `render::tests` checks the fast path
-/// against the exact picture (at most 0.1% of the pixels more than 12 levels off).
-#[test]
-fn fast_path_draws_what_the_legacy_renderer_draws() {
-    let fast = with_renderer(Renderer::Fast, sample_pictures);
-    let legacy = with_renderer(Renderer::Legacy, sample_pictures);
-    for ((name, f), (_, l)) in fast.iter().zip(&legacy) {
-        let size = (f.len(), l.len());
-        let f = image::load_from_memory(f).unwrap().to_rgb8();
-        let l = image::load_from_memory(l).unwrap().to_rgb8();
-        assert_eq!(f.dimensions(), l.dimensions(), "{name}");
-        let off = f
-            .pixels()
-            .zip(l.pixels())
-            .filter(|(a, b)| (0..3).any(|i| a.0[i].abs_diff(b.0[i]) > 12))
-            .count();
-        let total = (f.width() * f.height()) as usize;
-        assert!(off * 200 <= total, "{name}: {off} of {total} pixels differ");
-        // Issue 21: the KFB picture no larger; every picture is in fact smaller.
-        assert!(size.0 <= size.1, "{name}: {} > {} bytes", size.0, size.1);
-    }
 }
 
 /// Pictures drawn from fresh caches and from warm ones are the same, byte for byte (a tile or

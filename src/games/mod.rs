@@ -3,6 +3,7 @@ pub mod chex;
 pub mod kfb;
 pub mod log;
 mod notify;
+pub mod seeded;
 
 pub use notify::Notify;
 

@@ -3,15 +3,13 @@
 //!
 //! The fast path draws straight into palette indices (one byte a pixel, the palette chosen
 //! as the picture is drawn: see [`Palette`]), in rows laid out as PNG wants them, so encoding
-//! is deflating the buffer as it stands ([`super::deflate`]). The legacy path (kept for the
-//! benchmark) draws RGB and reduces it to a palette when encoding.
+//! is deflating the buffer as it stands ([`super::deflate`]). (The RGB renderer it replaced
+//! was removed once the golden images guarded the pictures: see the render module's note.)
 
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
-use image::{Rgb, RgbImage};
 
 use super::palette::{cell_of, Palette};
 use super::RenderError;
@@ -85,9 +83,6 @@ fn kept<K: std::hash::Hash + Eq, V: Clone>(
 
 /// Width in pixels of `text` at `px`.
 pub(crate) fn text_width(font: &FontRef<'_>, px: f32, text: &str) -> f32 {
-    if legacy() {
-        return measure(font, px, text);
-    }
     let key = TextKey {
         font: font.font_data().as_ptr() as usize,
         px: px.to_bits(),
@@ -145,26 +140,6 @@ pub(crate) fn rasterize_text(
 pub(crate) fn cap_height(px: f32) -> f32 {
     // DejaVu Sans: cap height 0.729 em.
     px * 0.729
-}
-
-thread_local! {
-    /// Whether this thread draws with the renderer as it was before the fast path (issue 21):
-    /// every glyph rasterised on each use, pixel-by-pixel fills and piece blending. Only the
-    /// benchmark turns it on, to compare both paths in one run.
-    static LEGACY: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Whether the legacy renderer is on for this thread (see [`with_legacy`]).
-pub(crate) fn legacy() -> bool {
-    LEGACY.with(Cell::get)
-}
-
-/// Runs `f` with the legacy renderer on or off for this thread, restoring the setting after.
-pub(crate) fn with_legacy<T>(on: bool, f: impl FnOnce() -> T) -> T {
-    let before = LEGACY.with(|l| l.replace(on));
-    let out = f();
-    LEGACY.with(|l| l.set(before));
-    out
 }
 
 /// One glyph of a laid-out text: its pixel box relative to the text's left end on the
@@ -483,17 +458,11 @@ impl Tile {
     }
 }
 
-/// A picture being drawn: palette indices on the fast path, RGB on the legacy one.
+/// A picture being drawn, in palette indices.
 pub(crate) struct Canvas {
     w: u32,
     h: u32,
-    px: Pixels,
-}
-
-enum Pixels {
-    /// The legacy renderer's RGB picture, reduced to a palette when encoded.
-    Rgb(RgbImage),
-    Indexed(Box<Indexed>),
+    px: Box<Indexed>,
 }
 
 /// A picture drawn straight into palette indices.
@@ -566,20 +535,6 @@ fn all_equal(line: &[u8], v: u8) -> bool {
     line.iter().fold(0u8, |acc, &b| acc | (b ^ v)) == 0
 }
 
-/// Calls `f` on every pixel (3 bytes) of an RGB picture in the span `[x0, x1)` × `[y0, y1)`.
-fn each_rgb_pixel(
-    img: &mut RgbImage,
-    (x0, y0, x1, y1): (usize, usize, usize, usize),
-    mut f: impl FnMut(&mut [u8]),
-) {
-    let stride = img.width() as usize * 3;
-    let buf: &mut [u8] = img;
-    for row in y0..y1 {
-        let line = &mut buf[row * stride + x0 * 3..row * stride + x1 * 3];
-        line.chunks_exact_mut(3).for_each(&mut f);
-    }
-}
-
 /// The rectangle (x, y, w, h) clipped to a canvas of `cw`×`ch`: (x0, y0, x1, y1), or `None`
 /// if nothing is left.
 fn clip_to(
@@ -611,14 +566,6 @@ pub(crate) enum Turn {
 impl Canvas {
     /// A canvas filled with one colour.
     pub fn new(w: u32, h: u32, bg: Rgb8) -> Canvas {
-        let (w, h) = (w.max(1), h.max(1));
-        if legacy() {
-            return Canvas {
-                w,
-                h,
-                px: Pixels::Rgb(RgbImage::from_pixel(w, h, Rgb(bg))),
-            };
-        }
         Canvas::indexed(w, h, bg, &[], Palette::new())
     }
 
@@ -627,13 +574,6 @@ impl Canvas {
     /// written once while it is in the core's cache (a page of panels is megabytes, and
     /// writing them twice costs more than drawing on them).
     pub fn laid(w: u32, h: u32, bg: Rgb8, areas: &[(i32, i32, u32, u32, Rgb8)]) -> Canvas {
-        if legacy() {
-            let mut canvas = Canvas::new(w, h, bg);
-            for &(x, y, aw, ah, c) in areas {
-                canvas.fill(x, y, aw, ah, c);
-            }
-            return canvas;
-        }
         Canvas::indexed(w, h, bg, areas, Palette::new())
     }
 
@@ -665,24 +605,22 @@ impl Canvas {
         Canvas {
             w,
             h,
-            px: Pixels::Indexed(Box::new(Indexed {
+            px: Box::new(Indexed {
                 rows,
                 pal,
                 tiles: Vec::new(),
                 inks: Vec::new(),
-            })),
+            }),
         }
     }
 
     /// Moves the rows from row `from` to the bottom by `by` rows (down when positive, up when
     /// negative), then makes the picture `h` rows tall (cutting rows off the bottom or adding
     /// rows of entry 0). Rows the move left behind, and rows added, keep whatever they held:
-    /// the caller draws over them. Returns false (and does nothing) for an RGB picture or a
-    /// move out of the picture.
+    /// the caller draws over them. Returns false (and does nothing) for a move out of the
+    /// picture.
     pub fn shift_rows(&mut self, from: u32, by: i32, h: u32) -> bool {
-        let Pixels::Indexed(ix) = &mut self.px else {
-            return false;
-        };
+        let ix = &mut self.px;
         let (old_h, from) = (self.h as i64, i64::from(from));
         if from > old_h || from + i64::from(by) < 0 || h == 0 {
             return false;
@@ -702,13 +640,10 @@ impl Canvas {
         true
     }
 
-    /// For a picture drawn in palette indices, the colours its palette had to approximate
-    /// for want of room ([`Palette::approximations`]); `None` for an RGB picture.
-    pub fn approximations(&self) -> Option<u32> {
-        match &self.px {
-            Pixels::Indexed(ix) => Some(ix.pal.approximations()),
-            Pixels::Rgb(_) => None,
-        }
+    /// The colours the picture's palette had to approximate for want of room
+    /// ([`Palette::approximations`]).
+    pub fn approximations(&self) -> u32 {
+        self.px.pal.approximations()
     }
 
     #[cfg(test)]
@@ -716,32 +651,10 @@ impl Canvas {
         self.w
     }
 
+    /// The picture's PNG rows and their stride.
     #[cfg(test)]
-    pub fn height(&self) -> u32 {
-        self.h
-    }
-
-    /// The PNG rows of a picture drawn in palette indices, and their stride.
-    #[cfg(test)]
-    pub fn rows(&self) -> Option<(&[u8], usize)> {
-        match &self.px {
-            Pixels::Indexed(ix) => Some((&ix.rows, self.w as usize + 1)),
-            Pixels::Rgb(_) => None,
-        }
-    }
-
-    /// The colour of one pixel (black off the canvas).
-    #[cfg(test)]
-    pub fn pixel(&self, x: u32, y: u32) -> Rgb8 {
-        if x >= self.w || y >= self.h {
-            return [0, 0, 0];
-        }
-        match &self.px {
-            Pixels::Rgb(img) => img.get_pixel(x, y).0,
-            Pixels::Indexed(ix) => ix
-                .pal
-                .colour(ix.rows[ix.at(self.w, x as usize, y as usize)]),
-        }
+    pub fn rows(&self) -> (&[u8], usize) {
+        (&self.px.rows, self.w as usize + 1)
     }
 
     /// Blends a colour into one pixel with coverage `a` (0–1); off-canvas pixels are ignored.
@@ -751,29 +664,14 @@ impl Canvas {
             return;
         }
         let (x, y) = (x as u32, y as u32);
-        match &mut self.px {
-            // The legacy branches are the code from before issue 21 as it stood (not `mix` and
-            // `over`), so that the benchmark's old figures are the old costs.
-            Pixels::Rgb(img) => {
-                let p = img.get_pixel_mut(x, y);
-                if a >= 1.0 {
-                    p.0 = c;
-                    return;
-                }
-                for (d, &s) in p.0.iter_mut().zip(&c) {
-                    *d = (*d as f32 + (s as f32 - *d as f32) * a + 0.5) as u8;
-                }
-            }
-            Pixels::Indexed(ix) => {
-                let at = ix.at(self.w, x as usize, y as usize);
-                ix.rows[at] = if a >= 1.0 {
-                    ix.pal.flat(c)
-                } else {
-                    let d = ix.pal.colour(ix.rows[at]);
-                    ix.pal.near(mix(d, c, a))
-                };
-            }
-        }
+        let ix = &mut self.px;
+        let at = ix.at(self.w, x as usize, y as usize);
+        ix.rows[at] = if a >= 1.0 {
+            ix.pal.flat(c)
+        } else {
+            let d = ix.pal.colour(ix.rows[at]);
+            ix.pal.near(mix(d, c, a))
+        };
     }
 
     /// The pixel span `[x0, x1)` × `[y0, y1)` of a rectangle clipped to the canvas.
@@ -787,15 +685,11 @@ impl Canvas {
             return;
         };
         let cw = self.w;
-        match &mut self.px {
-            Pixels::Rgb(img) => each_rgb_pixel(img, (x0, y0, x1, y1), |px| px.copy_from_slice(&c)),
-            Pixels::Indexed(ix) => {
-                let i = ix.pal.flat(c);
-                for row in y0..y1 {
-                    let a = ix.at(cw, x0, row);
-                    ix.rows[a..a + (x1 - x0)].fill(i);
-                }
-            }
+        let ix = &mut self.px;
+        let i = ix.pal.flat(c);
+        for row in y0..y1 {
+            let a = ix.at(cw, x0, row);
+            ix.rows[a..a + (x1 - x0)].fill(i);
         }
     }
 
@@ -810,35 +704,28 @@ impl Canvas {
             [0, 1, 2].map(|i| ((px[i] as u32 * (256 - k) + add[i] + 128) >> 8) as u8)
         };
         let cw = self.w;
-        match &mut self.px {
-            Pixels::Rgb(img) => each_rgb_pixel(img, (x0, y0, x1, y1), |px| {
-                let t = tinted([px[0], px[1], px[2]]);
-                px.copy_from_slice(&t);
-            }),
-            Pixels::Indexed(ix) => {
-                // Each entry is tinted once; a flat colour stays exact.
-                let mut map = [u16::MAX; 256];
-                for row in y0..y1 {
-                    let a = ix.at(cw, x0, row);
-                    let line = &mut ix.rows[a..a + (x1 - x0)];
-                    let first = line[0];
-                    if all_equal(line, first) && map[first as usize] != u16::MAX {
-                        line.fill(map[first as usize] as u8);
-                        continue;
-                    }
-                    for v in line.iter_mut() {
-                        let m = &mut map[*v as usize];
-                        if *m == u16::MAX {
-                            let t = tinted(ix.pal.colour(*v));
-                            *m = if ix.pal.is_flat(*v) {
-                                ix.pal.flat(t)
-                            } else {
-                                ix.pal.near(t)
-                            } as u16;
-                        }
-                        *v = *m as u8;
-                    }
+        let ix = &mut self.px;
+        // Each entry is tinted once; a flat colour stays exact.
+        let mut map = [u16::MAX; 256];
+        for row in y0..y1 {
+            let a = ix.at(cw, x0, row);
+            let line = &mut ix.rows[a..a + (x1 - x0)];
+            let first = line[0];
+            if all_equal(line, first) && map[first as usize] != u16::MAX {
+                line.fill(map[first as usize] as u8);
+                continue;
+            }
+            for v in line.iter_mut() {
+                let m = &mut map[*v as usize];
+                if *m == u16::MAX {
+                    let t = tinted(ix.pal.colour(*v));
+                    *m = if ix.pal.is_flat(*v) {
+                        ix.pal.flat(t)
+                    } else {
+                        ix.pal.near(t)
+                    } as u16;
                 }
+                *v = *m as u8;
             }
         }
     }
@@ -858,35 +745,14 @@ impl Canvas {
         for row in y0..y1 {
             let sy = (row as i64 - y as i64) as usize;
             let src = &px[sy * w + sx0..sy * w + sx0 + (x1 - x0)];
-            match &mut self.px {
-                Pixels::Rgb(img) => {
-                    let stride = cw as usize * 3;
-                    let buf: &mut [u8] = img;
-                    let line = &mut buf[row * stride + x0 * 3..row * stride + x1 * 3];
-                    for (d, s) in line.chunks_exact_mut(3).zip(src) {
-                        match s[3] {
-                            0 => {}
-                            255 => d.copy_from_slice(&s[..3]),
-                            a => {
-                                let k = 255 - a as u32;
-                                for i in 0..3 {
-                                    d[i] = (s[i] as u32 + (d[i] as u32 * k + 127) / 255).min(255)
-                                        as u8;
-                                }
-                            }
-                        }
-                    }
+            let ix = &mut self.px;
+            let a = ix.at(cw, x0, row);
+            for (i, &s) in src.iter().enumerate() {
+                if s[3] == 0 {
+                    continue;
                 }
-                Pixels::Indexed(ix) => {
-                    let a = ix.at(cw, x0, row);
-                    for (i, &s) in src.iter().enumerate() {
-                        if s[3] == 0 {
-                            continue;
-                        }
-                        let d = ix.pal.colour(ix.rows[a + i]);
-                        ix.rows[a + i] = ix.pal.near(over(d, s));
-                    }
-                }
+                let d = ix.pal.colour(ix.rows[a + i]);
+                ix.rows[a + i] = ix.pal.near(over(d, s));
             }
         }
     }
@@ -907,23 +773,14 @@ impl Canvas {
             (x as u32 + w) as usize,
             (y as u32 + h) as usize,
         );
-        match &self.px {
-            Pixels::Rgb(img) => {
-                let c = img.get_pixel(x0 as u32, y0 as u32).0;
-                (y0..y1)
-                    .all(|r| (x0..x1).all(|col| img.get_pixel(col as u32, r as u32).0 == c))
-                    .then_some(c)
-            }
-            Pixels::Indexed(ix) => {
-                let first = ix.rows[ix.at(self.w, x0, y0)];
-                (y0..y1)
-                    .all(|r| {
-                        let a = ix.at(self.w, x0, r);
-                        all_equal(&ix.rows[a..a + (x1 - x0)], first)
-                    })
-                    .then(|| ix.pal.colour(first))
-            }
-        }
+        let ix = &self.px;
+        let first = ix.rows[ix.at(self.w, x0, y0)];
+        (y0..y1)
+            .all(|r| {
+                let a = ix.at(self.w, x0, r);
+                all_equal(&ix.rows[a..a + (x1 - x0)], first)
+            })
+            .then(|| ix.pal.colour(first))
     }
 
     /// Copies a tile with its top-left corner at (x, y), clipped to the canvas. The tile's
@@ -936,41 +793,27 @@ impl Canvas {
         };
         let cw = self.w;
         let sx0 = (x0 as i64 - x as i64) as usize;
-        match &mut self.px {
-            Pixels::Rgb(img) => {
-                for row in y0..y1 {
-                    let sy = (row as i64 - y as i64) as usize;
-                    for col in x0..x1 {
-                        let id = tile.px[sy * w + sx0 + col - x0];
-                        let c = tile.colours[id as usize];
-                        img.put_pixel(col as u32, row as u32, Rgb(c));
-                    }
-                }
+        let ix = &mut self.px;
+        let found = ix.tiles.iter().position(|(t, _)| Arc::ptr_eq(t, tile));
+        let k = match found {
+            Some(k) => k,
+            None => {
+                let lut: Vec<u8> = tile
+                    .colours
+                    .iter()
+                    .zip(&tile.flat)
+                    .map(|(&c, &flat)| if flat { ix.pal.flat(c) } else { ix.pal.near(c) })
+                    .collect();
+                ix.tiles.push((Arc::clone(tile), tile.indices(lut)));
+                ix.tiles.len() - 1
             }
-            Pixels::Indexed(ix) => {
-                let found = ix.tiles.iter().position(|(t, _)| Arc::ptr_eq(t, tile));
-                let k = match found {
-                    Some(k) => k,
-                    None => {
-                        let lut: Vec<u8> = tile
-                            .colours
-                            .iter()
-                            .zip(&tile.flat)
-                            .map(|(&c, &flat)| if flat { ix.pal.flat(c) } else { ix.pal.near(c) })
-                            .collect();
-                        ix.tiles.push((Arc::clone(tile), tile.indices(lut)));
-                        ix.tiles.len() - 1
-                    }
-                };
-                let (rows, tiles) = (&mut ix.rows, &ix.tiles);
-                let src = &tiles[k].1;
-                for row in y0..y1 {
-                    let sy = (row as i64 - y as i64) as usize;
-                    let a = row * (cw as usize + 1) + 1 + x0;
-                    rows[a..a + (x1 - x0)]
-                        .copy_from_slice(&src[sy * w + sx0..sy * w + sx0 + (x1 - x0)]);
-                }
-            }
+        };
+        let (rows, tiles) = (&mut ix.rows, &ix.tiles);
+        let src = &tiles[k].1;
+        for row in y0..y1 {
+            let sy = (row as i64 - y as i64) as usize;
+            let a = row * (cw as usize + 1) + 1 + x0;
+            rows[a..a + (x1 - x0)].copy_from_slice(&src[sy * w + sx0..sy * w + sx0 + (x1 - x0)]);
         }
     }
 
@@ -1000,17 +843,6 @@ impl Canvas {
         c: Rgb8,
     ) -> f32 {
         let baseline = (y + cap_height(px) / 2.0).round();
-        if let Pixels::Rgb(_) = self.px {
-            let w = text_width(font, px, text);
-            let left = match align {
-                Align::Left => x,
-                Align::Centre => x - w / 2.0,
-            };
-            rasterize_text(font, px, text, left.round(), baseline, |gx, gy, a| {
-                self.blend(gx, gy, c, a.min(1.0))
-            });
-            return w;
-        }
         // The width and the glyphs come from the cache (no kerning lookups again).
         let layout = text_masks(font, px, text);
         let w = layout.width;
@@ -1020,9 +852,7 @@ impl Canvas {
         };
         let (ox, oy) = (left.round() as i32, baseline as i32);
         let (cw, ch) = (self.w as i32, self.h as i32);
-        let Pixels::Indexed(ix) = &mut self.px else {
-            return w;
-        };
+        let ix = &mut self.px;
         let stride = cw as usize + 1;
         // Full coverage is the text colour's own entry.
         let ink = ix.pal.flat(c);
@@ -1108,14 +938,7 @@ impl Canvas {
     /// picture with [`Canvas::put_plate`] (it shares this picture's palette meanwhile: draw
     /// nothing on this canvas until then).
     pub fn plate(&mut self, w: u32, h: u32, bg: Rgb8) -> Canvas {
-        match &mut self.px {
-            Pixels::Rgb(_) => Canvas {
-                w: w.max(1),
-                h: h.max(1),
-                px: Pixels::Rgb(RgbImage::from_pixel(w.max(1), h.max(1), Rgb(bg))),
-            },
-            Pixels::Indexed(ix) => Canvas::indexed(w, h, bg, &[], std::mem::take(&mut ix.pal)),
-        }
+        Canvas::indexed(w, h, bg, &[], std::mem::take(&mut self.px.pal))
     }
 
     /// Puts a plate made by [`Canvas::plate`] on this picture, turned, with its top-left
@@ -1128,70 +951,32 @@ impl Canvas {
             Turn::Clockwise => (ph - 1 - py, px),
             Turn::Anticlockwise => (py, pw - 1 - px),
         };
-        match (&mut self.px, plate.px) {
-            (Pixels::Rgb(img), Pixels::Rgb(p)) => {
-                for py in 0..ph {
-                    for px in 0..pw {
-                        let (dx, dy) = place(px, py);
-                        let (tx, ty) = (x + dx as i32, y + dy as i32);
-                        if tx >= 0 && ty >= 0 && (tx as u32) < self.w && (ty as u32) < self.h {
-                            img.put_pixel(tx as u32, ty as u32, *p.get_pixel(px as u32, py as u32));
-                        }
-                    }
+        let (ix, mut p) = (&mut self.px, plate.px);
+        ix.pal = std::mem::take(&mut p.pal);
+        let (cw, ch) = (self.w as i32, self.h as i32);
+        let stride = cw as usize + 1;
+        for py in 0..ph {
+            let src = &p.rows[py * (pw + 1) + 1..(py + 1) * (pw + 1)];
+            for (px, &v) in src.iter().enumerate() {
+                let (dx, dy) = place(px, py);
+                let (tx, ty) = (x + dx as i32, y + dy as i32);
+                if tx >= 0 && ty >= 0 && tx < cw && ty < ch {
+                    ix.rows[ty as usize * stride + 1 + tx as usize] = v;
                 }
             }
-            (Pixels::Indexed(ix), Pixels::Indexed(mut p)) => {
-                ix.pal = std::mem::take(&mut p.pal);
-                let (cw, ch) = (self.w as i32, self.h as i32);
-                let stride = cw as usize + 1;
-                for py in 0..ph {
-                    let src = &p.rows[py * (pw + 1) + 1..(py + 1) * (pw + 1)];
-                    for (px, &v) in src.iter().enumerate() {
-                        let (dx, dy) = place(px, py);
-                        let (tx, ty) = (x + dx as i32, y + dy as i32);
-                        if tx >= 0 && ty >= 0 && tx < cw && ty < ch {
-                            ix.rows[ty as usize * stride + 1 + tx as usize] = v;
-                        }
-                    }
-                }
-            }
-            _ => {}
         }
     }
 
     /// Encodes as an 8-bit indexed (palette) PNG.
     ///
-    /// The fast path's indices and palette are the picture itself (see [`Palette`]); its rows
-    /// are deflated as they are, by [`super::deflate`], which finds the repeats of the row
-    /// above and of runs itself. The legacy path reduces its RGB picture with [`quantize`] and
-    /// writes it with the `png` crate (rows filtered with `Up`, deflate level 1).
+    /// The indices and palette are the picture itself (see [`Palette`]); its rows are
+    /// deflated as they are, by [`super::deflate`], which finds the repeats of the row above
+    /// and of runs itself.
     pub fn encode(&self) -> Result<Vec<u8>, RenderError> {
         let _timed = crate::timing::Encoding::start();
-        match &self.px {
-            Pixels::Rgb(img) => encode_legacy(img),
-            Pixels::Indexed(ix) => {
-                let data = super::deflate::encode_rows(&ix.rows, self.w as usize + 1);
-                Ok(png_file(self.w, self.h, &ix.pal.bytes(), &data))
-            }
-        }
+        let data = super::deflate::encode_rows(&self.px.rows, self.w as usize + 1);
+        Ok(png_file(self.w, self.h, &self.px.pal.bytes(), &data))
     }
-}
-
-/// The encoder before the fast path (`png`'s writer), for the benchmark.
-fn encode_legacy(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
-    let (w, h) = (img.width(), img.height());
-    let (palette, indices) = quantize(img.as_raw());
-    let mut out = Vec::with_capacity(64 * 1024);
-    let mut enc = png::Encoder::new(&mut out, w, h);
-    enc.set_color(png::ColorType::Indexed);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_palette(palette);
-    enc.set_deflate_compression(png::DeflateCompression::Level(1));
-    enc.set_filter(png::Filter::Up);
-    let mut writer = enc.write_header()?;
-    writer.write_image_data(&indices)?;
-    writer.finish()?;
-    Ok(out)
 }
 
 /// A whole PNG file: an 8-bit indexed picture with its palette and deflated rows.
@@ -1219,90 +1004,6 @@ fn png_file(w: u32, h: u32, palette: &[u8], zdata: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Reduces an RGB picture to at most 256 colours, fast.
-///
-/// Pixels are counted in 32768 bins (5 bits per channel); the 256 fullest bins become the
-/// palette, each as the average colour of its pixels (exact for the flat colours that fill
-/// most of a board picture), and every other bin maps to the nearest palette colour. Only
-/// anti-aliased edge pixels move, and by a few levels at most.
-pub(crate) fn quantize(rgb: &[u8]) -> (Vec<u8>, Vec<u8>) {
-    const BINS: usize = 1 << 15;
-    let bin = |k: u32| (((k >> 9) & 0x7c00) | ((k >> 6) & 0x3e0) | ((k >> 3) & 0x1f)) as usize;
-    // Runs of one colour are the rule (squares, panels), so work on runs, not pixels.
-    let mut runs: Vec<(u32, u32)> = Vec::with_capacity(rgb.len() / 64);
-    let mut last = u32::MAX;
-    let mut n = 0u32;
-    for p in rgb.chunks_exact(3) {
-        let k = (p[0] as u32) << 16 | (p[1] as u32) << 8 | p[2] as u32;
-        if k == last {
-            n += 1;
-        } else {
-            if n > 0 {
-                runs.push((last, n));
-            }
-            last = k;
-            n = 1;
-        }
-    }
-    if n > 0 {
-        runs.push((last, n));
-    }
-    let mut count = vec![0u32; BINS];
-    let mut sum = vec![[0u64; 3]; BINS];
-    for &(k, n) in &runs {
-        let b = bin(k);
-        count[b] += n;
-        let s = &mut sum[b];
-        let n = n as u64;
-        s[0] += (k >> 16) as u64 * n;
-        s[1] += ((k >> 8) & 0xff) as u64 * n;
-        s[2] += (k & 0xff) as u64 * n;
-    }
-    let mut used: Vec<usize> = (0..BINS).filter(|&b| count[b] > 0).collect();
-    used.sort_by(|&a, &b| count[b].cmp(&count[a]).then(a.cmp(&b)));
-    let avg = |b: usize| {
-        let n = count[b].max(1) as u64;
-        [
-            ((sum[b][0] + n / 2) / n) as u8,
-            ((sum[b][1] + n / 2) / n) as u8,
-            ((sum[b][2] + n / 2) / n) as u8,
-        ]
-    };
-    let chosen: Vec<usize> = used.iter().copied().take(256).collect();
-    let colours: Vec<[u8; 3]> = chosen.iter().map(|&b| avg(b)).collect();
-    let mut map = vec![0u8; BINS];
-    for (i, &b) in chosen.iter().enumerate() {
-        map[b] = i as u8;
-    }
-    for &b in used.iter().skip(256) {
-        let c = avg(b);
-        let mut best = (u32::MAX, 0usize);
-        for (i, p) in colours.iter().enumerate() {
-            let d: u32 = (0..3)
-                .map(|k| {
-                    let v = c[k] as i32 - p[k] as i32;
-                    (v * v) as u32
-                })
-                .sum();
-            if d < best.0 {
-                best = (d, i);
-            }
-        }
-        map[b] = best.1 as u8;
-    }
-    let mut indices = vec![0u8; rgb.len() / 3];
-    let mut at = 0usize;
-    for &(k, n) in &runs {
-        let end = at + n as usize;
-        if let Some(dst) = indices.get_mut(at..end) {
-            dst.fill(map[bin(k)]);
-        }
-        at = end;
-    }
-    let palette: Vec<u8> = colours.iter().flatten().copied().collect();
-    (palette, indices)
-}
-
 /// Shortens `text` with an ellipsis until it fits in `max_w` pixels.
 pub(crate) fn fit_text(font: &FontRef<'_>, px: f32, text: &str, max_w: f32) -> String {
     if text_width(font, px, text) <= max_w {
@@ -1321,9 +1022,6 @@ pub(crate) fn fit_text(font: &FontRef<'_>, px: f32, text: &str, max_w: f32) -> S
 
 /// Splits `text` into lines no wider than `max_w` (words longer than a line are shortened).
 pub(crate) fn wrap_text(font: &FontRef<'_>, px: f32, text: &str, max_w: f32) -> Vec<String> {
-    if legacy() {
-        return wrap_measured(font, px, text, max_w);
-    }
     let key = (
         TextKey {
             font: font.font_data().as_ptr() as usize,

@@ -405,9 +405,7 @@ pub(crate) fn draw_kfb_over(view: KfbView, kept: Option<KeptKfb>) -> Result<Kept
     let Some(mut kept) = reusable else {
         return fresh(view, layout);
     };
-    let Some(approximated) = kept.canvas.approximations() else {
-        return fresh(view, layout);
-    };
+    let approximated = kept.canvas.approximations();
     // The rows under the status lines follow them; the status lines are drawn again.
     let (was, under) = (kept.layout.under_status(), layout.under_status());
     let by = under as i32 - was as i32;
@@ -451,7 +449,7 @@ pub(crate) fn draw_kfb_over(view: KfbView, kept: Option<KeptKfb>) -> Result<Kept
         kept.canvas.fill(x, y, w, h, bg);
         draw_part(&mut kept.canvas, &view, &layout, part);
     }
-    if kept.canvas.approximations() != Some(approximated) {
+    if kept.canvas.approximations() != approximated {
         return fresh(view, layout);
     }
     kept.redrawn = Some(redrawn);
@@ -489,9 +487,6 @@ fn kept_pictures() -> std::sync::MutexGuard<'static, KeptPictures> {
 /// # Errors
 /// Only if the embedded font is unreadable or encoding fails.
 pub fn render_kfb_over(thread: &str, view: KfbView) -> Result<Vec<u8>, RenderError> {
-    if super::canvas::legacy() {
-        return render_kfb(&view);
-    }
     let last = kept_pictures().games.remove(thread).map(|(_, k)| k);
     let kept = draw_kfb_over(view, last)?;
     tracing::trace!(thread, redrawn = ?kept.redrawn, "KFB picture");
@@ -925,7 +920,7 @@ pub fn example_kfb() -> Result<KfbView, RenderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::{PlayerColour, Renderer};
+    use crate::render::PlayerColour;
 
     /// Every pixel's colour, from the picture's PNG.
     fn rgb(canvas: &Canvas) -> image::RgbImage {
@@ -964,13 +959,13 @@ mod tests {
             let parts = Part::all(view.boards.len());
             for &part in &parts {
                 let mut canvas = Canvas::new(layout.width, layout.height, MARK);
-                let mark = canvas.rows().unwrap().0[1];
+                let mark = canvas.rows().0[1];
                 let (x, y, w, h, bg) = part.rect(&layout);
                 assert!(x >= 0 && y >= 0 && x as u32 + w <= layout.width, "{part:?}");
                 assert!(y as u32 + h <= layout.height, "{part:?}");
                 canvas.fill(x, y, w, h, bg);
                 draw_part(&mut canvas, view, &layout, part);
-                let (rows, stride) = canvas.rows().unwrap();
+                let (rows, stride) = canvas.rows();
                 let inside = |px: usize, py: usize| {
                     (x as usize..(x as u32 + w) as usize).contains(&px)
                         && (y as usize..(y as u32 + h) as usize).contains(&py)
@@ -1095,12 +1090,12 @@ mod tests {
         for (what, view) in game_of_views() {
             heights.push((what, Layout::of(&view).unwrap().legend_h));
             let fresh = draw_kfb(&view).unwrap();
-            let before = kept.as_ref().map(|k| k.canvas().rows().unwrap().0.to_vec());
+            let before = kept.as_ref().map(|k| k.canvas().rows().0.to_vec());
             let over = draw_kfb_over(view, kept.take()).unwrap();
             if what == "the same again" {
                 if let Some(before) = before {
                     assert_eq!(over.redrawn(), Some(0), "{what}");
-                    assert_eq!(over.canvas().rows().unwrap().0, &before[..], "{what}");
+                    assert_eq!(over.canvas().rows().0, &before[..], "{what}");
                 }
             }
             let worst = furthest(&fresh, over.canvas(), what);
@@ -1174,16 +1169,5 @@ mod tests {
             kept = Some(over);
         }
         println!("{afresh} pictures drawn afresh");
-    }
-
-    /// The legacy renderer's pictures are never drawn over.
-    #[test]
-    fn the_legacy_renderer_draws_afresh() {
-        let view = example_kfb().unwrap();
-        let over = crate::render::with_renderer(Renderer::Legacy, || {
-            let kept = draw_kfb_over(view.clone(), None).unwrap();
-            draw_kfb_over(view.clone(), Some(kept)).unwrap()
-        });
-        assert_eq!(over.redrawn(), None);
     }
 }

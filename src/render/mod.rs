@@ -46,8 +46,10 @@
 //! come from the caches). The masks agree (fill area within 0.1%, mean step 1.3/255); thin
 //! details come out lighter with tiny-skia (ours adds up overlapping edge coverage), and its
 //! outline is crisper: 3.5% of the sprite pixels move by more than 12/255. Not adopted for
-//! so little; the legacy renderer stays reachable through [`with_renderer`] for
-//! `arbiter render-bench`, which times both.
+//! so little. The RGB renderer from before issue 21 was kept for `arbiter render-bench` to
+//! time against until the golden images guarded every picture (issue 40), then removed: in
+//! its last comparison the fast path was 3-5 times faster on warm pictures and its files a
+//! third smaller.
 
 mod board;
 mod canvas;
@@ -93,9 +95,6 @@ pub enum RenderError {
     /// The embedded font could not be read.
     #[error("the embedded font is unreadable: {0}")]
     Font(String),
-    /// PNG encoding failed.
-    #[error("PNG encoding failed: {0}")]
-    Encode(#[from] png::EncodingError),
     /// The picture could not be written.
     #[error("cannot write {path}: {source}")]
     Io {
@@ -480,23 +479,6 @@ pub fn render_cli(
     })
 }
 
-/// Which renderer draws the pictures: the fast path (cached glyphs and tiles, flat fills by
-/// memory copies), or the legacy path as it was before (kept only so that the benchmark can
-/// compare both in one run).
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Renderer {
-    /// The renderer every picture uses.
-    Fast,
-    /// The renderer before issue 21, for the benchmark.
-    Legacy,
-}
-
-/// Runs `f` with `renderer` drawing every picture on this thread (the setting is per
-/// thread and restored afterwards). For benchmarks; pictures look the same either way.
-pub fn with_renderer<T>(renderer: Renderer, f: impl FnOnce() -> T) -> T {
-    canvas::with_legacy(renderer == Renderer::Legacy, f)
-}
-
 /// Forgets every cached piece sprite, tile and laid-out text (to time a cold render).
 pub fn clear_caches() {
     shapes::clear_cache();
@@ -505,67 +487,36 @@ pub fn clear_caches() {
     kfb::clear_kept();
 }
 
-/// Timings of one picture under one renderer: medians in milliseconds.
+/// Timings of one picture: medians in milliseconds.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct PictureTiming {
     /// Drawing and encoding, median.
     pub ms: f64,
-    /// Drawing alone (into the RGB canvas), median.
+    /// Drawing alone, median.
     pub draw_ms: f64,
-    /// Encoding alone (palette reduction, filtering, deflate), median.
+    /// Encoding alone (deflating the rows), median.
     pub encode_ms: f64,
     /// Drawing and encoding, fastest run (the cost without the waits of a loaded machine).
     pub best_ms: f64,
     /// The first render after [`clear_caches`].
     pub cold_ms: f64,
-    /// Drawing and encoding, median, of runs straight after a run of the other renderer
-    /// (whose memory has pushed this one's out of the core's caches).
-    pub switched_ms: f64,
     /// PNG size in bytes.
     pub bytes: usize,
 }
 
-/// One picture of the benchmark under both renderers.
+/// One picture of the benchmark.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchLine {
     /// What is drawn.
     pub name: &'static str,
-    /// The renderer in use.
-    pub fast: PictureTiming,
-    /// The renderer before issue 21.
-    pub legacy: PictureTiming,
-}
-
-impl BenchLine {
-    /// How many times faster the fast path is (legacy median over fast median).
-    pub fn speedup(&self) -> f64 {
-        times(self.legacy.ms, self.fast.ms)
-    }
-
-    /// How many times faster the fast path is when each run follows a run of the other
-    /// renderer.
-    pub fn switched_speedup(&self) -> f64 {
-        times(self.legacy.switched_ms, self.fast.switched_ms)
-    }
-
-    /// How many times faster the fast path is in the fastest runs.
-    pub fn best_speedup(&self) -> f64 {
-        times(self.legacy.best_ms, self.fast.best_ms)
-    }
-}
-
-/// `old` over `new` (0 when `new` is not positive).
-fn times(old: f64, new: f64) -> f64 {
-    if new > 0.0 {
-        old / new
-    } else {
-        0.0
-    }
+    /// Its timings.
+    pub timing: PictureTiming,
 }
 
 /// Timings of [`bench()`]: medians in milliseconds (render and PNG encoding, release build
-/// recommended) and the sizes of the files. The named fields are the fast path's; `lines`
-/// has every picture under both renderers.
+/// recommended) and the sizes of the files, with the 8×8 board as the reference the other
+/// pictures are measured against (a ratio holds from one machine to another; milliseconds
+/// do not).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchReport {
     /// Runs timed per picture.
@@ -586,7 +537,7 @@ pub struct BenchReport {
     pub ultimate_bytes: usize,
     /// First (cold-cache) Ultimate Chess render in milliseconds.
     pub ultimate_cold_ms: f64,
-    /// Every picture, fast and legacy side by side.
+    /// Every picture.
     pub lines: Vec<BenchLine>,
 }
 
@@ -594,62 +545,29 @@ impl std::fmt::Display for BenchReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
             f,
-            "ms, medians of {} runs; old = legacy renderer, new = fast path; the renderers take \
-             turns of two runs each",
+            "ms, medians of {} runs (every band deflated afresh); best: the fastest run; cold: \
+             the first render after the caches are cleared; x board: the median over the 8x8 \
+             board's\n",
             self.runs
         )?;
         writeln!(
             f,
-            "draw, encode, total, best (fastest), old/new (median/best): each turn's second run \
-             (after one of the same renderer: its own memory in the caches)"
+            "{:<26} {:>6} {:>6} {:>6} {:>6} {:>7} {:>7} {:>8}",
+            "picture", "draw", "encode", "total", "best", "cold", "bytes", "x board"
         )?;
-        writeln!(
-            f,
-            "switch: each turn's first run (just after the other renderer's, whose memory has \
-             taken the caches); cold: the very first render\n"
-        )?;
-        writeln!(
-            f,
-            "{:<26} {:>6} {:>6} {:>6} {:>6} {:>6} {:>7} {:>7} {:>10} {:>7}",
-            "picture",
-            "draw",
-            "encode",
-            "total",
-            "best",
-            "switch",
-            "cold",
-            "bytes",
-            "old/new",
-            "switch"
-        )?;
-        for (i, l) in self.lines.iter().enumerate() {
-            for (tag, t) in [("old", &l.legacy), ("new", &l.fast)] {
-                let (ratio, switched) = if tag == "new" {
-                    (
-                        format!("{:.1}x/{:.1}x", l.speedup(), l.best_speedup()),
-                        format!("{:.1}x", l.switched_speedup()),
-                    )
-                } else {
-                    (String::new(), String::new())
-                };
-                writeln!(
-                    f,
-                    "{:<26} {:>6.2} {:>6.2} {:>6.2} {:>6.2} {:>6.2} {:>7.2} {:>7} {:>10} {:>7}",
-                    format!("{} {tag}", l.name),
-                    t.draw_ms,
-                    t.encode_ms,
-                    t.ms,
-                    t.best_ms,
-                    t.switched_ms,
-                    t.cold_ms,
-                    t.bytes,
-                    ratio,
-                    switched
-                )?;
-            }
-            if i + 1 < self.lines.len() {
-                writeln!(f)?;
-            }
+        let reference = self.board_ms;
+        for l in &self.lines {
+            let t = &l.timing;
+            let ratio = if reference > 0.0 {
+                t.ms / reference
+            } else {
+                0.0
+            };
+            writeln!(
+                f,
+                "{:<26} {:>6.2} {:>6.2} {:>6.2} {:>6.2} {:>7.2} {:>7} {:>7.1}x",
+                l.name, t.draw_ms, t.encode_ms, t.ms, t.best_ms, t.cold_ms, t.bytes, ratio
+            )?;
         }
         Ok(())
     }
@@ -660,72 +578,46 @@ fn median(mut v: Vec<f64>) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
-/// Times one picture under both renderers. They take turns, two runs each, so that a change
-/// in the machine's load touches both alike: the first run of a turn follows the other
-/// renderer's (its memory is out of the caches: the `switched` figures), the second follows
-/// one of its own (the main figures). Every band is deflated afresh ([`deflate::without_reuse`]).
+/// Times one picture: a cold render, then `runs` warm ones. Every band is deflated afresh
+/// ([`deflate::without_reuse`]): bands kept from the run before would all be found.
 fn bench_picture(
     name: &'static str,
     runs: usize,
     draw: &dyn Fn() -> Result<Canvas, RenderError>,
 ) -> Result<BenchLine, RenderError> {
-    // The encoder itself is timed: bands kept from the run before would all be found.
     deflate::without_reuse(|| {
         let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
-        let mut cold = [0.0; 2];
-        for (i, r) in [Renderer::Legacy, Renderer::Fast].into_iter().enumerate() {
-            clear_caches();
-            let t = Instant::now();
-            with_renderer(r, || draw()?.encode())?;
-            cold[i] = ms(t);
-        }
-        // Per renderer: total, draw, encode (second runs), total (first runs).
-        let mut samples: [[Vec<f64>; 4]; 2] = Default::default();
-        let mut bytes = [0; 2];
+        clear_caches();
+        let t = Instant::now();
+        draw()?.encode()?;
+        let cold_ms = ms(t);
+        let (mut total, mut drawn, mut encoded) = (Vec::new(), Vec::new(), Vec::new());
+        let mut bytes = 0;
         for _ in 0..runs {
-            for (i, r) in [Renderer::Legacy, Renderer::Fast].into_iter().enumerate() {
-                for second in [false, true] {
-                    with_renderer(r, || -> Result<(), RenderError> {
-                        let t = Instant::now();
-                        let canvas = draw()?;
-                        let drawn = ms(t);
-                        let t2 = Instant::now();
-                        let png = canvas.encode()?;
-                        let s = &mut samples[i];
-                        if second {
-                            s[1].push(drawn);
-                            s[2].push(ms(t2));
-                            s[0].push(ms(t));
-                        } else {
-                            s[3].push(ms(t));
-                        }
-                        bytes[i] = png.len();
-                        Ok(())
-                    })?;
-                }
-            }
+            let t = Instant::now();
+            let canvas = draw()?;
+            drawn.push(ms(t));
+            let t2 = Instant::now();
+            bytes = canvas.encode()?.len();
+            encoded.push(ms(t2));
+            total.push(ms(t));
         }
-        let timing = |i: usize, s: &mut [Vec<f64>; 4]| PictureTiming {
-            best_ms: s[0].iter().copied().fold(f64::INFINITY, f64::min),
-            ms: median(std::mem::take(&mut s[0])),
-            draw_ms: median(std::mem::take(&mut s[1])),
-            encode_ms: median(std::mem::take(&mut s[2])),
-            switched_ms: median(std::mem::take(&mut s[3])),
-            cold_ms: cold[i],
-            bytes: bytes[i],
-        };
-        let [mut old, mut new] = samples;
         Ok(BenchLine {
             name,
-            legacy: timing(0, &mut old),
-            fast: timing(1, &mut new),
+            timing: PictureTiming {
+                best_ms: total.iter().copied().fold(f64::INFINITY, f64::min),
+                ms: median(total),
+                draw_ms: median(drawn),
+                encode_ms: median(encoded),
+                cold_ms,
+                bytes,
+            },
         })
     })
 }
 
-/// Times rendering and encoding of an 8×8 board, of the KFB picture, of the Ultimate Chess
-/// picture and of a standings table (median of `runs`), under the fast and the legacy
-/// renderer.
+/// Times rendering and encoding of an 8×8 board and of every game's picture and a standings
+/// table (median of `runs`).
 ///
 /// # Errors
 /// If a picture cannot be drawn.
@@ -758,14 +650,14 @@ pub fn bench(runs: usize) -> Result<BenchReport, RenderError> {
     ];
     Ok(BenchReport {
         runs,
-        board_ms: lines[0].fast.ms,
-        board_bytes: lines[0].fast.bytes,
-        kfb_ms: lines[1].fast.ms,
-        kfb_bytes: lines[1].fast.bytes,
-        kfb_cold_ms: lines[1].fast.cold_ms,
-        ultimate_ms: lines[2].fast.ms,
-        ultimate_bytes: lines[2].fast.bytes,
-        ultimate_cold_ms: lines[2].fast.cold_ms,
+        board_ms: lines[0].timing.ms,
+        board_bytes: lines[0].timing.bytes,
+        kfb_ms: lines[1].timing.ms,
+        kfb_bytes: lines[1].timing.bytes,
+        kfb_cold_ms: lines[1].timing.cold_ms,
+        ultimate_ms: lines[2].timing.ms,
+        ultimate_bytes: lines[2].timing.bytes,
+        ultimate_cold_ms: lines[2].timing.cold_ms,
         lines,
     })
 }
@@ -786,91 +678,6 @@ mod tests {
             {
                 assert_eq!(format!("{f}{r}"), g.name(s));
             }
-        }
-    }
-
-    #[test]
-    fn quantize_keeps_flat_colours_exact() {
-        let mut rgb = Vec::new();
-        for i in 0..10_000u32 {
-            let c = match i % 3 {
-                0 => [240, 217, 181],
-                1 => [181, 136, 99],
-                _ => {
-                    // Anti-aliasing: blends of dark outline over both square colours.
-                    let a = (i % 97) as f32 / 96.0;
-                    let base = if i % 2 == 0 {
-                        [240.0, 217.0, 181.0]
-                    } else {
-                        [181.0, 136.0, 99.0]
-                    };
-                    [0, 1, 2].map(|k| (base[k] * (1.0 - a) + 20.0 * a) as u8)
-                }
-            };
-            rgb.extend_from_slice(&c);
-        }
-        let (palette, idx) = canvas::quantize(&rgb);
-        assert!(palette.len() <= 256 * 3);
-        assert_eq!(idx.len(), 10_000);
-        let colour = |i: usize| {
-            let p = idx[i] as usize * 3;
-            [palette[p], palette[p + 1], palette[p + 2]]
-        };
-        assert_eq!(colour(0), [240, 217, 181]);
-        assert_eq!(colour(1), [181, 136, 99]);
-        for i in 0..10_000 {
-            let c = colour(i);
-            for k in 0..3 {
-                assert!(c[k].abs_diff(rgb[i * 3 + k]) <= 8, "pixel {i}");
-            }
-        }
-    }
-
-    /// The fast path draws every example picture as the legacy renderer does before its
-    /// colours are reduced (the exact picture): same size, and no more than 0.1% of the
-    /// pixels more than 12 levels off. (The legacy path's own reduction is off that much
-    /// on about 0.15% of the KFB picture's pixels.)
-    #[test]
-    fn the_fast_path_draws_the_exact_picture() {
-        let view = example_kfb().unwrap();
-        let pos = crate::cli::position("kcwda:clobberers-nutty", None).unwrap();
-        let last = LastMove::from_text(&pos, "e2-e4").unwrap();
-        let cross = example_ultimate();
-        let party = party::example_party().unwrap();
-        #[allow(clippy::type_complexity)]
-        let pictures: Vec<(&str, Box<dyn Fn() -> Result<Canvas, RenderError>>)> = vec![
-            (
-                "8x8",
-                Box::new(|| draw_position(&pos, Some(last.clone()), &RenderOptions::default())),
-            ),
-            ("kfb", Box::new(|| kfb::draw_kfb(&view))),
-            ("ultimate", Box::new(|| ultimate::draw_ultimate(&cross))),
-            (
-                "table",
-                Box::new(|| table::draw_table(&table::example_table())),
-            ),
-            ("chex", Box::new(|| chex::draw_chex(&example_chex()))),
-            ("nomic", Box::new(|| nomic::draw_nomic(&example_nomic()))),
-            ("party", Box::new(|| party::draw_party(&party))),
-        ];
-        for (name, draw) in pictures {
-            let exact = with_renderer(Renderer::Legacy, &draw).unwrap();
-            let png = with_renderer(Renderer::Fast, || draw().and_then(|c| c.encode())).unwrap();
-            let new = image::load_from_memory(&png).unwrap().to_rgb8();
-            assert_eq!((exact.width(), exact.height()), new.dimensions(), "{name}");
-            let mut off = 0;
-            for (x, y, p) in new.enumerate_pixels() {
-                let e = exact.pixel(x, y);
-                if (0..3).any(|i| e[i].abs_diff(p.0[i]) > 12) {
-                    off += 1;
-                }
-            }
-            let total = (new.width() * new.height()) as usize;
-            println!("{name}: {off} of {total} pixels more than 12 levels off");
-            assert!(
-                off * 1000 <= total,
-                "{name}: {off} of {total} pixels differ"
-            );
         }
     }
 

@@ -16,8 +16,8 @@
 //! palette, so the same picture always encodes to the same bytes.
 //!
 //! Against the picture drawn in exact colours, the example pictures have 0–0.04% of their
-//! pixels more than 12 levels off (the legacy path's reduction, the 256 fullest bins of 5 bits
-//! a channel: up to 0.15%), and merging near colours makes the files a third smaller.
+//! pixels more than 12 levels off (the RGB renderer's reduction before it, the 256 fullest bins
+//! of 5 bits a channel: up to 0.15%), and merging near colours makes the files a third smaller.
 
 use std::cell::RefCell;
 

@@ -318,11 +318,9 @@ impl Sprite {
     /// Where the sprite lands wholly on a flat colour (a square, a tray, the page), the fast
     /// path copies the sprite's tile for that colour, which gives the same pixels as blending.
     pub fn draw(&self, canvas: &mut Canvas, x: i32, y: i32) {
-        if !super::canvas::legacy() {
-            if let Some(bg) = canvas.flat_colour(x, y, self.size as u32, self.size as u32) {
-                canvas.put_tile(x, y, &self.tile(bg));
-                return;
-            }
+        if let Some(bg) = canvas.flat_colour(x, y, self.size as u32, self.size as u32) {
+            canvas.put_tile(x, y, &self.tile(bg));
+            return;
         }
         canvas.blit_premul(x, y, self.size, &self.bytes);
     }

@@ -2,7 +2,7 @@
 //! third from the solo players, the other solo players are grouped at random, and whoever is
 //! left over (one or two players) is a substitute. Everything random comes from one seed.
 
-use crate::games::kfb::splitmix;
+use crate::games::seeded::{shuffle, Chain, Draw};
 
 /// How a team came together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,27 +33,6 @@ pub struct Formation {
     pub teams: Vec<(Vec<String>, Origin)>,
     /// Players left over.
     pub substitutes: Vec<String>,
-}
-
-/// A stream of random numbers from a seed.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = splitmix(self.0);
-        if n == 0 {
-            0
-        } else {
-            (self.0 % n as u64) as usize
-        }
-    }
-
-    fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = self.below(i + 1);
-            v.swap(i, j);
-        }
-    }
 }
 
 /// Groups of players who named each other: the connected parts of the "named as a mate"
@@ -92,7 +71,7 @@ pub fn groups(players: &[String], mates: &[(String, String)]) -> Vec<Vec<String>
 /// Groups larger than three never reach here (signup refuses them); should one appear, its
 /// players are treated as solo players.
 pub fn form(players: &[String], mates: &[(String, String)], seed: u64) -> Formation {
-    let mut rng = Rng(seed);
+    let mut rng = Chain(seed);
     let mut trios = Vec::new();
     let mut pairs = Vec::new();
     let mut solos = Vec::new();
@@ -103,7 +82,7 @@ pub fn form(players: &[String], mates: &[(String, String)], seed: u64) -> Format
             _ => solos.extend(g),
         }
     }
-    rng.shuffle(&mut solos);
+    shuffle(&mut rng, &mut solos);
     let mut teams: Vec<(Vec<String>, Origin)> =
         trios.into_iter().map(|t| (t, Origin::Trio)).collect();
     let mut pool = Vec::new();
@@ -120,7 +99,7 @@ pub fn form(players: &[String], mates: &[(String, String)], seed: u64) -> Format
         // Pairs that found no third join the solo players and are drawn with them.
         pool.extend(solos);
         solos = pool;
-        rng.shuffle(&mut solos);
+        shuffle(&mut rng, &mut solos);
     }
     let mut chunks = solos.chunks_exact(3);
     for c in chunks.by_ref() {
@@ -129,7 +108,7 @@ pub fn form(players: &[String], mates: &[(String, String)], seed: u64) -> Format
     let substitutes = chunks.remainder().to_vec();
     // Seeding order (the Swiss pairing numbers) is drawn too, so nobody is favoured by
     // having signed up as a trio or early.
-    rng.shuffle(&mut teams);
+    shuffle(&mut rng, &mut teams);
     Formation { teams, substitutes }
 }
 

@@ -17,30 +17,15 @@ use sha2::{Digest, Sha256};
 
 use super::position::Kind;
 
-/// SplitMix64.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    /// The next number.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+use crate::games::seeded::shuffle;
+pub use crate::games::seeded::SplitMix64;
 
 /// Shuffles both stacks from a seed (see the module documentation); each stack given in its
 /// starting order, returned top first.
 pub fn shuffle_stacks(seed: u64, stacks: [Vec<Kind>; 2]) -> [Vec<Kind>; 2] {
     let mut rng = SplitMix64(seed);
     stacks.map(|mut v| {
-        for i in (1..v.len()).rev() {
-            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-            v.swap(i, j);
-        }
+        shuffle(&mut rng, &mut v);
         v
     })
 }
@@ -55,6 +40,7 @@ pub fn seed_hash(seed: u64) -> String {
 mod tests {
     use super::*;
     use crate::games::chex::position::full_set;
+    use crate::games::seeded::Draw;
 
     #[test]
     fn splitmix_matches_the_published_reference() {

@@ -236,13 +236,7 @@ pub struct HandOver {
     pub replacing: Vec<String>,
 }
 
-/// A simple deterministic generator (splitmix64) for seeded choices.
-pub fn splitmix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub use crate::games::seeded::splitmix;
 
 /// Team of a seat.
 pub fn team_of(seat: usize) -> usize {

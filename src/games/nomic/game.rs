@@ -450,23 +450,10 @@ pub struct Game {
     state: State,
 }
 
-/// splitmix64.
-fn splitmix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The Order drawn from a seed: a Fisher–Yates shuffle of the armies.
+/// The Order drawn from a seed: a Fisher–Yates shuffle of the armies on the chained stream.
 pub fn drawn_order(n: usize, seed: u64) -> Vec<usize> {
     let mut v: Vec<usize> = (0..n).collect();
-    let mut s = seed;
-    for i in (1..n).rev() {
-        s = splitmix(s);
-        let j = (s % (i as u64 + 1)) as usize;
-        v.swap(i, j);
-    }
+    crate::games::seeded::shuffle(&mut crate::games::seeded::Chain(seed), &mut v);
     v
 }
 

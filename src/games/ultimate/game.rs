@@ -333,24 +333,11 @@ pub struct Game {
     state: State,
 }
 
-/// splitmix64, for seeded choices.
-fn splitmix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The seating `players:` gives with a seed: a Fisher–Yates shuffle driven by splitmix64
 /// (the same seed and list always give the same seats, §4.8a).
 pub fn shuffle_seats(players: &[String], seed: u64) -> Vec<String> {
     let mut v = players.to_vec();
-    let mut state = seed;
-    for i in (1..v.len()).rev() {
-        state = splitmix(state);
-        let j = (state % (i as u64 + 1)) as usize;
-        v.swap(i, j);
-    }
+    crate::games::seeded::shuffle(&mut crate::games::seeded::Chain(seed), &mut v);
     v
 }
 
