@@ -80,34 +80,49 @@ pub fn short_algebraic(text: &str, offered: &[String]) -> Option<String> {
     {
         return None;
     }
-    let (piece, file): (Option<String>, Option<char>) = match head.len() {
-        0 => (None, None),
+    // A piece's letters, or a pawn's file (`exd5`); a lower-case letter that no pawn's file
+    // reading fits is read as a piece (`nf3`).
+    let readings: Vec<(Option<String>, Option<char>)> = match head.len() {
+        0 => vec![(None, None)],
         1 => {
             let c = head.chars().next()?;
             if c.is_ascii_uppercase() {
-                (Some(head.to_string()), None)
+                vec![(Some(head.to_string()), None)]
             } else {
-                (None, Some(c))
+                vec![(None, Some(c)), (Some(head.to_string()), None)]
             }
         }
-        _ => (Some(head.to_string()), None),
+        _ => vec![(Some(head.to_string()), None)],
     };
-    let candidates: Vec<(String, String, String, Option<String>)> = offered
-        .iter()
-        .filter_map(|o| long_form(o).map(|(p, f, t2, q)| (o.trim_end_matches(['+', '#']).to_string(), p, f, t2, q)))
-        .filter(|(_, _, _, t2, _)| t2 == to)
-        .filter(|(_, p, f, _, _)| match (&piece, file) {
-            (Some(named), _) => p.eq_ignore_ascii_case(named),
-            (None, Some(c)) => p.is_empty() && f.starts_with(c),
-            (None, None) => true,
-        })
-        .filter(|(_, _, _, _, q)| match (promo, q) {
-            (Some(want), Some(have)) => have.eq_ignore_ascii_case(want),
-            (Some(_), None) => false,
-            _ => true,
-        })
-        .map(|(o, p, f, _, q)| (o, p, f, q.unwrap_or_default()))
-        .collect();
+    let mut piece: Option<String> = None;
+    let mut candidates: Vec<(String, String, String, String)> = Vec::new();
+    for (named, file) in readings {
+        candidates = offered
+            .iter()
+            .filter_map(|o| {
+                let (p, f, t2, q) = long_form(o)?;
+                let fits = t2 == to
+                    && match (&named, file) {
+                        (Some(n), _) => p.eq_ignore_ascii_case(n),
+                        (None, Some(c)) => p.is_empty() && f.starts_with(c),
+                        (None, None) => true,
+                    }
+                    && match (promo, &q) {
+                        (Some(want), Some(have)) => have.eq_ignore_ascii_case(want),
+                        (Some(_), None) => false,
+                        _ => true,
+                    };
+                fits.then(|| {
+                    let shown = o.trim_end_matches(['+', '#']).to_string();
+                    (shown, p, f, q.unwrap_or_default())
+                })
+            })
+            .collect();
+        piece = named;
+        if !candidates.is_empty() {
+            break;
+        }
+    }
     // A bare square means a pawn first, as in short algebraic; any piece when no pawn can.
     let pawns: Vec<_> = candidates.iter().filter(|c| c.1.is_empty()).cloned().collect();
     let pool = if piece.is_none() && !pawns.is_empty() {
