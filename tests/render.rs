@@ -762,7 +762,9 @@ fn ultimate_board(spec: &str, rest: &str) -> String {
 
 fn ultimate_game(position: &str, move_limit: Option<u64>) -> arbiter::games::ultimate::Game {
     use arbiter::games::ultimate::{Game, NewGame, Seating};
-    let mut n = NewGame::new(Seating::Named(["ann", "ben", "cat", "dan"].map(String::from)));
+    let mut n = NewGame::new(Seating::Named(
+        ["ann", "ben", "cat", "dan"].map(String::from),
+    ));
     n.position = Some(position.to_string());
     n.move_limit = move_limit;
     Game::create(n, "org", 1_767_225_600).unwrap()
@@ -793,8 +795,13 @@ fn ultimate_game_over_after_the_organisers_concession_names_the_result() {
         player: "ann".into(),
         to: None,
     };
-    g.apply("org", concede, 1_767_225_600 + 120, "/ultimate concede player:@ann")
-        .unwrap();
+    g.apply(
+        "org",
+        concede,
+        1_767_225_600 + 120,
+        "/ultimate concede player:@ann",
+    )
+    .unwrap();
     let view = arbiter::commands::cross_view(&g);
     assert_eq!(
         view.note,
@@ -820,7 +827,10 @@ fn ultimate_game_over_by_mate_says_who_mated_whom() {
     )
     .unwrap();
     let view = arbiter::commands::cross_view(&g);
-    assert_eq!(view.note, "Silver (ann) wins · Silver (ann) mated Green (dan)");
+    assert_eq!(
+        view.note,
+        "Silver (ann) wins · Silver (ann) mated Green (dan)"
+    );
     let png = render_ultimate(&view).unwrap();
     look_at_400("ultimate_mated_end", &png);
     check_golden("ultimate_mated_end", &png);

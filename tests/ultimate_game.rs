@@ -1233,7 +1233,10 @@ fn moves_for_a_square_say_what_is_wrong_with_it() {
     }
     // An empty square no move reaches; one a move reaches lists that move.
     let r = typed_reply(&mut g, "ann", "/moves square:h8");
-    assert_eq!((r.ok, r.text.as_str()), (Some(false), "nothing stands on h8"));
+    assert_eq!(
+        (r.ok, r.text.as_str()),
+        (Some(false), "nothing stands on h8")
+    );
     let r = typed_reply(&mut g, "ann", "/moves square:e4");
     assert_eq!((r.ok, r.text.as_str()), (Some(true), "e2-e4"));
     // Another seat's piece, and the caller's own piece with no move.
@@ -1272,11 +1275,23 @@ fn a_move_refused_in_check_says_so_first() {
 #[test]
 fn short_algebraic_and_upper_case_squares_get_the_long_form() {
     let mut g = new_game(Mode::Standard);
-    assert_eq!(refused(&mut g, "ann", "e4"), "write the move from-to: e2-e4");
-    assert_eq!(refused(&mut g, "ann", "Ng3"), "write the move from-to: Nf1-g3");
-    assert_eq!(refused(&mut g, "ann", "E2-E4"), "square letters are lower case: e2-e4");
+    assert_eq!(
+        refused(&mut g, "ann", "e4"),
+        "write the move from-to: e2-e4"
+    );
+    assert_eq!(
+        refused(&mut g, "ann", "Ng3"),
+        "write the move from-to: Nf1-g3"
+    );
+    assert_eq!(
+        refused(&mut g, "ann", "E2-E4"),
+        "square letters are lower case: e2-e4"
+    );
     // Nothing can reach h8: the form to use.
-    assert_eq!(refused(&mut g, "ann", "h8"), "write the move from-to, like e2-e4");
+    assert_eq!(
+        refused(&mut g, "ann", "h8"),
+        "write the move from-to, like e2-e4"
+    );
     // Piece letters in lower case are read as the piece.
     let text = play(&mut g, "ann", "nf1-g3");
     assert!(text.contains("Nf1-g3"), "{text}");
@@ -1304,7 +1319,11 @@ fn the_end_of_a_game_notifies_its_players_once_naming_the_result() {
     assert_eq!(r.ok, Some(true), "{}", r.text);
     let n = r.notify.expect("the players are told");
     assert_eq!(n.users(), USERS.map(String::from));
-    assert!(n.text().ends_with(": the game is over: Green (dan) wins"), "{}", n.text());
+    assert!(
+        n.text().ends_with(": the game is over: Green (dan) wins"),
+        "{}",
+        n.text()
+    );
 }
 
 #[test]
@@ -1318,7 +1337,9 @@ fn a_draw_answer_by_another_player_does_not_ping_the_player_on_turn_again() {
     let r = typed_reply(&mut g, "cat", "/decline");
     assert_eq!(r.ok, Some(true), "{}", r.text);
     assert!(
-        r.notify.as_ref().is_none_or(|n| !n.users().contains(&"ann".to_string())),
+        r.notify
+            .as_ref()
+            .is_none_or(|n| !n.users().contains(&"ann".to_string())),
         "{:?}",
         r.notify
     );

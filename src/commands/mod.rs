@@ -177,7 +177,9 @@ fn moves_reply(game: &dyn ThreadGame, user: &str, cmd: &Command, now: Timestamp)
         return answer("no legal moves for you now (see /status)".to_string());
     }
     if sq.is_empty() {
-        return answer(format!("you have no {piece} to drop now; see /moves for your plays"));
+        return answer(format!(
+            "you have no {piece} to drop now; see /moves for your plays"
+        ));
     }
     match seen {
         Some(SquareSeen::Empty) => Reply::refused(format!("nothing stands on {sq}")),
@@ -187,9 +189,9 @@ fn moves_reply(game: &dyn ThreadGame, user: &str, cmd: &Command, now: Timestamp)
         Some(SquareSeen::Own(piece)) => {
             answer(format!("the {piece} on {sq} has no legal moves now"))
         }
-        Some(SquareSeen::OffBoard) | None => {
-            answer(format!("no legal moves from or to {sq} now (see /moves for all)"))
-        }
+        Some(SquareSeen::OffBoard) | None => answer(format!(
+            "no legal moves from or to {sq} now (see /moves for all)"
+        )),
     }
 }
 
@@ -228,8 +230,8 @@ impl Standing {
                     .trim_end_matches('.')
                     .to_string()
             });
-            reply.notify = Notify::to(game.users(), format!("the game is over: {result}"))
-                .nonempty();
+            reply.notify =
+                Notify::to(game.users(), format!("the game is over: {result}")).nonempty();
             return reply;
         }
         if let (Some(was), Some(now_asked)) = (self.awaited, game.awaited(now)) {
@@ -590,9 +592,10 @@ impl Hub {
             .map(|g| g.trim().to_lowercase())
             .filter(|g| !g.is_empty());
         let named = |g: &str| {
-            KINDS.iter().copied().find(|k| {
-                k.variant == g || k.group == g || k.title.to_lowercase() == g
-            })
+            KINDS
+                .iter()
+                .copied()
+                .find(|k| k.variant == g || k.group == g || k.title.to_lowercase() == g)
         };
         let here = match &asked {
             Some(g) if g.starts_with("tournament") => {
@@ -870,10 +873,18 @@ mod tests {
         let r = run(&mut hub, "a", "t", 1, "/help");
         let lines: Vec<&str> = r.text.lines().collect();
         assert_eq!(lines.len(), 2, "{}", r.text);
-        assert!(lines[0].starts_with("Ultimate Chess: /ultimate new"), "{}", lines[0]);
+        assert!(
+            lines[0].starts_with("Ultimate Chess: /ultimate new"),
+            "{}",
+            lines[0]
+        );
         assert!(lines[1].starts_with("Other games: "), "{}", lines[1]);
         for g in ["kfb", "chex", "nomic", "party", "tournament"] {
-            assert!(lines[1].contains(&format!("/help game:{g}")), "{}", lines[1]);
+            assert!(
+                lines[1].contains(&format!("/help game:{g}")),
+                "{}",
+                lines[1]
+            );
         }
         assert!(!lines[1].contains("game:ultimate"), "{}", lines[1]);
         // Another game's commands on request; every game's outside a game thread.

@@ -9,10 +9,10 @@ use super::layer::{
     ThreadGame,
 };
 use super::{mention, Caller, Command, Notify, Reply};
-use crate::games::{hint, parse_seed};
 use crate::games::ultimate::{
     self, export, square_name, Action, Game, Mode, Request, Seat, Seating, Settings, Stalemate,
 };
+use crate::games::{hint, parse_seed};
 use crate::render::{parse_cross_square, render_ultimate, CrossPiece, CrossView};
 use crate::time::{parse_duration, Timestamp};
 
@@ -460,7 +460,10 @@ impl ThreadGame for Game {
         if let Some(s) = self.to_move() {
             v.push((self.user(s).to_string(), "move".to_string()));
             for w in self.draw_offer_waiting() {
-                v.push((self.user(w).to_string(), "answer the draw offer".to_string()));
+                v.push((
+                    self.user(w).to_string(),
+                    "answer the draw offer".to_string(),
+                ));
             }
         }
         Some(v)

@@ -28,14 +28,13 @@ pub fn lower_squares(text: &str) -> Option<String> {
 /// A square as typed: a lower-case file letter and a rank (`e4`, `p16`).
 fn square_like(s: &str) -> bool {
     let mut chars = s.chars();
-    chars.next().is_some_and(|c| c.is_ascii_lowercase())
-        && {
-            let rest = chars.as_str();
-            !rest.is_empty()
-                && rest.len() <= 2
-                && rest.chars().all(|c| c.is_ascii_digit())
-                && !rest.starts_with('0')
-        }
+    chars.next().is_some_and(|c| c.is_ascii_lowercase()) && {
+        let rest = chars.as_str();
+        !rest.is_empty()
+            && rest.len() <= 2
+            && rest.chars().all(|c| c.is_ascii_digit())
+            && !rest.starts_with('0')
+    }
 }
 
 /// A move from `offered` written with its from-square: (piece letters, from, to, promotion).
@@ -76,8 +75,7 @@ pub fn short_algebraic(text: &str, offered: &[String]) -> Option<String> {
     head = head.strip_suffix(['x', ':']).unwrap_or(head);
     // What comes before: nothing, a piece letter (upper case, or lower case other than a file
     // hint), or a pawn's file (`exd5`).
-    if head.contains(|c: char| c.is_ascii_digit() || !c.is_ascii_alphabetic()) || head.len() > 2
-    {
+    if head.contains(|c: char| c.is_ascii_digit() || !c.is_ascii_alphabetic()) || head.len() > 2 {
         return None;
     }
     // A piece's letters, or a pawn's file (`exd5`); a lower-case letter that no pawn's file
@@ -124,7 +122,11 @@ pub fn short_algebraic(text: &str, offered: &[String]) -> Option<String> {
         }
     }
     // A bare square means a pawn first, as in short algebraic; any piece when no pawn can.
-    let pawns: Vec<_> = candidates.iter().filter(|c| c.1.is_empty()).cloned().collect();
+    let pawns: Vec<_> = candidates
+        .iter()
+        .filter(|c| c.1.is_empty())
+        .cloned()
+        .collect();
     let pool = if piece.is_none() && !pawns.is_empty() {
         pawns
     } else {
@@ -160,12 +162,7 @@ pub fn check_line(king: &str, legal: &[String]) -> String {
 /// A refused move's text, with the hint for upper-case squares or short algebraic in its
 /// place when the text is written so, and the check-first line before it when `check` names
 /// the mover's King in check.
-pub fn refined(
-    refusal: String,
-    text: &str,
-    offered: &[String],
-    check: Option<&str>,
-) -> String {
+pub fn refined(refusal: String, text: &str, offered: &[String], check: Option<&str>) -> String {
     let hint = match lower_squares(text) {
         Some(lower) if text.trim() != lower => {
             Some(format!("square letters are lower case: {lower}"))
@@ -204,12 +201,27 @@ mod tests {
         let moves = offered("e2-e3 e2-e4 d2-d4 Nb1-c3 Ng1-f3 Nb1-a3 b2xc3 d2xc3");
         let hint = |t: &str| short_algebraic(t, &moves);
         assert_eq!(hint("e4").as_deref(), Some("write the move from-to: e2-e4"));
-        assert_eq!(hint("Nf3").as_deref(), Some("write the move from-to: Ng1-f3"));
-        assert_eq!(hint("nf3").as_deref(), Some("write the move from-to: Ng1-f3"));
-        assert_eq!(hint("bxc3").as_deref(), Some("write the move from-to: b2xc3"));
+        assert_eq!(
+            hint("Nf3").as_deref(),
+            Some("write the move from-to: Ng1-f3")
+        );
+        assert_eq!(
+            hint("nf3").as_deref(),
+            Some("write the move from-to: Ng1-f3")
+        );
+        assert_eq!(
+            hint("bxc3").as_deref(),
+            Some("write the move from-to: b2xc3")
+        );
         // Two pawns can take on c3; nothing reaches e5.
-        assert_eq!(hint("c3").as_deref(), Some("write the move from-to, like e2-e4"));
-        assert_eq!(hint("e5").as_deref(), Some("write the move from-to, like e2-e4"));
+        assert_eq!(
+            hint("c3").as_deref(),
+            Some("write the move from-to, like e2-e4")
+        );
+        assert_eq!(
+            hint("e5").as_deref(),
+            Some("write the move from-to, like e2-e4")
+        );
         assert_eq!(hint("e2-e4"), None);
         assert_eq!(hint("Nb1c3"), None);
         assert_eq!(hint("0-0"), None);

@@ -91,7 +91,11 @@ mod tests {
     /// kept, about 2.3 MB each).
     #[test]
     fn the_picture_caches_stay_within_the_budget() {
-        assert_eq!(total(), DEFAULT_MB << 20, "the tests run with the default budget");
+        assert_eq!(
+            total(),
+            DEFAULT_MB << 20,
+            "the tests run with the default budget"
+        );
         let view = super::super::example_kfb().expect("the example");
         for game in 0..40 {
             let thread = format!("budget-test-{game}");

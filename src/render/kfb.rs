@@ -523,7 +523,10 @@ pub fn render_kfb_over(thread: &str, view: KfbView) -> Result<Vec<u8>, RenderErr
 impl KeptPictures {
     /// The bytes the kept pictures hold.
     fn held_bytes(&self) -> usize {
-        self.games.values().map(|(_, k)| k.canvas.held_bytes()).sum()
+        self.games
+            .values()
+            .map(|(_, k)| k.canvas.held_bytes())
+            .sum()
     }
 }
 

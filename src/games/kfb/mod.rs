@@ -88,6 +88,5 @@ mod game;
 
 pub use game::{
     describe, splitmix, team_name, team_of, Accepted, Action, BoardState, Entry, Game, HandOver,
-    PickOutcome,
-    PlayerState, Refusal, Settings, State, COLOUR_NAMES,
+    PickOutcome, PlayerState, Refusal, Settings, State, COLOUR_NAMES,
 };
