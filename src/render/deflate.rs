@@ -1129,6 +1129,8 @@ mod tests {
     fn kept_bands_are_bounded() {
         let kept = KeptBands::new();
         let band = vec![7u8; 1 << 20];
+        #[allow(non_snake_case)]
+        let KEPT_BYTES = kept_bytes();
         let bands = ((3 * KEPT_BYTES) >> 20) as u128;
         for k in 0..bands {
             kept.put(k, &band, 1);
