@@ -99,4 +99,5 @@ scripts! {
     chex_through_the_layer => "chex.txt",
     nomic_through_the_layer => "nomic.txt",
     party_through_the_layer => "party.txt",
+    kfb_shared_messages => "kfb_messages.txt",
 }

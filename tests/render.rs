@@ -697,3 +697,127 @@ fn party_archer_shot_and_qball_bounce() {
         .collect();
     assert_eq!(path, ["e3", "c1", "a3"]);
 }
+
+// ----- issue 39: Ultimate pictures --------------------------------------------------------
+
+/// An Ultimate position text from `square=piece` pairs and the fields after the placement.
+fn ultimate_board(spec: &str, rest: &str) -> String {
+    let mut rows = Vec::new();
+    for r in (0..16).rev() {
+        let mut s = String::new();
+        let mut empty = 0;
+        for f in 0..16 {
+            let cut = !(2..=13).contains(&f) && !(2..=13).contains(&r);
+            let name = format!("{}{}", (b'a' + f as u8) as char, r + 1);
+            let piece = spec
+                .split_whitespace()
+                .find_map(|t| t.strip_prefix(&format!("{name}=")));
+            if cut || piece.is_some() {
+                if empty > 0 {
+                    s.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                match piece {
+                    Some(p) => s.push_str(&format!("{{{p}}}")),
+                    None => s.push('*'),
+                }
+            } else {
+                empty += 1;
+            }
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+        rows.push(s);
+    }
+    format!("{} {rest}", rows.join("/"))
+}
+
+fn ultimate_game(position: &str, move_limit: Option<u64>) -> arbiter::games::ultimate::Game {
+    use arbiter::games::ultimate::{Game, NewGame, Seating};
+    let mut n = NewGame::new(Seating::Named(
+        ["ann", "ben", "cat", "dan"].map(String::from),
+    ));
+    n.position = Some(position.to_string());
+    n.move_limit = move_limit;
+    Game::create(n, "org", 1_767_225_600).unwrap()
+}
+
+/// Saves a 400 px wide copy of a picture beside the golden ones when `PICTURE_400=1`, to
+/// look at it as a phone shows it (not compared, not committed).
+fn look_at_400(name: &str, png: &[u8]) {
+    if std::env::var_os("PICTURE_400").is_some_and(|v| v == "1") {
+        let img = image::load_from_memory(png).unwrap().to_rgb8();
+        let h = img.height() * 400 / img.width();
+        let small = image::imageops::resize(&img, 400, h, image::imageops::FilterType::Triangle);
+        small
+            .save(std::env::temp_dir().join(format!("{name}.400.png")))
+            .unwrap();
+    }
+}
+
+#[test]
+fn ultimate_game_over_after_the_organisers_concession_names_the_result() {
+    use arbiter::games::ultimate::Request;
+    // Red and Black are out; Silver overruns and the organiser concedes for them.
+    let mut g = ultimate_game(
+        &ultimate_board("h1=K1 e2=P1 p8=K4 o6=P4", "1 - 2,3 standard -"),
+        Some(60),
+    );
+    let concede = Request::OrganiserConcede {
+        player: "ann".into(),
+        to: None,
+    };
+    g.apply(
+        "org",
+        concede,
+        1_767_225_600 + 120,
+        "/ultimate concede player:@ann",
+    )
+    .unwrap();
+    let view = arbiter::commands::cross_view(&g);
+    assert_eq!(
+        view.note,
+        "Green (dan) wins · Silver (ann) conceded by the organiser"
+    );
+    let png = render_ultimate(&view).unwrap();
+    look_at_400("ultimate_conceded_end", &png);
+    check_golden("ultimate_conceded_end", &png);
+}
+
+#[test]
+fn ultimate_game_over_by_mate_says_who_mated_whom() {
+    use arbiter::games::ultimate::Request;
+    let mut g = ultimate_game(
+        &ultimate_board("h1=K1 o3=R1 l10=Q1 p8=K4", "1 - 2,3 standard -"),
+        None,
+    );
+    g.apply(
+        "ann",
+        Request::Move("Ql10-p10".into()),
+        1_767_225_660,
+        "/move Ql10-p10",
+    )
+    .unwrap();
+    let view = arbiter::commands::cross_view(&g);
+    assert_eq!(
+        view.note,
+        "Silver (ann) wins · Silver (ann) mated Green (dan)"
+    );
+    let png = render_ultimate(&view).unwrap();
+    look_at_400("ultimate_mated_end", &png);
+    check_golden("ultimate_mated_end", &png);
+}
+
+#[test]
+fn ultimate_black_to_move_beside_a_defeated_seat() {
+    // Black's dot in the header is ringed so that it shows on the dark page; Red's plate,
+    // defeated, is written light enough to read.
+    let mut view = CrossView::start(names(["Ann", "Bartholomew", "Zoë", "Dana"]));
+    view.title = "Ultimate Chess · #12".into();
+    view.to_move = Some(3);
+    view.defeated = vec![2];
+    let png = render_ultimate(&view).unwrap();
+    look_at_400("ultimate_black_to_move", &png);
+    check_golden("ultimate_black_to_move", &png);
+}

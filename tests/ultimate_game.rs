@@ -1196,3 +1196,151 @@ fn the_export_reads_back_into_the_same_game() {
     assert_eq!(h.position(), g.position());
     assert_eq!(h.state_lines(), g.state_lines());
 }
+
+// ----- issue 39: the messages every game shares -------------------------------------------
+
+/// A command typed by `user` through the command layer: the whole reply.
+fn typed_reply(g: &mut Game, user: &str, text: &str) -> Reply {
+    let mut hub = Hub::new();
+    hub.insert_game("t", Box::new(g.clone()));
+    let caller = Caller {
+        user,
+        roles: Roles {
+            organiser: user == "org",
+            moderator: false,
+        },
+        thread: "t",
+        now: now(g),
+    };
+    let cmd = parse_command(text).expect("a command");
+    let reply = hub.handle(&caller, 0, &cmd, text);
+    *g = hub
+        .game("t")
+        .and_then(|x| x.downcast::<Game>())
+        .cloned()
+        .expect("the game stays in its thread");
+    reply
+}
+
+#[test]
+fn moves_for_a_square_say_what_is_wrong_with_it() {
+    let mut g = new_game(Mode::Standard);
+    // Not squares of this board: the cut corner, nonsense, a file beyond p.
+    for sq in ["a1", "zz", "q3", "p16"] {
+        let r = typed_reply(&mut g, "ann", &format!("/moves square:{sq}"));
+        assert_eq!(r.ok, Some(false), "{sq}: {}", r.text);
+        assert_eq!(r.text, format!("{sq} is not a square of this board"));
+    }
+    // An empty square no move reaches; one a move reaches lists that move.
+    let r = typed_reply(&mut g, "ann", "/moves square:h8");
+    assert_eq!(
+        (r.ok, r.text.as_str()),
+        (Some(false), "nothing stands on h8")
+    );
+    let r = typed_reply(&mut g, "ann", "/moves square:e4");
+    assert_eq!((r.ok, r.text.as_str()), (Some(true), "e2-e4"));
+    // Another seat's piece, and the caller's own piece with no move.
+    let r = typed_reply(&mut g, "ann", "/moves square:h16");
+    assert_eq!(
+        (r.ok, r.text.as_str()),
+        (Some(false), "h16 holds Black's King; you play Silver")
+    );
+    let r = typed_reply(&mut g, "ann", "/moves square:h1");
+    assert_eq!(
+        (r.ok, r.text.as_str()),
+        (Some(true), "the King on h1 has no legal moves now")
+    );
+    // A square with moves, and the whole list.
+    let r = typed_reply(&mut g, "ann", "/moves square:f1");
+    assert_eq!(r.text, "Nf1-e3 Nf1-g3");
+    let r = typed_reply(&mut g, "ann", "/moves");
+    assert!(!r.text.contains("no legal moves"), "{}", r.text);
+}
+
+#[test]
+fn a_move_refused_in_check_says_so_first() {
+    // Black's rook on h10 checks Silver's King on h1.
+    let mut g = from(&board(&format!("{KINGS} h10=R3 c2=P1"), "1 - - standard -"));
+    let e = refused(&mut g, "ann", "c2-c3");
+    assert!(
+        e.starts_with("your King on h1 is in check; legal moves: Kh1-g1 Kh1-g2 Kh1-i1 Kh1-i2\n"),
+        "{e}"
+    );
+    // The reason follows the check line.
+    assert!(e.lines().count() >= 2, "{e}");
+    let e = refused(&mut g, "ann", "e4");
+    assert!(e.starts_with("your King on h1 is in check"), "{e}");
+}
+
+#[test]
+fn short_algebraic_and_upper_case_squares_get_the_long_form() {
+    let mut g = new_game(Mode::Standard);
+    assert_eq!(
+        refused(&mut g, "ann", "e4"),
+        "write the move from-to: e2-e4"
+    );
+    assert_eq!(
+        refused(&mut g, "ann", "Ng3"),
+        "write the move from-to: Nf1-g3"
+    );
+    assert_eq!(
+        refused(&mut g, "ann", "E2-E4"),
+        "square letters are lower case: e2-e4"
+    );
+    // Nothing can reach h8: the form to use.
+    assert_eq!(
+        refused(&mut g, "ann", "h8"),
+        "write the move from-to, like e2-e4"
+    );
+    // Piece letters in lower case are read as the piece.
+    let text = play(&mut g, "ann", "nf1-g3");
+    assert!(text.contains("Nf1-g3"), "{text}");
+    let text = play(&mut g, "ben", "wa4-c4");
+    assert!(text.contains("Wa4-c4"), "{text}");
+}
+
+#[test]
+fn the_end_of_a_game_notifies_its_players_once_naming_the_result() {
+    // Silver mates Green, the last player left: one message to the three others.
+    let mut g = from(&board("h1=K1 o3=R1 l10=Q1 p8=K4", "1 - 2,3 standard -"));
+    let r = typed_reply(&mut g, "ann", "/move Ql10-p10");
+    assert_eq!(r.ok, Some(true), "{}", r.text);
+    let n = r.notify.expect("the players are told");
+    assert_eq!(n.users(), ["ben", "cat", "dan"].map(String::from));
+    assert_eq!(
+        n.text(),
+        "@ben @cat @dan: the game is over: Silver (ann) wins"
+    );
+    // After an organiser's concession for a player who overran: the result, to all four.
+    let mut g = with(&board("h1=K1 p8=K4", "1 - 2,3 standard -"), |n| {
+        n.move_limit = Some(60)
+    });
+    let r = typed_reply(&mut g, "org", "/ultimate concede player:@ann");
+    assert_eq!(r.ok, Some(true), "{}", r.text);
+    let n = r.notify.expect("the players are told");
+    assert_eq!(n.users(), USERS.map(String::from));
+    assert!(
+        n.text().ends_with(": the game is over: Green (dan) wins"),
+        "{}",
+        n.text()
+    );
+}
+
+#[test]
+fn a_draw_answer_by_another_player_does_not_ping_the_player_on_turn_again() {
+    let mut g = new_game(Mode::Standard);
+    // Red offers a draw: everyone else is asked, ann (on turn) included.
+    let r = typed_reply(&mut g, "ben", "/offer draw");
+    let asked = r.notify.expect("asked").users();
+    assert!(asked.contains(&"ann".to_string()), "{asked:?}");
+    // Black declines: the offer is gone, ann is still on turn and is not pinged again.
+    let r = typed_reply(&mut g, "cat", "/decline");
+    assert_eq!(r.ok, Some(true), "{}", r.text);
+    assert!(
+        r.notify
+            .as_ref()
+            .is_none_or(|n| !n.users().contains(&"ann".to_string())),
+        "{:?}",
+        r.notify
+    );
+}

@@ -370,4 +370,34 @@ impl ThreadGame for Game {
     fn as_any(&self) -> &dyn Any {
         self
     }
+
+    fn square_seen(
+        &self,
+        user: &str,
+        square: &str,
+        _board: Option<usize>,
+        _now: Timestamp,
+    ) -> Option<super::layer::SquareSeen> {
+        use super::layer::SquareSeen;
+        let Some(sq) = self.frame().parse(square) else {
+            return Some(SquareSeen::OffBoard);
+        };
+        let Some(p) = self.position().at(sq) else {
+            return Some(SquareSeen::Empty);
+        };
+        let me = self.side_of(user)?;
+        if p.side == me {
+            return Some(SquareSeen::Own(p.kind.name().to_string()));
+        }
+        Some(SquareSeen::Other {
+            owner: p.side.name().to_string(),
+            piece: p.kind.name().to_string(),
+            you: me.name().to_string(),
+        })
+    }
+
+    fn result(&self) -> Option<String> {
+        let o = self.state().outcome.as_ref()?;
+        Some(crate::games::chex::outcome_text(&self.users, o))
+    }
 }

@@ -4,12 +4,13 @@
 use std::any::Any;
 
 use super::layer::{
-    entries_of, reverted_of, row_of, Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame,
+    entries_of, reverted_of, row_of, Due, GameKind, LogRow, NewGame, PictureJob, SquareSeen,
+    ThreadGame,
 };
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::engine::fen;
 use crate::games::kfb::{self, draft, Action, Game, Settings};
-use crate::games::parse_seed;
+use crate::games::{hint, parse_seed};
 use crate::time::{format_duration, parse_duration, stamp, Style, Timestamp};
 
 /// KFB in the game layer.
@@ -294,8 +295,24 @@ fn play(
     let seat = game
         .acting_seat(caller.user, board)
         .map_err(|e| e.to_string())?;
-    game.play(caller.user, seat, &text, cmd.opt("army"), caller.now, raw)
-        .map_err(|e| e.to_string())
+    match game.play(caller.user, seat, &text, cmd.opt("army"), caller.now, raw) {
+        Ok(a) => Ok(a),
+        Err(e @ kfb::Refusal::Notation(_)) => {
+            let offered: Vec<String> = game
+                .legal_moves(seat, caller.now)
+                .into_iter()
+                .map(|(_, s)| s)
+                .collect();
+            let check = game.king_in_check(seat);
+            Err(hint::refined(
+                e.to_string(),
+                &text,
+                &offered,
+                check.as_deref(),
+            ))
+        }
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 fn give(
@@ -503,5 +520,40 @@ impl ThreadGame for Game {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+
+    fn square_seen(
+        &self,
+        user: &str,
+        square: &str,
+        board: Option<usize>,
+        _now: Timestamp,
+    ) -> Option<SquareSeen> {
+        let seat = self.acting_seat(user, board).ok()?;
+        let st = self.state();
+        let b = &st.boards.as_ref()?[st.players[seat].board];
+        let Ok(sq) = b.pos.rules().geometry.parse_square(square) else {
+            return Some(SquareSeen::OffBoard);
+        };
+        let Some(p) = b.pos.piece_at(sq) else {
+            return Some(SquareSeen::Empty);
+        };
+        let name = b.pos.rules().catalog.def(p.kind).name.to_string();
+        let me = &st.players[seat];
+        if p.side == me.side {
+            return Some(SquareSeen::Own(name));
+        }
+        let colour = |c: Option<u8>| c.map_or("?", |c| kfb::COLOUR_NAMES[c as usize % 3]);
+        let them = if b.first == seat { b.second } else { b.first };
+        Some(SquareSeen::Other {
+            owner: format!("{} ({})", self.users[them], colour(st.players[them].colour)),
+            piece: name,
+            you: format!("{} on board {}", colour(me.colour), me.board + 1),
+        })
+    }
+
+    fn result(&self) -> Option<String> {
+        let (team, how) = self.state().winner.as_ref()?;
+        Some(format!("{} wins: {how}", kfb::team_name(*team)))
     }
 }

@@ -47,6 +47,26 @@ pub struct Due {
     pub notify: Notify,
 }
 
+/// What stands on a square a user names in `/moves square:`, as the game tells it to them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SquareSeen {
+    /// The text is not a square of this board (`zz`, `q3`, `a1` on Ultimate's cut corner).
+    OffBoard,
+    /// Nothing stands there.
+    Empty,
+    /// A piece the user plays, named as the game names it (`Knight`).
+    Own(String),
+    /// A piece of another seat.
+    Other {
+        /// Its owner, as the game names seats (`Black`, `Green (dan)`, `army 2`).
+        owner: String,
+        /// The piece (`Knight`).
+        piece: String,
+        /// What the user plays, in the same words (`White`).
+        you: String,
+    },
+}
+
 /// A game in a thread.
 pub trait ThreadGame: Send + Sync {
     /// The kind of game.
@@ -122,6 +142,31 @@ pub trait ThreadGame: Send + Sync {
         board: Option<usize>,
         now: Timestamp,
     ) -> Result<Vec<String>, String>;
+    /// The result once the game is over, as its replies write it (`Green (bob) wins`), for
+    /// the one message that tells the players (RULINGS §8); `None` while in play, or when the
+    /// game does not say (the layer then takes the last line of the reply that ended it).
+    fn result(&self) -> Option<String> {
+        None
+    }
+    /// Who must act now and on what, one (user, task) pair each (`ann`, `move`): an accepted
+    /// action pings a user only when it gives them a task they did not have before, so that
+    /// bookkeeping by an Umpire, a Referee or the organiser never pings the player on turn
+    /// again. `None` when the game does not say (its notifications then stand as they are).
+    fn awaited(&self, _now: Timestamp) -> Option<Vec<(String, String)>> {
+        None
+    }
+    /// What stands on `square` (lower case, as typed after `square:`) for `user`, to explain
+    /// a `/moves square:` that lists nothing (`board` is the KFB proxy board); `None` when
+    /// the game does not say (the layer then answers in general terms).
+    fn square_seen(
+        &self,
+        _user: &str,
+        _square: &str,
+        _board: Option<usize>,
+        _now: Timestamp,
+    ) -> Option<SquareSeen> {
+        None
+    }
     /// The export text (every action), as `/export` attaches it and `arbiter import` reads it.
     fn export(&self) -> String;
     /// Timers falling due in `(after, until]`.

@@ -14,7 +14,8 @@ use std::collections::{HashMap, HashSet};
 
 pub use kfb::{game_announcement, new_game_notify, state_lines, status_text, HELP};
 pub use layer::{
-    import, kind_of, Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame, KINDS, LEAVE_AWARE,
+    import, kind_of, Due, GameKind, LogRow, NewGame, PictureJob, SquareSeen, ThreadGame, KINDS,
+    LEAVE_AWARE,
 };
 pub use nomic::nomic_view;
 pub use picture::{clock_text, kfb_picture};
@@ -117,10 +118,135 @@ impl<'a> Iterator for Words<'a> {
     }
 }
 
+/// `an` before a name that starts with a vowel (`an Ultimate Chess command`), else `a`.
+fn article(name: &str) -> &'static str {
+    if name.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
 /// Whether a play's text names a square (`c1` in `Rc1-c5`, not in `Rc10-c12`).
 fn names_square(play: &str, sq: &str) -> bool {
     play.match_indices(sq)
         .any(|(i, _)| !play[i + sq.len()..].starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// The answer to `/moves [square:<sq>] [piece:<P>]`: the plays offered, those naming the
+/// square when one is given; when none is left, why (the square is not on the board, nothing
+/// or another seat's piece stands there, the piece has no move now), and "no legal moves for
+/// you now" only when the user has none in the whole position.
+fn moves_reply(game: &dyn ThreadGame, user: &str, cmd: &Command, now: Timestamp) -> Reply {
+    let sq = cmd
+        .opt("square")
+        .or(cmd.positional.first().map(String::as_str))
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    let all = match game.offered_moves(user, None, now) {
+        Ok(list) => list,
+        Err(e) => return Reply::refused(e),
+    };
+    let seen = (!sq.is_empty())
+        .then(|| game.square_seen(user, &sq, None, now))
+        .flatten();
+    if seen == Some(SquareSeen::OffBoard) {
+        return Reply::refused(format!("{sq} is not a square of this board"));
+    }
+    let piece = cmd
+        .opt("piece")
+        .map(|p| p.trim().to_ascii_uppercase())
+        .unwrap_or_default();
+    let list: Vec<&String> = all
+        .iter()
+        .filter(|s| sq.is_empty() || names_square(s, &sq))
+        .filter(|s| piece.is_empty() || s.starts_with(&format!("{piece}@")))
+        .collect();
+    let answer = |text: String| Reply {
+        ok: Some(true),
+        text,
+        ephemeral: true,
+        ..Reply::default()
+    };
+    if !list.is_empty() {
+        let list: Vec<&str> = list.into_iter().map(String::as_str).collect();
+        return answer(list.join(" "));
+    }
+    if all.is_empty() {
+        return answer("no legal moves for you now (see /status)".to_string());
+    }
+    if sq.is_empty() {
+        return answer(format!(
+            "you have no {piece} to drop now; see /moves for your plays"
+        ));
+    }
+    match seen {
+        Some(SquareSeen::Empty) => Reply::refused(format!("nothing stands on {sq}")),
+        Some(SquareSeen::Other { owner, piece, you }) => {
+            Reply::refused(format!("{sq} holds {owner}'s {piece}; you play {you}"))
+        }
+        Some(SquareSeen::Own(piece)) => {
+            answer(format!("the {piece} on {sq} has no legal moves now"))
+        }
+        Some(SquareSeen::OffBoard) | None => answer(format!(
+            "no legal moves from or to {sq} now (see /moves for all)"
+        )),
+    }
+}
+
+/// What a game asked of whom before an action, to settle the action's notification.
+struct Standing {
+    finished: bool,
+    awaited: Option<Vec<(String, String)>>,
+}
+
+impl Standing {
+    fn of(game: &dyn ThreadGame, now: Timestamp) -> Standing {
+        Standing {
+            finished: game.finished(),
+            awaited: game.awaited(now),
+        }
+    }
+
+    /// The notification of an accepted action, settled at the layer for every game: the end
+    /// of a game notifies its players once, in one new message naming the result (RULINGS
+    /// §8); otherwise a user is pinged only for a task the action gave them (the player on
+    /// turn is not pinged again for an Umpire's, Referee's or organiser's bookkeeping).
+    fn settle(self, game: &dyn ThreadGame, mut reply: Reply, now: Timestamp) -> Reply {
+        if reply.ok != Some(true) {
+            return reply;
+        }
+        if !self.finished && game.finished() {
+            let result = game.result().unwrap_or_else(|| {
+                reply
+                    .text
+                    .lines()
+                    .rev()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("see the thread")
+                    .trim()
+                    .trim_start_matches("Game over: ")
+                    .trim_end_matches('.')
+                    .to_string()
+            });
+            reply.notify =
+                Notify::to(game.users(), format!("the game is over: {result}")).nonempty();
+            return reply;
+        }
+        if let (Some(was), Some(now_asked)) = (self.awaited, game.awaited(now)) {
+            let mut users: Vec<&String> = now_asked.iter().map(|(u, _)| u).collect();
+            users.dedup();
+            for u in users {
+                let tasks = now_asked.iter().filter(|(v, _)| v == u);
+                let new_task = tasks.clone().any(|t| !was.contains(t));
+                if !new_task {
+                    reply.notify = reply.notify.and_then(|n| n.without(u));
+                }
+            }
+        }
+        reply
+    }
 }
 
 /// A reply to show.
@@ -337,10 +463,7 @@ impl Hub {
         } = *caller;
         let name = cmd.name.as_str();
         match name {
-            "help" => {
-                let games: Vec<&str> = KINDS.iter().map(|k| k.help).collect();
-                return Reply::ok(format!("{}\n{TOURNAMENT_HELP}", games.join("\n")));
-            }
+            "help" => return self.help(thread, cmd),
             "signup" | "withdraw" | "tournament" => {
                 return self.tournament_command(caller, entropy, cmd)
             }
@@ -370,6 +493,7 @@ impl Hub {
             ));
         };
         let logged = game.log_len();
+        let before = Standing::of(&**game, now);
         let reply = match name {
             "takeback" => match game.takeback(user, now, raw) {
                 Ok(r) => r,
@@ -422,36 +546,7 @@ impl Hub {
                     ..Reply::default()
                 }
             }
-            "moves" => {
-                let sq = cmd
-                    .opt("square")
-                    .or(cmd.positional.first().map(String::as_str))
-                    .unwrap_or("");
-                let list = match game.offered_moves(user, None, now) {
-                    Ok(list) => list,
-                    Err(e) => return Reply::refused(e),
-                };
-                let piece = cmd
-                    .opt("piece")
-                    .map(|p| p.trim().to_ascii_uppercase())
-                    .unwrap_or_default();
-                let list: Vec<String> = list
-                    .into_iter()
-                    .filter(|s| sq.is_empty() || names_square(s, sq))
-                    .filter(|s| piece.is_empty() || s.starts_with(&format!("{piece}@")))
-                    .collect();
-                let text = if list.is_empty() {
-                    "no legal moves for you now (see /status)".to_string()
-                } else {
-                    list.join(" ")
-                };
-                return Reply {
-                    ok: Some(true),
-                    text,
-                    ephemeral: true,
-                    ..Reply::default()
-                };
-            }
+            "moves" => return moves_reply(&**game, user, cmd, now),
             "export" => {
                 return Reply {
                     ok: Some(true),
@@ -466,8 +561,10 @@ impl Hub {
                     let here = game.kind();
                     return match layer::owner_of_command(other) {
                         Some(k) if !std::ptr::eq(k, here) => Reply::refused(format!(
-                            "/{other} is a {} command; this thread is playing {}",
-                            k.title, here.title
+                            "/{other} is {} {} command; this thread is playing {}",
+                            article(k.title),
+                            k.title,
+                            here.title
                         )),
                         _ => Reply::refused(format!("unknown command /{other}; try /help")),
                     };
@@ -479,7 +576,57 @@ impl Hub {
         if self.games.get(thread).map(|g| g.log_len()) != Some(logged) {
             self.pending.retain(|_, p| p.thread != thread);
         }
-        reply
+        match self.games.get(thread) {
+            Some(game) => before.settle(&**game, reply, now),
+            None => reply,
+        }
+    }
+
+    /// `/help [game:<name>]`: in a game's thread, that game's commands first, then one line
+    /// naming the other games; with `game:`, that game's (or the tournaments') commands;
+    /// elsewhere, every game's.
+    fn help(&self, thread: &str, cmd: &Command) -> Reply {
+        let asked = cmd
+            .opt("game")
+            .or(cmd.positional.first().map(String::as_str))
+            .map(|g| g.trim().to_lowercase())
+            .filter(|g| !g.is_empty());
+        let named = |g: &str| {
+            KINDS
+                .iter()
+                .copied()
+                .find(|k| k.variant == g || k.group == g || k.title.to_lowercase() == g)
+        };
+        let here = match &asked {
+            Some(g) if g.starts_with("tournament") => {
+                return Reply::ok(TOURNAMENT_HELP);
+            }
+            Some(g) => match named(g) {
+                Some(k) => Some(k),
+                None => {
+                    let known: Vec<&str> = KINDS.iter().map(|k| k.group).collect();
+                    return Reply::refused(format!(
+                        "no game called {g}; ask for one of {}, or tournament",
+                        known.join(", ")
+                    ));
+                }
+            },
+            None => self.games.get(thread).map(|g| g.kind()),
+        };
+        let Some(here) = here else {
+            let games: Vec<&str> = KINDS.iter().map(|k| k.help).collect();
+            return Reply::ok(format!("{}\n{TOURNAMENT_HELP}", games.join("\n")));
+        };
+        let others: Vec<String> = KINDS
+            .iter()
+            .filter(|k| !std::ptr::eq(**k, here))
+            .map(|k| format!("{} (/help game:{})", k.title, k.group))
+            .collect();
+        Reply::ok(format!(
+            "{}\nOther games: {}; tournaments (/help game:tournament).",
+            here.help,
+            others.join(", ")
+        ))
     }
 
     fn new_game(
@@ -582,8 +729,10 @@ impl Hub {
             return Reply::refused("the game changed since the preview; ask again with /revert");
         }
         let cmd = format!("/revert to:{} reason:{}", p.to, p.reason);
+        let before = Standing::of(&**game, now);
         match game.revert(user, p.to, &p.reason, now, &cmd) {
             Ok(r) => {
+                let r = before.settle(&**game, r, now);
                 let thread = p.thread.clone();
                 self.pending.retain(|_, q| q.thread != thread);
                 r
@@ -691,6 +840,60 @@ mod tests {
         assert_eq!(r.ok, Some(false), "{}", r.text);
         let r = run(&mut hub, "org", "cup", u64::MAX, "/tournament teams");
         assert!(r.text.contains(&format!("seed {MAX_SEED}:")), "{}", r.text);
+    }
+
+    #[test]
+    fn a_command_of_another_game_names_it_with_its_article() {
+        let mut hub = Hub::new();
+        run(
+            &mut hub,
+            "org",
+            "t",
+            1,
+            "/kfb new team1:@a @b @c team2:@d @e @f seed:1",
+        );
+        let r = run(&mut hub, "a", "t", 1, "/concede");
+        assert_eq!(r.ok, Some(false));
+        assert_eq!(
+            r.text,
+            "/concede is an Ultimate Chess command; this thread is playing Kung Fu Bughouse"
+        );
+    }
+
+    #[test]
+    fn help_in_a_game_thread_lists_that_game_first_then_names_the_others() {
+        let mut hub = Hub::new();
+        run(
+            &mut hub,
+            "org",
+            "t",
+            1,
+            "/ultimate new silver:@a red:@b black:@c green:@d seed:1",
+        );
+        let r = run(&mut hub, "a", "t", 1, "/help");
+        let lines: Vec<&str> = r.text.lines().collect();
+        assert_eq!(lines.len(), 2, "{}", r.text);
+        assert!(
+            lines[0].starts_with("Ultimate Chess: /ultimate new"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[1].starts_with("Other games: "), "{}", lines[1]);
+        for g in ["kfb", "chex", "nomic", "party", "tournament"] {
+            assert!(
+                lines[1].contains(&format!("/help game:{g}")),
+                "{}",
+                lines[1]
+            );
+        }
+        assert!(!lines[1].contains("game:ultimate"), "{}", lines[1]);
+        // Another game's commands on request; every game's outside a game thread.
+        let r = run(&mut hub, "a", "t", 1, "/help game:chex");
+        assert!(r.text.starts_with("Chex: /chex new"), "{}", r.text);
+        let r = run(&mut hub, "a", "elsewhere", 1, "/help");
+        assert!(r.text.contains("Ultimate Chess: ") && r.text.contains("Chex: "));
+        let r = run(&mut hub, "a", "t", 1, "/help game:go");
+        assert_eq!(r.ok, Some(false), "{}", r.text);
     }
 
     #[test]

@@ -765,4 +765,41 @@ impl ThreadGame for Game {
     fn as_any(&self) -> &dyn Any {
         self
     }
+
+    fn square_seen(
+        &self,
+        user: &str,
+        square: &str,
+        _board: Option<usize>,
+        now: Timestamp,
+    ) -> Option<super::layer::SquareSeen> {
+        use super::layer::SquareSeen;
+        use crate::games::nomic::position::parse_square;
+        // Squares mean something only on the joined board of a move (after the push).
+        let st = self.state_at(now);
+        let join = st.pos.turn.join?;
+        let crate::games::nomic::Slot::Army(army) = st.pos.turn.slot else {
+            return None;
+        };
+        self.player_of(user)?;
+        let Some((file, rank)) = parse_square(square, 8) else {
+            return Some(SquareSeen::OffBoard);
+        };
+        let b = st.pos.joined(join);
+        let Some(p) = b[usize::from(rank)][usize::from(file)] else {
+            return Some(SquareSeen::Empty);
+        };
+        if p.army == army {
+            return Some(SquareSeen::Own(p.kind.name().to_string()));
+        }
+        Some(SquareSeen::Other {
+            owner: self.army_name(&st, p.army),
+            piece: p.kind.name().to_string(),
+            you: self.army_name(&st, army),
+        })
+    }
+
+    fn awaited(&self, now: Timestamp) -> Option<Vec<(String, String)>> {
+        Some(self.asks(&self.state_at(now)))
+    }
 }

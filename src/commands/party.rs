@@ -403,4 +403,44 @@ impl ThreadGame for Game {
     fn as_any(&self) -> &dyn Any {
         self
     }
+
+    fn square_seen(
+        &self,
+        user: &str,
+        square: &str,
+        _board: Option<usize>,
+        _now: Timestamp,
+    ) -> Option<super::layer::SquareSeen> {
+        use super::layer::SquareSeen;
+        use crate::games::party::board::Sq;
+        // Only lower-case files are squares of the board (`/move` reads them so).
+        if !square.starts_with(|c: char| c.is_ascii_lowercase()) {
+            return Some(SquareSeen::OffBoard);
+        }
+        let Some(sq) = Sq::parse(square) else {
+            return Some(SquareSeen::OffBoard);
+        };
+        let Some(p) = self.position().at(sq) else {
+            return Some(SquareSeen::Empty);
+        };
+        let me = self.seat_of(user)?;
+        if p.seat == me {
+            return Some(SquareSeen::Own(p.kind.name().to_string()));
+        }
+        Some(SquareSeen::Other {
+            owner: format!("{} ({})", self.user(p.seat), p.seat),
+            piece: p.kind.name().to_string(),
+            you: format!("seat {me}"),
+        })
+    }
+
+    fn awaited(&self, now: Timestamp) -> Option<Vec<(String, String)>> {
+        let g = self.at(now);
+        Some(
+            g.to_play()
+                .map(|s| (g.user(s).to_string(), "play".to_string()))
+                .into_iter()
+                .collect(),
+        )
+    }
 }

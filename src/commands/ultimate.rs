@@ -5,13 +5,14 @@
 use std::any::Any;
 
 use super::layer::{
-    entries_of, reverted_of, row_of, Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame,
+    entries_of, reverted_of, row_of, Due, GameKind, LogRow, NewGame, PictureJob, SquareSeen,
+    ThreadGame,
 };
 use super::{mention, Caller, Command, Notify, Reply};
-use crate::games::parse_seed;
 use crate::games::ultimate::{
     self, export, square_name, Action, Game, Mode, Request, Seat, Seating, Settings, Stalemate,
 };
+use crate::games::{hint, parse_seed};
 use crate::render::{parse_cross_square, render_ultimate, CrossPiece, CrossView};
 use crate::time::{parse_duration, Timestamp};
 
@@ -221,6 +222,22 @@ fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>
     }))
 }
 
+/// A refused move's text: the hint for upper-case squares or short algebraic, and the
+/// check-first line when the mover's King is attacked.
+fn refined_refusal(game: &Game, refusal: &str, written: Option<&str>) -> String {
+    let Some(text) = written else {
+        return refusal.to_string();
+    };
+    let pos = game.position();
+    let turn = pos.turn();
+    let offered = ultimate::notation::legal_texts(pos);
+    let check = pos
+        .in_check(turn)
+        .then(|| pos.king(turn).map(square_name))
+        .flatten();
+    hint::refined(refusal.to_string(), text, &offered, check.as_deref())
+}
+
 /// The picture's view of a game.
 pub fn cross_view(game: &Game) -> CrossView {
     let names: [String; 4] = [0, 1, 2, 3].map(|i| game.users[i].clone());
@@ -253,8 +270,14 @@ pub fn cross_view(game: &Game) -> CrossView {
         ))
     });
     view.title = format!("Ultimate Chess · #{}", game.next_number() - 1);
-    if let Some(o) = &game.state().outcome {
-        view.note = format!("{o:?}");
+    if let Some(result) = game.result_text() {
+        // The result as the reply writes it, and the last defeat: who mated whom.
+        view.note = match game.last_defeat_text() {
+            Some(d) if matches!(game.state().outcome, Some(ultimate::Outcome::Win(_))) => {
+                format!("{result} · {d}")
+            }
+            _ => result,
+        };
     } else if game.state().draw_offer.is_some() {
         view.note = "draw offered".into();
     }
@@ -302,8 +325,15 @@ impl ThreadGame for Game {
             Ok(r) => r,
             Err(e) => return Some(Reply::refused(e)),
         };
+        let written = match &req {
+            Request::Move(t) => Some(t.clone()),
+            _ => None,
+        };
         Some(match self.apply(caller.user, req, caller.now, raw) {
             Ok(a) => accepted(self, a),
+            Err(e @ ultimate::Refusal::Notation(_)) => {
+                Reply::refused(refined_refusal(self, &e.to_string(), written.as_deref()))
+            }
             Err(e) => Reply::refused(e.to_string()),
         })
     }
@@ -389,5 +419,53 @@ impl ThreadGame for Game {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+
+    fn square_seen(
+        &self,
+        user: &str,
+        square: &str,
+        _board: Option<usize>,
+        _now: Timestamp,
+    ) -> Option<SquareSeen> {
+        let Some(sq) = ultimate::parse_square(square) else {
+            return Some(SquareSeen::OffBoard);
+        };
+        let pos = self.position();
+        let Some(p) = pos.piece_at(sq) else {
+            return Some(SquareSeen::Empty);
+        };
+        let me = self.seat_of(user)?;
+        if pos.controller(p.seat) == Some(me) && !pos.is_obstacle(sq) {
+            return Some(SquareSeen::Own(p.kind.name().to_string()));
+        }
+        let owner = if pos.is_obstacle(sq) {
+            format!("{} (an obstacle now)", p.seat.name())
+        } else {
+            p.seat.name().to_string()
+        };
+        Some(SquareSeen::Other {
+            owner,
+            piece: p.kind.name().to_string(),
+            you: me.name().to_string(),
+        })
+    }
+
+    fn result(&self) -> Option<String> {
+        self.result_text()
+    }
+
+    fn awaited(&self, _now: Timestamp) -> Option<Vec<(String, String)>> {
+        let mut v = Vec::new();
+        if let Some(s) = self.to_move() {
+            v.push((self.user(s).to_string(), "move".to_string()));
+            for w in self.draw_offer_waiting() {
+                v.push((
+                    self.user(w).to_string(),
+                    "answer the draw offer".to_string(),
+                ));
+            }
+        }
+        Some(v)
     }
 }

@@ -761,8 +761,12 @@ pub async fn revert(
 
 /// How to play with Arbiter: the commands
 #[poise::command(slash_command)]
-pub async fn help(ctx: Ctx<'_>) -> Result<(), BotError> {
-    act(ctx, command("help", Vec::new())).await
+pub async fn help(
+    ctx: Ctx<'_>,
+    #[description = "Only this game's commands: kfb, ultimate, chex, nomic, party or tournament"]
+    game: Option<String>,
+) -> Result<(), BotError> {
+    act(ctx, command("help", vec![("game", game)])).await
 }
 
 /// Choose the organiser and moderator roles and the defaults of new games (server admins)

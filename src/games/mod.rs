@@ -1,5 +1,6 @@
 //! Games: the rules of each game built on the engine. Pure: time and seeds are passed in.
 pub mod chex;
+pub mod hint;
 pub mod kfb;
 pub mod log;
 mod notify;

@@ -218,6 +218,7 @@ fn text_cache() -> &'static TextCache {
 pub(crate) fn clear_text_cache() {
     if let Ok(mut c) = text_cache().lock() {
         c.clear();
+        TEXT_BYTES.store(0, std::sync::atomic::Ordering::Relaxed);
     }
     WIDTHS.with(|w| {
         if let Ok(mut w) = w.try_borrow_mut() {
@@ -334,12 +335,35 @@ fn text_masks(font: &FontRef<'_>, px: f32, text: &str) -> Arc<TextLayout> {
         inked,
     });
     if let Ok(mut c) = text_cache().lock() {
-        if c.len() > 20_000 {
+        use std::sync::atomic::Ordering::Relaxed;
+        let bytes = masks.bytes();
+        let share = super::budget::share(super::budget::Part::Texts);
+        if c.len() > 20_000 || TEXT_BYTES.load(Relaxed) + bytes > share {
             c.clear();
+            TEXT_BYTES.store(0, Relaxed);
         }
-        c.insert(key, Arc::clone(&masks));
+        if bytes <= share {
+            TEXT_BYTES.fetch_add(bytes, Relaxed);
+            c.insert(key, Arc::clone(&masks));
+        }
     }
     masks
+}
+
+/// Bytes the text cache holds (its layouts and their glyphs, counted as they are put in).
+static TEXT_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Bytes the text cache holds now.
+pub(crate) fn cached_text_bytes() -> usize {
+    TEXT_BYTES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+impl TextLayout {
+    /// The bytes it holds, its glyphs included.
+    fn bytes(&self) -> usize {
+        let glyphs: usize = self.glyphs.iter().map(|g| g.cov.len() + 48).sum();
+        glyphs + self.block.len() + self.levels.len() + self.inked.len() * 16 + 128
+    }
 }
 /// The mix of `d` towards `s` at coverage `a` (0–1), as every blend here rounds it.
 #[inline]
@@ -490,6 +514,9 @@ thread_local! {
 /// writes every byte).
 fn rows_buffer(len: usize) -> Vec<u8> {
     let spare = SPARE_ROWS.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()));
+    if let Some(r) = &spare {
+        super::budget::SPARE_ROWS.fetch_sub(r.capacity(), std::sync::atomic::Ordering::Relaxed);
+    }
     let mut rows = spare.unwrap_or_default();
     rows.resize(len, 0);
     rows
@@ -497,12 +524,19 @@ fn rows_buffer(len: usize) -> Vec<u8> {
 
 impl Drop for Indexed {
     fn drop(&mut self) {
+        use std::sync::atomic::Ordering::Relaxed;
         let rows = std::mem::take(&mut self.rows);
-        // A few buffers of at most 16 MB are kept.
-        if rows.capacity() <= 16 << 20 {
+        // A few buffers are kept per thread, all threads' together within their share of
+        // the picture caches' budget.
+        let cap = rows.capacity();
+        let spare = &super::budget::SPARE_ROWS;
+        if cap > 0
+            && spare.load(Relaxed) + cap <= super::budget::share(super::budget::Part::SpareRows)
+        {
             SPARE_ROWS.with(|s| {
                 if let Ok(mut s) = s.try_borrow_mut() {
                     if s.len() < 3 {
+                        spare.fetch_add(cap, Relaxed);
                         s.push(rows);
                     }
                 }
@@ -518,6 +552,23 @@ fn ink_table(inks: &mut Vec<(Rgb8, u8, Box<[u16; 256]>)>, c: Rgb8, bg: u8) -> us
         None => {
             inks.push((c, bg, Box::new([u16::MAX; 256])));
             inks.len() - 1
+        }
+    }
+}
+
+impl Canvas {
+    /// The bytes the picture holds (its pixels, and for a picture drawn in palette indices
+    /// the tiles and ink tables it keeps), to count a kept picture against the picture
+    /// caches' budget.
+    pub(crate) fn held_bytes(&self) -> usize {
+        match &self.px {
+            Pixels::Rgb(img) => img.as_raw().capacity(),
+            Pixels::Indexed(ix) => {
+                ix.rows.capacity()
+                    + ix.tiles.iter().map(|(_, t)| t.len()).sum::<usize>()
+                    + ix.inks.len() * 520
+                    + 1024
+            }
         }
     }
 }

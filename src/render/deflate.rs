@@ -254,8 +254,21 @@ pub(crate) fn clear_kept() {
     KEPT.clear();
 }
 
-/// Bytes of deflated bands a generation of [`KeptBands`] holds (about 160 KFB pictures).
-const KEPT_BYTES: usize = 16 << 20;
+/// The bytes of the kept bands, both generations.
+pub(crate) fn kept_band_bytes() -> usize {
+    let g = KEPT.lock();
+    g.new
+        .values()
+        .chain(g.old.values())
+        .map(|b| b.bytes.len())
+        .sum()
+}
+
+/// Bytes of deflated bands a generation of [`KeptBands`] holds: its share of the picture
+/// caches' budget ([`super::budget`]; 8 MB of the default 64, about 80 KFB pictures).
+fn kept_bytes() -> usize {
+    super::budget::share(super::budget::Part::BandGeneration)
+}
 
 #[derive(Default)]
 struct Generations {
@@ -308,7 +321,7 @@ impl KeptBands {
 
 impl Generations {
     fn insert(&mut self, key: u128, band: std::sync::Arc<Band>) {
-        if self.bytes + band.bytes.len() > KEPT_BYTES {
+        if self.bytes + band.bytes.len() > kept_bytes() {
             self.old = std::mem::take(&mut self.new);
             self.bytes = 0;
         }
@@ -1116,6 +1129,8 @@ mod tests {
     fn kept_bands_are_bounded() {
         let kept = KeptBands::new();
         let band = vec![7u8; 1 << 20];
+        #[allow(non_snake_case)]
+        let KEPT_BYTES = kept_bytes();
         let bands = ((3 * KEPT_BYTES) >> 20) as u128;
         for k in 0..bands {
             kept.put(k, &band, 1);

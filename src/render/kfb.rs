@@ -465,7 +465,9 @@ struct KeptPictures {
     tick: u64,
 }
 
-/// Games whose last picture is kept (about 2.3 MB each: the picture's indices and palette).
+/// Games whose last picture is kept at most (about 2.3 MB each: the picture's indices and
+/// palette), and all of them within their share of the picture caches' budget
+/// ([`super::budget`]: half of the default 64 MB, about 13 games).
 const KEPT_GAMES: usize = 64;
 
 static KEPT: std::sync::LazyLock<std::sync::Mutex<KeptPictures>> = std::sync::LazyLock::new(|| {
@@ -494,18 +496,38 @@ pub fn render_kfb_over(thread: &str, view: KfbView) -> Result<Vec<u8>, RenderErr
     let mut store = kept_pictures();
     store.tick += 1;
     let tick = store.tick;
-    store.games.insert(thread.to_string(), (tick, kept));
-    if store.games.len() > KEPT_GAMES {
+    let share = super::budget::share(super::budget::Part::KeptPictures);
+    if kept.canvas.held_bytes() <= share {
+        store.games.insert(thread.to_string(), (tick, kept));
+    }
+    // The least recently drawn games go first, until the rest fit.
+    while store.games.len() > KEPT_GAMES || store.held_bytes() > share {
         let oldest = store
             .games
             .iter()
             .min_by_key(|(_, (t, _))| *t)
             .map(|(k, _)| k.clone());
-        if let Some(k) = oldest {
-            store.games.remove(&k);
-        }
+        match oldest {
+            Some(k) => store.games.remove(&k),
+            None => break,
+        };
     }
     Ok(png)
+}
+
+impl KeptPictures {
+    /// The bytes the kept pictures hold.
+    fn held_bytes(&self) -> usize {
+        self.games
+            .values()
+            .map(|(_, k)| k.canvas.held_bytes())
+            .sum()
+    }
+}
+
+/// The bytes the kept KFB pictures hold now.
+pub(crate) fn kept_bytes() -> usize {
+    kept_pictures().held_bytes()
 }
 
 /// Forgets the kept pictures.

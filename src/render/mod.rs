@@ -52,6 +52,7 @@
 //! third smaller.
 
 mod board;
+pub mod budget;
 mod canvas;
 mod chex;
 mod deflate;
@@ -477,6 +478,17 @@ pub fn render_cli(
         path: out.display().to_string(),
         source,
     })
+}
+
+/// The bytes the picture caches hold now, together (RULINGS §8: within
+/// [`budget::total`], `ARBITER_PICTURE_CACHE_MB`): the kept KFB pictures, the deflated bands,
+/// the sprites with their tiles, the laid-out texts and the spare row buffers.
+pub fn picture_cache_bytes() -> usize {
+    kfb::kept_bytes()
+        + deflate::kept_band_bytes()
+        + shapes::cached_sprite_bytes()
+        + canvas::cached_text_bytes()
+        + budget::SPARE_ROWS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Forgets every cached piece sprite, tile and laid-out text (to time a cold render).

@@ -272,6 +272,12 @@ impl Sprite {
         }
     }
 
+    /// The most bytes the sprite holds, with all the tiles it may keep.
+    fn max_bytes(&self) -> usize {
+        let px = self.size * self.size;
+        px * (16 + 4 + TILES_PER_SPRITE * 4) + 256
+    }
+
     /// The sprite over a flat colour `bg`, from the tile cache or composed now.
     fn tile(&self, bg: Rgb8) -> Arc<Tile> {
         if let Ok(t) = self.tiles.lock() {
@@ -752,8 +758,12 @@ pub(crate) struct Look {
 type Sprites = FxHashMap<Figure, Vec<(Rgb8, usize, Look, Arc<Sprite>)>>;
 type Cache = Mutex<Sprites>;
 
-/// Sprites kept before the cache starts again.
+/// Sprites kept before the cache starts again (and at most its share of the picture caches'
+/// budget, [`super::budget`]).
 const CACHE_SPRITES: usize = 2000;
+
+/// Bytes the cached sprites may hold at most, tiles included (counted as they are put in).
+static SPRITE_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 fn cache() -> &'static Cache {
     static CACHE: OnceLock<Cache> = OnceLock::new();
@@ -764,7 +774,13 @@ fn cache() -> &'static Cache {
 pub(crate) fn clear_cache() {
     if let Ok(mut c) = cache().lock() {
         c.clear();
+        SPRITE_BYTES.store(0, std::sync::atomic::Ordering::Relaxed);
     }
+}
+
+/// Bytes the sprite cache holds at most now (each sprite counted with all its tiles).
+pub(crate) fn cached_sprite_bytes() -> usize {
+    SPRITE_BYTES.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// The sprite of a figure in a colour at a size, from the cache or freshly drawn.
@@ -791,9 +807,19 @@ pub(crate) fn sprite_look(
     }
     let s = Arc::new(draw_sprite(fonts, figure, fill, size, look));
     if let Ok(mut c) = cache().lock() {
-        if c.values().map(Vec::len).sum::<usize>() >= CACHE_SPRITES {
+        use std::sync::atomic::Ordering::Relaxed;
+        let bytes = s.max_bytes();
+        let share = super::budget::share(super::budget::Part::Sprites);
+        if c.values().map(Vec::len).sum::<usize>() >= CACHE_SPRITES
+            || SPRITE_BYTES.load(Relaxed) + bytes > share
+        {
             c.clear();
+            SPRITE_BYTES.store(0, Relaxed);
         }
+        if bytes > share {
+            return s;
+        }
+        SPRITE_BYTES.fetch_add(bytes, Relaxed);
         c.entry(figure.clone())
             .or_default()
             .push((fill, size, look, Arc::clone(&s)));

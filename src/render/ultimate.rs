@@ -237,6 +237,8 @@ const TURN_BG: Rgb8 = [250, 204, 21];
 const TURN_TEXT: Rgb8 = [28, 28, 28];
 const DEFEATED_BG: Rgb8 = [44, 46, 50];
 const GREY_TEXT: Rgb8 = [120, 124, 130];
+/// A defeated seat's name and words on its dark plate: light enough to read.
+const DEFEATED_TEXT: Rgb8 = [184, 188, 194];
 const NEUTRAL: Rgb8 = [140, 140, 140];
 const NEUTRAL_HATCH: Rgb8 = [96, 96, 96];
 const HALO: Rgb8 = [196, 196, 196];
@@ -364,7 +366,9 @@ fn header(canvas: &mut Canvas, fonts: &Fonts, view: &CrossView, lay: &Layout) {
     let px = 22.0;
     let mut line: Vec<(String, Rgb8)> = Vec::new();
     if let Some(seat) = turn {
-        dot(canvas, x as i32 + 12, cy as i32, 12, OUTLINE);
+        // Black's dot is ringed in light grey: on the dark page a dark ring would hide it.
+        let ring = if seat == 3 { HALO } else { OUTLINE };
+        dot(canvas, x as i32 + 12, cy as i32, 12, ring);
         dot(canvas, x as i32 + 12, cy as i32, 10, seat_colour(seat));
         x += 32.0;
         line.push((format!("{} to move", view.seat_name(seat)), TEXT));
@@ -387,16 +391,30 @@ fn header(canvas: &mut Canvas, fonts: &Fonts, view: &CrossView, lay: &Layout) {
         line.push((format!("{} in check", who.join(", ")), [255, 110, 110]));
     }
     let note = view.note.trim();
+    let over = turn.is_none() && !note.is_empty();
     if !note.is_empty() {
-        line.push((note.to_string(), DIM));
+        // Once the game is over the note is the result: the headline, in full.
+        line.push((note.to_string(), if over { TEXT } else { DIM }));
+    }
+    let mut px = px;
+    let mut title_room = (lay.width / 3) as f32;
+    if over {
+        let room = |title: f32| right - x - title - 16.0;
+        let wide = |px: f32| text_width(&fonts.bold, px, note);
+        let title_w = text_width(&fonts.regular, 17.0, view.title.trim());
+        if wide(px) > room(title_w.min(title_room)) {
+            px = 17.0;
+        }
+        if wide(px) > room(title_w.min(title_room)) {
+            title_room = 0.0;
+        }
     }
     // The title takes what is left at the right, at most a third of the width.
-    let title = fit_text(
-        &fonts.regular,
-        17.0,
-        view.title.trim(),
-        (lay.width / 3) as f32,
-    );
+    let title = if title_room > 0.0 {
+        fit_text(&fonts.regular, 17.0, view.title.trim(), title_room)
+    } else {
+        String::new()
+    };
     let title_w = text_width(&fonts.regular, 17.0, &title);
     if !title.is_empty() {
         canvas.text(
@@ -594,7 +612,7 @@ fn plate(canvas: &mut Canvas, fonts: &Fonts, view: &CrossView, lay: &Layout, sea
     let (bg, fg, sub) = if to_move {
         (TURN_BG, TURN_TEXT, [70, 60, 20])
     } else if defeated {
-        (DEFEATED_BG, GREY_TEXT, GREY_TEXT)
+        (DEFEATED_BG, DEFEATED_TEXT, DEFEATED_TEXT)
     } else {
         (PANEL, TEXT, DIM)
     };
@@ -657,7 +675,7 @@ fn plate(canvas: &mut Canvas, fonts: &Fonts, view: &CrossView, lay: &Layout, sea
             cy as i32 - 1,
             main_w as u32 + 4,
             3,
-            GREY_TEXT,
+            DEFEATED_TEXT,
         );
     }
     if !extra.is_empty() {

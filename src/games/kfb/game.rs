@@ -243,7 +243,8 @@ pub fn team_of(seat: usize) -> usize {
     seat / 3
 }
 
-fn team_name(t: usize) -> &'static str {
+/// `team 1` or `team 2`.
+pub fn team_name(t: usize) -> &'static str {
     if t == 0 {
         "team 1"
     } else {
@@ -413,6 +414,19 @@ impl Game {
         pos.set_turn(p.side);
         let moves = allowed_moves(&mut pos, b, p.side);
         notation::offer(&pos, &moves)
+    }
+
+    /// The square of a seat's King when it is in check on its board (for the check-first
+    /// line of a refused move).
+    pub fn king_in_check(&self, seat: usize) -> Option<String> {
+        let boards = self.state.boards.as_ref()?;
+        let p = &self.state.players[seat];
+        let pos = &boards[p.board].pos;
+        if !pos.in_check(p.side) {
+            return None;
+        }
+        let king = *pos.royal_squares(p.side).first()?;
+        Some(pos.rules().geometry.name(king))
     }
 
     fn check_may_move(&self, seat: usize, now: Timestamp) -> Result<(), Refusal> {

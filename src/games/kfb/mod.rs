@@ -87,6 +87,6 @@ pub mod export;
 mod game;
 
 pub use game::{
-    describe, splitmix, team_of, Accepted, Action, BoardState, Entry, Game, HandOver, PickOutcome,
-    PlayerState, Refusal, Settings, State, COLOUR_NAMES,
+    describe, splitmix, team_name, team_of, Accepted, Action, BoardState, Entry, Game, HandOver,
+    PickOutcome, PlayerState, Refusal, Settings, State, COLOUR_NAMES,
 };

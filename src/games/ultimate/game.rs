@@ -525,6 +525,32 @@ impl Game {
     pub fn name(&self, seat: Seat) -> String {
         name(&self.users, seat)
     }
+    /// The result as the replies write it (`Green (bob) wins`), once the game is over.
+    pub fn result_text(&self) -> Option<String> {
+        self.state
+            .outcome
+            .as_ref()
+            .map(|o| outcome_text(&self.users, o))
+    }
+    /// The last defeat in words, who did it to whom (`Silver (ann) mated Red (ben)`), if any
+    /// player is defeated.
+    pub fn last_defeat_text(&self) -> Option<String> {
+        let d = self.state.defeats.last()?;
+        let who = self.name(d.seat);
+        let by = d.victor.map(|v| self.name(v));
+        Some(match (d.how, by) {
+            (DefeatHow::Checkmate, Some(v)) => format!("{v} mated {who}"),
+            (DefeatHow::Checkmate, None) => format!("{who} is mated"),
+            (DefeatHow::KingCaptured, Some(v)) => format!("{v} took {who}'s King"),
+            (DefeatHow::KingCaptured, None) => format!("{who}'s King was taken"),
+            (DefeatHow::Conceded, Some(v)) => format!("{who} conceded to {v}"),
+            (DefeatHow::Conceded, None) => format!("{who} conceded"),
+            (DefeatHow::OrganiserConceded, Some(v)) => {
+                format!("{who} conceded to {v} by the organiser")
+            }
+            (DefeatHow::OrganiserConceded, None) => format!("{who} conceded by the organiser"),
+        })
+    }
 
     /// The legal moves of a user's seat, formatted and sorted, optionally only those from
     /// or to a square.

@@ -1,0 +1,315 @@
+//! Every play Ultimate Chess offers is accepted exactly as offered (issue 39, item 11).
+//!
+//! Random four-player Ultimate Chess through the console on an SQLite file, the path the bot
+//! takes: each step plays a random entry of the list `/moves` gives the player to move, with
+//! takebacks and restarts (the console reopened on the same database file, every game
+//! replayed from its stored log) mixed in. Every offered entry must be accepted (`ok:`) as it
+//! is written; a takeback must give back the state before the move it undoes; `!state` and
+//! every player's `/moves` must read the same before and after every restart. A game that
+//! ends is followed by a new one in another thread (the modes taken in turn), so the run
+//! keeps playing.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+
+use arbiter::console::Console;
+use arbiter::games::kfb::splitmix;
+
+const USERS: [&str; 4] = ["ann", "ben", "cat", "dan"];
+const MODES: [&str; 3] = ["standard", "conquest", "devastation"];
+
+/// A database file in the temporary directory, removed (with its WAL files) when dropped.
+struct DbFile(PathBuf);
+
+impl DbFile {
+    fn new(tag: &str) -> DbFile {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        DbFile(std::env::temp_dir().join(format!(
+            "arbiter-ultimate-offered-{tag}-{}-{nanos}.db",
+            std::process::id()
+        )))
+    }
+
+    fn url(&self) -> String {
+        format!("sqlite://{}?mode=rwc", self.0.display())
+    }
+}
+
+impl Drop for DbFile {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
+        }
+    }
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = splitmix(self.0);
+        (self.0 % n.max(1) as u64) as usize
+    }
+}
+
+/// What a run saw, to make sure it went through the cases that matter.
+#[derive(Default, Debug)]
+struct Seen {
+    moves: usize,
+    captures: usize,
+    promotions: usize,
+    castlings: usize,
+    takebacks: usize,
+    restarts: usize,
+    games: usize,
+}
+
+struct Run {
+    console: Console,
+    db: DbFile,
+    rng: Rng,
+    seed: u64,
+    step: usize,
+    threads: Vec<String>,
+    /// The player of the last move that may be taken back, and the state before it.
+    last: Option<(usize, Vec<String>)>,
+    seen: Seen,
+    /// The last lines sent, for failure messages.
+    trail: Vec<String>,
+}
+
+fn first_line(out: &[String]) -> &str {
+    out.first().map_or("", String::as_str)
+}
+
+/// `!state` without the moment the turn began (a takeback starts a fresh turn).
+fn settled(state: Vec<String>) -> Vec<String> {
+    state
+        .into_iter()
+        .filter(|l| !l.starts_with("turn started:"))
+        .collect()
+}
+
+impl Run {
+    fn new(seed: u64) -> Run {
+        let db = DbFile::new(&seed.to_string());
+        let console = Console::open(Some(&db.url()), seed).expect("open the test database");
+        let mut run = Run {
+            console,
+            db,
+            rng: Rng(seed),
+            seed,
+            step: 0,
+            threads: Vec::new(),
+            last: None,
+            seen: Seen::default(),
+            trail: Vec::new(),
+        };
+        run.line("!as organiser org");
+        run.new_game();
+        run
+    }
+
+    fn line(&mut self, text: &str) -> Vec<String> {
+        self.trail.push(text.to_string());
+        if self.trail.len() > 12 {
+            self.trail.remove(0);
+        }
+        self.console.line(text)
+    }
+
+    fn fail(&mut self, what: &str) -> ! {
+        let state = self.console.line("!state");
+        panic!(
+            "seed {} step {}: {what}\n  last lines:\n    {}\n  state:\n    {}",
+            self.seed,
+            self.step,
+            self.trail.join("\n    "),
+            state.join("\n    ")
+        )
+    }
+
+    fn expect_ok(&mut self, text: &str) -> Vec<String> {
+        let out = self.line(text);
+        if !first_line(&out).starts_with("ok:") {
+            self.fail(&format!("`{text}` was refused: {}", out.join(" / ")));
+        }
+        out
+    }
+
+    /// A new game in a new thread, its mode taken in turn.
+    fn new_game(&mut self) {
+        let thread = format!("u{}", self.threads.len() + 1);
+        self.line(&format!("!thread {thread}"));
+        let mode = MODES[self.threads.len() % MODES.len()];
+        self.threads.push(thread);
+        self.last = None;
+        self.seen.games += 1;
+        let game_seed = splitmix(self.seed ^ self.threads.len() as u64) % 1_000_000;
+        self.expect_ok(&format!(
+            "org /ultimate new players:@ann @ben @cat @dan mode:{mode} seed:{game_seed}"
+        ));
+    }
+
+    /// A player's `/moves` list (empty when they may not move).
+    fn offered(&mut self, seat: usize) -> Vec<String> {
+        let out = self.line(&format!("{} /moves", USERS[seat]));
+        let first = first_line(&out).to_string();
+        let Some(list) = first.strip_prefix("ok: ") else {
+            // Not their turn, out of the game, or the game is over.
+            return Vec::new();
+        };
+        if list.starts_with("no legal moves") {
+            return Vec::new();
+        }
+        list.split(' ').map(String::from).collect()
+    }
+
+    fn finished(&mut self) -> bool {
+        self.line("!state").iter().any(|l| l.starts_with("result:"))
+    }
+
+    /// The player to move plays a random entry of their list; false if nobody could.
+    fn play(&mut self) -> bool {
+        for seat in 0..4 {
+            let list = self.offered(seat);
+            if list.is_empty() {
+                continue;
+            }
+            let mut sorted = list.clone();
+            sorted.sort();
+            sorted.dedup();
+            if sorted.len() != list.len() {
+                self.fail(&format!("/moves offers a play twice: {}", list.join(" ")));
+            }
+            // Captures, promotions and castling now and then, so that games end.
+            let special: Vec<&String> = list
+                .iter()
+                .filter(|m| m.contains('x') || m.contains('=') || m.starts_with('0'))
+                .collect();
+            let mv = match self.rng.below(3) {
+                0 if !special.is_empty() => special[self.rng.below(special.len())].clone(),
+                _ => list[self.rng.below(list.len())].clone(),
+            };
+            let before = settled(self.line("!state"));
+            let out = self.expect_ok(&format!("{} /move {mv}", USERS[seat]));
+            // The echo is the entry as offered (a `+` added when it gives check).
+            if !first_line(&out).contains(&mv) {
+                self.fail(&format!("`{mv}` was echoed otherwise: {}", out.join(" / ")));
+            }
+            self.seen.moves += 1;
+            self.seen.captures += usize::from(mv.contains('x'));
+            self.seen.promotions += usize::from(mv.contains('='));
+            self.seen.castlings += usize::from(mv.starts_with('0'));
+            self.last = Some((seat, before));
+            if self.finished() {
+                self.new_game();
+            }
+            return true;
+        }
+        false
+    }
+
+    fn takeback(&mut self) {
+        let Some((seat, before)) = self.last.take() else {
+            return;
+        };
+        self.expect_ok(&format!("{} /takeback", USERS[seat]));
+        let after = settled(self.line("!state"));
+        if after != before {
+            self.fail(&format!(
+                "the takeback did not give back the state:\n    before: {}\n    after:  {}",
+                before.join(" | "),
+                after.join(" | ")
+            ));
+        }
+        self.seen.takebacks += 1;
+    }
+
+    /// `!state` of every game, and every player's `/moves` in the current one.
+    fn snapshot(&mut self) -> Vec<String> {
+        let current = self.threads.last().cloned().unwrap_or_default();
+        let mut out = Vec::new();
+        for t in self.threads.clone() {
+            self.line(&format!("!thread {t}"));
+            out.push(format!("thread {t}"));
+            out.extend(self.line("!state"));
+        }
+        self.line(&format!("!thread {current}"));
+        for (seat, user) in USERS.iter().enumerate() {
+            let list = self.offered(seat);
+            out.push(format!("{user}: {}", list.join(" ")));
+        }
+        out
+    }
+
+    fn restart(&mut self) {
+        let before = self.snapshot();
+        let url = self.db.url();
+        // Close the old console before opening the new one on the same file.
+        self.console = Console::new(0, 0);
+        self.console = Console::open(Some(&url), self.seed).expect("reopen the test database");
+        self.console.line("");
+        self.line("!as organiser org");
+        let after = self.snapshot();
+        if before != after {
+            let diff: Vec<String> = before
+                .iter()
+                .zip(&after)
+                .filter(|(x, y)| x != y)
+                .map(|(x, y)| format!("before: {x}\n    after:  {y}"))
+                .collect();
+            self.fail(&format!(
+                "the state changed across a restart:\n    {}",
+                diff.join("\n    ")
+            ));
+        }
+        self.seen.restarts += 1;
+    }
+
+    fn step(&mut self) {
+        self.step += 1;
+        match self.rng.below(100) {
+            0..=84 => {
+                if !self.play() {
+                    self.fail("nobody may move in a game in play");
+                }
+            }
+            85..=94 => self.takeback(),
+            _ => self.restart(),
+        }
+    }
+}
+
+/// Plays `steps` random steps from `seed` and returns what the run saw.
+fn random_play(seed: u64, steps: usize) -> Seen {
+    let mut run = Run::new(seed);
+    for _ in 0..steps {
+        run.step();
+    }
+    run.restart();
+    let seen = std::mem::take(&mut run.seen);
+    drop(run);
+    seen
+}
+
+#[test]
+fn every_offered_ultimate_play_is_accepted_through_takebacks_and_restarts() {
+    let mut total = Seen::default();
+    for seed in 1..=3u64 {
+        let seen = random_play(seed, 400);
+        eprintln!("seed {seed}: {seen:?}");
+        total.moves += seen.moves;
+        total.captures += seen.captures;
+        total.promotions += seen.promotions;
+        total.castlings += seen.castlings;
+        total.takebacks += seen.takebacks;
+        total.restarts += seen.restarts;
+        total.games += seen.games;
+    }
+    eprintln!("total: {total:?}");
+    assert!(total.captures > 20, "{total:?}");
+    assert!(total.takebacks > 10 && total.restarts > 10, "{total:?}");
+}
