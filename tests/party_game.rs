@@ -560,7 +560,10 @@ fn a_demon_promotion_after_a_placement_is_refused_whole() {
             && e.contains("not after a Placement"),
         "{e}"
     );
-    assert!(e.contains("R B") || e.contains(" H"), "the allowed types: {e}");
+    assert!(
+        e.contains("R B") || e.contains(" H"),
+        "the allowed types: {e}"
+    );
     let e = t.no("ann", "/move pass Dh8=H");
     assert!(e.contains("not after a Pass"), "{e}");
     assert_eq!(t.at("b1"), None, "nothing was placed");
@@ -595,17 +598,17 @@ fn a_refused_demon_promotion_names_the_reason_and_the_types() {
 #[test]
 fn plus_only_for_a_play_that_checks_itself() {
     let mut t = T::from(
-        &format!(
-            "{} [] 1,2,3 1:-,2:-,3:-",
-            board("a20=K1 j8=R1 j1=K2 p5=K3")
-        ),
+        &format!("{} [] 1,2,3 1:-,2:-,3:-", board("a20=K1 j8=R1 j1=K2 p5=K3")),
         3,
     );
     let r = t.ok("ann", "/move Rj8-j5");
     assert!(r.contains("ann: Rj8-j5+"), "{r}");
     assert_eq!(t.list(), ["ben", "cat", "ann"]);
     let r = t.ok("ben", "/move Kj1-i1");
-    assert!(r.contains("ben: Kj1-i1\n"), "no + for ben's quiet move: {r}");
+    assert!(
+        r.contains("ben: Kj1-i1\n"),
+        "no + for ben's quiet move: {r}"
+    );
     assert!(r.contains("In check: cat."), "{r}");
 }
 
@@ -654,9 +657,15 @@ fn the_umpire_ends_the_game_and_a_revert_reopens_it() {
     let e = t.no("ben", "/pass");
     assert!(e.contains("this game has ended"), "{e}");
     let s = t.ok("ann", "/status");
-    assert!(s.contains(&format!("Ended by the Chess-Umpire. Result: {weights}")), "{s}");
+    assert!(
+        s.contains(&format!("Ended by the Chess-Umpire. Result: {weights}")),
+        "{s}"
+    );
     let export = arbiter::games::party::export::export(&t.game());
-    assert!(export.contains("#2 t=") && export.contains("/party end"), "{export}");
+    assert!(
+        export.contains("#2 t=") && export.contains("/party end"),
+        "{export}"
+    );
     let back = arbiter::games::party::export::import(&export).expect("imports");
     assert!(back.ended());
     t.ok("mod", "/revert to:2 reason:not yet");

@@ -759,7 +759,9 @@ fn party_board(spec: &str) -> String {
 /// played in turn.
 fn party_game(position: &str, n: usize, plays: &[(&str, &str)]) -> arbiter::games::party::Game {
     use arbiter::games::party::{Game, NewGame, Request};
-    let names = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim"];
+    let names = [
+        "ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim",
+    ];
     let mut g = Game::create(
         NewGame {
             swingers: names[..n].iter().map(|s| s.to_string()).collect(),
@@ -789,7 +791,8 @@ fn party_game(position: &str, n: usize, plays: &[(&str, &str)]) -> arbiter::game
 /// badges (eleven Swingers: two-digit seats).
 #[test]
 fn party_check_marked_and_who_is_to_play() {
-    let spec = "a20=K1 j8=R1 j1=K2 p5=K3 c18=K4 e18=K5 g18=K6 i18=K7 k18=K8 m18=K9 o18=K10 q18=K11 \
+    let spec =
+        "a20=K1 j8=R1 j1=K2 p5=K3 c18=K4 e18=K5 g18=K6 i18=K7 k18=K8 m18=K9 o18=K10 q18=K11 \
                 l12=B10 n12=J11 e12=H9:3";
     let seats: Vec<String> = (1..=11).map(|s| s.to_string()).collect();
     let echo: Vec<String> = (1..=11).map(|s| format!("{s}:-")).collect();

@@ -698,6 +698,7 @@ impl Game {
             Request::Takeback => return self.takeback(actor, now, command, pre),
             Request::Revert(to, reason) => return self.revert(actor, to, &reason, now, command),
         };
+        let is_play = matches!(action, Action::Play { .. });
         let mut st = self.state.clone();
         let mut lines = Vec::new();
         fold(&mut st, &self.settings, &action, now, &mut lines)?;
@@ -713,7 +714,8 @@ impl Game {
         });
         // Only a change of who must act pings: a play always begins a new turn; the
         // Umpire's bookkeeping (an extension, Warmth off, a ledger line) pings nobody.
-        let fresh = matches!(action, Action::Play { .. }) || self.to_play() != before;
+        let fresh = is_play || self.to_play() != before;
+
         let mut out = lines;
         if !pre.is_empty() {
             out.insert(0, format!("Fallen due before it:\n{}", pre.join("\n")));

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use super::board::{Position, Sq};
 use super::piece::{Kind, Piece};
 use super::rules::{
-    apply, attacks, demon_may_promote, exposes, in_check, legal_placements, legal_plays, placement_problem,
-    promotion_targets, seat_moves, Mv, Play,
+    apply, attacks, demon_may_promote, exposes, in_check, legal_placements, legal_plays,
+    placement_problem, promotion_targets, seat_moves, Mv, Play,
 };
 
 fn letter_of(pos: &Position, sq: Sq) -> String {
@@ -518,10 +518,7 @@ fn resolve_move(
             if !promotion_targets(&after, seat, true).contains(&k) {
                 let why = match k.limit() {
                     _ if k == Kind::Demon => "a Demon does not promote to a Demon".to_string(),
-                    Some(l) => format!(
-                        "you own a {} already (the limit is {l})",
-                        k.name()
-                    ),
+                    Some(l) => format!("you own a {} already (the limit is {l})", k.name()),
                     None => format!("a Demon does not promote to a {}", k.name()),
                 };
                 return Err(format!(
