@@ -1,7 +1,10 @@
 //! The Party Chess picture: the 20×20 board with every Swinger's pieces in a distinct named
-//! colour and the piece's letter, the promotion squares and the Demon's zone marked, the last
-//! play highlighted (an Archer's shot and a Tornado's path drawn as such), and beside the
-//! board the Play List, who is in check, Weights, off-board pieces and a legend.
+//! colour, the piece's letter and the seat number on a white badge (readable at 400 pixels
+//! wide), the promotion squares and the Demon's zone marked, the last play drawn in a cyan no
+//! seat uses (an Archer's shot, a Tornado's path, a Qball's scratch and a Demon's promotion
+//! drawn as such), Kings in check framed on their squares, Demons that may promote marked,
+//! who is to play said in words in the title, and below the board the Play List, who is in
+//! check, Weights, off-board pieces and a legend.
 
 use super::board::{PAGE, TEXT};
 use super::canvas::{fit_text, Align, Canvas, Rgb8};
@@ -140,10 +143,7 @@ pub fn view_of(game: &Game) -> PartyView {
         } else {
             ""
         };
-        v.last_text = Some((
-            format!("{} {}{scratch}", game.user(l.seat), l.text),
-            l.seat,
-        ));
+        v.last_text = Some((format!("{} {}{scratch}", game.user(l.seat), l.text), l.seat));
     }
     for &s in &pos.list {
         v.seats.push(SeatRow {
@@ -255,14 +255,13 @@ fn triangle(c: &mut Canvas, p: [(f32, f32); 3], col: Rgb8) {
 
 /// The last play as arrows: a polyline through its squares' centres, the head stopping at
 /// the edge of the last square (so its piece stays readable).
-fn arrows(c: &mut Canvas, path: &[Sq], shot: bool, top: u32) {
+fn arrows(c: &mut Canvas, path: &[Sq], top: u32) {
     // The outline first (wider, black), then the cyan core.
-    arrow_pass(c, path, shot, top, OUTLINE, 4.0);
-    arrow_pass(c, path, shot, top, ARROW, 0.0);
+    arrow_pass(c, path, top, OUTLINE, 4.0);
+    arrow_pass(c, path, top, ARROW, 0.0);
 }
 
-fn arrow_pass(c: &mut Canvas, path: &[Sq], shot: bool, top: u32, col: Rgb8, grow: f32) {
-    let _ = shot;
+fn arrow_pass(c: &mut Canvas, path: &[Sq], top: u32, col: Rgb8, grow: f32) {
     let wide = 5 + grow as u32;
     let pts: Vec<(f32, f32)> = path.iter().map(|&s| centre(s, top)).collect();
     for (i, w) in pts.windows(2).enumerate() {
@@ -301,7 +300,13 @@ fn arrow_pass(c: &mut Canvas, path: &[Sq], shot: bool, top: u32, col: Rgb8, grow
         } else {
             line(c, a, b, wide, col);
             let k = 10 + grow as u32;
-            c.fill(b.0 as i32 - k as i32 / 2, b.1 as i32 - k as i32 / 2, k, k, col);
+            c.fill(
+                b.0 as i32 - k as i32 / 2,
+                b.1 as i32 - k as i32 / 2,
+                k,
+                k,
+                col,
+            );
         }
     }
 }
@@ -315,7 +320,7 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
     let rows = view.seats.len().div_ceil(cols) as u32;
     let top = MARGIN + 22;
     let panel = top + BOARD + 24;
-    let h = panel + 34 + 22 + rows * ROW + 12 + 2 * 22 + 2 * 20 + 16;
+    let h = panel + 34 + 22 + rows * ROW + 12 + 2 * 22 + 3 * 20 + 16;
     let mut c = Canvas::new(WIDTH, h, PAGE);
     // The title says in words who is to play (or that the game has ended).
     let title = fit_text(
@@ -324,7 +329,15 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
         &format!("{} · {}", view.title, view.to_play),
         BOARD as f32,
     );
-    c.text(&f.bold, 22.0, &title, MARGIN as f32, 14.0, Align::Left, TEXT);
+    c.text(
+        &f.bold,
+        22.0,
+        &title,
+        MARGIN as f32,
+        14.0,
+        Align::Left,
+        TEXT,
+    );
     for rank in 0..20 {
         for file in 0..20 {
             let Some(sq) = Sq::at(file, rank) else {
@@ -390,24 +403,25 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
         };
         // The letter large on the left; the seat number on a white badge in the bottom
         // right, large enough to read when the picture is shown 400 pixels wide.
+        let digits = seat.to_string();
+        let two = digits.len() > 1;
         c.text(
             &f.bold,
-            24.0,
+            if two { 20.0 } else { 24.0 },
             &letter.to_string(),
-            (x + 13) as f32,
+            (x + if two { 11 } else { 13 }) as f32,
             (y + CELL as i32 / 2 - 1) as f32,
             Align::Centre,
             ink,
         );
-        let digits = seat.to_string();
-        let bw: u32 = if digits.len() > 1 { 22 } else { 15 };
+        let bw: u32 = if two { 19 } else { 15 };
         let (bx, by) = (x + CELL as i32 - bw as i32 - 4, y + 16);
         c.fill(bx, by, bw, 20, [255, 255, 255]);
         c.frame(bx, by, bw, 20, 1, [0, 0, 0]);
-        let face = if digits.len() > 1 { &f.condensed } else { &f.bold };
+        let face = if two { &f.condensed } else { &f.bold };
         c.text(
             face,
-            18.0,
+            if two { 15.0 } else { 18.0 },
             &digits,
             bx as f32 + bw as f32 / 2.0,
             (by + 10) as f32,
@@ -446,17 +460,15 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
             DEMON_MAY,
         );
     }
-    if let Some((path, shot)) = &view.arrow {
-        arrows(&mut c, path, *shot, top);
+    if let Some((path, _)) = &view.arrow {
+        // A shot's victim square is framed above; the arrow is drawn alike.
+        arrows(&mut c, path, top);
     }
     for &sq in &view.promoted {
-        // A Demon promoted by the last play: its square framed in the last play's colour,
-        // with `=` in its top-left corner.
+        // A Demon promoted by the last play: its square framed in the last play's colour.
         let (x, y) = corner(sq, top);
         c.frame(x, y, CELL, CELL, 5, OUTLINE);
         c.frame(x + 1, y + 1, CELL - 2, CELL - 2, 3, ARROW);
-        c.fill(x, y, 16, 16, OUTLINE);
-        c.text(&f.bold, 16.0, "=", (x + 8) as f32, (y + 8) as f32, Align::Centre, ARROW);
     }
     if let Some(sq) = view.scratch {
         // A Qball's scratch: a cross on the corner it reached (it went off the board).
@@ -483,7 +495,8 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
     let grey = [150, 150, 150];
     for k in 0..cols as u32 {
         let cx = x0 + (k * col_w) as f32;
-        for (label, dx) in [("Play List", 26.0), ("Weight", 0.40), ("Off-board", 0.56)] {
+        let hx = if cols > 1 { 0.64 } else { 0.56 };
+        for (label, dx) in [("Play List", 26.0), ("Weight", 0.40), ("Off-board", hx)] {
             let dx = if dx < 1.0 { dx * col_w as f32 } else { dx };
             c.text(&f.regular, 14.0, label, cx + dx, y, Align::Left, grey);
         }
@@ -507,21 +520,22 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
         if r.check {
             c.text(
                 &f.bold,
-                15.0,
+                13.0,
                 "CHECK",
-                wx + 58.0,
+                wx + 44.0,
                 ry,
                 Align::Left,
                 [255, 90, 80],
             );
         }
         let hand = if r.hand.is_empty() { "-" } else { &r.hand };
-        let hand = fit_text(&f.bold, 17.0, hand, col_w as f32 * 0.44 - 8.0);
+        let hx = if cols > 1 { 0.64 } else { 0.56 };
+        let hand = fit_text(&f.bold, 17.0, hand, col_w as f32 * (1.0 - hx) - 8.0);
         c.text(
             &f.bold,
             17.0,
             &hand,
-            cx + col_w as f32 * 0.56,
+            cx + col_w as f32 * hx,
             ry,
             Align::Left,
             TEXT,
@@ -539,7 +553,8 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
     y += 2.0 * 22.0 + 4.0;
     for line in [
         "gold squares: promotion j10 k10 j11 k11 · tinted: Demon zone f6-n14 · white badge: seat · black badge: HarfyBlob range",
-        "cyan: the last play (a framed victim: a shot, the Archer stays; X: a scratch; =: a Demon promoted) · red square: King in check · gold corner: a Demon that may promote",
+        "cyan: the last play · framed in cyan: a shot's victim (the Archer stays) or a Demon promoted · X: a Qball's scratch",
+        "red frame: a King in check · gold corner: a Demon inside a box (it may promote after a move)",
     ] {
         let line = fit_text(&f.regular, 13.0, line, BOARD as f32);
         c.text(&f.regular, 13.0, &line, x0, y, Align::Left, grey);
