@@ -234,7 +234,8 @@ impl Run {
             self.fail(&format!("!clock refused: {text}"));
         }
         if text.contains("turn expired") {
-            if !text.contains("Weights: ") || !text.contains(" #") && !text.contains("] #") {
+            let numbered = text.contains(" #") || text.contains("] #");
+            if !text.contains("Weights: ") || !numbered {
                 self.fail(&format!(
                     "a default play without its number or Weights: {text}"
                 ));
