@@ -718,7 +718,7 @@ impl Game {
 
         let mut out = lines;
         if !pre.is_empty() {
-            out.insert(0, format!("Fallen due before it:\n{}", pre.join("\n")));
+            out.push(format!("Fallen due before it:\n{}", pre.join("\n")));
         }
         Ok(self.accepted(number, out, fresh))
     }
