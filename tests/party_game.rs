@@ -521,3 +521,226 @@ fn a_qball_bounce_that_reads_two_ways_is_echoed_and_logged_with_its_bounce() {
     assert_eq!(again.position(), g.position());
     assert_eq!(t.at("t10"), Some((Kind::Qball, 1)));
 }
+
+// ----- issue 39 ---------------------------------------------------------------------------
+
+/// Issue 39, defect 1 (RULINGS §3.7, §3.2 Tornado): the Tornado on o9 takes q7 and goes on
+/// to s9, so it defends the Camel there; seat 1 weighs 44.5 (40.5 when only the first
+/// segment counted).
+#[test]
+fn a_tornado_defends_through_its_chain() {
+    let t = T::from(
+        "20/20/20/5{O1}14/20/20/20/20/20/3{K2}16/20/14{T1}3{C1}1/20/16{B2}1{D2}1/18{R2}1/20/20/20/4{K1}15/20 [] 1,2 1:C,2:R",
+        2,
+    );
+    let w = t.game().weights_line();
+    assert!(w.starts_with("Weights: ann 44.5,"), "{w}");
+}
+
+/// A Demon inside the box of the Rooks g6 and k10, ann holding a Pawn.
+fn demon_box() -> T {
+    T::from(
+        &format!(
+            "{} [1:P] 1,2 1:-,2:-",
+            board("a1=K1 h8=D1 g6=R1 k10=R1 t1=R1 t20=K2")
+        ),
+        2,
+    )
+}
+
+/// Issue 39, defect 2 (RULINGS §3.2 Demon): a Demon promotion written after a Placement (or
+/// a Pass or Surrender) is refused whole, saying Demons promote only after a Move or
+/// Capture, with the types it could become.
+#[test]
+fn a_demon_promotion_after_a_placement_is_refused_whole() {
+    let mut t = demon_box();
+    let e = t.no("ann", "/move P@b1 Dh8=H");
+    assert!(
+        e.contains("Demons promote only after a Move or Capture")
+            && e.contains("not after a Placement"),
+        "{e}"
+    );
+    assert!(
+        e.contains("R B") || e.contains(" H"),
+        "the allowed types: {e}"
+    );
+    let e = t.no("ann", "/move pass Dh8=H");
+    assert!(e.contains("not after a Pass"), "{e}");
+    assert_eq!(t.at("b1"), None, "nothing was placed");
+    // After a move it promotes.
+    let r = t.ok("ann", "/move Rt1-t2 Dh8=H");
+    assert!(r.contains("Rt1-t2 Dh8=H"), "{r}");
+    assert_eq!(t.at("h8"), Some((Kind::HarfyBlob, 1)));
+}
+
+/// Every refused Demon promotion names its reason (limit reached, not inside a box, a Demon
+/// to a Demon) and the types allowed.
+#[test]
+fn a_refused_demon_promotion_names_the_reason_and_the_types() {
+    let mut t = demon_box();
+    let e = t.no("ann", "/move Rt1-t2 Dh8=K");
+    assert!(
+        e.contains("you own a King already (the limit is 1)") && e.contains("it may become: R"),
+        "{e}"
+    );
+    let e = t.no("ann", "/move Rt1-t2 Dh8=D");
+    assert!(e.contains("a Demon does not promote to a Demon"), "{e}");
+    let e = t.no("ann", "/move Rk10-k8 Dh8=H");
+    assert!(
+        e.contains("not strictly inside the box") && e.contains("could become: R"),
+        "{e}"
+    );
+}
+
+/// Issue 39, defect 3 (RULINGS §0): `+` belongs to a play that gives check itself. ann's
+/// Rook checks ben and cat at once; ben's quiet King move leaves cat in check by ann's Rook
+/// and is echoed without `+`.
+#[test]
+fn plus_only_for_a_play_that_checks_itself() {
+    let mut t = T::from(
+        &format!("{} [] 1,2,3 1:-,2:-,3:-", board("a20=K1 j8=R1 j1=K2 p5=K3")),
+        3,
+    );
+    let r = t.ok("ann", "/move Rj8-j5");
+    assert!(r.contains("ann: Rj8-j5+"), "{r}");
+    assert_eq!(t.list(), ["ben", "cat", "ann"]);
+    let r = t.ok("ben", "/move Kj1-i1");
+    assert!(
+        r.contains("ben: Kj1-i1\n"),
+        "no + for ben's quiet move: {r}"
+    );
+    assert!(r.contains("In check: cat."), "{r}");
+}
+
+/// Issue 39, defect 4 (RULINGS §0, §3.6, §3.7): a turn played by default carries its action
+/// number and the Weights, like every accepted action, and the export numbers it alike.
+#[test]
+fn a_default_play_carries_its_number_and_the_weights() {
+    let mut t = four("", "");
+    let due = t.game().expiries(t.now, t.now + 3 * DAY + 5);
+    assert_eq!(due.len(), 1);
+    let notice = &due[0].2;
+    assert!(
+        notice.starts_with("#1 ann's turn expired: pass (the default play)."),
+        "{notice}"
+    );
+    assert!(notice.contains("Weights: ann 1.0, "), "{notice}");
+    assert!(notice.contains("ben to play."), "{notice}");
+    t.now += 3 * DAY;
+    let r = t.ok("ben", "/pass");
+    assert!(r.starts_with("#2 "), "{r}");
+    assert!(r.contains("#1 ann's turn expired: pass"), "{r}");
+    let export = arbiter::games::party::export::export(&t.game());
+    assert!(
+        export.contains(" arbiter: (turn expired: pass)") && export.contains("\n#1 t="),
+        "{export}"
+    );
+    assert!(export.contains("\n#2 t="), "{export}");
+}
+
+/// RULINGS §8: the Chess-Umpire ends the game with `/party end`, a numbered action that
+/// records the final Weights as the result; a moderator's revert reopens it.
+#[test]
+fn the_umpire_ends_the_game_and_a_revert_reopens_it() {
+    let mut t = four("c3=R1", "");
+    t.ok("ann", "/move Rc3-c9");
+    let e = t.no("ann", "/party end");
+    assert!(e.contains("only the Chess-Umpire"), "{e}");
+    let weights = t.game().weights_line();
+    let r = t.ok("uma", "/party end");
+    assert!(r.starts_with("#2 "), "{r}");
+    assert!(r.contains(&format!("Result: {weights}")), "{r}");
+    let g = t.game();
+    assert!(g.ended());
+    assert_eq!(g.to_play(), None);
+    assert!(t.hub.game("t").is_some_and(|g| g.finished()));
+    let e = t.no("ben", "/pass");
+    assert!(e.contains("this game has ended"), "{e}");
+    let s = t.ok("ann", "/status");
+    assert!(
+        s.contains(&format!("Ended by the Chess-Umpire. Result: {weights}")),
+        "{s}"
+    );
+    let export = arbiter::games::party::export::export(&t.game());
+    assert!(
+        export.contains("#2 t=") && export.contains("/party end"),
+        "{export}"
+    );
+    let back = arbiter::games::party::export::import(&export).expect("imports");
+    assert!(back.ended());
+    t.ok("mod", "/revert to:2 reason:not yet");
+    assert!(!t.game().ended());
+    t.ok("ben", "/pass");
+}
+
+/// Shared messages (issue 39): a refusal while the mover is in check says so first, with
+/// the legal plays.
+#[test]
+fn a_refusal_in_check_says_so_first() {
+    let mut t = four("a10=R2", "");
+    let e = t.no("ann", "/move Ka1-a2");
+    assert!(
+        e.starts_with("your King on a1 is in check; legal moves: Ka1-b1 Ka1-b2"),
+        "{e}"
+    );
+    let e = t.no("ann", "/pass");
+    assert!(e.starts_with("your King on a1 is in check"), "{e}");
+}
+
+/// Shared messages (issue 39): short algebraic and upper-case squares are answered with the
+/// long form; a piece letter in lower case is read as the piece.
+#[test]
+fn short_algebraic_upper_case_squares_and_lower_case_letters() {
+    let mut t = four("c3=R1", "");
+    let e = t.no("ann", "/move c9");
+    assert_eq!(e, "write the move from-to: Rc3-c9");
+    let e = t.no("ann", "/move Rc9");
+    assert_eq!(e, "write the move from-to: Rc3-c9");
+    let e = t.no("ann", "/move e7");
+    assert_eq!(e, "write the move from-to, like e2-e4");
+    let e = t.no("ann", "/move RC3-C9");
+    assert_eq!(e, "square letters are lower case: Rc3-c9");
+    let r = t.ok("ann", "/move rc3-c9");
+    assert!(r.contains("ann: Rc3-c9"), "{r}");
+}
+
+/// Shared messages (issue 39): the Umpire's bookkeeping pings nobody; only a change of who
+/// must act does.
+#[test]
+fn umpire_bookkeeping_pings_nobody() {
+    let mut t = four("", "");
+    for cmd in [
+        "/party extend player:@ann until:5d",
+        "/ledger add text:ann pays A$10",
+        "/party create piece:R for:@ben",
+    ] {
+        t.now += 60;
+        let r = t.run("uma", cmd);
+        assert_eq!(r.ok, Some(true), "{cmd}: {}", r.text);
+        let pinged = r.notify.map(|n| n.users()).unwrap_or_default();
+        assert!(pinged.is_empty(), "{cmd} pinged {pinged:?}");
+    }
+    t.now += 60;
+    let r = t.run("ann", "/pass");
+    let pinged = r.notify.map(|n| n.users()).unwrap_or_default();
+    assert_eq!(pinged, ["ben"]);
+}
+
+/// No `§` in any Party Chess reply.
+#[test]
+fn no_section_signs_in_replies() {
+    let mut t = demon_box();
+    for (user, cmd) in [
+        ("ann", "/move P@b1 Dh8=H"),
+        ("ann", "/move Rt1-t2 Dh8=K"),
+        ("ann", "/move M@c5"),
+        ("ann", "/move Zc5-c6"),
+        ("ben", "/pass"),
+        ("ann", "/pieces"),
+        ("ann", "/status"),
+        ("ann", "/help"),
+    ] {
+        let r = t.run(user, cmd);
+        assert!(!r.text.contains('§'), "{cmd}: {}", r.text);
+    }
+}

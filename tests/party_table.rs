@@ -9,7 +9,7 @@
 
 use std::collections::BTreeSet;
 
-use arbiter::games::party::{notation, Position};
+use arbiter::games::party::{notation, weight, Position};
 
 type B = Vec<Option<(char, u8, u8)>>; // (letter, seat, hn)
 /// A Tornado chain: the squares taken before the last, the last square, whether it takes.
@@ -728,6 +728,115 @@ fn second(text: &str) -> Vec<String> {
     out.into_iter().collect()
 }
 
+/// A piece's material value (RULINGS §3.2; a HarfyBlob is worth 7 whatever its range).
+fn piece_value(c: char) -> f64 {
+    match c {
+        'K' => 0.0,
+        'R' => 9.0,
+        'B' | 'Z' => 6.0,
+        'C' | '!' | '%' => 5.0,
+        'J' => 3.0,
+        'P' => 1.0,
+        'D' => 2.0,
+        'T' => 11.0,
+        _ => 7.0,
+    }
+}
+
+/// The squares a play's text captures on (`Te5xf6xf7-c7`: f6 f7; `Ae5xe9`: e9).
+fn victims_of(text: &str) -> Vec<(i32, i32)> {
+    text.split('x')
+        .skip(1)
+        .filter_map(|part| {
+            let sq: String = part
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            let f = i32::from(sq.as_bytes().first().copied()?) - i32::from(b'a');
+            let r: i32 = sq.get(1..)?.parse().ok()?;
+            Some((f, r - 1))
+        })
+        .collect()
+}
+
+/// The square a non-capturing play's text ends on (`Qe5-a9-d12`: d12; `j9-j10=R`: j10).
+fn destination_of(text: &str) -> Option<(i32, i32)> {
+    let last = text.rsplit('-').next()?;
+    let sq = last.split('=').next()?;
+    let f = i32::from(sq.as_bytes().first().copied()?) - i32::from(b'a');
+    let r: i32 = sq.get(1..)?.parse().ok()?;
+    Some((f, r - 1))
+}
+
+/// The second implementation's Weight of `seat` (RULINGS §3.7), from the plays it
+/// enumerates: Mobility over each piece's non-capturing plays (scratches out), attack when
+/// one of its plays captures an opposing piece, defence when, with one friendly piece at a
+/// time treated as opposing (moved to a seat of its own that moves as its Swinger's Echo
+/// would), one of its plays captures that piece: a Tornado's chain through opposing pieces
+/// included.
+fn second_weight(w: &W, seat: u8) -> f64 {
+    let has_king = w.b.iter().flatten().any(|&(c, q, _)| c == 'K' && q == seat);
+    if !has_king {
+        return 0.0;
+    }
+    let mine: Vec<(i32, i32)> = (0..400)
+        .filter(|&i| matches!(w.b[i], Some((_, q, _)) if q == seat))
+        .map(|i| ((i % 20) as i32, (i / 20) as i32))
+        .collect();
+    let mut total = 0.0;
+    for &s in &mine {
+        let Some((c, _, _)) = w.get(s.0, s.1) else {
+            continue;
+        };
+        let plays = piece_cands(w, seat, s, &[]);
+        let mut dests: BTreeSet<(i32, i32)> = BTreeSet::new();
+        for p in &plays {
+            if p.text.contains('x') {
+                continue;
+            }
+            let Some(d) = destination_of(&p.text) else {
+                continue;
+            };
+            // A scratch leaves the mover off the board: no destination.
+            if p.after.get(d.0, d.1).is_some() {
+                dests.insert(d);
+            }
+        }
+        let dists: Vec<i32> = dests
+            .iter()
+            .map(|d| (d.0 - s.0).abs().max((d.1 - s.1).abs()))
+            .collect();
+        let mobility = match (dists.iter().min(), dists.iter().max()) {
+            (Some(&least), Some(&most)) if least > 1 && most - least <= 2 => {
+                dests.len() as f64 / 2.0
+            }
+            (Some(_), Some(&most)) => f64::from(most),
+            _ => 0.0,
+        };
+        let attacks = plays.iter().any(|p| !victims_of(&p.text).is_empty());
+        let defends = mine.iter().any(|&t| {
+            if t == s {
+                return false;
+            }
+            let mut w2 = W {
+                b: w.b.clone(),
+                echo: w.echo.clone(),
+            };
+            let y = w.get(t.0, t.1);
+            put(&mut w2, t, y.map(|(c, _, hn)| (c, 31, hn)));
+            w2.echo[31] = w.echo[seat as usize];
+            piece_cands(&w2, seat, s, &[])
+                .iter()
+                .any(|p| victims_of(&p.text).contains(&t))
+        });
+        total += piece_value(c)
+            + mobility
+            + if attacks { 5.0 } else { 0.0 }
+            + if defends { 4.0 } else { 0.0 };
+    }
+    total
+}
+
 fn table_path() -> String {
     format!("{}/tests/data/party/moves.tsv", env!("CARGO_MANIFEST_DIR"))
 }
@@ -908,6 +1017,9 @@ fn chosen_positions() -> Vec<String> {
         ),
         spec("e5=O1 e8=E2 a1=K1 t20=K2", "[] 1,2 1:-,2:O"),
     ];
+    // Issue 39: the Tornado on o9 takes q7 and goes on to s9, so it defends the Camel there
+    // (seat 1 weighs 44.5).
+    v.push("20/20/20/5{O1}14/20/20/20/20/20/3{K2}16/20/14{T1}3{C1}1/20/16{B2}1{D2}1/18{R2}1/20/20/20/4{K1}15/20 [] 1,2 1:C,2:R".into());
     for src in [
         "R", "B", "C", "J", "K", "D", "H:2", "P", "O", "Q", "A", "Z", "!", "T", "%",
     ] {
@@ -976,4 +1088,47 @@ fn the_cli_prints_the_table() {
         sorted.sort();
         assert_eq!(printed, sorted);
     }
+}
+
+/// Every position of the table weighs the same for every seat by the engine's Weight and by
+/// the second implementation's (issue 39: attack and defence through the plays' own capture
+/// sets, a Tornado defending through a chain).
+#[test]
+fn weights_match_the_second_implementation() {
+    let text = std::fs::read_to_string(table_path()).expect("the table");
+    let mut rows = 0;
+    let mut differ = Vec::new();
+    for line in text.lines() {
+        let (pos_text, _) = line.split_once('\t').expect("a tab");
+        let pos = Position::from_text(pos_text).expect("reads");
+        let (w, _, _) = read(pos_text);
+        for seat in pos.seats() {
+            let engine = weight::weight(&pos, seat);
+            let second = second_weight(&w, seat);
+            if engine != second {
+                differ.push(format!(
+                    "{pos_text}: seat {seat} engine {engine:.1}, second {second:.1}"
+                ));
+            }
+        }
+        rows += 1;
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    assert!(rows >= 100, "{rows} rows");
+}
+
+/// The issue's example: the Tornado's chain o9xq7-s9 defends the Camel on s9; seat 1 weighs
+/// 44.5 (it weighed 40.5 when only the first segment counted), by both implementations.
+#[test]
+fn the_tornado_chain_defence_weighs_44_5() {
+    let text = "20/20/20/5{O1}14/20/20/20/20/20/3{K2}16/20/14{T1}3{C1}1/20/16{B2}1{D2}1/18{R2}1/20/20/20/4{K1}15/20 [] 1,2 1:C,2:R";
+    let pos = Position::from_text(text).expect("reads");
+    assert_eq!(weight::weight(&pos, 1), 44.5);
+    let (w, _, _) = read(text);
+    assert_eq!(second_weight(&w, 1), 44.5);
+    let table = std::fs::read_to_string(table_path()).expect("the table");
+    assert!(
+        table.lines().any(|l| l.starts_with(text)),
+        "the example is a row of the table"
+    );
 }

@@ -821,3 +821,122 @@ fn ultimate_black_to_move_beside_a_defeated_seat() {
     look_at_400("ultimate_black_to_move", &png);
     check_golden("ultimate_black_to_move", &png);
 }
+
+/// A Party Chess position text from `square=piece` pairs (`c3=K1 e5=H2:3`).
+fn party_board(spec: &str) -> String {
+    let mut rows = Vec::new();
+    for r in (1..=20).rev() {
+        let mut s = String::new();
+        let mut empty = 0;
+        for f in 0..20u8 {
+            let name = format!("{}{r}", (b'a' + f) as char);
+            match spec
+                .split_whitespace()
+                .find_map(|t| t.strip_prefix(&format!("{name}=")))
+            {
+                Some(p) => {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push_str(&format!("{{{p}}}"));
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+        rows.push(s);
+    }
+    rows.join("/")
+}
+
+/// A Party Chess game from a position (Swingers ann, ben, cat, … by seat), with `plays`
+/// played in turn.
+fn party_game(position: &str, n: usize, plays: &[(&str, &str)]) -> arbiter::games::party::Game {
+    use arbiter::games::party::{Game, NewGame, Request};
+    let names = [
+        "ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim",
+    ];
+    let mut g = Game::create(
+        NewGame {
+            swingers: names[..n].iter().map(|s| s.to_string()).collect(),
+            umpire: "uma".into(),
+            position: Some(position.into()),
+            ..NewGame::default()
+        },
+        "org",
+        0,
+    )
+    .unwrap();
+    for (i, (user, play)) in plays.iter().enumerate() {
+        g.apply(
+            user,
+            false,
+            Request::Play((*play).to_string()),
+            60 * (i as u64 + 1),
+            "/move",
+        )
+        .unwrap();
+    }
+    g
+}
+
+/// Issue 39: two Kings in check framed on their squares, who is to play said in words in
+/// the title, the last play's arrow in a colour no seat uses, and seat numbers on white
+/// badges (eleven Swingers: two-digit seats).
+#[test]
+fn party_check_marked_and_who_is_to_play() {
+    let spec =
+        "a20=K1 j8=R1 j1=K2 p5=K3 c18=K4 e18=K5 g18=K6 i18=K7 k18=K8 m18=K9 o18=K10 q18=K11 \
+                l12=B10 n12=J11 e12=H9:3";
+    let seats: Vec<String> = (1..=11).map(|s| s.to_string()).collect();
+    let echo: Vec<String> = (1..=11).map(|s| format!("{s}:-")).collect();
+    let position = format!(
+        "{} [] {} {}",
+        party_board(spec),
+        seats.join(","),
+        echo.join(",")
+    );
+    let g = party_game(&position, 11, &[("ann", "Rj8-j5")]);
+    let view = party::view_of(&g);
+    assert_eq!(view.checked_kings.len(), 2);
+    assert_eq!(view.to_play, "ben (blue) to play");
+    check_golden("party_check", &party::render_party(&view).unwrap());
+}
+
+/// Issue 39: a Demon promoted by the last play is marked on its square; a Demon inside a
+/// box (it may promote after a move) gets a gold corner.
+#[test]
+fn party_demon_promotion_marked() {
+    let position = format!(
+        "{} [] 1,2 1:-,2:-",
+        party_board("a1=K1 h8=D1 i9=D1 g6=R1 k10=R1 t1=R1 t20=K2 e15=D2")
+    );
+    let g = party_game(&position, 2, &[("ann", "Rt1-t2 Dh8=H")]);
+    let view = party::view_of(&g);
+    let names: Vec<String> = view.promoted.iter().map(|s| s.name()).collect();
+    assert_eq!(names, ["h8"]);
+    let may: Vec<String> = view.demons_may.iter().map(|s| s.name()).collect();
+    assert_eq!(may, ["i9"]);
+    check_golden("party_demon", &party::render_party(&view).unwrap());
+}
+
+/// Issue 39: a Qball's scratch is shown as such (a cross on the corner it reached; the last
+/// line says it went back off the board).
+#[test]
+fn party_scratch_shown() {
+    let position = format!(
+        "{} [] 1,2 1:-,2:-",
+        party_board("b1=K1 e5=Q1 t20=K2 p16=R2")
+    );
+    let g = party_game(&position, 2, &[("ann", "Qe5-a1")]);
+    let view = party::view_of(&g);
+    assert_eq!(view.scratch.map(|s| s.name()), Some("a1".to_string()));
+    assert!(view
+        .last_text
+        .as_ref()
+        .is_some_and(|(t, _)| t.contains("scratch")));
+    check_golden("party_scratch", &party::render_party(&view).unwrap());
+}

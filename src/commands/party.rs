@@ -1,6 +1,6 @@
 //! Party Chess on the game layer (RULINGS §3.9): `/party new`, `/party pieces set:`,
 //! `/move`, `/pass`, `/surrender`, `/pieces`, the Chess-Umpire's `/party extend|warm|swinger|
-//! create` and `/ledger`, and the shared `/takeback`, `/revert`, `/status`, `/moves`,
+//! create|end` and `/ledger`, and the shared `/takeback`, `/revert`, `/status`, `/moves`,
 //! `/export`.
 
 use std::any::Any;
@@ -26,7 +26,7 @@ pub static KIND: GameKind = GameKind {
 };
 
 /// The help text.
-pub const HELP: &str = "Party Chess: /party new umpire:@u swingers:@a @b … [first:@a] [turn_limit:3d] [seed:<n>] [echo:rules|vector] [position:<position text>] | /party pieces set:<five letters, value ≤ 30> | /move notation:<play> (Rc3-c9, Ae5xe9, j9-j10=R, Te5xf6xf7, R@c5) | /pass | /surrender | /moves [square:<sq>] [piece:<letter>] | /pieces | /status | /takeback | /export | Chess-Umpire: /party extend player:@x until:<duration> | /party warm player:@x on|off | /party swinger add|remove player:@x | /party create piece:<letter> for:@x | /ledger add text:<text> | /ledger edit <n> text:<text> | /revert to:<n> reason:<text> (moderator)";
+pub const HELP: &str = "Party Chess: /party new umpire:@u swingers:@a @b … [first:@a] [turn_limit:3d] [seed:<n>] [echo:rules|vector] [position:<position text>] | /party pieces set:<five letters, value ≤ 30> | /move notation:<play> (Rc3-c9, Ae5xe9, j9-j10=R, Te5xf6xf7, R@c5) | /pass | /surrender | /moves [square:<sq>] [piece:<letter>] | /pieces | /status | /takeback | /export | Chess-Umpire: /party extend player:@x until:<duration> | /party warm player:@x on|off | /party swinger add|remove player:@x | /party create piece:<letter> for:@x | /party end (the final Weights are the result) | /ledger add text:<text> | /ledger edit <n> text:<text> | /revert to:<n> reason:<text> (moderator)";
 
 fn mentions(v: &str) -> Vec<String> {
     v.split_whitespace().map(mention).collect()
@@ -198,6 +198,7 @@ fn request(cmd: &Command) -> Option<Result<Request, String>> {
             (Some(p), Some(f)) => Ok(Request::Create(p.trim().to_string(), mention(f))),
             _ => Err("use /party create piece:<letter> for:@x".into()),
         },
+        "party end" => Ok(Request::End),
         "ledger" => {
             let text = cmd.opt("text").unwrap_or("").to_string();
             match cmd.positional.first().map(|s| s.to_ascii_lowercase()) {
@@ -274,7 +275,7 @@ impl ThreadGame for Game {
     }
 
     fn finished(&self) -> bool {
-        false
+        self.ended()
     }
 
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
@@ -367,13 +368,8 @@ impl ThreadGame for Game {
                     .map(|s| later.user(s).to_string())
                     .into_iter()
                     .collect();
-                let what = match later.to_play() {
-                    Some(s) => format!(
-                        "{text} Your turn in Party Chess ({} to play).",
-                        later.user(s)
-                    ),
-                    None => text,
-                };
+                // The notice is numbered and ends with the Weights and who plays next.
+                let what = text;
                 Due {
                     seat: usize::from(seat),
                     at,
@@ -387,7 +383,7 @@ impl ThreadGame for Game {
         // Every play changes the board or the Play List the picture shows.
         matches!(
             command,
-            "move" | "pass" | "surrender" | "takeback" | "revert"
+            "move" | "pass" | "surrender" | "takeback" | "revert" | "party end"
         )
     }
 

@@ -37,7 +37,8 @@ fn at(u: UserId) -> Option<String> {
         "party_extend",
         "party_warm",
         "party_swinger",
-        "party_create"
+        "party_create",
+        "party_end"
     ),
     subcommand_required
 )]
@@ -151,6 +152,12 @@ pub async fn party_create(
         ),
     )
     .await
+}
+
+/// End the game; the final Weights are its result (Chess-Umpire)
+#[poise::command(slash_command, rename = "end")]
+pub async fn party_end(ctx: Ctx<'_>) -> Result<(), BotError> {
+    act(ctx, command("party end", Vec::new())).await
 }
 
 /// Pass your turn

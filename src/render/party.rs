@@ -1,14 +1,18 @@
 //! The Party Chess picture: the 20×20 board with every Swinger's pieces in a distinct named
-//! colour and the piece's letter, the promotion squares and the Demon's zone marked, the last
-//! play highlighted (an Archer's shot and a Tornado's path drawn as such), and beside the
-//! board the Play List, who is in check, Weights, off-board pieces and a legend.
+//! colour, the piece's letter and the seat number on a white badge (readable at 400 pixels
+//! wide), the promotion squares and the Demon's zone marked, the last play drawn in a cyan no
+//! seat uses (an Archer's shot, a Tornado's path, a Qball's scratch and a Demon's promotion
+//! drawn as such), Kings in check framed on their squares, Demons that may promote marked,
+//! who is to play said in words in the title, and below the board the Play List, who is in
+//! check, Weights, off-board pieces and a legend.
 
 use super::board::{PAGE, TEXT};
 use super::canvas::{fit_text, Align, Canvas, Rgb8};
 use super::{fonts, RenderError};
 use crate::games::party::board::{in_demon_zone, is_promotion_square};
+use crate::games::party::rules::demon_may_promote;
 use crate::games::party::weight::weight;
-use crate::games::party::{Game, Play, Sq};
+use crate::games::party::{Game, Kind, Play, Sq};
 
 /// Sixteen distinct seat colours with their names.
 pub const SEAT_COLOURS: [(&str, Rgb8); 16] = [
@@ -68,6 +72,16 @@ pub struct PartyView {
     pub seats: Vec<SeatRow>,
     /// Title.
     pub title: String,
+    /// Who is to play, in words (`ben (blue) to play`), or that the game has ended.
+    pub to_play: String,
+    /// The squares of Kings in check.
+    pub checked_kings: Vec<Sq>,
+    /// Demons promoted by the last play (their squares).
+    pub promoted: Vec<Sq>,
+    /// Demons strictly inside a box: they may promote after their Swinger's next move.
+    pub demons_may: Vec<Sq>,
+    /// The corner a Qball scratched to in the last play (it went back off the board).
+    pub scratch: Option<Sq>,
 }
 
 /// The view of a game.
@@ -81,6 +95,25 @@ pub fn view_of(game: &Game) -> PartyView {
         title: format!("Party Chess · #{}", game.next_number() - 1),
         ..PartyView::default()
     };
+    v.to_play = match (&game.state().ended, game.to_play()) {
+        (Some(result), _) => format!("Ended by the Chess-Umpire. Result: {result}"),
+        (None, Some(s)) => format!("{} ({}) to play", game.user(s), seat_colour(s).0),
+        (None, None) => {
+            let waiting = game.waiting_picks();
+            if waiting.is_empty() {
+                "nobody to play".to_string()
+            } else {
+                format!("waiting for pieces from {}", waiting.join(", "))
+            }
+        }
+    };
+    let checked = game.in_check();
+    v.checked_kings = checked.iter().filter_map(|&s| pos.king(s)).collect();
+    v.demons_may = pos
+        .pieces()
+        .filter(|&(sq, p)| p.kind == Kind::Demon && demon_may_promote(pos, sq, p.seat))
+        .map(|(sq, _)| sq)
+        .collect();
     if let Some(l) = &game.state().last {
         match &l.play {
             Play::Move(m) => {
@@ -97,13 +130,21 @@ pub fn view_of(game: &Game) -> PartyView {
                 v.last.push((m.to, if m.standoff { 2 } else { 1 }));
                 path.push(m.to);
                 v.arrow = Some((path, m.standoff));
+                v.promoted = m.demons.iter().map(|&(sq, _)| sq).collect();
+                if m.scratch {
+                    v.scratch = Some(m.to);
+                }
             }
             Play::Place { to, .. } => v.last.push((*to, 1)),
             _ => {}
         }
-        v.last_text = Some((format!("{} {}", game.user(l.seat), l.text), l.seat));
+        let scratch = if v.scratch.is_some() {
+            " (a scratch: the Qball went back off the board)"
+        } else {
+            ""
+        };
+        v.last_text = Some((format!("{} {}{scratch}", game.user(l.seat), l.text), l.seat));
     }
-    let checked = game.in_check();
     for &s in &pos.list {
         v.seats.push(SeatRow {
             seat: s,
@@ -144,8 +185,15 @@ const BOARD: u32 = CELL * 20;
 /// the board as wide as its screen).
 const WIDTH: u32 = MARGIN * 2 + BOARD;
 const ROW: u32 = 26;
-const ARROW: Rgb8 = [20, 110, 40];
-const SHOT: Rgb8 = [200, 0, 0];
+/// The last play's colour: a bright cyan no seat colour is near (seats use red, blue,
+/// green, teal, navy, …), outlined in black so it reads on light and dark squares.
+const ARROW: Rgb8 = [0, 225, 255];
+/// The outline of the last play's marks.
+const OUTLINE: Rgb8 = [0, 0, 0];
+/// A King in check: its square framed in this colour.
+const CHECK: Rgb8 = [255, 0, 60];
+/// A Demon that may promote: a corner of its square in this colour.
+const DEMON_MAY: Rgb8 = [255, 215, 0];
 
 /// Renders the picture as PNG.
 ///
@@ -207,8 +255,14 @@ fn triangle(c: &mut Canvas, p: [(f32, f32); 3], col: Rgb8) {
 
 /// The last play as arrows: a polyline through its squares' centres, the head stopping at
 /// the edge of the last square (so its piece stays readable).
-fn arrows(c: &mut Canvas, path: &[Sq], shot: bool, top: u32) {
-    let col = if shot { SHOT } else { ARROW };
+fn arrows(c: &mut Canvas, path: &[Sq], top: u32) {
+    // The outline first (wider, black), then the cyan core.
+    arrow_pass(c, path, top, OUTLINE, 4.0);
+    arrow_pass(c, path, top, ARROW, 0.0);
+}
+
+fn arrow_pass(c: &mut Canvas, path: &[Sq], top: u32, col: Rgb8, grow: f32) {
+    let wide = 5 + grow as u32;
     let pts: Vec<(f32, f32)> = path.iter().map(|&s| centre(s, top)).collect();
     for (i, w) in pts.windows(2).enumerate() {
         let (mut a, mut b) = (w[0], w[1]);
@@ -230,19 +284,29 @@ fn arrows(c: &mut Canvas, path: &[Sq], shot: bool, top: u32) {
             b = (b.0 - ux * back, b.1 - uy * back);
             let head = 16.0;
             let base = (b.0 - ux * head, b.1 - uy * head);
-            line(c, a, base, 5, col);
+            line(c, a, base, wide, col);
+            let tip = (b.0 + ux * grow * 0.6, b.1 + uy * grow * 0.6);
+            let back = (base.0 - ux * grow * 0.5, base.1 - uy * grow * 0.5);
+            let half = 9.0 + grow * 0.6;
             triangle(
                 c,
                 [
-                    b,
-                    (base.0 - uy * 9.0, base.1 + ux * 9.0),
-                    (base.0 + uy * 9.0, base.1 - ux * 9.0),
+                    tip,
+                    (back.0 - uy * half, back.1 + ux * half),
+                    (back.0 + uy * half, back.1 - ux * half),
                 ],
                 col,
             );
         } else {
-            line(c, a, b, 5, col);
-            c.fill(b.0 as i32 - 5, b.1 as i32 - 5, 10, 10, col);
+            line(c, a, b, wide, col);
+            let k = 10 + grow as u32;
+            c.fill(
+                b.0 as i32 - k as i32 / 2,
+                b.1 as i32 - k as i32 / 2,
+                k,
+                k,
+                col,
+            );
         }
     }
 }
@@ -256,12 +320,19 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
     let rows = view.seats.len().div_ceil(cols) as u32;
     let top = MARGIN + 22;
     let panel = top + BOARD + 24;
-    let h = panel + 34 + 22 + rows * ROW + 12 + 2 * 22 + 28 + 8;
+    let h = panel + 34 + 22 + rows * ROW + 12 + 2 * 22 + 3 * 20 + 16;
     let mut c = Canvas::new(WIDTH, h, PAGE);
+    // The title says in words who is to play (or that the game has ended).
+    let title = fit_text(
+        &f.bold,
+        22.0,
+        &format!("{} · {}", view.title, view.to_play),
+        BOARD as f32,
+    );
     c.text(
         &f.bold,
-        20.0,
-        &view.title,
+        22.0,
+        &title,
         MARGIN as f32,
         14.0,
         Align::Left,
@@ -287,14 +358,12 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
             }
             c.fill(x, y, CELL, CELL, col);
             if let Some(&(_, k)) = view.last.iter().find(|(s, _)| *s == sq) {
-                let hl = match k {
-                    0 => [250, 232, 60],
-                    1 => [120, 220, 120],
-                    _ => [255, 80, 80],
-                };
-                c.tint(x, y, CELL, CELL, hl, 0.55);
+                let a = if k == 0 { 0.35 } else { 0.55 };
+                c.tint(x, y, CELL, CELL, ARROW, a);
                 if k == 2 {
-                    c.frame(x, y, CELL, CELL, 3, SHOT);
+                    // A shot's victim: framed (the Archer stays where it is).
+                    c.frame(x, y, CELL, CELL, 5, OUTLINE);
+                    c.frame(x + 1, y + 1, CELL - 2, CELL - 2, 3, ARROW);
                 }
             }
         }
@@ -332,24 +401,32 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
         } else {
             [255, 255, 255]
         };
-        // The letter large, the seat small beside it.
+        // The letter large on the left; the seat number on a white badge in the bottom
+        // right, large enough to read when the picture is shown 400 pixels wide.
+        let digits = seat.to_string();
+        let two = digits.len() > 1;
         c.text(
             &f.bold,
-            24.0,
+            if two { 20.0 } else { 24.0 },
             &letter.to_string(),
-            (x + 16) as f32,
-            (y + CELL as i32 / 2) as f32,
+            (x + if two { 11 } else { 13 }) as f32,
+            (y + CELL as i32 / 2 - 1) as f32,
             Align::Centre,
             ink,
         );
+        let bw: u32 = if two { 19 } else { 15 };
+        let (bx, by) = (x + CELL as i32 - bw as i32 - 4, y + 16);
+        c.fill(bx, by, bw, 20, [255, 255, 255]);
+        c.frame(bx, by, bw, 20, 1, [0, 0, 0]);
+        let face = if two { &f.condensed } else { &f.bold };
         c.text(
-            &f.condensed,
-            12.0,
-            &seat.to_string(),
-            (x + 31) as f32,
-            (y + 29) as f32,
+            face,
+            if two { 15.0 } else { 18.0 },
+            &digits,
+            bx as f32 + bw as f32 / 2.0,
+            (by + 10) as f32,
             Align::Centre,
-            ink,
+            [0, 0, 0],
         );
         if hn > 0 {
             // A HarfyBlob's range on a black badge in the top-right corner.
@@ -365,8 +442,43 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
             );
         }
     }
-    if let Some((path, shot)) = &view.arrow {
-        arrows(&mut c, path, *shot, top);
+    for &sq in &view.checked_kings {
+        // A King in check: its square framed thick in the check colour.
+        let (x, y) = corner(sq, top);
+        c.frame(x, y, CELL, CELL, 4, CHECK);
+    }
+    for &sq in &view.demons_may {
+        // A Demon inside a box: a gold corner (it may promote after its Swinger's move).
+        let (x, y) = corner(sq, top);
+        triangle(
+            &mut c,
+            [
+                (x as f32, y as f32),
+                (x as f32 + 15.0, y as f32),
+                (x as f32, y as f32 + 15.0),
+            ],
+            DEMON_MAY,
+        );
+    }
+    if let Some((path, _)) = &view.arrow {
+        // A shot's victim square is framed above; the arrow is drawn alike.
+        arrows(&mut c, path, top);
+    }
+    for &sq in &view.promoted {
+        // A Demon promoted by the last play: its square framed in the last play's colour.
+        let (x, y) = corner(sq, top);
+        c.frame(x, y, CELL, CELL, 5, OUTLINE);
+        c.frame(x + 1, y + 1, CELL - 2, CELL - 2, 3, ARROW);
+    }
+    if let Some(sq) = view.scratch {
+        // A Qball's scratch: a cross on the corner it reached (it went off the board).
+        let (x, y) = corner(sq, top);
+        let (x0, y0) = (x as f32 + 6.0, y as f32 + 6.0);
+        let (x1, y1) = (x as f32 + CELL as f32 - 6.0, y as f32 + CELL as f32 - 6.0);
+        line(&mut c, (x0, y0), (x1, y1), 9, OUTLINE);
+        line(&mut c, (x0, y1), (x1, y0), 9, OUTLINE);
+        line(&mut c, (x0, y0), (x1, y1), 5, ARROW);
+        line(&mut c, (x0, y1), (x1, y0), 5, ARROW);
     }
     // The panel below the board.
     let x0 = MARGIN as f32;
@@ -383,7 +495,8 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
     let grey = [150, 150, 150];
     for k in 0..cols as u32 {
         let cx = x0 + (k * col_w) as f32;
-        for (label, dx) in [("Play List", 26.0), ("Weight", 0.40), ("Off-board", 0.56)] {
+        let hx = if cols > 1 { 0.64 } else { 0.56 };
+        for (label, dx) in [("Play List", 26.0), ("Weight", 0.40), ("Off-board", hx)] {
             let dx = if dx < 1.0 { dx * col_w as f32 } else { dx };
             c.text(&f.regular, 14.0, label, cx + dx, y, Align::Left, grey);
         }
@@ -407,21 +520,22 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
         if r.check {
             c.text(
                 &f.bold,
-                15.0,
+                13.0,
                 "CHECK",
-                wx + 58.0,
+                wx + 44.0,
                 ry,
                 Align::Left,
                 [255, 90, 80],
             );
         }
         let hand = if r.hand.is_empty() { "-" } else { &r.hand };
-        let hand = fit_text(&f.bold, 17.0, hand, col_w as f32 * 0.44 - 8.0);
+        let hx = if cols > 1 { 0.64 } else { 0.56 };
+        let hand = fit_text(&f.bold, 17.0, hand, col_w as f32 * (1.0 - hx) - 8.0);
         c.text(
             &f.bold,
             17.0,
             &hand,
-            cx + col_w as f32 * 0.56,
+            cx + col_w as f32 * hx,
             ry,
             Align::Left,
             TEXT,
@@ -437,15 +551,15 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
         c.text(&f.regular, 13.0, name, lx + 16.0, ly, Align::Left, TEXT);
     }
     y += 2.0 * 22.0 + 4.0;
-    c.text(
-        &f.regular,
-        13.0,
-        "gold: promotion j10 k10 j11 k11 · tinted: Demon zone f6-n14 · black corner: HarfyBlob range · arrow: last play (red: a shot, the Archer stays)",
-        x0,
-        y,
-        Align::Left,
-        grey,
-    );
+    for line in [
+        "gold squares: promotion j10 k10 j11 k11 · tinted: Demon zone f6-n14 · white badge: seat · black badge: HarfyBlob range",
+        "cyan: the last play · framed in cyan: a shot's victim (the Archer stays) or a Demon promoted · X: a Qball's scratch",
+        "red frame: a King in check · gold corner: a Demon inside a box (it may promote after a move)",
+    ] {
+        let line = fit_text(&f.regular, 13.0, line, BOARD as f32);
+        c.text(&f.regular, 13.0, &line, x0, y, Align::Left, grey);
+        y += 20.0;
+    }
     Ok(c)
 }
 

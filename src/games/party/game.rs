@@ -125,6 +125,11 @@ pub enum Action {
         /// The text.
         text: String,
     },
+    /// The Chess-Umpire ends the game (RULINGS §8): the final Weights are its result.
+    End {
+        /// The final Weights line (`Weights: ann 39.5, ben 3.0`).
+        result: String,
+    },
     /// A player took back their last action.
     Takeback {
         /// The action undone.
@@ -184,6 +189,8 @@ pub struct State {
     pub last: Option<LastPlay>,
     /// The Umpire's ledger.
     pub ledger: Vec<String>,
+    /// The game was ended by its Umpire (`/party end`): the final Weights.
+    pub ended: Option<String>,
 }
 
 impl State {
@@ -203,6 +210,7 @@ impl State {
             extended: None,
             last: None,
             ledger: Vec::new(),
+            ended: None,
         }
     }
 }
@@ -251,6 +259,8 @@ pub enum Request {
     Create(String, String),
     /// `/ledger add|edit`.
     Ledger(Option<usize>, String),
+    /// `/party end` (the Chess-Umpire).
+    End,
     /// `/takeback`.
     Takeback,
     /// `/revert` confirmed.
@@ -422,7 +432,7 @@ impl Game {
     }
     /// The seat to play, once play has begun.
     pub fn to_play(&self) -> Option<u8> {
-        if self.state.started {
+        if self.state.started && self.state.ended.is_none() {
             self.state.pos.to_play()
         } else {
             None
@@ -432,6 +442,10 @@ impl Game {
     pub fn in_check(&self) -> Vec<u8> {
         let p = &self.state.pos;
         p.list.iter().copied().filter(|&s| in_check(p, s)).collect()
+    }
+    /// Whether the Umpire has ended the game.
+    pub fn ended(&self) -> bool {
+        self.state.ended.is_some()
     }
     /// The Weights line: `Weights: ann 39.5, ben 3.0`.
     pub fn weights_line(&self) -> String {
@@ -493,7 +507,9 @@ impl Game {
                 action,
                 reverted: None,
             });
-            out.push((due, seat, lines.join("\n")));
+            // Numbered and with the Weights like every accepted action (RULINGS §0, §3.7).
+            let text = self.accepted(number, lines, true).text;
+            out.push((due, seat, format!("#{} {text}", number.unwrap_or(0))));
         }
         out
     }
@@ -526,6 +542,17 @@ impl Game {
         let expired = self.materialize(now);
         let pre: Vec<String> = expired.into_iter().map(|(_, _, l)| l).collect();
         let umpire = umpire || actor == self.state.umpire;
+        if let Some(result) = &self.state.ended {
+            if !matches!(
+                request,
+                Request::Takeback | Request::Revert(..) | Request::Ledger(..)
+            ) {
+                return Err(format!(
+                    "this game has ended: the Chess-Umpire ended it with the result {result}"
+                ));
+            }
+        }
+        let before = self.to_play();
         let action = match request {
             Request::Pick(letters) => {
                 let seat = self.seated(actor)?;
@@ -537,7 +564,8 @@ impl Game {
             }
             Request::Play(text) => {
                 let seat = self.my_turn(actor)?;
-                let play = notation::resolve(&self.state.pos, &text)?;
+                let play = notation::resolve(&self.state.pos, &text)
+                    .map_err(|e| self.check_first(seat, e))?;
                 Action::Play {
                     seat,
                     notation: echo(&self.state.pos, &play),
@@ -546,7 +574,8 @@ impl Game {
             }
             Request::Pass => {
                 let seat = self.my_turn(actor)?;
-                let play = notation::resolve(&self.state.pos, "pass")?;
+                let play = notation::resolve(&self.state.pos, "pass")
+                    .map_err(|e| self.check_first(seat, e))?;
                 Action::Play {
                     seat,
                     notation: echo(&self.state.pos, &play),
@@ -660,9 +689,16 @@ impl Game {
                 }
                 Action::Ledger { entry, text }
             }
+            Request::End => {
+                self.need_umpire(umpire)?;
+                Action::End {
+                    result: self.weights_line(),
+                }
+            }
             Request::Takeback => return self.takeback(actor, now, command, pre),
             Request::Revert(to, reason) => return self.revert(actor, to, &reason, now, command),
         };
+        let is_play = matches!(action, Action::Play { .. });
         let mut st = self.state.clone();
         let mut lines = Vec::new();
         fold(&mut st, &self.settings, &action, now, &mut lines)?;
@@ -676,34 +712,44 @@ impl Game {
             action,
             reverted: None,
         });
+        // Only a change of who must act pings: a play always begins a new turn; the
+        // Umpire's bookkeeping (an extension, Warmth off, a ledger line) pings nobody.
+        let fresh = is_play || self.to_play() != before;
+
         let mut out = lines;
         if !pre.is_empty() {
-            out.push(format!("Fallen due before it: {}", pre.join(" ")));
+            out.push(format!("Fallen due before it:\n{}", pre.join("\n")));
         }
-        Ok(self.accepted(number, out))
+        Ok(self.accepted(number, out, fresh))
     }
 
-    fn accepted(&self, number: Option<u32>, mut lines: Vec<String>) -> Accepted {
+    fn accepted(&self, number: Option<u32>, mut lines: Vec<String>, fresh: bool) -> Accepted {
         let mut notify = Vec::new();
-        if self.state.started {
+        if let Some(result) = &self.state.ended {
+            lines.push(format!("The game is over. Result: {result}"));
+        } else if self.state.started {
             let checked = self.in_check();
             if !checked.is_empty() {
                 let names: Vec<&str> = checked.iter().map(|&s| self.user(s)).collect();
                 lines.push(format!("In check: {}.", names.join(", ")));
-                for &s in &checked {
-                    notify.push((
-                        self.user(s).to_string(),
-                        "you are in check in Party Chess".to_string(),
-                    ));
+                if fresh {
+                    for &s in &checked {
+                        notify.push((
+                            self.user(s).to_string(),
+                            "you are in check in Party Chess".to_string(),
+                        ));
+                    }
                 }
             }
             lines.push(self.weights_line());
             if let Some(s) = self.to_play() {
                 lines.push(format!("{} to play.", self.user(s)));
-                notify.push((
-                    self.user(s).to_string(),
-                    "your turn in Party Chess".to_string(),
-                ));
+                if fresh {
+                    notify.push((
+                        self.user(s).to_string(),
+                        "your turn in Party Chess".to_string(),
+                    ));
+                }
             }
         } else {
             let waiting = self.waiting_picks();
@@ -761,6 +807,25 @@ impl Game {
         }
     }
 
+    /// A refusal while the mover is in check says so first, with the legal plays (at most
+    /// 12, then `…`).
+    fn check_first(&self, seat: u8, why: String) -> String {
+        let pos = &self.state.pos;
+        let Some(k) = pos.king(seat).filter(|_| in_check(pos, seat)) else {
+            return why;
+        };
+        let legal = notation::legal_texts(pos);
+        let mut list: Vec<String> = legal.iter().take(12).cloned().collect();
+        if legal.len() > 12 {
+            list.push("…".into());
+        }
+        format!(
+            "your King on {} is in check; legal moves: {}\n{why}",
+            k.name(),
+            list.join(" ")
+        )
+    }
+
     fn my_turn(&self, user: &str) -> R<u8> {
         let seat = self.seated(user)?;
         if self.to_play() != Some(seat) {
@@ -815,7 +880,7 @@ impl Game {
         if !pre.is_empty() {
             out.push(format!("Fallen due before it: {}", pre.join(" ")));
         }
-        Ok(self.accepted(number, out))
+        Ok(self.accepted(number, out, true))
     }
 
     /// What a revert to before `to` would undo.
@@ -878,6 +943,7 @@ impl Game {
                 "{moderator} reverted the game to before #{to} ({reason}); undone: {}",
                 undone.join("; ")
             )],
+            true,
         ))
     }
 
@@ -919,6 +985,9 @@ impl Game {
         }
         if let Some(l) = &st.last {
             v.push(format!("Last play: {} {}", self.user(l.seat), l.text));
+        }
+        if let Some(result) = &st.ended {
+            v.push(format!("Ended by the Chess-Umpire. Result: {result}"));
         }
         if let (Some(s), Some(due)) = (self.to_play(), self.deadline()) {
             v.push(format!(
@@ -1333,6 +1402,10 @@ fn fold(
                 lines.push(format!("Ledger line {}: {text}", st.ledger.len()));
             }
         },
+        Action::End { result } => {
+            st.ended = Some(result.clone());
+            lines.push("The Chess-Umpire ends the game (Party Chess has no other end).".into());
+        }
         Action::Takeback { .. } | Action::Revert { .. } => {
             st.turn_started = now;
             st.extended = None;

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use super::board::{Position, Sq};
 use super::piece::{Kind, Piece};
 use super::rules::{
-    apply, demon_may_promote, exposes, in_check, legal_placements, legal_plays, placement_problem,
-    promotion_targets, seat_moves, Mv, Play,
+    apply, attacks, demon_may_promote, exposes, in_check, legal_placements, legal_plays,
+    placement_problem, promotion_targets, seat_moves, Mv, Play,
 };
 
 fn letter_of(pos: &Position, sq: Sq) -> String {
@@ -75,17 +75,23 @@ pub fn format_exact(pos: &Position, play: &Play) -> String {
     }
 }
 
-/// Whether a play by the seat to play puts another Swinger in check.
+/// Whether a play by the seat to play gives check itself: after it, one of the mover's own
+/// pieces attacks another Swinger's King (a King left attacked by a third Swinger's piece,
+/// from an earlier play or a line the play opened, is reported on the "In check" line, not
+/// as the play's `+`).
 pub fn gives_check(pos: &Position, play: &Play) -> bool {
     let Some(seat) = pos.to_play() else {
         return false;
     };
     let mut after = pos.clone();
     apply(&mut after, seat, play);
-    after
-        .seats()
-        .into_iter()
-        .any(|s| s != seat && in_check(&after, s))
+    let mine: Vec<Sq> = after.pieces_of(seat).map(|(s, _)| s).collect();
+    after.seats().into_iter().any(|s| {
+        s != seat
+            && after
+                .king(s)
+                .is_some_and(|k| mine.iter().any(|&from| attacks(&after, from, k, false)))
+    })
 }
 
 /// Texts for a list of plays: a Qball's bounce written only where two plays would read the
@@ -151,15 +157,15 @@ fn parse(text: &str) -> Result<Parsed, String> {
     while t.len() > 1 && t.ends_with(['+', '#', '?', '!']) && !t[..t.len() - 1].ends_with('=') {
         t.pop();
     }
-    let lower = t.to_ascii_lowercase();
-    if lower == "pass" {
-        return Ok(Parsed::Pass);
-    }
-    if lower == "surrender" {
-        return Ok(Parsed::Surrender);
-    }
     let mut words = t.split_whitespace();
     let main = words.next().ok_or("an empty play")?;
+    let lower = main.to_ascii_lowercase();
+    if lower == "pass" && words.clone().next().is_none() {
+        return Ok(Parsed::Pass);
+    }
+    if lower == "surrender" && words.clone().next().is_none() {
+        return Ok(Parsed::Surrender);
+    }
     let mut demons = Vec::new();
     for w in words {
         let w = w.trim_end_matches(['+', '#', '?', '!']);
@@ -239,6 +245,15 @@ fn parse(text: &str) -> Result<Parsed, String> {
 /// choices, or why a placement is refused).
 pub fn resolve(pos: &Position, text: &str) -> Result<Play, String> {
     let seat = pos.to_play().ok_or("nobody is to play")?;
+    if let Some(why) = promotion_not_after_a_move(pos, seat, text) {
+        return Err(why);
+    }
+    if let Some(lower) = lower_case_squares(text) {
+        return Err(format!("square letters are lower case: {lower}"));
+    }
+    if let Some(hint) = short_algebraic(pos, seat, text) {
+        return Err(hint);
+    }
     match parse(text)? {
         Parsed::Pass => {
             if in_check(pos, seat) {
@@ -285,6 +300,106 @@ pub fn resolve(pos: &Position, text: &str) -> Result<Play, String> {
             demons,
         } => resolve_move(pos, seat, text, letter, &squares, promo, &demons),
     }
+}
+
+/// The text with its square letters in lower case, when some were written in upper case
+/// (`E2-E4`, `RC3-C9`): a file letter is followed by a digit, a piece letter never is.
+fn lower_case_squares(text: &str) -> Option<String> {
+    let chars: Vec<char> = text.trim().chars().collect();
+    let mut out = String::new();
+    let mut changed = false;
+    for (i, &c) in chars.iter().enumerate() {
+        let file = ('A'..='T').contains(&c) && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        if file {
+            out.push(c.to_ascii_lowercase());
+            changed = true;
+        } else {
+            out.push(c);
+        }
+    }
+    changed.then_some(out)
+}
+
+/// A move written as its destination only (`e4`, `Rc9`): the long form of the one piece
+/// that can move there, or how to write it.
+fn short_algebraic(pos: &Position, seat: u8, text: &str) -> Option<String> {
+    let t = text.trim().trim_end_matches(['+', '#', '?', '!']);
+    if t.contains([' ', '-', 'x', 'X', '@', '=']) || t.is_empty() {
+        return None;
+    }
+    let (letter, square) = match Sq::parse(t) {
+        Some(sq) => (None, sq),
+        None => {
+            let mut cs = t.chars();
+            let first = cs.next()?;
+            let sq = Sq::parse(cs.as_str())?;
+            (Some(Kind::from_letter(first)?), sq)
+        }
+    };
+    let plays: Vec<Play> = legal_plays(pos)
+        .into_iter()
+        .filter(|p| match p {
+            Play::Move(m) => {
+                m.to == square
+                    && !m.scratch
+                    && letter.is_none_or(|k| pos.at(m.from).is_some_and(|q| q.kind == k))
+                    && pos.at(m.from).is_some_and(|q| q.seat == seat)
+            }
+            _ => false,
+        })
+        .collect();
+    let mut froms: Vec<Sq> = plays
+        .iter()
+        .filter_map(|p| match p {
+            Play::Move(m) => Some(m.from),
+            _ => None,
+        })
+        .collect();
+    froms.sort();
+    froms.dedup();
+    if froms.len() == 1 {
+        let mut list = texts(pos, &plays);
+        list.sort_by_key(|t| (t.len(), t.clone()));
+        if let Some(first) = list.first() {
+            return Some(format!("write the move from-to: {first}"));
+        }
+    }
+    Some("write the move from-to, like e2-e4".into())
+}
+
+/// The types a seat's Demon could promote to after a move (the limits applied).
+fn demon_choices(pos: &Position, seat: u8) -> String {
+    let v: Vec<String> = promotion_targets(pos, seat, true)
+        .iter()
+        .map(|k| k.letter().to_string())
+        .collect();
+    v.join(" ")
+}
+
+/// A Demon promotion written after a Placement, a Pass or a Surrender: refused whole, with
+/// the reason (Demons promote only after their controller's Move or Capture).
+fn promotion_not_after_a_move(pos: &Position, seat: u8, text: &str) -> Option<String> {
+    let mut words = text.split_whitespace();
+    let main = words.next()?;
+    let suffix: Vec<&str> = words.collect();
+    let lower = main.to_ascii_lowercase();
+    let what = if main.contains('@') {
+        "a Placement"
+    } else if lower == "pass" {
+        "a Pass"
+    } else if lower == "surrender" {
+        "a Surrender"
+    } else {
+        return None;
+    };
+    if suffix.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{}: Demons promote only after a Move or Capture, not after {what}; play {main} alone, or promote with a move (like Rc3-c9 Di8=H) to one of: {}",
+        text.trim(),
+        demon_choices(pos, seat)
+    ))
 }
 
 fn hand_list(pos: &Position, seat: u8) -> String {
@@ -395,12 +510,23 @@ fn resolve_move(
             }
             if !demon_may_promote(&after, d, seat) {
                 return Err(format!(
-                    "the Demon on {} is not strictly inside the box of two friendly pieces of one type at most 10 apart",
-                    d.name()
+                    "the Demon on {} may not promote: it is not strictly inside the box of two other friendly pieces of one type at most 10 apart (inside one it could become: {})",
+                    d.name(),
+                    demon_choices(&after, seat)
                 ));
             }
             if !promotion_targets(&after, seat, true).contains(&k) {
-                return Err(format!("a Demon may not promote to a {} here", k.name()));
+                let why = match k.limit() {
+                    _ if k == Kind::Demon => "a Demon does not promote to a Demon".to_string(),
+                    Some(l) => format!("you own a {} already (the limit is {l})", k.name()),
+                    None => format!("a Demon does not promote to a {}", k.name()),
+                };
+                return Err(format!(
+                    "the Demon on {} may not promote to a {}: {why}; it may become: {}",
+                    d.name(),
+                    k.name(),
+                    demon_choices(&after, seat)
+                ));
             }
             after.set(d, Some(Piece::new(k, seat)));
         }

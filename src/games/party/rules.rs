@@ -93,7 +93,8 @@ pub enum Play {
 pub enum Mode {
     /// Captures of opposing pieces (moves, attacks).
     Attack,
-    /// Friendly pieces treated as opposing (defending, 1230.2 §5).
+    /// Friendly pieces treated as opposing (defending, 1230.2 §5): every other piece is
+    /// hostile, so a Tornado's chain may take opposing pieces on its way to a friendly one.
     Defend,
 }
 
@@ -119,7 +120,7 @@ impl Gen<'_> {
         }
         match self.mode {
             Mode::Attack => p.seat != self.seat,
-            Mode::Defend => p.seat == self.seat,
+            Mode::Defend => true,
         }
     }
     /// A piece on a square other than the mover's own.
@@ -693,11 +694,18 @@ pub fn attacks_any(pos: &Position, sq: Sq, first_segment: bool) -> bool {
         .any(Mv::captures)
 }
 
-/// Whether the piece on `sq` defends any friendly piece.
+/// Whether the piece on `sq` defends any friendly piece: one of its captures, with friendly
+/// pieces treated as opposing, takes a friendly piece (a Tornado's chain may first take
+/// opposing pieces; every capture rule its plays use counts: CopyCat, Echo, Cantor-lent).
 pub fn defends_any(pos: &Position, sq: Sq) -> bool {
-    piece_moves(pos, sq, Mode::Defend, true)
-        .iter()
-        .any(Mv::captures)
+    let Some(me) = pos.at(sq) else {
+        return false;
+    };
+    piece_moves(pos, sq, Mode::Defend, true).iter().any(|m| {
+        m.victims()
+            .iter()
+            .any(|&v| v != sq && pos.at(v).is_some_and(|p| p.seat == me.seat))
+    })
 }
 
 /// Whether a seat's Demon on `sq` may promote: strictly inside the box of two other friendly
