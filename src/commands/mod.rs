@@ -232,6 +232,8 @@ struct PendingRevert {
     reason: String,
     created: Timestamp,
     log_len: usize,
+    /// Drawn with the `/revert` command, for a game that reshuffles on a revert (Chex).
+    entropy: u64,
 }
 
 /// All games, by thread, with pending confirmations.
@@ -406,6 +408,7 @@ impl Hub {
                                 reason,
                                 created: now,
                                 log_len: game.log_len(),
+                                entropy,
                             },
                         );
                         let by = now + CONFIRM_WINDOW;
@@ -582,7 +585,7 @@ impl Hub {
             return Reply::refused("the game changed since the preview; ask again with /revert");
         }
         let cmd = format!("/revert to:{} reason:{}", p.to, p.reason);
-        match game.revert(user, p.to, &p.reason, now, &cmd) {
+        match game.revert_with_entropy(user, p.to, &p.reason, now, &cmd, p.entropy) {
             Ok(r) => {
                 let thread = p.thread.clone();
                 self.pending.retain(|_, q| q.thread != thread);
