@@ -656,9 +656,7 @@ fn the_last_move_is_shown_in_the_current_labels_after_a_relabel() {
     assert_eq!(view.last_text.as_deref(), Some("Nc4-b2"));
     // The marks are on c4 and b2 of the board shown: (2,3) and (1,1) from its a1.
     assert_eq!(view.last, Some((Some((2, 3)), (1, 1))));
-    assert!(view
-        .pieces
-        .contains(&((1, 1), Side::White, Kind::Knight)));
+    assert!(view.pieces.contains(&((1, 1), Side::White, Kind::Knight)));
     // A capture keeps its `x`, a placement its `@`, and the `+` stays.
     let mut t = Table::from("5/1NBp1/5 [KQRRBNPPPPPPPP kqrrbbnnppppppp] w 0,0 -");
     t.ok("ann", "/move Nb2-d3");
@@ -723,12 +721,20 @@ fn a_revert_that_reopens_an_ended_game_reshuffles_from_a_fresh_seed() {
     let fresh = entropy & arbiter::games::MAX_SEED;
     // The preview says so.
     let r = t.run_with("mod", "/revert to:6 reason:misclick", entropy);
-    assert!(r.text.contains("reshuffled from a fresh seed"), "{}", r.text);
+    assert!(
+        r.text.contains("reshuffled from a fresh seed"),
+        "{}",
+        r.text
+    );
     let id = r.buttons.first().cloned().expect("a confirm button");
     let r = t.hub.press("mod", &id, t.t);
     assert_eq!(r.ok, Some(true), "{}", r.text);
     assert!(r.text.contains(&seed_hash(fresh)), "{}", r.text);
-    assert!(!r.text.contains(&fresh.to_string()), "the seed stays secret: {}", r.text);
+    assert!(
+        !r.text.contains(&fresh.to_string()),
+        "the seed stays secret: {}",
+        r.text
+    );
     let g = t.game();
     assert!(!g.finished());
     let stacks = g.position().stacks.clone();
@@ -743,7 +749,10 @@ fn a_revert_that_reopens_an_ended_game_reshuffles_from_a_fresh_seed() {
     // An export in play names the hash and keeps the seed out; it imports.
     let text = t.ok("ann", "/export");
     assert!(
-        text.contains(&format!("[Reseed \"from #7: SHA-256 {}\"]", seed_hash(fresh))),
+        text.contains(&format!(
+            "[Reseed \"from #7: SHA-256 {}\"]",
+            seed_hash(fresh)
+        )),
         "{text}"
     );
     assert!(!text.contains(&fresh.to_string()), "{text}");
@@ -753,11 +762,17 @@ fn a_revert_that_reopens_an_ended_game_reshuffles_from_a_fresh_seed() {
     let reloaded = Game::from_log(g.users.clone(), g.settings.clone(), g.log.clone()).unwrap();
     assert_eq!(reloaded.position().stacks, stacks);
     // The next draw follows the fresh seed; the end reveals both seeds.
-    t.ok("ann", "/draw");
-    assert_eq!(t.game().position().revealed, Some(stacks[0][0]));
+    t.ok("ben", "/draw");
+    assert_eq!(t.game().position().revealed, Some(stacks[1][0]));
     let r = t.ok("ann", "/resign");
     assert!(r.contains("The seeds were 7"), "{r}");
-    assert!(r.contains(&format!("then {fresh} (SHA-256 {}) from the revert #7", seed_hash(fresh))), "{r}");
+    assert!(
+        r.contains(&format!(
+            "then {fresh} (SHA-256 {}) from the revert #7",
+            seed_hash(fresh)
+        )),
+        "{r}"
+    );
     let text = t.ok("ann", "/export");
     assert!(text.contains("[Seed \"7\"]"), "{text}");
     assert!(
@@ -789,7 +804,7 @@ fn a_revert_in_play_keeps_the_seed_unless_it_undoes_a_reshuffle() {
     // Ended, reopened (seed 1000), then reverted further back: a third seed.
     let mut t = ended_game();
     t.revert(6, 1000);
-    t.ok("ann", "/draw");
+    t.ok("ben", "/draw");
     let r = t.revert(4, 2000);
     assert!(r.contains(&seed_hash(2000)), "{r}");
     let seeds: Vec<u64> = t.game().seeds().iter().map(|s| s.seed).collect();
@@ -866,7 +881,10 @@ fn move_accepts_draw_and_placements_as_offered() {
     t.ok("ann", "/move draw");
     let offered = t.moves("ben");
     assert_eq!(offered.len(), 8, "{offered:?}");
-    assert!(offered.iter().all(|m| m.starts_with("draw@")), "{offered:?}");
+    assert!(
+        offered.iter().all(|m| m.starts_with("draw@")),
+        "{offered:?}"
+    );
     assert!(t.ok("ben", "/move draw@c3").contains("R@c3"));
     // And every entry of a busy list is accepted as written.
     for m in Table::from(EXAMPLE).moves("ann") {
@@ -886,15 +904,30 @@ fn moves_typed_as_players_type_them() {
     assert!(t.ok("ann", "/move Nb3d4").contains("Nb3-d4"));
     // Upper-case squares.
     let mut t = Table::from(EXAMPLE);
-    assert_eq!(t.no("ann", "/move Nb3-D4"), "square letters are lower case: Nb3-d4");
-    assert_eq!(t.no("ann", "/move NB3-D4"), "square letters are lower case: Nb3-d4");
-    assert_eq!(t.no("ann", "/move B3-D4"), "square letters are lower case: b3-d4");
+    assert_eq!(
+        t.no("ann", "/move Nb3-D4"),
+        "square letters are lower case: Nb3-d4"
+    );
+    assert_eq!(
+        t.no("ann", "/move NB3-D4"),
+        "square letters are lower case: Nb3-d4"
+    );
+    assert_eq!(
+        t.no("ann", "/move B3-D4"),
+        "square letters are lower case: b3-d4"
+    );
     // Short algebraic: one piece can go there, or not.
     assert_eq!(t.no("ann", "/move Nd4"), "write the move from-to: Nb3-d4");
     assert_eq!(t.no("ann", "/move d4"), "write the move from-to: Nb3-d4");
     assert_eq!(t.no("ann", "/move nxd2"), "write the move from-to: Nb3xd2");
-    assert_eq!(t.no("ann", "/move e4"), "write the move from-to, like e2-e4");
-    assert_eq!(t.no("ann", "/move Be4"), "write the move from-to, like e2-e4");
+    assert_eq!(
+        t.no("ann", "/move e4"),
+        "write the move from-to, like e2-e4"
+    );
+    assert_eq!(
+        t.no("ann", "/move Be4"),
+        "write the move from-to, like e2-e4"
+    );
     // No `§` in Chex refusals: the rule is named in words.
     let mut t = Table::from("5/5/1Pp2/5 [KQRRBBNNPPPPPPP kqrrbbnnppppppp] w -1,-1 -");
     for (cmd, words) in [
@@ -908,7 +941,10 @@ fn moves_typed_as_players_type_them() {
     t.ok("ann", "/draw");
     t.ok("ben", "/draw");
     let why = t.no("ben", "/takeback");
-    assert!(why.contains("cannot be taken back") && !why.contains('§'), "{why}");
+    assert!(
+        why.contains("cannot be taken back") && !why.contains('§'),
+        "{why}"
+    );
 }
 
 /// A move refused while the mover's King could be captured says so first, with the legal

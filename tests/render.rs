@@ -756,7 +756,10 @@ fn chex_result_title_wrapped() {
         &[("wes", "Qb2xc2")],
     );
     let view = arbiter::render::chex_view(&g);
-    assert_eq!(view.status, "White (wes) wins (Black (bea)'s King is captured)");
+    assert_eq!(
+        view.status,
+        "White (wes) wins (Black (bea)'s King is captured)"
+    );
     let png = arbiter::render::render_chex(&view).unwrap();
     check_golden("chex_result_title_wrapped", &png);
 }

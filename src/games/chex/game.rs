@@ -3,8 +3,8 @@
 
 use crate::time::{format_duration, Timestamp};
 
-use super::position::{Abs, Frame, Kind, Move, Piece, Position, Side, MAX_BOARD, MIN_BOARD};
 use super::export::derived_seed;
+use super::position::{Abs, Frame, Kind, Move, Piece, Position, Side, MAX_BOARD, MIN_BOARD};
 use super::shuffle::{seed_hash, shuffle_stacks};
 use super::text::TextError;
 
@@ -271,7 +271,11 @@ impl LastMove {
     pub fn text(&self, frame: &Frame) -> String {
         let check = if self.check { "+" } else { "" };
         match self.from {
-            None => format!("{}@{}{check}", self.piece.kind.letter(), frame.label(self.to)),
+            None => format!(
+                "{}@{}{check}",
+                self.piece.kind.letter(),
+                frame.label(self.to)
+            ),
             Some(from) => {
                 let letter = match self.piece.kind {
                     Kind::Pawn => String::new(),
@@ -1297,9 +1301,7 @@ impl Game {
                     .side_moves(side)
                     .into_iter()
                     .filter(|m| m.to == to)
-                    .filter(|m| {
-                        letter.is_none_or(|k| pos.at(m.from).is_some_and(|p| p.kind == k))
-                    })
+                    .filter(|m| letter.is_none_or(|k| pos.at(m.from).is_some_and(|p| p.kind == k)))
                     .collect();
                 // Without a letter short algebraic means a pawn, if one can go there.
                 let pawns: Vec<Move> = all
@@ -1440,7 +1442,9 @@ impl Game {
             ));
         }
         if matches!(e.action, Action::Draw { .. }) {
-            return refuse("a /draw cannot be taken back: the piece drawn stays revealed and must be placed");
+            return refuse(
+                "a /draw cannot be taken back: the piece drawn stays revealed and must be placed",
+            );
         }
         if self.finished() {
             return refuse(
