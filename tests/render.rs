@@ -762,6 +762,16 @@ fn chex_result_title_wrapped() {
     );
     let png = arbiter::render::render_chex(&view).unwrap();
     check_golden("chex_result_title_wrapped", &png);
+    // Longer names: the result goes on over a second line, whole.
+    let mut long = view.clone();
+    long.status =
+        "White (wesley_the_patient) wins (Black (beatrice_of_the_long_name)'s King is captured)"
+            .into();
+    let png = arbiter::render::render_chex(&long).unwrap();
+    let (_, h) = dims(&png);
+    let (_, h1) = dims(&arbiter::render::render_chex(&view).unwrap());
+    assert_eq!(h, h1 + 26, "one more line in the header");
+    check_golden("chex_long_title_wrapped", &png);
 }
 
 /// Issue 39: after a move that shrinks the board on the left, the squares keep their
