@@ -189,7 +189,7 @@ impl Run {
 
     /// The player on turn plays a random entry of their list; false when the game is over.
     fn play(&mut self) -> bool {
-        for seat in 0..2 {
+        for (seat, user) in USERS.iter().enumerate() {
             let Some(list) = self.offered(seat) else {
                 continue;
             };
@@ -209,7 +209,7 @@ impl Run {
             } else {
                 list[self.rng.below(list.len())].clone()
             };
-            let out = self.expect_ok(&format!("{} /move {entry}", USERS[seat]));
+            let out = self.expect_ok(&format!("{user} /move {entry}"));
             let over = out.iter().any(|l| l.contains("Game over"));
             if entry.starts_with("draw@") {
                 self.seen.blind_draws += 1;
