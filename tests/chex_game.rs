@@ -31,6 +31,11 @@ impl Table {
     }
 
     fn run(&mut self, user: &str, text: &str) -> Reply {
+        self.run_with(user, text, 0)
+    }
+
+    /// A command with the entropy the front end would draw for it.
+    fn run_with(&mut self, user: &str, text: &str, entropy: u64) -> Reply {
         self.t += 60;
         let caller = Caller {
             user,
@@ -42,7 +47,17 @@ impl Table {
             now: self.t,
         };
         let cmd = parse_command(text).expect("a command");
-        self.hub.handle(&caller, 0, &cmd, text)
+        self.hub.handle(&caller, entropy, &cmd, text)
+    }
+
+    /// A moderator's `/revert` (with `entropy` drawn for it) and its confirmation: the reply.
+    fn revert(&mut self, to: u32, entropy: u64) -> String {
+        let r = self.run_with("mod", &format!("/revert to:{to} reason:disputed"), entropy);
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        let id = r.buttons.first().cloned().expect("a confirm button");
+        let r = self.hub.press("mod", &id, self.t);
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        r.text
     }
 
     fn ok(&mut self, user: &str, text: &str) -> String {
@@ -618,4 +633,337 @@ fn the_layer_imports_a_chex_export_as_chex() {
     assert_eq!(back.position().to_text(), t.text());
     assert_eq!(back.log.len(), t.game().log.len());
     assert!(back.finished());
+}
+
+// ----- issue 39 -------------------------------------------------------------------------
+
+/// Defect 5: after a move that relabels the board, `/status`, `!state` and the picture's
+/// `last:` line and marks give the last move in the current labels; only the echo keeps
+/// the labels it was typed in.
+#[test]
+fn the_last_move_is_shown_in_the_current_labels_after_a_relabel() {
+    let mut t = Table::from(EXAMPLE);
+    let r = t.ok("ann", "/move Nb3-a1");
+    assert!(r.contains("White (ann) Nb3-a1"), "the echo as typed: {r}");
+    assert!(r.contains("relabelled"), "{r}");
+    // The knight went from (1,2) to (0,0): now c4 and b2.
+    let status = t.ok("ben", "/status");
+    assert!(status.contains("Last: Nc4-b2"), "{status}");
+    assert!(!status.contains("Nb3-a1"), "{status}");
+    let state = t.game().state_lines();
+    assert!(state.contains(&"last: Nc4-b2".to_string()), "{state:?}");
+    let view = arbiter::render::chex_view(&t.game());
+    assert_eq!(view.last_text.as_deref(), Some("Nc4-b2"));
+    // The marks are on c4 and b2 of the board shown: (2,3) and (1,1) from its a1.
+    assert_eq!(view.last, Some((Some((2, 3)), (1, 1))));
+    assert!(view.pieces.contains(&((1, 1), Side::White, Kind::Knight)));
+    // A capture keeps its `x`, a placement its `@`, and the `+` stays.
+    let mut t = Table::from("5/1NBp1/5 [KQRRBNPPPPPPPP kqrrbbnnppppppp] w 0,0 -");
+    t.ok("ann", "/move Nb2-d3");
+    assert!(t.ok("ben", "/status").contains("Last: Na2-c3"));
+}
+
+/// Defect 6 (RULINGS §5.5a): square colours follow the absolute squares ((0, 0) dark), so a
+/// piece that stands still keeps its square's colour when the board shrinks on the left.
+#[test]
+fn square_colours_follow_the_absolute_squares() {
+    let mut t = Table::from("5/1NBp1/5 [KQRRBNPPPPPPPP kqrrbbnnppppppp] w 0,0 -");
+    // The bishop stands on (2,1): odd, light.
+    let colour_of_bishop = |t: &Table| {
+        let v = arbiter::render::chex_view(&t.game());
+        let &((f, r), _, _) = v
+            .pieces
+            .iter()
+            .find(|(_, _, k)| *k == Kind::Bishop)
+            .expect("the bishop");
+        v.dark(f, r)
+    };
+    assert!(!colour_of_bishop(&t));
+    t.ok("ann", "/move Nb2-d3");
+    assert_eq!(t.game().frame().origin, (1, 0), "shrunk from the left");
+    assert!(!colour_of_bishop(&t), "the bishop's square stays light");
+    // The first piece's square (0, 0) is dark.
+    let (mut t, _) = Table::new("seed:42");
+    t.ok("ann", "/draw");
+    let v = arbiter::render::chex_view(&t.game());
+    assert_eq!(v.pieces[0].0, (1, 1));
+    assert!(v.dark(1, 1));
+}
+
+/// Ends a seed-7 game: White draws and places, Black draws and places, White resigns.
+fn ended_game() -> Table {
+    let (mut t, _) = Table::new("seed:7");
+    t.ok("ann", "/draw");
+    t.ok("ben", "/draw");
+    t.ok("ben", "/place c3");
+    t.ok("ann", "/draw");
+    t.ok("ann", "/place a1");
+    let r = t.ok("ann", "/resign");
+    assert!(r.contains("The seed was 7"), "{r}");
+    t
+}
+
+fn sorted(v: &[Kind]) -> Vec<Kind> {
+    let mut v = v.to_vec();
+    v.sort();
+    v
+}
+
+/// Defect 7 (RULINGS §5.5a): a revert that reopens an ended game reshuffles the pieces still
+/// face down from a fresh seed drawn with the `/revert`, announces its hash, reveals it when
+/// the game ends again; the export keeps both seeds and when each applied.
+#[test]
+fn a_revert_that_reopens_an_ended_game_reshuffles_from_a_fresh_seed() {
+    use arbiter::games::chex::shuffle::{seed_hash, shuffle_stacks};
+    let mut t = ended_game();
+    let before = t.game().position().stacks.clone();
+    let entropy = 0xDEAD_BEEF_1234_5678u64;
+    let fresh = entropy & arbiter::games::MAX_SEED;
+    // The preview says so.
+    let r = t.run_with("mod", "/revert to:6 reason:misclick", entropy);
+    assert!(
+        r.text.contains("reshuffled from a fresh seed"),
+        "{}",
+        r.text
+    );
+    let id = r.buttons.first().cloned().expect("a confirm button");
+    let r = t.hub.press("mod", &id, t.t);
+    assert_eq!(r.ok, Some(true), "{}", r.text);
+    assert!(r.text.contains(&seed_hash(fresh)), "{}", r.text);
+    assert!(
+        !r.text.contains(&fresh.to_string()),
+        "the seed stays secret: {}",
+        r.text
+    );
+    let g = t.game();
+    assert!(!g.finished());
+    let stacks = g.position().stacks.clone();
+    assert_eq!(
+        stacks,
+        shuffle_stacks(fresh, [sorted(&before[0]), sorted(&before[1])]),
+        "the pieces face down follow the fresh seed"
+    );
+    assert_ne!(stacks, before);
+    assert_eq!(g.seed_hash(), seed_hash(fresh));
+    assert!(t.ok("ann", "/status").contains(&seed_hash(fresh)));
+    // An export in play names the hash and keeps the seed out; it imports.
+    let text = t.ok("ann", "/export");
+    assert!(
+        text.contains(&format!(
+            "[Reseed \"from #7: SHA-256 {}\"]",
+            seed_hash(fresh)
+        )),
+        "{text}"
+    );
+    assert!(!text.contains(&fresh.to_string()), "{text}");
+    let back = export::import(&text).expect("an export in play imports");
+    assert_eq!(back.position().to_text(), t.text());
+    // Storage keeps the seed: a reload gives the same stacks.
+    let reloaded = Game::from_log(g.users.clone(), g.settings.clone(), g.log.clone()).unwrap();
+    assert_eq!(reloaded.position().stacks, stacks);
+    // The next draw follows the fresh seed; the end reveals both seeds.
+    t.ok("ben", "/draw");
+    assert_eq!(t.game().position().revealed, Some(stacks[1][0]));
+    let r = t.ok("ann", "/resign");
+    assert!(r.contains("The seeds were 7"), "{r}");
+    assert!(
+        r.contains(&format!(
+            "then {fresh} (SHA-256 {}) from the revert #7",
+            seed_hash(fresh)
+        )),
+        "{r}"
+    );
+    let text = t.ok("ann", "/export");
+    assert!(text.contains("[Seed \"7\"]"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "[Reseed \"from #7: seed {fresh}, SHA-256 {}\"]",
+            seed_hash(fresh)
+        )),
+        "{text}"
+    );
+    let back = export::import(&text).expect("a finished export imports");
+    assert_eq!(back.position().stacks, t.game().position().stacks);
+    assert_eq!(back.seeds(), t.game().seeds());
+}
+
+/// A revert while the game is in play keeps the seed; one that undoes a reshuffling revert
+/// reshuffles again (the order it would bring back follows a revealed seed).
+#[test]
+fn a_revert_in_play_keeps_the_seed_unless_it_undoes_a_reshuffle() {
+    use arbiter::games::chex::shuffle::seed_hash;
+    let (mut t, _) = Table::new("seed:7");
+    t.ok("ann", "/draw");
+    t.ok("ben", "/draw");
+    t.ok("ben", "/place c3");
+    let stacks = t.game().position().stacks.clone();
+    let r = t.revert(3, 99);
+    assert!(!r.contains("reshuffled"), "{r}");
+    assert_eq!(t.game().position().stacks, stacks);
+    assert_eq!(t.game().seeds().len(), 1);
+    // Ended, reopened (seed 1000), then reverted further back: a third seed.
+    let mut t = ended_game();
+    t.revert(6, 1000);
+    t.ok("ben", "/draw");
+    let r = t.revert(4, 2000);
+    assert!(r.contains(&seed_hash(2000)), "{r}");
+    let seeds: Vec<u64> = t.game().seeds().iter().map(|s| s.seed).collect();
+    assert_eq!(seeds, [7, 2000]);
+}
+
+/// Exports written before the fresh seed existed (a revert without `reseed`) still import.
+#[test]
+fn an_export_from_before_reseeding_still_imports() {
+    let (mut t, _) = Table::new("seed:7");
+    t.ok("ann", "/draw");
+    t.ok("ben", "/draw");
+    t.ok("ben", "/place c3");
+    t.revert(3, 5);
+    t.ok("ann", "/resign");
+    let text = t.ok("ann", "/export");
+    assert!(
+        text.contains("{\"Revert\":{\"to\":3,\"reason\":\"disputed\"}}"),
+        "the revert is written as before: {text}"
+    );
+    let back = export::import(OLD_EXPORT).expect("an old export imports");
+    assert!(back.finished());
+    assert_eq!(back.seeds().len(), 1);
+    assert_eq!(back.position().to_text(), t.text());
+}
+
+/// An export as the bot wrote it before issue 39 (a revert in it).
+const OLD_EXPORT: &str = r#"[Event "Chex"]
+[Variant "chex"]
+[White "ann"]
+[Black "ben"]
+[DrawMode "reveal"]
+[Stalemate "declare"]
+[MaxBoard "26"]
+[MoveLimit "off"]
+[SeedHash "7902699be42c8a8e46fbbb4501726517e86b22c56a189f7625a6da49081b2451"]
+[Seed "7"]
+[Result "0-1"]
+[Setup {"users":["ann","ben"],"settings":{"draw_mode":"Reveal","stalemate":"Declare","max_board":26,"move_limit":null,"seed":7,"seed_hash":"7902699be42c8a8e46fbbb4501726517e86b22c56a189f7625a6da49081b2451"}}]
+
+- t=1767225600 org: the game starts ;; {"number":null,"actor":"org","time":1767225600,"command":"/chex new white:@ann black:@ben seed:7","action":{"Start":{"position":null}},"reverted":null}
+#1 t=1767225660 ann: White (ann) draws a Pawn and places it ;; {"number":1,"actor":"ann","time":1767225660,"command":"/draw","action":{"Draw":{"side":"White","piece":"Pawn","square":[0,0]}},"reverted":null}
+#2 t=1767225720 ben: Black (ben) draws a Rook ;; {"number":2,"actor":"ben","time":1767225720,"command":"/draw","action":{"Draw":{"side":"Black","piece":"Rook","square":null}},"reverted":null}
+#3 t=1767225780 ben: Black (ben) R@c3 {reverted by mod: disputed} ;; {"number":3,"actor":"ben","time":1767225780,"command":"/place c3","action":{"Place":{"side":"Black","piece":"Rook","square":[1,1],"notation":"R@c3"}},"reverted":["mod","disputed"]}
+#4 t=1767225900 mod: revert to before #3 (disputed) ;; {"number":4,"actor":"mod","time":1767225900,"command":"/revert to:3 reason:disputed","action":{"Revert":{"to":3,"reason":"disputed"}},"reverted":null}
+#5 t=1767225960 ann: White (ann) resigns ;; {"number":5,"actor":"ann","time":1767225960,"command":"/resign","action":{"Resign":{"side":"White","organiser":false}},"reverted":null}
+"#;
+
+/// Defect 11: `/move` accepts every entry `/moves` offers, exactly as written: `draw`, the
+/// revealed piece's placements (`N@c3`), blind draws (`draw@c3`); a placement's letter may be
+/// lower case; a wrong letter says which piece was drawn.
+#[test]
+fn move_accepts_draw_and_placements_as_offered() {
+    let (mut t, _) = Table::new("seed:7");
+    assert_eq!(t.moves("ann"), ["draw"]);
+    assert!(t.ok("ann", "/move draw").contains("P@b2"));
+    assert_eq!(t.moves("ben"), ["draw"]);
+    assert!(t.ok("ben", "/move draw").contains("Rook"));
+    let offered = t.moves("ben");
+    assert!(offered.contains(&"R@c3".to_string()), "{offered:?}");
+    let why = t.no("ben", "/move N@c3");
+    assert!(why.contains("you drew a Rook, not a Knight"), "{why}");
+    assert!(t.ok("ben", "/move R@c3").contains("R@c3"));
+    t.ok("ann", "/move draw");
+    let offered = t.moves("ann");
+    let placement = offered[0].clone();
+    // Lower case, as the issue asks for piece letters.
+    t.ok("ann", &format!("/move {}", placement.to_lowercase()));
+    // Without a revealed piece a placement says to draw first.
+    let why = t.no("ben", "/move R@d4");
+    assert!(why.contains("/draw first"), "{why}");
+    // Blind mode offers each draw with its square, and takes it as offered.
+    let (mut t, _) = Table::new("seed:7 draw_mode:blind");
+    t.ok("ann", "/move draw");
+    let offered = t.moves("ben");
+    assert_eq!(offered.len(), 8, "{offered:?}");
+    assert!(
+        offered.iter().all(|m| m.starts_with("draw@")),
+        "{offered:?}"
+    );
+    assert!(t.ok("ben", "/move draw@c3").contains("R@c3"));
+    // And every entry of a busy list is accepted as written.
+    for m in Table::from(EXAMPLE).moves("ann") {
+        let mut t = Table::from(EXAMPLE);
+        t.ok("ann", &format!("/move {m}"));
+    }
+}
+
+/// Shared messages: lower-case piece letters, upper-case squares, short algebraic, the
+/// check-first refusal, and no `§` in refusals.
+#[test]
+fn moves_typed_as_players_type_them() {
+    // A piece letter in lower case is the piece (`nb3-d4`; `b` before a file letter too).
+    let mut t = Table::from(EXAMPLE);
+    assert!(t.ok("ann", "/move nb3-d4").contains("Nb3-d4"));
+    let mut t = Table::from(EXAMPLE);
+    assert!(t.ok("ann", "/move Nb3d4").contains("Nb3-d4"));
+    // Upper-case squares.
+    let mut t = Table::from(EXAMPLE);
+    assert_eq!(
+        t.no("ann", "/move Nb3-D4"),
+        "square letters are lower case: Nb3-d4"
+    );
+    assert_eq!(
+        t.no("ann", "/move NB3-D4"),
+        "square letters are lower case: Nb3-d4"
+    );
+    assert_eq!(
+        t.no("ann", "/move B3-D4"),
+        "square letters are lower case: b3-d4"
+    );
+    // Short algebraic: one piece can go there, or not.
+    assert_eq!(t.no("ann", "/move Nd4"), "write the move from-to: Nb3-d4");
+    assert_eq!(t.no("ann", "/move d4"), "write the move from-to: Nb3-d4");
+    assert_eq!(t.no("ann", "/move nxd2"), "write the move from-to: Nb3xd2");
+    assert_eq!(
+        t.no("ann", "/move e4"),
+        "write the move from-to, like e2-e4"
+    );
+    assert_eq!(
+        t.no("ann", "/move Be4"),
+        "write the move from-to, like e2-e4"
+    );
+    // No `§` in Chex refusals: the rule is named in words.
+    let mut t = Table::from("5/5/1Pp2/5 [KQRRBBNNPPPPPPP kqrrbbnnppppppp] w -1,-1 -");
+    for (cmd, words) in [
+        ("/move b2-b3=Q", "no promotion in Chex"),
+        ("/move 0-0", "no castling in Chex"),
+    ] {
+        let why = t.no("ann", cmd);
+        assert!(why.contains(words) && !why.contains('§'), "{why}");
+    }
+    let (mut t, _) = Table::new("seed:7");
+    t.ok("ann", "/draw");
+    t.ok("ben", "/draw");
+    let why = t.no("ben", "/takeback");
+    assert!(
+        why.contains("cannot be taken back") && !why.contains('§'),
+        "{why}"
+    );
+}
+
+/// A move refused while the mover's King could be captured says so first, with the legal
+/// plays, the King's first.
+#[test]
+fn a_refused_move_while_in_check_says_so_first() {
+    // White King b2 next to Black's queen c2: she can take it, the group holds.
+    let mut t = Table::from("4/1Kq1/4 [QRRBBNNPPPPPPPP krrbbnnpppppppp] w -1,-1 -");
+    let why = t.no("ann", "/move Kb2-a3");
+    let (first, rest) = why.split_once('\n').expect("two lines");
+    assert!(
+        first.starts_with("your King on b2 is in check; legal moves: Kb2"),
+        "{why}"
+    );
+    assert!(first.contains("draw"), "{why}");
+    assert!(rest.contains("break the group"), "{why}");
+    // Not in check (a knight cannot take next to it): the plain refusal.
+    let mut t = Table::from("4/1Kn1/4 [QRRBBNNPPPPPPPP kqrrbbnpppppppp] w -1,-1 -");
+    let why = t.no("ann", "/move Kb2-a3");
+    assert!(!why.contains("in check"), "{why}");
+    assert!(why.contains("break the group"), "{why}");
 }

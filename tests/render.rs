@@ -940,3 +940,69 @@ fn party_scratch_shown() {
         .is_some_and(|(t, _)| t.contains("scratch")));
     check_golden("party_scratch", &party::render_party(&view).unwrap());
 }
+
+/// A Chex game from a position text (White wes, Black bea, seed 7), with plays applied.
+fn chex_game(position: &str, plays: &[(&str, &str)]) -> arbiter::games::chex::Game {
+    use arbiter::games::chex::{Game, NewGame, Request};
+    let mut new = NewGame::new("wes", "bea", 7);
+    new.position = Some(position.into());
+    let mut g = Game::create(new, "org", 0).unwrap();
+    for (i, (user, text)) in plays.iter().enumerate() {
+        let req = match *text {
+            "draw" => Request::Draw {
+                square: None,
+                turn: None,
+            },
+            t => Request::Move {
+                text: t.into(),
+                turn: None,
+            },
+        };
+        g.apply(user, req, 60 * (i as u64 + 1), "/move").unwrap();
+    }
+    g
+}
+
+/// Issue 39: a Chex game won by a King capture: the result in the title wraps (never cut),
+/// and Black's pieces left show on the dark panel on light tiles.
+#[test]
+fn chex_result_title_wrapped() {
+    let g = chex_game(
+        "4/1Qk1/4 [KRRBBNNPPPPPPPP qrrbbnnpppppppp] w -1,-1 -",
+        &[("wes", "Qb2xc2")],
+    );
+    let view = arbiter::render::chex_view(&g);
+    assert_eq!(
+        view.status,
+        "White (wes) wins (Black (bea)'s King is captured)"
+    );
+    let png = arbiter::render::render_chex(&view).unwrap();
+    check_golden("chex_result_title_wrapped", &png);
+    // Longer names: the result goes on over a second line, whole.
+    let mut long = view.clone();
+    long.status =
+        "White (wesley_the_patient) wins (Black (beatrice_of_the_long_name)'s King is captured)"
+            .into();
+    let png = arbiter::render::render_chex(&long).unwrap();
+    let (_, h) = dims(&png);
+    let (_, h1) = dims(&arbiter::render::render_chex(&view).unwrap());
+    assert_eq!(h, h1 + 26, "one more line in the header");
+    check_golden("chex_long_title_wrapped", &png);
+}
+
+/// Issue 39: after a move that shrinks the board on the left, the squares keep their
+/// colours (the bishop's stays light), the last move reads in the new labels (`Na2-c3`,
+/// marked on a2 and c3), and Black's drawn Rook shows on the panel.
+#[test]
+fn chex_relabelled_colours_and_last_move() {
+    let g = chex_game(
+        "5/1NBp1/5 [KQRRBNPPPPPPPP kqrrbbnnppppppp] w 0,0 -",
+        &[("wes", "Nb2-d3"), ("bea", "draw")],
+    );
+    let view = arbiter::render::chex_view(&g);
+    assert_eq!(view.last_text.as_deref(), Some("Na2-c3"));
+    assert_eq!(view.last, Some((Some((0, 1)), (2, 2))));
+    assert!(!view.dark(1, 1), "the bishop's square (2,1) is light");
+    let png = arbiter::render::render_chex(&view).unwrap();
+    check_golden("chex_relabelled", &png);
+}

@@ -237,7 +237,7 @@ impl ThreadGame for Game {
     fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {
         let e = self.log.get(i)?;
         let audit = match &e.action {
-            Action::Revert { to, reason } => {
+            Action::Revert { to, reason, .. } => {
                 Some((format!("revert to before #{to}"), reason.clone()))
             }
             _ => None,
@@ -300,9 +300,27 @@ impl ThreadGame for Game {
         now: Timestamp,
         raw: &str,
     ) -> Result<Reply, String> {
+        // The hub passes the entropy drawn with `/revert`; without it, a revert that must draw
+        // a fresh seed is refused rather than drawing a predictable one.
+        if self.revert_reseeds(to) {
+            return Err("this revert reshuffles the pieces face down and needs a fresh seed; ask again with /revert".into());
+        }
+        self.revert_with_entropy(moderator, to, reason, now, raw, 0)
+    }
+
+    fn revert_with_entropy(
+        &mut self,
+        moderator: &str,
+        to: u32,
+        reason: &str,
+        now: Timestamp,
+        raw: &str,
+        entropy: u64,
+    ) -> Result<Reply, String> {
         let req = Request::Revert {
             to,
             reason: reason.to_string(),
+            entropy,
         };
         self.apply(moderator, req, now, raw)
             .map(|a| {

@@ -127,6 +127,22 @@ pub trait ThreadGame: Send + Sync {
         now: Timestamp,
         raw: &str,
     ) -> Result<Reply, String>;
+    /// [`ThreadGame::revert`] with fresh entropy drawn when the moderator asked for it, for a
+    /// game that draws a new seed at a revert (Chex rules 5.5a). Ignores it by default.
+    ///
+    /// # Errors
+    /// Why it is refused.
+    fn revert_with_entropy(
+        &mut self,
+        moderator: &str,
+        to: u32,
+        reason: &str,
+        now: Timestamp,
+        raw: &str,
+        _entropy: u64,
+    ) -> Result<Reply, String> {
+        self.revert(moderator, to, reason, now, raw)
+    }
     /// The `/status` text.
     fn status(&self, now: Timestamp) -> String;
     /// The console's `!state` lines.

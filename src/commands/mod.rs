@@ -358,6 +358,8 @@ struct PendingRevert {
     reason: String,
     created: Timestamp,
     log_len: usize,
+    /// Drawn with the `/revert` command, for a game that reshuffles on a revert (Chex).
+    entropy: u64,
 }
 
 /// All games, by thread, with pending confirmations.
@@ -530,6 +532,7 @@ impl Hub {
                                 reason,
                                 created: now,
                                 log_len: game.log_len(),
+                                entropy,
                             },
                         );
                         let by = now + CONFIRM_WINDOW;
@@ -730,7 +733,7 @@ impl Hub {
         }
         let cmd = format!("/revert to:{} reason:{}", p.to, p.reason);
         let before = Standing::of(&**game, now);
-        match game.revert(user, p.to, &p.reason, now, &cmd) {
+        match game.revert_with_entropy(user, p.to, &p.reason, now, &cmd, p.entropy) {
             Ok(r) => {
                 let r = before.settle(&**game, r, now);
                 let thread = p.thread.clone();

@@ -3,7 +3,7 @@
 //! every piece that cannot move without breaking the group ("tagged", as the rules say).
 
 use super::board::{DIM, PAGE, PANEL, TEXT};
-use super::canvas::{fit_text, Align, Canvas, Fonts, Rgb8};
+use super::canvas::{wrap_text, Align, Canvas, Fonts, Rgb8};
 use super::shapes::{sprite, Figure};
 use super::{fonts, RenderError};
 use crate::games::chex::{Game, Kind, Position, Side};
@@ -41,8 +41,11 @@ pub struct ChexView {
     pub revealed: Option<(Side, Kind)>,
     /// Pieces left per side, by kind (K Q R B N P).
     pub left: [[usize; 6]; 2],
-    /// The last move as echoed.
+    /// The last move in the current labels.
     pub last_text: Option<String>,
+    /// The absolute square of the shown `a1`: square colours follow the absolute squares,
+    /// (0, 0) dark (Chex rules 5.5a).
+    pub origin: (i32, i32),
 }
 
 fn kind_index(k: Kind) -> usize {
@@ -96,7 +99,14 @@ impl ChexView {
             revealed: pos.revealed.map(|k| (pos.to_move, k)),
             left,
             last_text: None,
+            origin: f.origin,
         }
+    }
+
+    /// Whether the shown square (file, rank) is dark: by its absolute coordinates, so a
+    /// square keeps its colour however the labels move.
+    pub fn dark(&self, file: u32, rank: u32) -> bool {
+        (self.origin.0 + file as i32 + self.origin.1 + rank as i32).rem_euclid(2) == 0
     }
 
     /// The view of a game now.
@@ -122,7 +132,7 @@ impl ChexView {
                 .map(|o| crate::games::chex::outcome_text(&game.users, &o))
                 .unwrap_or_default(),
         };
-        v.last_text = game.state().last_text.clone();
+        v.last_text = game.state().last_now();
         v
     }
 }
@@ -163,38 +173,43 @@ pub(crate) fn draw_chex(view: &ChexView) -> Result<Canvas, RenderError> {
     let sq = ((WIDTH - 2 * PAD - 2 * margin) / n).clamp(20, 72);
     let board_w = sq * view.files;
     let board_h = sq * view.ranks;
-    let header = 64u32;
+    // Header: title at the right, status (wrapped, never cut) and last move at the left.
+    let title_w = fonts_width(fonts, &view.title, 26.0);
+    let status_w = WIDTH as f32 - 2.0 * PAD as f32 - title_w - 20.0;
+    let status = wrap_text(&fonts.bold, 20.0, &view.status, status_w);
+    let status_lines = status.len().max(1) as u32;
+    let header = 36 + 26 * status_lines;
     let panel = 176u32;
     let height = PAD + header + board_h + 2 * margin + panel + PAD;
     let mut c = Canvas::new(WIDTH, height, PAGE);
-    // Header: title at the right, status and last move at the left.
     let right = (WIDTH - PAD) as f32;
     c.text(
         &fonts.bold,
         26.0,
         &view.title,
-        right - fonts_width(fonts, &view.title, 26.0),
+        right - title_w,
         (PAD + 16) as f32,
         Align::Left,
         TEXT,
     );
-    let status = fit_text(&fonts.bold, 20.0, &view.status, (WIDTH as f32) * 0.62);
-    c.text(
-        &fonts.bold,
-        20.0,
-        &status,
-        PAD as f32,
-        (PAD + 16) as f32,
-        Align::Left,
-        TEXT,
-    );
+    for (i, line) in status.iter().enumerate() {
+        c.text(
+            &fonts.bold,
+            20.0,
+            line,
+            PAD as f32,
+            (PAD + 16 + 26 * i as u32) as f32,
+            Align::Left,
+            TEXT,
+        );
+    }
     if let Some(t) = &view.last_text {
         c.text(
             &fonts.regular,
             17.0,
             &format!("last: {t}"),
             PAD as f32,
-            (PAD + 44) as f32,
+            (PAD + 18 + 26 * status_lines) as f32,
             Align::Left,
             DIM,
         );
@@ -212,7 +227,7 @@ pub(crate) fn draw_chex(view: &ChexView) -> Result<Canvas, RenderError> {
     for f in 0..view.files {
         for r in 0..view.ranks {
             let (x, y) = cell(f, r);
-            c.fill(x, y, sq, sq, if (f + r) % 2 == 0 { DARK } else { LIGHT });
+            c.fill(x, y, sq, sq, if view.dark(f, r) { DARK } else { LIGHT });
         }
     }
     if let Some((from, to)) = view.last {
@@ -295,11 +310,10 @@ pub(crate) fn draw_chex(view: &ChexView) -> Result<Canvas, RenderError> {
                 Align::Left,
                 TEXT,
             );
-            sprite(fonts, &figure(kind), fill(side), 40).draw(
-                &mut c,
-                (x + w + 8.0) as i32,
-                (row1 - 20.0) as i32,
-            );
+            // On a light tile, so that a Black piece shows on the dark panel.
+            let (tx, ty) = ((x + w + 8.0) as i32, (row1 - 20.0) as i32);
+            c.fill(tx - 2, ty - 2, 44, 44, LIGHT);
+            sprite(fonts, &figure(kind), fill(side), 40).draw(&mut c, tx, ty);
         }
         None => {
             c.text(
@@ -334,8 +348,10 @@ pub(crate) fn draw_chex(view: &ChexView) -> Result<Canvas, RenderError> {
             if counts[i] == 0 {
                 continue;
             }
+            // On a light tile, so that a Black piece shows on the dark panel.
+            c.fill(x as i32 - 2, (y - 18.0) as i32, 36, 36, LIGHT);
             sprite(fonts, &figure(k), fill(side), 32).draw(&mut c, x as i32, (y - 16.0) as i32);
-            x += 34.0;
+            x += 40.0;
             x += c.text(
                 &fonts.bold,
                 17.0,

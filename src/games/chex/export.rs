@@ -16,8 +16,13 @@
 //! its pieces still face down are reshuffled on import from a seed derived from the hash (the
 //! first 13 hexadecimal digits, as a number, limited to 53 bits): the draws already made are
 //! replayed as logged, later draws differ from the original game's.
+//!
+//! A revert that reopened an ended game drew a fresh seed (Chex rules 5.5a): a `[Reseed "from
+//! #9: SHA-256 …"]` tag names the revert it applies from, and its log line carries the hash;
+//! the seed itself is written (in the tag and the line) only once the game is over. An export
+//! made in play without it reshuffles from a seed derived from that hash, as above.
 
-use super::game::{describe, Entry, Game, Outcome, Settings};
+use super::game::{describe, Action, Entry, Game, Outcome, Settings};
 use super::position::Side;
 use crate::time::format_duration;
 
@@ -82,6 +87,19 @@ pub fn export(game: &Game) -> String {
     if over {
         s.push_str(&format!("[Seed \"{}\"]\n", st.seed));
     }
+    // Seeds drawn at reverts that reopened the game (Chex rules 5.5a), each from its revert
+    // on; the seed itself once the game is over.
+    for r in game.seeds().iter().filter(|r| r.from.is_some()) {
+        let from = r.from.map_or(String::new(), |n| format!("#{n}"));
+        if over && r.known {
+            s.push_str(&format!(
+                "[Reseed \"from {from}: seed {}, SHA-256 {}\"]\n",
+                r.seed, r.hash
+            ));
+        } else {
+            s.push_str(&format!("[Reseed \"from {from}: SHA-256 {}\"]\n", r.hash));
+        }
+    }
     let result = match &game.state().outcome {
         Some(Outcome::Win { side, .. }) => match side {
             Side::White => "1-0",
@@ -112,7 +130,12 @@ pub fn export(game: &Game) -> String {
             Some((by, why)) => format!(" {{reverted by {by}: {why}}}"),
             None => String::new(),
         };
-        let data = serde_json::to_string(e).unwrap_or_default();
+        let data = if over {
+            serde_json::to_string(e)
+        } else {
+            serde_json::to_string(&hide_seed(e))
+        }
+        .unwrap_or_default();
         s.push_str(&format!(
             "{num} t={} {}: {}{rev} ;; {data}\n",
             e.time,
@@ -121,6 +144,19 @@ pub fn export(game: &Game) -> String {
         ));
     }
     s
+}
+
+/// An entry as exported while the game is in play: a revert's fresh seed left out (its hash
+/// stays).
+fn hide_seed(e: &Entry) -> Entry {
+    let mut e = e.clone();
+    if let Action::Revert {
+        reseed: Some(r), ..
+    } = &mut e.action
+    {
+        r.seed = None;
+    }
+    e
 }
 
 /// The seed an import without one reshuffles from (see the module documentation).

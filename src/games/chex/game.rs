@@ -3,6 +3,7 @@
 
 use crate::time::{format_duration, Timestamp};
 
+use super::export::derived_seed;
 use super::position::{Abs, Frame, Kind, Move, Piece, Position, Side, MAX_BOARD, MIN_BOARD};
 use super::shuffle::{seed_hash, shuffle_stacks};
 use super::text::TextError;
@@ -218,7 +219,77 @@ pub enum Action {
         to: u32,
         /// Why.
         reason: String,
+        /// The fresh seed the pieces still face down were reshuffled from, when the revert
+        /// reopened an ended game or undid an earlier reshuffle (Chex rules 5.5a). Absent in
+        /// logs written before it existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reseed: Option<Reseed>,
     },
+}
+
+/// A fresh seed drawn at a revert (Chex rules 5.5a).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Reseed {
+    /// The seed; `None` in an export made while the game is in play (it stays secret until
+    /// the game ends). A game imported without it reshuffles from a seed derived from the
+    /// hash, like a game imported in play without its first seed.
+    pub seed: Option<u64>,
+    /// The SHA-256 of the seed's decimal text, announced with the revert.
+    pub hash: String,
+}
+
+/// A seed the stacks follow, and since when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeedInUse {
+    /// The seed the stacks were shuffled from.
+    pub seed: u64,
+    /// Whether it is the game's real seed (not one derived from the hash on import).
+    pub known: bool,
+    /// Its SHA-256, as announced.
+    pub hash: String,
+    /// The revert that drew it (`None`: the game's start).
+    pub from: Option<u32>,
+}
+
+/// The last move or placement, kept to be shown in the current labels (Chex rules 5.5a).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct LastMove {
+    /// The piece that moved or was placed.
+    pub piece: Piece,
+    /// From (absolute); `None` for a placement.
+    pub from: Option<Abs>,
+    /// To (absolute).
+    pub to: Abs,
+    /// Whether it captured.
+    pub capture: bool,
+    /// Whether it left a King capturable (the echo's `+`).
+    pub check: bool,
+}
+
+impl LastMove {
+    /// The move in a frame's labels (`Nc4-e5`, `P@b2`, with `+` when it checked).
+    pub fn text(&self, frame: &Frame) -> String {
+        let check = if self.check { "+" } else { "" };
+        match self.from {
+            None => format!(
+                "{}@{}{check}",
+                self.piece.kind.letter(),
+                frame.label(self.to)
+            ),
+            Some(from) => {
+                let letter = match self.piece.kind {
+                    Kind::Pawn => String::new(),
+                    k => k.letter().to_string(),
+                };
+                let sep = if self.capture { 'x' } else { '-' };
+                format!(
+                    "{letter}{}{sep}{}{check}",
+                    frame.label(from),
+                    frame.label(self.to)
+                )
+            }
+        }
+    }
 }
 
 /// One entry of the log.
@@ -269,6 +340,9 @@ pub enum Request {
         to: u32,
         /// Why.
         reason: String,
+        /// Fresh entropy, drawn by the caller: the new seed when the revert reopens an ended
+        /// game (Chex rules 5.5a). Its low 53 bits are used.
+        entropy: u64,
     },
     /// The console's `!stack <side> <letters>`.
     Stack {
@@ -330,10 +404,14 @@ pub struct State {
     pub turn_started: Timestamp,
     /// The last move or placement: (from, to) absolute.
     pub last: Option<(Option<Abs>, Abs)>,
-    /// The last move or placement as echoed.
+    /// The last move or placement as echoed (in the labels it was written in).
     pub last_text: Option<String>,
+    /// The last move or placement, to be shown in the current labels.
+    pub last_move: Option<LastMove>,
     /// The current board's number: the last action still in effect (§5.1).
     pub board_number: u32,
+    /// The seeds the stacks followed, the one in force last (Chex rules 5.5a).
+    pub seeds: Vec<SeedInUse>,
 }
 
 /// Why an action is refused (shown as it is).
@@ -375,8 +453,15 @@ impl State {
             turn_started: time,
             last: None,
             last_text: None,
+            last_move: None,
             board_number: 0,
+            seeds: Vec::new(),
         }
+    }
+
+    /// The last move or placement in the current labels (`None` before any).
+    pub fn last_now(&self) -> Option<String> {
+        self.last_move.map(|m| m.text(&self.pos.frame()))
     }
 }
 
@@ -401,6 +486,43 @@ struct Typed {
     to: String,
 }
 
+/// The text with its square letters in lower case (a leading piece letter kept): what a
+/// move typed `E2-E4` or `NB1-C3` was meant to be.
+fn lower_squares(text: &str) -> String {
+    let t = text.trim();
+    let mut chars = t.chars();
+    let mut out = String::new();
+    if let Some(c) = chars.next() {
+        let next = t.chars().nth(1);
+        if Kind::from_letter(c).is_some()
+            && (next.is_some_and(|d| d.is_ascii_alphabetic()) || next == Some('@'))
+        {
+            out.push(c.to_ascii_uppercase());
+        } else {
+            out.push(c.to_ascii_lowercase());
+        }
+    }
+    out.extend(chars.map(|c| c.to_ascii_lowercase()));
+    out
+}
+
+/// A square written alone, with an optional (upper-case) piece letter and capture mark
+/// (`e4`, `Nd4`, `Bxd4`): short algebraic, which the bot does not read.
+fn short_algebraic(text: &str) -> Option<(Option<Kind>, String)> {
+    let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
+    let mut letter = None;
+    let mut rest = t;
+    if let Some(c) = t.chars().next().filter(char::is_ascii_uppercase) {
+        letter = Some(Kind::from_letter(c)?);
+        rest = &t[1..];
+    }
+    let rest = rest.strip_prefix(['x', ':']).unwrap_or(rest);
+    match parse_square_text(rest) {
+        Some((sq, "")) => Some((letter, sq)),
+        _ => None,
+    }
+}
+
 fn parse_square_text(s: &str) -> Option<(String, &str)> {
     let mut it = s.char_indices();
     let (_, f) = it.next()?;
@@ -419,8 +541,14 @@ fn parse_typed(text: &str) -> Result<Typed, String> {
     let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
     let mut rest = t;
     let mut letter = None;
-    if let Some(c) = rest.chars().next() {
-        if c.is_ascii_uppercase() {
+    let mut chars = rest.chars();
+    if let Some(c) = chars.next() {
+        // A piece letter: upper case, or lower case where no file letter could be meant
+        // (`nb1-c3`: a file letter is followed by a rank, never by another letter).
+        let lower_piece = c.is_ascii_lowercase()
+            && chars.next().is_some_and(|d| d.is_ascii_lowercase())
+            && Kind::from_letter(c).is_some();
+        if c.is_ascii_uppercase() || lower_piece {
             letter = Some(Kind::from_letter(c).ok_or_else(|| {
                 format!("`{c}` is not a Chex piece (K Q R B N, pawns without a letter)")
             })?);
@@ -591,6 +719,47 @@ impl Game {
     pub fn to_move(&self) -> Option<Side> {
         (!self.finished()).then_some(self.state.pos.to_move)
     }
+    /// The seeds the stacks followed, the one in force last (Chex rules 5.5a).
+    pub fn seeds(&self) -> &[SeedInUse] {
+        &self.state.seeds
+    }
+    /// The SHA-256 of the seed in force (announced at `/chex new`, or at the revert that
+    /// drew it).
+    pub fn seed_hash(&self) -> &str {
+        self.state
+            .seeds
+            .last()
+            .map_or(self.settings.seed_hash.as_str(), |s| s.hash.as_str())
+    }
+    /// The sentence revealing the seeds at the end: `The seed was 7 (SHA-256 …).`, or every
+    /// seed in force and since when.
+    pub fn seeds_revealed(&self) -> String {
+        let one = |s: &SeedInUse| {
+            let seed = if s.known {
+                s.seed.to_string()
+            } else {
+                format!("not known here (imported; reshuffled from {})", s.seed)
+            };
+            format!("{seed} (SHA-256 {})", s.hash)
+        };
+        match self.state.seeds.as_slice() {
+            [] => format!(
+                "The seed was {} (SHA-256 {}).",
+                self.settings.seed, self.settings.seed_hash
+            ),
+            [s] => format!("The seed was {}.", one(s)),
+            all => {
+                let v: Vec<String> = all
+                    .iter()
+                    .map(|s| match s.from {
+                        None => format!("{} from the start", one(s)),
+                        Some(n) => format!("{} from the revert #{n}", one(s)),
+                    })
+                    .collect();
+                format!("The seeds were {}.", v.join("; then "))
+            }
+        }
+    }
     /// The next action number.
     pub fn next_number(&self) -> u32 {
         self.log.iter().filter(|e| e.number.is_some()).count() as u32 + 1
@@ -603,7 +772,7 @@ impl Game {
     /// Not seated, not their turn, the game over.
     pub fn legal_for(&self, user: &str) -> Result<Vec<String>, Refusal> {
         self.check_may_act(user)?;
-        Ok(self.state.pos.legal_texts())
+        Ok(self.offered())
     }
 
     fn check_in_play(&self) -> Result<(), Refusal> {
@@ -683,6 +852,10 @@ impl Game {
 
     fn read_square(&self, text: &str) -> Result<Abs, Refusal> {
         let frame = self.frame();
+        let lower = text.trim().to_ascii_lowercase();
+        if lower != text.trim() && frame.parse(&lower).is_some() {
+            return refuse(format!("square letters are lower case: {lower}"));
+        }
         frame.parse(text).ok_or_else(|| {
             Refusal::Rule(format!(
                 "`{}` is not a square of board #{} (files a–{}, ranks 1–{})",
@@ -711,47 +884,12 @@ impl Game {
             Request::Draw { square, turn } => self.draw_action(actor, square, turn)?,
             Request::Place { square, turn } => {
                 let side = self.check_may_act(actor)?;
-                let pos = &self.state.pos;
-                let Some(piece) = pos.revealed else {
-                    return refuse(if pos.stacks[side.index()].is_empty() {
-                        "you have nothing to place: your stack is empty, so you must move"
-                            .to_string()
-                    } else {
-                        "you have no piece to place: /draw first".to_string()
-                    });
-                };
-                self.check_turn(turn)?;
-                let sq = self.read_square(&square)?;
-                if !pos.placement_squares().contains(&sq) {
-                    return refuse(self.placement_refusal(sq, square.trim()));
-                }
-                let frame = self.frame();
-                let mut after = pos.clone();
-                after.place(sq);
-                let check = if after.king_en_prise() { "+" } else { "" };
-                Action::Place {
-                    side,
-                    piece,
-                    square: sq,
-                    notation: format!("{}@{}{check}", piece.letter(), frame.label(sq)),
-                }
+                self.place_action(side, None, &square, turn)?
             }
             Request::Move { text, turn } => {
                 let side = self.check_may_act(actor)?;
-                if let Some(k) = self.state.pos.revealed {
-                    return refuse(format!(
-                        "you drew a {}: place it first with /place square:<sq> (/moves lists the squares)",
-                        k.name()
-                    ));
-                }
-                self.check_turn(turn)?;
-                let (mv, notation) = self.resolve_move(side, &text)?;
-                Action::Move {
-                    side,
-                    from: mv.from,
-                    to: mv.to,
-                    notation,
-                }
+                self.move_action(actor, side, &text, turn)
+                    .map_err(|e| self.check_first(side, e))?
             }
             Request::OfferDraw => {
                 self.check_in_play()?;
@@ -819,7 +957,11 @@ impl Game {
                 }
             }
             Request::Takeback => return self.takeback(actor, now, command),
-            Request::Revert { to, reason } => return self.revert(actor, to, &reason, now, command),
+            Request::Revert {
+                to,
+                reason,
+                entropy,
+            } => return self.revert(actor, to, &reason, entropy, now, command),
             Request::Stack { side, letters } => {
                 let mut order = Vec::new();
                 for c in letters.chars().filter(|c| !c.is_whitespace()) {
@@ -917,19 +1059,163 @@ impl Game {
         })
     }
 
+    /// A placement of the revealed piece (`/place square:c3`, or `/move N@c3` naming the
+    /// piece).
+    fn place_action(
+        &self,
+        side: Side,
+        named: Option<Kind>,
+        square: &str,
+        turn: Option<u32>,
+    ) -> Result<Action, Refusal> {
+        let pos = &self.state.pos;
+        let Some(piece) = pos.revealed else {
+            return refuse(if pos.stacks[side.index()].is_empty() {
+                "you have nothing to place: your stack is empty, so you must move".to_string()
+            } else {
+                "you have no piece to place: /draw first (or /move draw)".to_string()
+            });
+        };
+        if let Some(k) = named.filter(|&k| k != piece) {
+            return refuse(format!(
+                "you drew a {}, not a {}: place it with /move {}@<square> or /place square:<square> (/moves lists the squares)",
+                piece.name(),
+                k.name(),
+                piece.letter()
+            ));
+        }
+        self.check_turn(turn)?;
+        let sq = self.read_square(square)?;
+        if !pos.placement_squares().contains(&sq) {
+            return refuse(self.placement_refusal(sq, square.trim()));
+        }
+        let frame = self.frame();
+        let mut after = pos.clone();
+        after.place(sq);
+        let check = if after.king_en_prise() { "+" } else { "" };
+        Ok(Action::Place {
+            side,
+            piece,
+            square: sq,
+            notation: format!("{}@{}{check}", piece.letter(), frame.label(sq)),
+        })
+    }
+
+    /// `/move <text>`: every entry `/moves` offers, exactly as written (`Nb3-d4`, `draw`,
+    /// `draw@c3` in blind mode, `N@c3`), and moves typed with a lower-case piece letter or
+    /// without the separator.
+    fn move_action(
+        &self,
+        actor: &str,
+        side: Side,
+        text: &str,
+        turn: Option<u32>,
+    ) -> Result<Action, Refusal> {
+        let t = text.trim();
+        let bare = t.trim_end_matches(['+', '#', '!', '?']);
+        if bare.eq_ignore_ascii_case("draw") {
+            return self.draw_action(actor, None, turn);
+        }
+        if let Some((head, square)) = bare.split_once('@') {
+            if head.eq_ignore_ascii_case("draw") {
+                return self.draw_action(actor, Some(square.to_string()), turn);
+            }
+            let mut letters = head.chars();
+            let named = match (letters.next(), letters.next()) {
+                (None, _) => None,
+                (Some(c), None) => match Kind::from_letter(c) {
+                    Some(k) => Some(k),
+                    None => {
+                        return refuse(format!(
+                            "`{c}` is not a Chex piece (K Q R B N P); write a placement like N@c3"
+                        ))
+                    }
+                },
+                _ => {
+                    return refuse(format!(
+                        "`{t}` does not read as a placement (write it like N@c3)"
+                    ))
+                }
+            };
+            return self.place_action(side, named, square, turn);
+        }
+        if let Some(k) = self.state.pos.revealed {
+            return refuse(format!(
+                "you drew a {0}: place it first with /move {1}@<square> or /place square:<square> (/moves lists the squares)",
+                k.name(),
+                k.letter()
+            ));
+        }
+        self.check_turn(turn)?;
+        let (mv, notation) = self.resolve_move(side, t)?;
+        Ok(Action::Move {
+            side,
+            from: mv.from,
+            to: mv.to,
+            notation,
+        })
+    }
+
+    /// The plays offered to the side to act, as `/moves` lists them: in blind mode a draw
+    /// names its square (`draw@c3`).
+    fn offered(&self) -> Vec<String> {
+        let pos = &self.state.pos;
+        let mut v = pos.legal_texts();
+        if self.settings.draw_mode == DrawMode::Blind && pos.count() > 0 {
+            if let Some(i) = v.iter().position(|m| m == "draw") {
+                v.remove(i);
+                let frame = self.frame();
+                v.extend(
+                    pos.placement_squares()
+                        .into_iter()
+                        .map(|s| format!("draw@{}", frame.label(s))),
+                );
+                v.sort();
+            }
+        }
+        v
+    }
+
+    /// A refusal of a move made while the mover's King could be captured: says so first,
+    /// with the legal plays (at most 12, then `…`).
+    fn check_first(&self, side: Side, refusal: Refusal) -> Refusal {
+        let pos = &self.state.pos;
+        let Some(king) = pos.king(side) else {
+            return refusal;
+        };
+        if !pos.can_capture(side.other(), king) {
+            return refusal;
+        }
+        let mut plays = self.offered();
+        // The King's own moves first.
+        plays.sort_by_key(|m| !m.starts_with('K'));
+        let mut list: Vec<String> = plays.iter().take(12).cloned().collect();
+        if plays.len() > 12 {
+            list.push("…".into());
+        }
+        Refusal::Rule(format!(
+            "your King on {} is in check; legal moves: {}\n{refusal}",
+            self.frame().label(king),
+            list.join(" ")
+        ))
+    }
+
     /// Reads a typed move against the current board; the move and its echo.
     fn resolve_move(&self, side: Side, text: &str) -> Result<(Move, String), Refusal> {
         let t = text.trim();
         if t.contains('=') {
-            return refuse("there is no promotion in Chex (§5.3): a pawn on any rank stays a pawn; write the move without =");
+            return refuse("there is no promotion in Chex: a pawn on any rank stays a pawn; write the move without =");
         }
         if matches!(
             t.trim_end_matches(['+', '#']),
             "0-0" | "0-0-0" | "O-O" | "O-O-O"
         ) {
-            return refuse("there is no castling in Chex (§5.3)");
+            return refuse("there is no castling in Chex: King and Rook move one at a time");
         }
-        let typed = parse_typed(t).map_err(Refusal::Rule)?;
+        let typed = match parse_typed(t) {
+            Ok(typed) => typed,
+            Err(why) => return Err(self.unread_move(side, t, why)),
+        };
         let pos = &self.state.pos;
         let frame = self.frame();
         let from = self.read_square(&typed.from)?;
@@ -997,6 +1283,49 @@ impl Game {
         Ok((mv, format!("{echo}{check}")))
     }
 
+    /// Why a typed move does not read, and what would: the lower-case squares it meant, or
+    /// the long form of a short-algebraic move.
+    fn unread_move(&self, side: Side, text: &str, why: String) -> Refusal {
+        let fixed = lower_squares(text);
+        if fixed != text && parse_typed(&fixed).is_ok() {
+            return Refusal::Rule(format!("square letters are lower case: {fixed}"));
+        }
+        let Some((letter, square)) = short_algebraic(&fixed) else {
+            return Refusal::Rule(why);
+        };
+        let pos = &self.state.pos;
+        let frame = self.frame();
+        let candidates: Vec<Move> = match frame.parse(&square) {
+            Some(to) => {
+                let all: Vec<Move> = pos
+                    .side_moves(side)
+                    .into_iter()
+                    .filter(|m| m.to == to)
+                    .filter(|m| letter.is_none_or(|k| pos.at(m.from).is_some_and(|p| p.kind == k)))
+                    .collect();
+                // Without a letter short algebraic means a pawn, if one can go there.
+                let pawns: Vec<Move> = all
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.at(m.from).is_some_and(|p| p.kind == Kind::Pawn))
+                    .collect();
+                if letter.is_none() && !pawns.is_empty() {
+                    pawns
+                } else {
+                    all
+                }
+            }
+            None => Vec::new(),
+        };
+        match candidates.as_slice() {
+            [m] => Refusal::Rule(format!(
+                "write the move from-to: {}",
+                pos.move_text(*m, &frame)
+            )),
+            _ => Refusal::Rule("write the move from-to, like e2-e4".into()),
+        }
+    }
+
     fn commit(
         &mut self,
         actor: &str,
@@ -1046,10 +1375,9 @@ impl Game {
         let st = &self.state;
         match &st.outcome {
             Some(o) => format!(
-                "Game over: {}. The seed was {} (SHA-256 {}).",
+                "Game over: {}. {}",
                 outcome_text(&self.users, o),
-                self.settings.seed,
-                self.settings.seed_hash
+                self.seeds_revealed()
             ),
             None => {
                 let side = st.pos.to_move;
@@ -1114,7 +1442,9 @@ impl Game {
             ));
         }
         if matches!(e.action, Action::Draw { .. }) {
-            return refuse("a /draw cannot be taken back (§5.7): the piece stays revealed");
+            return refuse(
+                "a /draw cannot be taken back: the piece drawn stays revealed and must be placed",
+            );
         }
         if self.finished() {
             return refuse(
@@ -1168,7 +1498,32 @@ impl Game {
         if undone.is_empty() {
             return refuse(format!("nothing from #{to} on is left to revert"));
         }
+        let mut undone = undone;
+        if self.revert_reseeds(to) {
+            undone.push(
+                "and the pieces still face down will be reshuffled from a fresh seed (the seed they follow has been revealed)"
+                    .to_string(),
+            );
+        }
         Ok(undone)
+    }
+
+    /// Whether a revert to before action `to` must reshuffle the pieces still face down
+    /// (Chex rules 5.5a): it reopens an ended game (whose seed was revealed), or it undoes an
+    /// earlier revert that reshuffled (which would bring back a revealed seed's order).
+    pub fn revert_reseeds(&self, to: u32) -> bool {
+        self.finished()
+            || self.log.iter().any(|e| {
+                e.reverted.is_none()
+                    && e.number.is_some_and(|n| n >= to)
+                    && matches!(
+                        e.action,
+                        Action::Revert {
+                            reseed: Some(_),
+                            ..
+                        }
+                    )
+            })
     }
 
     fn revert(
@@ -1176,30 +1531,59 @@ impl Game {
         moderator: &str,
         to: u32,
         reason: &str,
+        entropy: u64,
         now: Timestamp,
         command: &str,
     ) -> Result<Accepted, Refusal> {
         let undone = self.revert_preview(to)?;
         let was = self.frame();
-        for e in &mut self.log {
+        let reopens = self.finished();
+        let reseed = self.revert_reseeds(to).then(|| {
+            let seed = crate::games::drawn_seed(entropy);
+            Reseed {
+                seed: Some(seed),
+                hash: seed_hash(seed),
+            }
+        });
+        let mut log = self.log.clone();
+        for e in &mut log {
             if e.reverted.is_none() && e.number.is_some_and(|n| n >= to) {
                 e.reverted = Some((moderator.to_string(), reason.to_string()));
             }
         }
-        let number = self.push(
-            moderator,
-            now,
-            command,
-            Action::Revert {
+        log.push(Entry {
+            number: Some(self.next_number()),
+            actor: moderator.to_string(),
+            time: now,
+            command: command.to_string(),
+            action: Action::Revert {
                 to,
                 reason: reason.to_string(),
+                reseed: reseed.clone(),
             },
-        );
-        self.replay()?;
+            reverted: None,
+        });
+        let number = Some(self.next_number());
+        let old = std::mem::replace(&mut self.log, log);
+        if let Err(e) = self.replay() {
+            self.log = old;
+            return Err(e);
+        }
         let mut lines = vec![format!(
             "{moderator} reverted the game to before #{to} ({reason}); undone: {}",
             undone.join("; ")
         )];
+        if let Some(r) = &reseed {
+            let why = if reopens {
+                "The game is open again; its seed was revealed at the end"
+            } else {
+                "The order this revert brings back follows a seed revealed at an earlier end"
+            };
+            lines.push(format!(
+                "{why}, so the pieces still face down are reshuffled from a fresh seed. Seed hash (SHA-256 of the seed's decimal text): {}; the seed is revealed when the game ends.",
+                r.hash
+            ));
+        }
         if let Some(l) = relabel_line(&was, &self.frame(), &self.state.pos) {
             lines.push(l);
         }
@@ -1273,10 +1657,10 @@ impl Game {
         if let Some(k) = st.pos.revealed {
             lines.push(format!("Revealed: {} {}", st.pos.to_move.name(), k.name()));
         }
-        if let Some(t) = &st.last_text {
+        if let Some(t) = st.last_now() {
             lines.push(format!("Last: {t}"));
         }
-        lines.push(format!("Seed hash (SHA-256): {}", self.settings.seed_hash));
+        lines.push(format!("Seed hash (SHA-256): {}", self.seed_hash()));
         lines.join("\n")
     }
 
@@ -1299,15 +1683,15 @@ impl Game {
                 self.settings
                     .move_limit
                     .map_or("off".to_string(), format_duration),
-                self.settings.seed_hash
+                self.seed_hash()
             ),
             format!("board number: #{}", st.board_number),
         ];
         match &st.outcome {
             Some(o) => v.push(format!(
-                "result: {}; seed {}",
+                "result: {}; {}",
                 outcome_text(&self.users, o),
-                self.settings.seed
+                self.seeds_revealed()
             )),
             None => v.push(format!("to move: {}", self.name(st.pos.to_move))),
         }
@@ -1319,7 +1703,7 @@ impl Game {
         if let Some(by) = st.draw_offer {
             v.push(format!("draw offer: by {}", self.name(by)));
         }
-        if let Some(t) = &st.last_text {
+        if let Some(t) = st.last_now() {
             v.push(format!("last: {t}"));
         }
         v.push(format!("turn started: {}", st.turn_started));
@@ -1391,7 +1775,19 @@ pub fn describe(a: &Action, users: &[String]) -> String {
             }
         }
         Action::Takeback { side, undone } => format!("{} takes back #{undone}", u(*side)),
-        Action::Revert { to, reason } => format!("revert to before #{to} ({reason})"),
+        Action::Revert {
+            to,
+            reason,
+            reseed: None,
+        } => format!("revert to before #{to} ({reason})"),
+        Action::Revert {
+            to,
+            reason,
+            reseed: Some(r),
+        } => format!(
+            "revert to before #{to} ({reason}); the pieces face down reshuffled from a fresh seed (SHA-256 {})",
+            r.hash
+        ),
     }
 }
 
@@ -1517,6 +1913,12 @@ fn fold(
         Action::Start { position } => {
             let pos = start_position(settings, position.as_deref())?;
             *st = State::new(pos, time);
+            st.seeds.push(SeedInUse {
+                seed: settings.seed,
+                known: !settings.reshuffled,
+                hash: settings.seed_hash.clone(),
+                from: None,
+            });
             lines.push(format!("Chex: {}, {}.", nm(Side::White), nm(Side::Black)));
             check_stalemate(st, settings, users, lines);
             return Ok(());
@@ -1570,6 +1972,16 @@ fn fold(
                         lines.push(format!("{} {echo}", nm(*side)));
                         st.last = Some((None, *sq));
                         st.last_text = Some(echo);
+                        st.last_move = Some(LastMove {
+                            piece: Piece {
+                                side: *side,
+                                kind: *piece,
+                            },
+                            from: None,
+                            to: *sq,
+                            capture: false,
+                            check: !check.is_empty(),
+                        });
                         st.turn_started = time;
                         check_stalemate(st, settings, users, lines);
                     }
@@ -1593,6 +2005,16 @@ fn fold(
             lines.push(format!("{} {notation}", nm(*side)));
             st.last = Some((None, *square));
             st.last_text = Some(notation.clone());
+            st.last_move = Some(LastMove {
+                piece: Piece {
+                    side: *side,
+                    kind: *piece,
+                },
+                from: None,
+                to: *square,
+                capture: false,
+                check: st.pos.king_en_prise(),
+            });
             st.turn_started = time;
             check_stalemate(st, settings, users, lines);
         }
@@ -1614,11 +2036,19 @@ fn fold(
             {
                 return refuse(format!("{notation} is not legal"));
             }
+            let moved = st.pos.at(*from);
             let captured = st.pos.make(mv);
             lapse_offer(st, *side, users, lines);
             lines.push(format!("{} {notation}", nm(*side)));
             st.last = Some((Some(*from), *to));
             st.last_text = Some(notation.clone());
+            st.last_move = moved.map(|piece| LastMove {
+                piece,
+                from: Some(*from),
+                to: *to,
+                capture: captured.is_some(),
+                check: st.pos.king_en_prise(),
+            });
             st.turn_started = time;
             if let Some(Piece {
                 kind: Kind::King, ..
@@ -1695,8 +2125,29 @@ fn fold(
                 },
             });
         }
-        Action::Takeback { .. } | Action::Revert { .. } => {
+        Action::Takeback { .. } => {
             st.turn_started = time;
+            return Ok(());
+        }
+        Action::Revert { reseed, .. } => {
+            st.turn_started = time;
+            if let Some(r) = reseed {
+                let (seed, known) = match r.seed {
+                    Some(s) => (s, true),
+                    None => (derived_seed(&r.hash), false),
+                };
+                let stacks = st.pos.stacks.clone().map(|mut v| {
+                    v.sort();
+                    v
+                });
+                st.pos.stacks = shuffle_stacks(seed, stacks);
+                st.seeds.push(SeedInUse {
+                    seed,
+                    known,
+                    hash: r.hash.clone(),
+                    from: number,
+                });
+            }
             return Ok(());
         }
     }

@@ -64,8 +64,8 @@ mod text;
 
 pub use game::{
     describe, outcome_text, parse_turn, relabel_line, Accepted, Action, DrawMode, DrawReason,
-    Entry, Game, NewGame, Outcome, Refusal, Request, Settings, StalemateMode, State, WinHow,
-    MAX_SEED,
+    Entry, Game, LastMove, NewGame, Outcome, Refusal, Request, Reseed, SeedInUse, Settings,
+    StalemateMode, State, WinHow, MAX_SEED,
 };
 pub use position::{
     connected, frame_of, full_set, Abs, Frame, Kind, Move, Piece, Position, Side, MAX_BOARD,
