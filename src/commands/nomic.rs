@@ -648,14 +648,15 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
             .filter(|&p| (0..n).any(|a| a != p && pos.controllers[a] == Some(p)))
             .map(|p| format!("{} {}", marks[p], game.players[p]))
             .collect();
-        let pending = if pos.controllers.iter().any(Option::is_none) {
-            "; ? pending"
-        } else {
-            ""
-        };
+        let mut legend = legend.join(", ");
+        if pos.controllers.iter().any(Option::is_none) {
+            if !legend.is_empty() {
+                legend.push_str("; ");
+            }
+            legend.push_str("? pending");
+        }
         lines.push(format!(
-            "Disc on a piece: the player who plays its army: {}{pending}",
-            legend.join(", ")
+            "Disc on a piece: the player who plays its army: {legend}"
         ));
     }
     lines.push(game.whose_line(&st));
