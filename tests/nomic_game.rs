@@ -1364,7 +1364,10 @@ fn referees_revert_and_the_organiser_adds_and_removes_them() {
     assert_eq!(r.ok, Some(true), "{}", r.text);
     assert!(r.text.starts_with("#3 rex is now a Referee"), "{}", r.text);
     assert!(pinged(&r).contains(&"rex".to_string()), "{:?}", pinged(&r));
-    assert!(!pinged(&r).contains(&"ann".to_string()), "no re-ping of ann");
+    assert!(
+        !pinged(&r).contains(&"ann".to_string()),
+        "no re-ping of ann"
+    );
     t.ok("rex", "/pause");
     t.ok("rex", "/resume");
     let e = t.no("org", "/nomic referee add player:@rex");
@@ -1440,7 +1443,11 @@ fn an_adopted_change_to_rule_206_takes_effect_and_others_call_the_referees() {
     t.ok("ann", "/propose text:Knights wear hats.");
     t.ok("ann", "/vote proposal:2 choice:for");
     let r = t.run("ben", "/vote proposal:2 choice:for");
-    assert!(r.text.contains("Rule 218 is referee-enforced"), "{}", r.text);
+    assert!(
+        r.text.contains("Rule 218 is referee-enforced"),
+        "{}",
+        r.text
+    );
     let n = r.notify.expect("a notice");
     assert!(n.users().contains(&"ref".to_string()), "{:?}", n.users());
     assert!(n.text().contains("rule 218 is enacted"), "{}", n.text());
@@ -1472,7 +1479,10 @@ fn the_limits_a_text_of_rule_206_sets() {
         Some((1200, NO_LIMIT))
     );
     assert_eq!(limits_of("Players should hurry."), None);
-    assert_eq!(limits_of("5 minutes for part 1, 6 minutes for part 1."), None);
+    assert_eq!(
+        limits_of("5 minutes for part 1, 6 minutes for part 1."),
+        None
+    );
 }
 
 /// Issue 39, defect 10: edits as typed in previews and exports; Take in part 1; the rules
@@ -1499,7 +1509,10 @@ fn edits_show_as_typed_and_messages_say_what_to_do() {
     let x = t.ok("ann", "/export");
     assert!(x.contains("#1 t="), "{x}");
     assert!(x.contains("ref: /edit remove square:A:a1"), "{x}");
-    assert!(x.contains("[Limits \"part1 10m, part3 5m, vote 5m\"]"), "{x}");
+    assert!(
+        x.contains("[Limits \"part1 10m, part3 5m, vote 5m\"]"),
+        "{x}"
+    );
     assert!(x.contains("ref: /set part1_limit:10m"), "{x}");
     let g = arbiter::games::nomic::export::import(&x).expect("imports");
     assert_eq!(g.state().settings.part1_limit, 600);
@@ -1507,7 +1520,12 @@ fn edits_show_as_typed_and_messages_say_what_to_do() {
     let old: String = x
         .lines()
         .filter(|l| !l.starts_with("[Options"))
-        .map(|l| l.replace("/edit remove square:A:a1", "edit Remove { square: Local { half: 0, file: 0, rank: 0 } }"))
+        .map(|l| {
+            l.replace(
+                "/edit remove square:A:a1",
+                "edit Remove { square: Local { half: 0, file: 0, rank: 0 } }",
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n");
     let g = arbiter::games::nomic::export::import(&old).expect("an old export imports");
@@ -1523,10 +1541,7 @@ fn edits_show_as_typed_and_messages_say_what_to_do() {
     let mut t = T::from(THREE, &p);
     t.ok("ann", "/push bottom:A top:B");
     let e = t.no("ann", "/take army:2");
-    assert!(
-        e.contains("Take comes in part 2, after the move"),
-        "{e}"
-    );
+    assert!(e.contains("Take comes in part 2, after the move"), "{e}");
     // Mated at the push by cat's rook: the army passes to cat, who is told.
     let p = pos(3, "A:a1=K1 A:d1=R3 B:e1=K2 C:e1=K3 C:a2=P3", &own(3));
     let mut t = T::from(THREE, &p);

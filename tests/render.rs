@@ -814,7 +814,10 @@ fn nomic_mated_at_the_push_and_offered() {
     let r = g.apply("zoe", push, 10, "/push bottom:A top:B").unwrap();
     assert!(r.text.contains("Army 2 is checkmated"), "{}", r.text);
     let view = arbiter::commands::nomic_view(&g, 100);
-    assert_eq!(view.join.as_ref().map(|j| j.mated.clone()), Some(vec![(3, 7)]));
+    assert_eq!(
+        view.join.as_ref().map(|j| j.mated.clone()),
+        Some(vec![(3, 7)])
+    );
     assert!(
         view.lines
             .iter()

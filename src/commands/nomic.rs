@@ -500,12 +500,7 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
                 .collect()
         })
         .unwrap_or_default();
-    let mated_armies: Vec<usize> = st
-        .mated
-        .iter()
-        .chain(pos.offers.iter())
-        .copied()
-        .collect();
+    let mated_armies: Vec<usize> = st.mated.iter().chain(pos.offers.iter()).copied().collect();
     let mated: Vec<Local> = pos
         .pieces()
         .into_iter()
@@ -688,7 +683,9 @@ fn player_marks(players: &[String]) -> Vec<String> {
     if sorted.len() == players.len() && initials.iter().all(|i| !i.is_empty()) {
         initials
     } else {
-        (0..players.len()).map(|h| half_letter(h).to_string()).collect()
+        (0..players.len())
+            .map(|h| half_letter(h).to_string())
+            .collect()
     }
 }
 
@@ -770,18 +767,20 @@ impl ThreadGame for Game {
             Err(e) => return Some(Reply::refused(e)),
         };
         let proposing = matches!(action, Action::Propose { .. });
-        Some(match self.apply_as(caller.user, caller.roles.organiser, action, caller.now, raw) {
-            Ok(a) => {
-                let mut r = accepted(a);
-                if proposing {
-                    if let Some(p) = self.state().open_vote() {
-                        r.buttons = vote_buttons(caller.thread, p.n);
+        Some(
+            match self.apply_as(caller.user, caller.roles.organiser, action, caller.now, raw) {
+                Ok(a) => {
+                    let mut r = accepted(a);
+                    if proposing {
+                        if let Some(p) = self.state().open_vote() {
+                            r.buttons = vote_buttons(caller.thread, p.n);
+                        }
                     }
+                    r
                 }
-                r
-            }
-            Err(e) => Reply::refused(e),
-        })
+                Err(e) => Reply::refused(e),
+            },
+        )
     }
 
     fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {

@@ -143,7 +143,15 @@ fn draw_piece(c: &mut Canvas, f: &Fonts, view: &NomicView, p: NomicPiece, x: i32
         dot(c, cx, cy, r, colour);
         let px = r as f32 * 1.45;
         let mark = fit_text(&f.bold, px, &mark, (2 * r) as f32);
-        c.text(&f.bold, px, &mark, cx as f32, cy as f32, Align::Centre, OUTLINE);
+        c.text(
+            &f.bold,
+            px,
+            &mark,
+            cx as f32,
+            cy as f32,
+            Align::Centre,
+            OUTLINE,
+        );
     }
 }
 

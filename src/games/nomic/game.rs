@@ -116,7 +116,11 @@ pub fn limits_of(text: &str) -> Option<(u64, u64)> {
             .find(|(j, _)| *j > i)
             .or_else(|| parts.iter().rev().find(|(j, _)| *j < i))
             .map(|&(_, p)| p);
-        let slot = if part == Some(1) { &mut one } else { &mut three };
+        let slot = if part == Some(1) {
+            &mut one
+        } else {
+            &mut three
+        };
         if slot.is_some() {
             return None;
         }
@@ -656,7 +660,10 @@ impl State {
         let what = format!("judge judgment {n}: /judge judgment:{n} text:<your Judgment>");
         if free.is_empty() {
             self.call(ctx.organiser, &what);
-            format!("every Referee has judged it, so the organiser ({}) judges it", ctx.organiser)
+            format!(
+                "every Referee has judged it, so the organiser ({}) judges it",
+                ctx.organiser
+            )
         } else {
             for r in &free {
                 self.call(r, &what);
@@ -3304,11 +3311,9 @@ pub fn describe(a: &Action, players: &[String]) -> String {
             Edit::Position { text } => format!("/edit position text:{text}"),
             Edit::Clock { add } => format!("/edit clock add:{}", format_duration(*add)),
             Edit::ClockLeft { left } => format!("/edit clock left:{}", format_duration(*left)),
-            Edit::Budget { s, involved } => format!(
-                "/edit budget s:{} involved:{}",
-                halves(s),
-                halves(involved)
-            ),
+            Edit::Budget { s, involved } => {
+                format!("/edit budget s:{} involved:{}", halves(s), halves(involved))
+            }
             Edit::Forfeited { player, on } => format!(
                 "/edit player player:{} forfeited:{}",
                 user(*player),
@@ -3323,7 +3328,11 @@ pub fn describe(a: &Action, players: &[String]) -> String {
                 let v: Vec<String> = order.iter().map(|&p| user(p)).collect();
                 format!(
                     "/edit undead order:{}",
-                    if v.is_empty() { "-".into() } else { v.join(" ") }
+                    if v.is_empty() {
+                        "-".into()
+                    } else {
+                        v.join(" ")
+                    }
                 )
             }
         },
