@@ -353,7 +353,10 @@ fn the_movers_own_king_attacked_at_the_push() {
     let mut t = T::from(TWO, &p);
     t.ok("ann", "/push bottom:A top:B");
     let e = t.no("ann", "/move a4-a5");
-    assert!(e.contains("not legal"), "the move must end the attack: {e}");
+    assert!(
+        e.starts_with("your King on d1 is in check; legal moves: Kd1-c1"),
+        "the move must end the attack: {e}"
+    );
     t.ok("ann", "/move Kd1-c2");
     // With no way out, the push is accepted and that army is checkmated.
     let p = pos(2, "A:a1=K1 A:h2=P1 B:h1=R2 B:g1=R2 B:e1=K2", &own(2));
@@ -620,7 +623,10 @@ fn undead_players_propose_after_the_last_army() {
     t.ok("ann", "/done");
     t.ok("cat", "/push bottom:C top:A");
     let e = t.no("cat", "/move a2-a3");
-    assert!(e.contains("not legal"), "cat's king is attacked: {e}");
+    assert!(
+        e.starts_with("your King on e1 is in check"),
+        "cat's king is attacked: {e}"
+    );
     t.ok("cat", "/move Ke1-d1");
     t.ok("cat", "/done");
     // After the last army: ben's undead slot.
@@ -1200,7 +1206,7 @@ fn kings_and_armies_whose_control_is_pending() {
     let r = t.ok("ann", "/push bottom:A top:B");
     assert!(r.contains("Your king is attacked"), "{r}");
     let e = t.no("ann", "/move a4-a5");
-    assert!(e.contains("not legal"), "{e}");
+    assert!(e.starts_with("your King on d1 is in check"), "{e}");
     t.ok("ann", "/move Kd1-c2");
     t.ok("ann", "/done");
     // The pending army's turn is skipped: cat moves next.
@@ -1328,4 +1334,271 @@ fn an_edit_that_leaves_a_defeated_author_nothing_to_demote_settles_the_demotion(
     assert!(r.contains("ann has no piece to demote"), "{r}");
     assert!(!t.status().contains("Demotion:"), "{}", t.status());
     assert!(t.status().contains("Turn: army 2 (ben)"), "{}", t.status());
+}
+
+/// Who a reply notifies.
+fn pinged(r: &Reply) -> Vec<String> {
+    r.notify.as_ref().map(|n| n.users()).unwrap_or_default()
+}
+
+/// Issue 39, defect 8: Referees are the game's moderators (`/revert` included); the
+/// organiser adds and removes Referees during the game (numbered, logged, at least one
+/// stays); with every Referee overruled, the organiser judges.
+#[test]
+fn referees_revert_and_the_organiser_adds_and_removes_them() {
+    let mut t = T::new("/nomic new players:@ann @ben @cat referees:@ref order:@ann @ben @cat");
+    t.ok("ann", "/push bottom:A top:B");
+    // A Referee (no server role) asks for a revert and confirms it with the button.
+    let r = t.run("ref", "/revert to:1 reason:wrong push");
+    assert_eq!(r.ok, Some(true), "{}", r.text);
+    assert!(r.text.contains("#1 ann: push A/B"), "{}", r.text);
+    let r = t.hub.press("ref", &r.buttons[0], t.now);
+    assert_eq!(r.ok, Some(true), "{}", r.text);
+    assert_eq!(t.game().state().pos.turn.join, None);
+    let e = t.no("ann", "/revert to:1 reason:mine");
+    assert!(e.contains("only a moderator"), "{e}");
+    // The organiser adds a Referee: a numbered action, shown as typed in the export.
+    let e = t.no("ann", "/nomic referee add player:@rex");
+    assert!(e.contains("only the organiser"), "{e}");
+    let r = t.run("org", "/nomic referee add player:@rex");
+    assert_eq!(r.ok, Some(true), "{}", r.text);
+    assert!(r.text.starts_with("#3 rex is now a Referee"), "{}", r.text);
+    assert!(pinged(&r).contains(&"rex".to_string()), "{:?}", pinged(&r));
+    assert!(
+        !pinged(&r).contains(&"ann".to_string()),
+        "no re-ping of ann"
+    );
+    t.ok("rex", "/pause");
+    t.ok("rex", "/resume");
+    let e = t.no("org", "/nomic referee add player:@rex");
+    assert!(e.contains("a Referee already"), "{e}");
+    t.ok("org", "/nomic referee remove player:@ref");
+    let e = t.no("ref", "/pause");
+    assert!(e.contains("only a Referee"), "{e}");
+    let e = t.no("org", "/nomic referee remove player:@rex");
+    assert!(e.contains("at least one Referee"), "{e}");
+    assert!(t.status().contains("Referees: rex"), "{}", t.status());
+    let x = t.ok("ann", "/export");
+    assert!(x.contains("org: /nomic referee add player:@rex"), "{x}");
+    assert!(x.contains("[Referees \"rex\"]"), "{x}");
+    let g = arbiter::games::nomic::export::import(&x).expect("imports");
+    assert_eq!(g.state().settings.referees, vec!["rex".to_string()]);
+
+    // A single Referee overruled: the organiser judges, and is told to.
+    let r = t.run("ann", "/judgment question:May a knight wear a hat?");
+    assert!(pinged(&r).contains(&"rex".to_string()), "{:?}", pinged(&r));
+    t.ok("rex", "/judge judgment:1 text:Yes.");
+    let e = t.no("org", "/judge judgment:1 text:No.");
+    assert!(e.contains("only once every Referee has judged it"), "{e}");
+    t.ok("ben", "/overrule judgment:1");
+    let r = t.run("cat", "/overrule judgment:1");
+    assert_eq!(r.ok, Some(true), "{}", r.text);
+    assert!(
+        r.text
+            .contains("every Referee has judged it, so the organiser (org) judges it"),
+        "{}",
+        r.text
+    );
+    assert!(pinged(&r).contains(&"org".to_string()), "{:?}", pinged(&r));
+    let e = t.no("rex", "/judge judgment:1 text:Yes again.");
+    assert!(e.contains("another Referee"), "{e}");
+    let e = t.no("ann", "/judge judgment:1 text:Mine.");
+    assert!(e.contains("only a Referee"), "{e}");
+    t.ok("org", "/judge judgment:1 text:No hats.");
+}
+
+/// Issue 39, defect 9: an adopted amendment of rule 206 sets the limits at the close of
+/// its vote; a change the bot cannot enforce calls on the Referees.
+#[test]
+fn an_adopted_change_to_rule_206_takes_effect_and_others_call_the_referees() {
+    let mut t = T::new("/nomic new players:@ann @ben referees:@ref order:@ann @ben");
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move e2-e4");
+    t.ok(
+        "ann",
+        "/propose text:Amend rule 206 to read: A player has ten minutes to perform the first part of any turn, and two minutes to perform the third part.",
+    );
+    t.ok("ann", "/vote proposal:1 choice:for");
+    let r = t.ok("ben", "/vote proposal:1 choice:for");
+    assert!(
+        r.contains("Rule 206 takes effect now: part 1 has 10m, part 3 has 2m"),
+        "{r}"
+    );
+    assert!(
+        t.status().contains("Limits: part 1 10m, part 3 2m"),
+        "{}",
+        t.status()
+    );
+    assert!(t.ok("ann", "/rules number:206").contains("(mutable)"));
+    // ben's part 1 now lasts ten minutes.
+    assert!(t.clock(599).is_empty());
+    let due = t.clock(1);
+    assert!(
+        due.iter().any(|l| l.contains("part 1 ran out after 10m")),
+        "{due:?}"
+    );
+    // ann enacts a rule: the Referees are called on to apply it.
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move d2-d4");
+    t.ok("ann", "/propose text:Knights wear hats.");
+    t.ok("ann", "/vote proposal:2 choice:for");
+    let r = t.run("ben", "/vote proposal:2 choice:for");
+    assert!(
+        r.text.contains("Rule 218 is referee-enforced"),
+        "{}",
+        r.text
+    );
+    let n = r.notify.expect("a notice");
+    assert!(n.users().contains(&"ref".to_string()), "{:?}", n.users());
+    assert!(n.text().contains("rule 218 is enacted"), "{}", n.text());
+    // Repealed: no limit.
+    let mut t = T::new("/nomic new players:@ann @ben referees:@ref order:@ann @ben");
+    t.ok("ann", "/push bottom:A top:B");
+    t.ok("ann", "/move e2-e4");
+    t.ok("ann", "/propose text:Repeal rule 206.");
+    t.ok("ann", "/vote proposal:1 choice:for");
+    t.ok("ben", "/vote proposal:1 choice:for");
+    assert!(
+        t.status().contains("Limits: part 1 none, part 3 none"),
+        "{}",
+        t.status()
+    );
+    assert!(t.clock(7 * 86_400).is_empty());
+}
+
+#[test]
+fn the_limits_a_text_of_rule_206_sets() {
+    use arbiter::games::nomic::{limits_of, NO_LIMIT};
+    assert_eq!(
+        limits_of("A player has ten minutes to perform the first part of any turn, and 2m to perform the third part."),
+        Some((600, 120))
+    );
+    assert_eq!(limits_of("Each part has 1 hour."), Some((3600, 3600)));
+    assert_eq!(
+        limits_of("Part 1 has twenty minutes."),
+        Some((1200, NO_LIMIT))
+    );
+    assert_eq!(limits_of("Players should hurry."), None);
+    assert_eq!(
+        limits_of("5 minutes for part 1, 6 minutes for part 1."),
+        None
+    );
+}
+
+/// Issue 39, defect 10: edits as typed in previews and exports; Take in part 1; the rules
+/// as Discord markdown; the export's header with the settings in force; pings for an army
+/// mated at a push.
+#[test]
+fn edits_show_as_typed_and_messages_say_what_to_do() {
+    let mut t = T::new("/nomic new players:@ann @ben @cat referees:@ref order:@ann @ben @cat");
+    t.ok("ref", "/edit remove square:A:a1");
+    t.ok("ref", "/edit put square:B:d4 piece:Q1");
+    t.ok("ref", "/edit controller army:2 to:@ann");
+    t.ok("ref", "/set part1_limit:10m");
+    let r = t.run("ref", "/revert to:1 reason:check");
+    assert_eq!(r.ok, Some(true), "{}", r.text);
+    for want in [
+        "#1 ref: /edit remove square:A:a1",
+        "#2 ref: /edit put square:B:d4 piece:Q1",
+        "#3 ref: /edit controller army:2 to:@ann",
+        "#4 ref: /set part1_limit:10m",
+    ] {
+        assert!(r.text.contains(want), "{want}: {}", r.text);
+    }
+    assert!(!r.text.contains("Local"), "{}", r.text);
+    let x = t.ok("ann", "/export");
+    assert!(x.contains("#1 t="), "{x}");
+    assert!(x.contains("ref: /edit remove square:A:a1"), "{x}");
+    assert!(
+        x.contains("[Limits \"part1 10m, part3 5m, vote 5m\"]"),
+        "{x}"
+    );
+    assert!(x.contains("ref: /set part1_limit:10m"), "{x}");
+    let g = arbiter::games::nomic::export::import(&x).expect("imports");
+    assert_eq!(g.state().settings.part1_limit, 600);
+    // An export written before this change (no [Options] tag, edits as debug text) imports.
+    let old: String = x
+        .lines()
+        .filter(|l| !l.starts_with("[Options"))
+        .map(|l| {
+            l.replace(
+                "/edit remove square:A:a1",
+                "edit Remove { square: Local { half: 0, file: 0, rank: 0 } }",
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let g = arbiter::games::nomic::export::import(&old).expect("an old export imports");
+    assert_eq!(g.state().pos.to_text(), t.game().state().pos.to_text());
+
+    // /rules number:103 in Discord markdown.
+    let r = t.ok("ann", "/rules number:103");
+    assert!(r.contains("__rule-change__"), "{r}");
+    assert!(!r.contains("<u>"), "{r}");
+
+    // Take comes in part 2: an army mated at the push is offered, and pings its taker.
+    let p = pos(3, "A:a1=K1 A:d1=R1 B:e1=K2 C:e1=K3 C:a2=P3", &own(3));
+    let mut t = T::from(THREE, &p);
+    t.ok("ann", "/push bottom:A top:B");
+    let e = t.no("ann", "/take army:2");
+    assert!(e.contains("Take comes in part 2, after the move"), "{e}");
+    // Mated at the push by cat's rook: the army passes to cat, who is told.
+    let p = pos(3, "A:a1=K1 A:d1=R3 B:e1=K2 C:e1=K3 C:a2=P3", &own(3));
+    let mut t = T::from(THREE, &p);
+    let r = t.run("ann", "/push bottom:A top:B");
+    assert!(r.text.contains("passes to cat"), "{}", r.text);
+    assert!(pinged(&r).contains(&"cat".to_string()), "{:?}", pinged(&r));
+    // A tie: the Referees are asked to /assign.
+    let p = pos(
+        3,
+        "A:a1=K1 A:d1=R1 B:e1=K2 B:a1=R3 C:e1=K3 C:a2=P3",
+        &own(3),
+    );
+    let mut t = T::from(THREE, &p);
+    let r = t.run("ann", "/push bottom:A top:B");
+    assert!(pinged(&r).contains(&"ref".to_string()), "{:?}", pinged(&r));
+}
+
+/// Issue 39, shared messages: lower-case piece letters, the check-first refusal, hints for
+/// short algebraic and upper-case squares, and no re-ping on a Referee's bookkeeping.
+#[test]
+fn moves_as_players_write_them_and_bookkeeping_pings_nobody() {
+    let mut t = T::new("/nomic new players:@ann @ben referees:@ref order:@ann @ben");
+    t.ok("ann", "/push bottom:A top:B");
+    let e = t.no("ann", "/move e4");
+    assert_eq!(e, "write the move from-to: e2-e4");
+    let e = t.no("ann", "/move Nc3");
+    assert_eq!(e, "write the move from-to: Nb1-c3");
+    let e = t.no("ann", "/move e5");
+    assert_eq!(e, "write the move from-to, like e2-e4");
+    let e = t.no("ann", "/move E2-E4");
+    assert_eq!(e, "square letters are lower case: e2-e4");
+    let r = t.ok("ann", "/move nb1-c3");
+    assert!(r.contains("Nb1-c3"), "{r}");
+    t.ok("ann", "/done");
+    // Bookkeeping while ben is on turn: nobody is pinged again.
+    for cmd in [
+        "/set part1_limit:10m",
+        "/edit put square:A:h4 piece:P1",
+        "/order set:1,2",
+        "/edit clock add:1m",
+    ] {
+        let r = t.run("ref", cmd);
+        assert_eq!(r.ok, Some(true), "{cmd}: {}", r.text);
+        assert!(pinged(&r).is_empty(), "{cmd}: {:?}", pinged(&r));
+    }
+    // A change of who must act still pings.
+    let r = t.run("ref", "/edit controller army:2 to:@ann");
+    assert!(pinged(&r).contains(&"ann".to_string()), "{:?}", pinged(&r));
+
+    // The mover's king in check: the refusal says so first.
+    let p = pos(2, "A:e1=K1 A:a2=P1 B:a1=K2 B:d1=R2", &own(2));
+    let mut t = T::from(TWO, &p);
+    let r = t.ok("ann", "/push bottom:A top:B");
+    assert!(r.contains("must end the attack"), "{r}");
+    let e = t.no("ann", "/move a2-a3");
+    assert_eq!(
+        e,
+        "your King on e1 is in check; legal moves: Ke1-d1 Ke1-d2 Ke1-f1 Ke1-f2"
+    );
 }

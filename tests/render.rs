@@ -1006,3 +1006,106 @@ fn chex_relabelled_colours_and_last_move() {
     let png = arbiter::render::render_chex(&view).unwrap();
     check_golden("chex_relabelled", &png);
 }
+
+/// A Nomic Chess game from a position text (Referee ref, seed 1), created at time 0.
+fn nomic_game(players: &[&str], position: &str) -> arbiter::games::nomic::Game {
+    use arbiter::games::nomic::{Game, NewGame, Settings};
+    Game::create(
+        NewGame {
+            players: players.iter().map(|p| p.to_string()).collect(),
+            settings: Settings {
+                referees: vec!["ref".into()],
+                seed: 1,
+                ..Settings::default()
+            },
+            order: None,
+            position: Some(position.into()),
+        },
+        "org",
+        0,
+    )
+    .unwrap()
+}
+
+fn nomic_png(g: &arbiter::games::nomic::Game) -> Vec<u8> {
+    arbiter::render::render_nomic(&arbiter::commands::nomic_view(g, 100)).unwrap()
+}
+
+/// Issue 39: the Nomic panel is never cut at the bottom (five players, no join yet).
+#[test]
+fn nomic_panel_holds_every_line() {
+    let g = nomic_game(
+        &["zoe", "yan", "xia", "wes", "val"],
+        "8/8/8/4{K1}3 8/8/8/4{K2}3 8/8/8/4{K3}3 8/8/8/4{K4}3 8/8/8/4{K5}3 1:1,2:2,3:3,4:4,5:5 1,2,3,4,5 - 1 1 - - - -",
+    );
+    let view = arbiter::commands::nomic_view(&g, 100);
+    assert!(view.lines.len() >= 8, "{:?}", view.lines);
+    check_golden("nomic_panel", &nomic_png(&g));
+}
+
+/// Issue 39: who plays an army is a disc with that player's initial (`?` pending), named in
+/// the legend; a king in check glows red on J and on its half.
+#[test]
+fn nomic_controller_discs_and_check() {
+    use arbiter::games::nomic::Action;
+    let mut g = nomic_game(
+        &["zoe", "yan", "xia", "wes"],
+        "8/8/8/{K1}6{R1} 8/8/3{P2}4/4{K2}3 8/8/8/4{K3}3 8/8/8/1{N4}2{K4}3 1:1,2:1,3:3,4:? 1,2,3,4 - 1 1 - - - -",
+    );
+    let push = Action::Push {
+        join: arbiter::games::nomic::Join { bottom: 0, top: 2 },
+    };
+    g.apply("zoe", push, 10, "/push bottom:A top:C").unwrap();
+    let r = g
+        .apply(
+            "zoe",
+            Action::Move {
+                notation: "Rh1-h8".into(),
+            },
+            20,
+            "/move Rh1-h8",
+        )
+        .unwrap();
+    assert!(r.text.contains("Rh1-h8+"), "{}", r.text);
+    let view = arbiter::commands::nomic_view(&g, 100);
+    let j = view.join.as_ref().expect("J");
+    assert_eq!(j.check, vec![(3, 7)], "the king on J d8");
+    assert_eq!(view.halves[2].check, vec![(4, 0)], "C:e1");
+    assert!(
+        view.lines
+            .iter()
+            .any(|l| l.contains("Disc on a piece: the player who plays its army: Z zoe; ? pending")),
+        "{:?}",
+        view.lines
+    );
+    check_golden("nomic_discs_check", &nomic_png(&g));
+}
+
+/// Issue 39: an army checkmated at a push is framed on its king's square, and the panel
+/// says who may take it.
+#[test]
+fn nomic_mated_at_the_push_and_offered() {
+    use arbiter::games::nomic::Action;
+    let mut g = nomic_game(
+        &["zoe", "yan", "xia"],
+        "8/8/8/{K1}2{R1}4 8/8/8/4{K2}3 8/8/{P3}7/4{K3}3 1:1,2:2,3:3 1,2,3 - 1 1 - - - -",
+    );
+    let push = Action::Push {
+        join: arbiter::games::nomic::Join { bottom: 0, top: 1 },
+    };
+    let r = g.apply("zoe", push, 10, "/push bottom:A top:B").unwrap();
+    assert!(r.text.contains("Army 2 is checkmated"), "{}", r.text);
+    let view = arbiter::commands::nomic_view(&g, 100);
+    assert_eq!(
+        view.join.as_ref().map(|j| j.mated.clone()),
+        Some(vec![(3, 7)])
+    );
+    assert!(
+        view.lines
+            .iter()
+            .any(|l| l.contains("Army 2 is checkmated: offered to zoe")),
+        "{:?}",
+        view.lines
+    );
+    check_golden("nomic_mated_offered", &nomic_png(&g));
+}

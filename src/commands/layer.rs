@@ -89,6 +89,11 @@ pub trait ThreadGame: Send + Sync {
     fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>>;
     /// Whether the game is over (stored, so finished games load last).
     fn finished(&self) -> bool;
+    /// Whether `user` moderates this game beyond the server's moderators (a Nomic Chess
+    /// Referee): they may `/revert` it. No one by default.
+    fn moderates(&self, _user: &str) -> bool {
+        false
+    }
     /// The game's own commands (moves and everything the [`GameKind`] lists); `None` when
     /// `cmd` is not one of them.
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply>;

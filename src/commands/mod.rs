@@ -502,7 +502,7 @@ impl Hub {
                 Err(e) => Reply::refused(e),
             },
             "revert" => {
-                if !roles.moderator {
+                if !roles.moderator && !game.moderates(user) {
                     return Reply::refused(
                         "only a moderator may revert (Manage Messages or the moderator role)",
                     );

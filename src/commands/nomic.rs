@@ -37,7 +37,7 @@ pub static KIND: GameKind = GameKind {
 };
 
 /// The help text.
-pub const HELP: &str = "Nomic Chess: /nomic new players:@a @b @c … referees:@r … [order:@a @c @b] [pace:live|async] [part1_limit:5m] [part3_limit:5m] [vote_limit:5m] [proposal_max:600] [friendly_capture:on|off] [seed:<n>] [position:<position text>] | /push bottom:<half> top:<half> | /move notation:<move in J> | /done | /take army:<n> | /decline army:<n> | /propose [number:<n>] text:<rule-change> | /vote proposal:<n> choice:for|against | /demote square:<half>:<sq> | /forfeit | /judgment [partisan:@a …] question:<text> | /overrule judgment:<n> | /rules [number:<n>] | /moves | /status | /takeback | /export | Referees: /pause | /resume | /judge judgment:<n> text:<text> | /assign army:<n> to:@p | /edit put square:A:d1 piece:Q1 | /edit remove square:A:d1 | /edit move from:A:d1 to:B:d4 | /edit clock add:<duration> | /edit clock left:<duration> | /edit budget s:<halves> involved:<halves> | /edit position text:<position text> | /edit controller army:<n> to:@p|pending | /edit undead order:@a @b | /edit player player:@p forfeited:on|off | /order set:2,1,3 | /set <setting>:<value> | /proposal void|fix proposal:<n> [text:<text>] | /propose … immutable:true | /revert to:<n> reason:<text> (moderator)";
+pub const HELP: &str = "Nomic Chess: /nomic new players:@a @b @c … referees:@r … [order:@a @c @b] [pace:live|async] [part1_limit:5m] [part3_limit:5m] [vote_limit:5m] [proposal_max:600] [friendly_capture:on|off] [seed:<n>] [position:<position text>] | /push bottom:<half> top:<half> | /move notation:<move in J> | /done | /take army:<n> | /decline army:<n> | /propose [number:<n>] text:<rule-change> | /vote proposal:<n> choice:for|against | /demote square:<half>:<sq> | /forfeit | /judgment [partisan:@a …] question:<text> | /overrule judgment:<n> | /rules [number:<n>] | /moves | /status | /takeback | /export | Referees: /pause | /resume | /judge judgment:<n> text:<text> | /assign army:<n> to:@p | /edit put square:A:d1 piece:Q1 | /edit remove square:A:d1 | /edit move from:A:d1 to:B:d4 | /edit clock add:<duration> | /edit clock left:<duration> | /edit budget s:<halves> involved:<halves> | /edit position text:<position text> | /edit controller army:<n> to:@p|pending | /edit undead order:@a @b | /edit player player:@p forfeited:on|off | /order set:2,1,3 | /set <setting>:<value> | /proposal void|fix proposal:<n> [text:<text>] | /propose … immutable:true | /set part1_limit:none (no limit) | /revert to:<n> reason:<text> (Referees and moderators) | Organiser: /nomic referee add|remove player:@x | /judge once every Referee has judged an overruled judgment";
 
 fn users_of(list: &str) -> Vec<String> {
     list.split_whitespace()
@@ -302,6 +302,14 @@ fn action(game: &Game, cmd: &Command) -> Option<Result<Action, String>> {
                 }
                 Action::Move { notation: text }
             }
+            "nomic referee" => {
+                let user = mention(cmd.opt("player").ok_or("missing player:@x (like /nomic referee add player:@x)")?);
+                match first {
+                    Some("add") => Action::Referee { add: true, user },
+                    Some("remove") => Action::Referee { add: false, user },
+                    _ => return Err("write /nomic referee add player:@x or /nomic referee remove player:@x".into()),
+                }
+            }
             "done" => Action::Done,
             "take" => Action::Take { army: army(cmd)? },
             "decline" => Action::Decline { army: army(cmd)? },
@@ -479,6 +487,26 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
     let n = pos.players();
     let piece = |p: Option<nomic::Piece>| p.map(|p| (p.kind.letter(), p.army));
     let last = st.last.as_ref();
+    let marks = player_marks(&game.players);
+    // The join shown: the push standing, else the last move's.
+    let shown = pos.turn.join.or(last.map(|l| l.join));
+    // Kings in check on J, and kings checkmated by the last action or on offer (local).
+    let check: Vec<Local> = shown
+        .map(|j| {
+            let b = pos.joined(j);
+            pos.attacked_kings(&b, j)
+                .into_iter()
+                .map(|(sq, _)| j.local(sq.0, sq.1))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mated_armies: Vec<usize> = st.mated.iter().chain(pos.offers.iter()).copied().collect();
+    let mated: Vec<Local> = pos
+        .pieces()
+        .into_iter()
+        .filter(|(_, p)| p.kind == nomic::Kind::King && mated_armies.contains(&p.army))
+        .map(|(l, _)| l)
+        .collect();
     let mut halves = Vec::with_capacity(n);
     for h in 0..n {
         let mut v = HalfView {
@@ -498,6 +526,12 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
                     rank: r,
                 }));
             }
+        }
+        for l in check.iter().filter(|l| l.half == h) {
+            v.check.push((l.file, l.rank));
+        }
+        for l in mated.iter().filter(|l| l.half == h) {
+            v.mated.push((l.file, l.rank));
         }
         if let Some(l) = last {
             for sq in [l.from, l.to] {
@@ -526,7 +560,10 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
         }
         // Squares off the board: nothing is highlighted.
         let (from, to) = marked.unwrap_or(((8, 8), (8, 8)));
+        let on_j = |v: &[Local]| -> Vec<(u8, u8)> { v.iter().filter_map(|&l| j.j_of(l)).collect() };
         JoinView {
+            check: on_j(&check),
+            mated: on_j(&mated),
             label: format!(
                 "J: {} at the bottom, {} on top{}",
                 half_letter(j.bottom),
@@ -550,10 +587,43 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
             a + 1,
             army_colour_name(a),
             match pos.controllers[a] {
+                Some(p) if p != a => format!("{} (disc {})", game.players[p], marks[p]),
                 Some(p) => game.players[p].clone(),
-                None => "pending".into(),
+                None => "pending (disc ?)".into(),
             }
         ));
+    }
+    for &a in &pos.offers {
+        if let Some(p) = st.current_player() {
+            lines.push(format!(
+                "Army {} is checkmated: offered to {} (/take or /decline army:{} in part 2)",
+                a + 1,
+                game.players[p],
+                a + 1
+            ));
+        }
+    }
+    for &a in st.mated.iter().filter(|a| !pos.offers.contains(a)) {
+        lines.push(format!(
+            "Army {} is checkmated: {}",
+            a + 1,
+            match pos.controllers[a] {
+                Some(p) => format!("it passes to {}", game.players[p]),
+                None => "its control is pending".into(),
+            }
+        ));
+    }
+    let mut checked: Vec<usize> = check
+        .iter()
+        .filter_map(|&l| pos.at(l))
+        .map(|p| p.army)
+        .filter(|a| !mated_armies.contains(a))
+        .collect();
+    checked.sort_unstable();
+    checked.dedup();
+    if !checked.is_empty() {
+        let v: Vec<String> = checked.iter().map(|a| format!("army {}", a + 1)).collect();
+        lines.push(format!("In check (red): {}", v.join(", ")));
     }
     let names = |v: Vec<usize>| -> String {
         let v: Vec<&str> = v.iter().map(|&p| game.players[p].as_str()).collect();
@@ -569,7 +639,20 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
         names(pos.infected.clone())
     ));
     if (0..n).any(|a| pos.controllers[a] != Some(a)) {
-        lines.push("Dot: its controller (grey: pending)".into());
+        let legend: Vec<String> = (0..n)
+            .filter(|&p| (0..n).any(|a| a != p && pos.controllers[a] == Some(p)))
+            .map(|p| format!("{} {}", marks[p], game.players[p]))
+            .collect();
+        let mut legend = legend.join(", ");
+        if pos.controllers.iter().any(Option::is_none) {
+            if !legend.is_empty() {
+                legend.push_str("; ");
+            }
+            legend.push_str("? pending");
+        }
+        lines.push(format!(
+            "Disc on a piece: the player who plays its army: {legend}"
+        ));
     }
     lines.push(game.whose_line(&st));
     NomicView {
@@ -577,7 +660,32 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
         halves,
         join,
         controllers: pos.controllers.clone(),
+        marks,
         lines,
+    }
+}
+
+/// Each player's mark on the disc of the armies they play for another: their initial when
+/// the players' initials differ, else their half's letter.
+fn player_marks(players: &[String]) -> Vec<String> {
+    let initials: Vec<String> = players
+        .iter()
+        .map(|u| {
+            u.chars()
+                .find(char::is_ascii_alphanumeric)
+                .map(|c| c.to_ascii_uppercase().to_string())
+                .unwrap_or_default()
+        })
+        .collect();
+    let mut sorted = initials.clone();
+    sorted.sort();
+    sorted.dedup();
+    if sorted.len() == players.len() && initials.iter().all(|i| !i.is_empty()) {
+        initials
+    } else {
+        (0..players.len())
+            .map(|h| half_letter(h).to_string())
+            .collect()
     }
 }
 
@@ -625,6 +733,11 @@ impl ThreadGame for Game {
         Game::finished(self)
     }
 
+    fn moderates(&self, user: &str) -> bool {
+        // Referees are the game's moderators (RULINGS 6.10a): /revert included.
+        self.state().settings.referees.iter().any(|r| r == user)
+    }
+
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
         if cmd.name == "rules" {
             let st = self.state_at(caller.now);
@@ -654,18 +767,20 @@ impl ThreadGame for Game {
             Err(e) => return Some(Reply::refused(e)),
         };
         let proposing = matches!(action, Action::Propose { .. });
-        Some(match self.apply(caller.user, action, caller.now, raw) {
-            Ok(a) => {
-                let mut r = accepted(a);
-                if proposing {
-                    if let Some(p) = self.state().open_vote() {
-                        r.buttons = vote_buttons(caller.thread, p.n);
+        Some(
+            match self.apply_as(caller.user, caller.roles.organiser, action, caller.now, raw) {
+                Ok(a) => {
+                    let mut r = accepted(a);
+                    if proposing {
+                        if let Some(p) = self.state().open_vote() {
+                            r.buttons = vote_buttons(caller.thread, p.n);
+                        }
                     }
+                    r
                 }
-                r
-            }
-            Err(e) => Reply::refused(e),
-        })
+                Err(e) => Reply::refused(e),
+            },
+        )
     }
 
     fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
@@ -723,7 +838,13 @@ impl ThreadGame for Game {
     fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due> {
         let mut out = Vec::new();
         self.each_event(after, until, |e, st| {
-            let notify = notify_of(&self.asks(st)).unwrap_or_default().headed(e.text);
+            let mut asks = self.asks(st);
+            for c in e.calls {
+                if !asks.contains(&c) {
+                    asks.push(c);
+                }
+            }
+            let notify = notify_of(&asks).unwrap_or_default().headed(e.text);
             out.push(Due {
                 seat: e.code,
                 at: e.at,

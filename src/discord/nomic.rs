@@ -60,8 +60,23 @@ const PLACE: Place = Place {
     not_in_thread: "run /nomic new in a text channel: the game gets a thread of its own",
 };
 
+/// Add or remove.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum AddRemove {
+    /// Add.
+    #[name = "add"]
+    Add,
+    /// Remove.
+    #[name = "remove"]
+    Remove,
+}
+
 /// Nomic Chess: half-boards pushed together and a ruleset the players vote on.
-#[poise::command(slash_command, subcommands("nomic_new"), subcommand_required)]
+#[poise::command(
+    slash_command,
+    subcommands("nomic_new", "nomic_referee"),
+    subcommand_required
+)]
 pub async fn nomic(_: Ctx<'_>) -> Result<(), BotError> {
     Ok(())
 }
@@ -102,6 +117,21 @@ pub async fn nomic_new(
         ],
     );
     new_game(ctx, &cmd, PLACE, "Nomic Chess").await
+}
+
+/// Add or remove a Referee during the game (organiser; a numbered action)
+#[poise::command(slash_command, rename = "referee")]
+pub async fn nomic_referee(
+    ctx: Ctx<'_>,
+    #[description = "add or remove"] action: AddRemove,
+    #[description = "The Referee"] player: UserId,
+) -> Result<(), BotError> {
+    let mut cmd = command(
+        "nomic referee",
+        vec![("player", user(player).map(|u| format!("@{u}")))],
+    );
+    cmd.positional.push(action.name().to_string());
+    act(ctx, cmd).await
 }
 
 /// Push two half-boards together before a move (Nomic Chess)

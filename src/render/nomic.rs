@@ -1,12 +1,15 @@
 //! The Nomic Chess picture: every half-board in its owner's orientation (local rank 1 at the
 //! bottom, files a–h from the left) with the armies' colours, and after a push the joined
 //! board J in the coordinates the mover wrote, the last move highlighted; the Order and the
-//! controllers beside it.
+//! controllers beside it. A piece of an army played by another player than its own carries a
+//! white disc with that player's mark (their initial; `?` while control is pending), which the
+//! panel's legend names; a king in check glows red on its square, a checkmated one is framed
+//! in dark red as well.
 //!
 //! Drawn from a plain [`NomicView`], filled by the game layer.
 
 use super::board::{dot, DIM, PAGE, PANEL, TEXT};
-use super::canvas::{fit_text, Align, Canvas, Fonts, Rgb8};
+use super::canvas::{fit_text, wrap_text, Align, Canvas, Fonts, Rgb8};
 use super::shapes::{sprite_look, Figure, Look, OUTLINE};
 use super::{fonts, RenderError};
 
@@ -22,6 +25,10 @@ pub struct HalfView {
     pub squares: [[Option<NomicPiece>; 8]; 4],
     /// Squares the last move touched on this half (file, local rank).
     pub marked: Vec<(u8, u8)>,
+    /// Kings in check on this half (file, local rank).
+    pub check: Vec<(u8, u8)>,
+    /// Kings checkmated this turn on this half (file, local rank).
+    pub mated: Vec<(u8, u8)>,
 }
 
 /// The joined board of the last move.
@@ -35,6 +42,10 @@ pub struct JoinView {
     pub from: (u8, u8),
     /// To.
     pub to: (u8, u8),
+    /// Kings in check on J (file, rank).
+    pub check: Vec<(u8, u8)>,
+    /// Kings checkmated this turn on J (file, rank).
+    pub mated: Vec<(u8, u8)>,
 }
 
 /// Everything the picture shows.
@@ -46,8 +57,11 @@ pub struct NomicView {
     pub halves: Vec<HalfView>,
     /// J after the last move, if there was one.
     pub join: Option<JoinView>,
-    /// Per army: its controller's army colour index (`None`: pending).
+    /// Per army: its controller, a player by seat (`None`: pending).
     pub controllers: Vec<Option<usize>>,
+    /// Per player (seat): the mark on the disc of the armies they play for another player
+    /// (their initial).
+    pub marks: Vec<String>,
     /// Lines beside the boards: the Order with controllers, whose turn, votes.
     pub lines: Vec<String>,
 }
@@ -77,6 +91,11 @@ pub fn army_colour_name(a: usize) -> &'static str {
     N[a % N.len()]
 }
 
+const CHECK: Rgb8 = [255, 24, 24];
+const CHECK_FRAME: Rgb8 = [200, 0, 0];
+const MATE_FRAME: Rgb8 = [110, 0, 0];
+const DISC: Rgb8 = [250, 250, 250];
+const PENDING_DISC: Rgb8 = [150, 150, 150];
 const LIGHT_SQ: Rgb8 = [240, 217, 181];
 const DARK_SQ: Rgb8 = [181, 136, 99];
 const MOVE_HL: Rgb8 = [250, 232, 60];
@@ -105,16 +124,53 @@ fn draw_piece(c: &mut Canvas, f: &Fonts, view: &NomicView, p: NomicPiece, x: i32
         hatch: None,
     };
     sprite_look(f, &figure(p.0), fill, sq as usize, look).draw(c, x, y);
-    // A dot of the controller's colour when another player plays the army (grey: pending).
-    let ctl = match view.controllers.get(p.1).copied().flatten() {
-        Some(ctl) if ctl != p.1 => Some(army_colour(ctl)),
-        None => Some([128, 128, 128]),
+    // A disc with the controller's mark when another player plays the army (`?`: pending).
+    let mark = match view.controllers.get(p.1).copied().flatten() {
+        Some(ctl) if ctl != p.1 => Some((
+            DISC,
+            view.marks
+                .get(ctl)
+                .cloned()
+                .unwrap_or_else(|| (ctl + 1).to_string()),
+        )),
+        None => Some((PENDING_DISC, "?".to_string())),
         _ => None,
     };
-    if let Some(colour) = ctl {
-        let r = (sq / 7) as i32;
-        dot(c, x + r + 2, y + r + 2, r + 1, OUTLINE);
-        dot(c, x + r + 2, y + r + 2, r, colour);
+    if let Some((colour, mark)) = mark {
+        let r = (sq * 22 / 100) as i32;
+        let (cx, cy) = (x + r + 1, y + r + 1);
+        dot(c, cx, cy, r + 1, OUTLINE);
+        dot(c, cx, cy, r, colour);
+        let px = r as f32 * 1.45;
+        let mark = fit_text(&f.bold, px, &mark, (2 * r) as f32);
+        c.text(
+            &f.bold,
+            px,
+            &mark,
+            cx as f32,
+            cy as f32,
+            Align::Centre,
+            OUTLINE,
+        );
+    }
+}
+
+/// A king in check: a red glow on its square (and a dark frame when it is checkmated).
+fn check_glow(c: &mut Canvas, x: i32, y: i32, sq: u32, mated: bool) {
+    let half = sq as f32 / 2.0;
+    for yy in 0..sq as i32 {
+        for xx in 0..sq as i32 {
+            let dx = xx as f32 + 0.5 - half;
+            let dy = yy as f32 + 0.5 - half;
+            let d = (dx * dx + dy * dy).sqrt() / (half * 1.45);
+            let a = (1.25 * (1.0 - d)).clamp(0.0, 1.0);
+            c.blend(x + xx, y + yy, CHECK, a);
+        }
+    }
+    if mated {
+        c.frame(x, y, sq, sq, 4, MATE_FRAME);
+    } else {
+        c.frame(x, y, sq, sq, 2, CHECK_FRAME);
     }
 }
 
@@ -129,6 +185,8 @@ fn draw_grid(
     ranks: usize,
     at: &dyn Fn(usize, usize) -> Option<NomicPiece>,
     marked: &dyn Fn(usize, usize) -> bool,
+    check: &[(u8, u8)],
+    mated: &[(u8, u8)],
 ) {
     for r in 0..ranks {
         for file in 0..8 {
@@ -142,6 +200,11 @@ fn draw_grid(
             c.fill(x, y, sq, sq, colour);
             if marked(file, r) {
                 c.tint(x, y, sq, sq, MOVE_HL, 0.6);
+            }
+            let here = (file as u8, r as u8);
+            let is_mated = mated.contains(&here);
+            if is_mated || check.contains(&here) {
+                check_glow(c, x, y, sq, is_mated);
             }
             if let Some(p) = at(file, r) {
                 draw_piece(c, f, view, p, x, y, sq);
@@ -207,10 +270,27 @@ pub(crate) fn draw_nomic(view: &NomicView) -> Result<Canvas, RenderError> {
     };
     let line_h = 22u32;
     let side_w = width.saturating_sub(PAD * 3 + COORD + 8 * JS);
+    // The panel's lines, wrapped to its width (never cut), and the panel grown to hold them.
+    let text_w = if view.join.is_some() {
+        side_w.saturating_sub(16)
+    } else {
+        width - 2 * PAD - 16
+    };
+    let wrapped: Vec<String> = view
+        .lines
+        .iter()
+        .flat_map(|l| wrap_text(&f.regular, 16.0, l, text_w as f32))
+        .collect();
+    let panel_h = wrapped.len() as u32 * line_h + 12;
+    let j_h = if view.join.is_some() {
+        j_h.max(panel_h + PAD)
+    } else {
+        0
+    };
     let lines_under = if view.join.is_some() {
         0
     } else {
-        view.lines.len() as u32 * line_h + PAD
+        panel_h + PAD
     };
     let height = PAD + 34 + j_h + lines_under + rows * half_h + PAD;
     let mut c = Canvas::new(width, height, PAGE);
@@ -225,13 +305,12 @@ pub(crate) fn draw_nomic(view: &NomicView) -> Result<Canvas, RenderError> {
         TEXT,
     );
     let mut y = (PAD + 34) as i32;
-    let text_block = |c: &mut Canvas, x: i32, y: i32, w: u32| {
-        for (i, l) in view.lines.iter().enumerate() {
-            let t = fit_text(&f.regular, 16.0, l, w as f32);
+    let text_block = |c: &mut Canvas, x: i32, y: i32| {
+        for (i, l) in wrapped.iter().enumerate() {
             c.text(
                 &f.regular,
                 16.0,
-                &t,
+                l,
                 x as f32,
                 (y + (i as u32 * line_h) as i32 + 11) as f32,
                 Align::Left,
@@ -261,14 +340,16 @@ pub(crate) fn draw_nomic(view: &NomicView) -> Result<Canvas, RenderError> {
             8,
             &|file, r| j.squares[r][file],
             &|file, r| (file as u8, r as u8) == j.from || (file as u8, r as u8) == j.to,
+            &j.check,
+            &j.mated,
         );
         let sx = x0 + (8 * JS + PAD) as i32;
-        c.fill(sx, y, side_w, 8 * JS + LABEL_H, PANEL);
-        text_block(&mut c, sx + 8, y + 8, side_w.saturating_sub(16));
+        c.fill(sx, y, side_w, (8 * JS + LABEL_H).max(panel_h), PANEL);
+        text_block(&mut c, sx + 8, y + 6);
         y += j_h as i32;
     } else {
-        c.fill(PAD as i32, y, width - 2 * PAD, lines_under - PAD, PANEL);
-        text_block(&mut c, PAD as i32 + 8, y + 4, width - 2 * PAD - 16);
+        c.fill(PAD as i32, y, width - 2 * PAD, panel_h, PANEL);
+        text_block(&mut c, PAD as i32 + 8, y + 6);
         y += lines_under as i32;
     }
     for (i, h) in view.halves.iter().enumerate() {
@@ -296,6 +377,8 @@ pub(crate) fn draw_nomic(view: &NomicView) -> Result<Canvas, RenderError> {
             4,
             &|file, r| h.squares[r][file],
             &|file, r| h.marked.contains(&(file as u8, r as u8)),
+            &h.check,
+            &h.mated,
         );
     }
     Ok(c)
@@ -306,6 +389,7 @@ pub fn example_nomic() -> NomicView {
     let mut view = NomicView {
         title: "Nomic Chess · #42".into(),
         controllers: vec![Some(0), Some(0), Some(2), None],
+        marks: vec!["A".into(), "B".into(), "C".into(), "D".into()],
         ..NomicView::default()
     };
     const BACK: [char; 8] = ['R', 'N', 'B', 'Q', 'K', 'B', 'N', 'R'];

@@ -1,8 +1,10 @@
 //! A Nomic Chess game as text, and back (`/export`, `arbiter import`).
 //!
-//! `[Key "Value"]` tags (event, variant, the players with their halves, the Referees, the
-//! limits, the seed, the result, and a `[Setup {…}]` line with the players and settings as
-//! JSON), a blank line, then one line per logged entry:
+//! `[Key "Value"]` tags (event, variant, the players with their halves, the Referees, limits
+//! and options in force at the end of the log, the seed, the result, and a `[Setup {…}]` line
+//! with the players and the settings of creation as JSON, which the log replays from), a
+//! blank line, then one line per logged entry, a Referee's bookkeeping as it was typed
+//! (`/set part1_limit:10m`, `/edit remove square:A:a1`) in its place:
 //!
 //! ```text
 //! - t=1767225600 org: the game starts ;; {"number":null,…}
@@ -14,9 +16,8 @@
 //! user and what they did; undone entries carry `{reverted by <who>: <why>}`. After ` ;; `
 //! each line carries the entry as JSON, which [`import`] reads back.
 
-use super::game::{describe, Entry, Game, Settings};
+use super::game::{describe, limit_text, Entry, Game, Settings};
 use super::position::half_letter;
-use crate::time::format_duration;
 
 /// A game file that does not read back.
 #[derive(Debug, thiserror::Error)]
@@ -55,13 +56,20 @@ pub fn export(game: &Game) -> String {
     for (i, p) in game.players.iter().enumerate() {
         s.push_str(&format!("[Half{} \"{p}\"]\n", half_letter(i)));
     }
-    let st = &game.settings;
+    // The settings in force (Referees' /set, adopted changes to rule 206, Referees added or
+    // removed); [Setup] keeps those of creation, which the log replays from.
+    let st = &game.state().settings;
     s.push_str(&format!("[Referees \"{}\"]\n", st.referees.join(", ")));
     s.push_str(&format!(
         "[Limits \"part1 {}, part3 {}, vote {}\"]\n",
-        format_duration(st.part1_limit),
-        format_duration(st.part3_limit),
-        format_duration(st.vote_limit)
+        limit_text(st.part1_limit),
+        limit_text(st.part3_limit),
+        limit_text(st.vote_limit)
+    ));
+    s.push_str(&format!(
+        "[Options \"proposal_max {}, friendly_capture {}\"]\n",
+        st.proposal_max,
+        if st.friendly_capture { "on" } else { "off" }
     ));
     s.push_str(&format!("[Seed \"{}\"]\n", st.seed));
     let state = game.state();
@@ -90,7 +98,7 @@ pub fn export(game: &Game) -> String {
             "{num} t={} {}: {}{rev} ;; {data}\n",
             e.time,
             e.actor,
-            describe(&e.action)
+            describe(&e.action, &game.players)
         ));
     }
     s

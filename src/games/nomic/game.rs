@@ -23,6 +23,111 @@ pub const MAX_SEED: u64 = (1 << 53) - 1;
 pub const LIVE: u64 = 5 * 60;
 /// A day (`pace:async`).
 pub const ASYNC: u64 = 24 * 60 * 60;
+/// No time limit (rule 206 repealed, or `/set part1_limit:none`): a hundred years.
+pub const NO_LIMIT: u64 = 100 * 365 * ASYNC;
+
+/// A limit as shown: `5m`, or `none`.
+pub fn limit_text(secs: u64) -> String {
+    if secs >= NO_LIMIT {
+        "none".into()
+    } else {
+        format_duration(secs)
+    }
+}
+
+/// The limits of parts 1 and 3 a text of rule 206 sets (§6.9: the bot enforces them from the
+/// close of the vote that adopts it): each duration (`ten minutes`, `10 minutes`, `2h`) goes
+/// with the part the text names after it (`the first part`, `part 3`), or, with none after
+/// it, the last one named before; a part named with no duration has no limit. A single
+/// duration in a text naming no part is both limits. `None` when the text gives no duration
+/// or two for one part: the Referees enforce it then.
+pub fn limits_of(text: &str) -> Option<(u64, u64)> {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let number = |w: &str| -> Option<u64> {
+        const N: [&str; 13] = [
+            "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+            "eleven", "twelve",
+        ];
+        match w {
+            "a" | "an" => Some(1),
+            "fifteen" => Some(15),
+            "twenty" => Some(20),
+            "thirty" => Some(30),
+            "forty" => Some(40),
+            "fifty" => Some(50),
+            "sixty" => Some(60),
+            _ => N
+                .iter()
+                .position(|n| *n == w)
+                .map(|i| i as u64)
+                .or_else(|| w.parse().ok()),
+        }
+    };
+    let unit = |w: &str| -> Option<u64> {
+        match w {
+            "s" | "sec" | "secs" | "second" | "seconds" => Some(1),
+            "m" | "min" | "mins" | "minute" | "minutes" => Some(60),
+            "h" | "hr" | "hrs" | "hour" | "hours" => Some(3600),
+            "d" | "day" | "days" => Some(86_400),
+            _ => None,
+        }
+    };
+    // (word index, seconds) of each duration; (word index, part) of each part named.
+    let mut durations = Vec::new();
+    let mut parts = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let next = words.get(i + 1).copied().unwrap_or("");
+        if let (Some(n), Some(u)) = (number(w), unit(next)) {
+            if !matches!(*w, "a" | "an") || u > 1 {
+                durations.push((i, n * u));
+            }
+        } else if let Some(split) = w.find(|c: char| !c.is_ascii_digit()).filter(|&k| k > 0) {
+            if let (Ok(n), Some(u)) = (w[..split].parse::<u64>(), unit(&w[split..])) {
+                durations.push((i, n * u));
+            }
+        }
+        let prev = if i > 0 { words[i - 1] } else { "" };
+        let part = match (*w, next, prev) {
+            ("first", "part", _) | ("part", "1" | "one", _) => Some(1),
+            ("third", "part", _) | ("part", "3" | "three", _) => Some(3),
+            _ => None,
+        };
+        if let Some(p) = part {
+            parts.push((i, p));
+        }
+    }
+    if durations.is_empty() {
+        return None;
+    }
+    if parts.is_empty() {
+        return match durations.as_slice() {
+            [(_, d)] => Some((*d, *d)),
+            _ => None,
+        };
+    }
+    let (mut one, mut three) = (None, None);
+    for &(i, d) in &durations {
+        let part = parts
+            .iter()
+            .find(|(j, _)| *j > i)
+            .or_else(|| parts.iter().rev().find(|(j, _)| *j < i))
+            .map(|&(_, p)| p);
+        let slot = if part == Some(1) {
+            &mut one
+        } else {
+            &mut three
+        };
+        if slot.is_some() {
+            return None;
+        }
+        *slot = Some(d);
+    }
+    Some((one.unwrap_or(NO_LIMIT), three.unwrap_or(NO_LIMIT)))
+}
 
 /// Settings (§6.8, §6.9, §6.11).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -201,6 +306,10 @@ pub struct State {
     pub now: Timestamp,
     /// Held since (an out-of-turn vote holds the turn's clock).
     pub held: Option<Timestamp>,
+    /// Whom the last action or event calls on to act, beyond whose turn it is: (user, what).
+    pub calls: Vec<(String, String)>,
+    /// Armies checkmated by the last action (for the picture).
+    pub mated: Vec<usize>,
 }
 
 /// A logged action.
@@ -313,6 +422,13 @@ pub enum Action {
         proposal: u32,
         /// New text.
         text: String,
+    },
+    /// `/nomic referee add|remove player:@x` (the organiser).
+    Referee {
+        /// Added (else removed).
+        add: bool,
+        /// The user.
+        user: String,
     },
     /// `/takeback`.
     Takeback {
@@ -436,6 +552,8 @@ pub struct TimeEvent {
     pub code: usize,
     /// What happened.
     pub text: String,
+    /// Whom it calls on to act, beyond whose turn it is: (user, what).
+    pub calls: Vec<(String, String)>,
 }
 
 /// A Nomic Chess game.
@@ -460,6 +578,10 @@ pub fn drawn_order(n: usize, seed: u64) -> Vec<usize> {
 /// Context of a fold: who is who.
 struct Ctx<'a> {
     players: &'a [String],
+    /// The organiser who created the game.
+    organiser: &'a str,
+    /// The actor holds the organiser role (on replay: trusted, checked when accepted).
+    organiser_role: bool,
 }
 
 impl State {
@@ -479,6 +601,8 @@ impl State {
             last: None,
             now: t,
             held: None,
+            calls: Vec::new(),
+            mated: Vec::new(),
         }
     }
 
@@ -490,6 +614,49 @@ impl State {
 
     fn is_referee(&self, user: &str) -> bool {
         self.settings.referees.iter().any(|r| r == user)
+    }
+
+    /// Calls on every Referee to act.
+    fn call_referees(&mut self, what: &str) {
+        for r in self.settings.referees.clone() {
+            self.call(&r, what);
+        }
+    }
+
+    /// Calls on a user to act.
+    fn call(&mut self, user: &str, what: &str) {
+        let c = (user.to_string(), what.to_string());
+        if !user.is_empty() && !self.calls.contains(&c) {
+            self.calls.push(c);
+        }
+    }
+
+    /// Calls on whoever judges a Judgment awaiting a ruling: the Referees who have not
+    /// judged it, or the organiser once every Referee has.
+    fn call_judges(&mut self, n: u32, ctx: &Ctx<'_>) -> String {
+        let Some(j) = self.judgments.iter().find(|j| j.n == n) else {
+            return String::new();
+        };
+        let free: Vec<String> = self
+            .settings
+            .referees
+            .iter()
+            .filter(|r| !j.barred.contains(r))
+            .cloned()
+            .collect();
+        let what = format!("judge judgment {n}: /judge judgment:{n} text:<your Judgment>");
+        if free.is_empty() {
+            self.call(ctx.organiser, &what);
+            format!(
+                "every Referee has judged it, so the organiser ({}) judges it",
+                ctx.organiser
+            )
+        } else {
+            for r in &free {
+                self.call(r, &what);
+            }
+            "another Referee judges it".to_string()
+        }
     }
 
     /// Living players (not forfeited, controlling an army).
@@ -729,12 +896,20 @@ impl State {
         lines: &mut Vec<String>,
         ctx: &Ctx<'_>,
     ) {
+        if !self.mated.contains(&army) {
+            self.mated.push(army);
+        }
         match to {
             None => {
                 self.pos.controllers[army] = None;
                 self.pos.offers.retain(|&a| a != army);
                 lines.push(format!(
                     "Army {} is checkmated; no one player has the most pieces attacking its king (a tie, or only armies whose control is pending attack it), so its control is pending until a Referee /assigns it.",
+                    army + 1
+                ));
+                self.call_referees(&format!(
+                    "army {} is checkmated and its control is pending: /assign army:{} to:@player",
+                    army + 1,
                     army + 1
                 ));
             }
@@ -749,6 +924,15 @@ impl State {
                     army + 1,
                     army + 1
                 ));
+                self.call(
+                    &ctx.players[p],
+                    &format!(
+                        "army {} is checkmated: /take army:{} or /decline army:{} in part 2",
+                        army + 1,
+                        army + 1,
+                        army + 1
+                    ),
+                );
             }
             Some(p) => {
                 self.pos.controllers[army] = Some(p);
@@ -758,6 +942,13 @@ impl State {
                     army + 1,
                     ctx.players[p]
                 ));
+                self.call(
+                    &ctx.players[p],
+                    &format!(
+                        "army {} is checkmated and passes to you: you play its turns",
+                        army + 1
+                    ),
+                );
             }
         }
         self.update_living(lines, ctx);
@@ -859,11 +1050,13 @@ impl State {
                 break;
             }
             let mut lines = Vec::new();
+            self.calls.clear();
             self.expire(at, code, &mut lines, ctx);
             events.push(TimeEvent {
                 at,
                 code,
                 text: lines.join(" "),
+                calls: std::mem::take(&mut self.calls),
             });
         }
         if until > self.now {
@@ -981,6 +1174,7 @@ impl State {
                 _ => String::new(),
             };
             lines.push(format!("Proposal {n} is adopted ({tally}){what}."));
+            self.takes_effect(&p, rule, lines);
             self.after_proposal(p.held, t, lines, ctx);
         } else {
             self.proposals[i].standing = Standing::Defeated;
@@ -1007,6 +1201,67 @@ impl State {
                 None => self.after_proposal(p.held, t, lines, ctx),
             }
         }
+    }
+
+    /// An adopted change takes effect at the close of its vote (§6.9): a change to the time
+    /// limits of rule 206 is enforced at once; any other change the bot cannot enforce, and
+    /// the Referees are called on to apply it.
+    fn takes_effect(&mut self, p: &Proposal, rule: Option<u32>, lines: &mut Vec<String>) {
+        let Some(r) = rule else {
+            return;
+        };
+        match &p.change {
+            Change::Amend(206, text) => {
+                if let Some((one, three)) = limits_of(text) {
+                    self.settings.part1_limit = one;
+                    self.settings.part3_limit = three;
+                    self.rules.set_enforced(206, true);
+                    lines.push(format!(
+                        "Rule 206 takes effect now: part 1 has {}, part 3 has {} (from the next part that begins).",
+                        limit_text(one),
+                        limit_text(three)
+                    ));
+                    return;
+                }
+            }
+            Change::Repeal(206) => {
+                self.settings.part1_limit = NO_LIMIT;
+                self.settings.part3_limit = NO_LIMIT;
+                lines.push(
+                    "Rule 206 is repealed: parts 1 and 3 have no time limit from now.".into(),
+                );
+                return;
+            }
+            _ => {}
+        }
+        let what = match &p.change {
+            Change::Enact => format!(
+                "rule {r} is enacted (proposal {}) and the bot cannot enforce it: apply it from now on, correcting the game with /edit, /assign, /order or /set, and /pause play if needed",
+                p.n
+            ),
+            Change::Amend(..) => format!(
+                "rule {r} is amended (proposal {}) and the bot cannot enforce its new text{}: apply it as it now reads (/rules number:{r}), correcting the game with /edit, /assign, /order or /set, and /pause play if needed",
+                p.n,
+                if r == 206 {
+                    " (it names no time limits the bot can read)"
+                } else {
+                    "; the bot still plays the rule as it first read"
+                }
+            ),
+            Change::Repeal(_) => format!(
+                "rule {r} is repealed (proposal {}){}: correct the game with /edit, /assign, /order or /set where it no longer applies",
+                p.n,
+                if super::rules::enforced_at_start(r) {
+                    " but the bot still plays the rule as it first read"
+                } else {
+                    "; stop applying it"
+                }
+            ),
+        };
+        lines.push(format!(
+            "Rule {r} is referee-enforced: the Referees are asked to apply the change."
+        ));
+        self.call_referees(&format!("Referees: {what}"));
     }
 
     /// After a proposal is settled: a held one releases the turn's clock; else the turn
@@ -1057,14 +1312,20 @@ fn parse_move(text: &str) -> Option<Written> {
     }
     let mut s = t;
     let mut letter = None;
-    if let Some(c) = s.chars().next().filter(|c| c.is_ascii_uppercase()) {
-        letter = Some(Kind::from_letter(c)?);
+    let mut c = s.chars();
+    let (first, second) = (c.next()?, c.next());
+    // A piece letter, upper case, or lower case where no file letter could be meant (a file
+    // letter is followed by its rank: `nb1-c3` is the knight, `b1-c3` the pawn).
+    if first.is_ascii_uppercase()
+        || (first.is_ascii_lowercase() && second.is_some_and(|c| c.is_ascii_lowercase()))
+    {
+        letter = Some(Kind::from_letter(first.to_ascii_uppercase())?);
         s = &s[1..];
     }
     let (body, promo) = match s.split_once('=') {
         Some((b, p)) => {
             let mut pc = p.chars();
-            let k = Kind::from_letter(pc.next()?)?;
+            let k = Kind::from_letter(pc.next()?.to_ascii_uppercase())?;
             if pc.next().is_some() {
                 return None;
             }
@@ -1072,10 +1333,48 @@ fn parse_move(text: &str) -> Option<Written> {
         }
         None => (s, None),
     };
-    let sep = body.find(['-', 'x'])?;
-    let from = parse_square(&body[..sep], 8)?;
-    let to = parse_square(&body[sep + 1..], 8)?;
+    // The separator may be left out (`e2e4`): the to-square starts at the next letter.
+    let (from, to) = match body.find(['-', 'x']) {
+        Some(sep) => (&body[..sep], &body[sep + 1..]),
+        None => body.split_at(body.get(1..)?.find(|c: char| c.is_ascii_alphabetic())? + 1),
+    };
+    let from = parse_square(from, 8)?;
+    let to = parse_square(to, 8)?;
     Some((letter, from, to, promo, Special::Plain))
+}
+
+/// A move written with upper-case square letters (`E2-E4`, `NB1-C3`) as it reads with them
+/// in lower case, if it then reads.
+fn lower_squares(text: &str) -> Option<String> {
+    let c: Vec<char> = text.trim().chars().collect();
+    let out: String = c
+        .iter()
+        .enumerate()
+        .map(|(i, &ch)| {
+            let before_digit = c.get(i + 1).is_some_and(char::is_ascii_digit);
+            if ('A'..='H').contains(&ch) && before_digit {
+                ch.to_ascii_lowercase()
+            } else {
+                ch
+            }
+        })
+        .collect();
+    (out != text.trim() && parse_move(&out).is_some()).then_some(out)
+}
+
+/// A move in short algebraic (`e4`, `Nf3`, `Nxf3`): the piece letter (`None`: a pawn) and the
+/// to-square.
+fn short_algebraic(text: &str) -> Option<(Option<Kind>, (u8, u8))> {
+    let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
+    let mut c = t.chars();
+    let first = c.next()?;
+    let (letter, rest) = if first.is_ascii_uppercase() {
+        (Some(Kind::from_letter(first)?), c.as_str())
+    } else {
+        (None, t)
+    };
+    let rest = rest.strip_prefix('x').unwrap_or(rest);
+    Some((letter, parse_square(rest, 8)?))
 }
 
 /// Reads `Q1` (a piece letter and an army).
@@ -1124,6 +1423,8 @@ fn fold(
     t: Timestamp,
 ) -> Result<Vec<String>, String> {
     let mut lines = Vec::new();
+    st.calls.clear();
+    st.mated.clear();
     let player = ctx.players.iter().position(|u| u == actor);
     let referee = st.is_referee(actor);
     let n = st.pos.players();
@@ -1286,7 +1587,48 @@ fn fold(
             let rules = st.rules();
             let b = st.pos.joined(join);
             let legal = st.pos.budget_moves(join, army, rules);
+            // A move refused while a king of the mover's is in check says so first.
+            let check_first = || -> Option<String> {
+                let (sq, _) = st
+                    .pos
+                    .attacked_kings(&b, join)
+                    .into_iter()
+                    .find(|&(_, y)| st.pos.same_side(y, army))?;
+                let mut list: Vec<String> = legal.iter().map(|&m| move_text(&b, m)).collect();
+                list.sort();
+                if list.len() > 12 {
+                    list.truncate(12);
+                    list.push("…".into());
+                }
+                Some(format!(
+                    "your King on {} is in check; legal moves: {}",
+                    super::position::square_text(sq.0, sq.1),
+                    list.join(" ")
+                ))
+            };
             let Some((letter, from, to, promo, special)) = parse_move(notation) else {
+                if let Some(why) = check_first() {
+                    return refuse(why);
+                }
+                if let Some(lower) = lower_squares(notation) {
+                    return refuse(format!("square letters are lower case: {lower}"));
+                }
+                if let Some((kind, sq)) = short_algebraic(notation) {
+                    let kind = kind.unwrap_or(Kind::Pawn);
+                    let reach: Vec<String> = legal
+                        .iter()
+                        .filter(|m| {
+                            m.to == sq
+                                && b[m.from.1 as usize][m.from.0 as usize]
+                                    .is_some_and(|p| p.kind == kind)
+                        })
+                        .map(|&m| move_text(&b, m))
+                        .collect();
+                    return refuse(match reach.as_slice() {
+                        [one] => format!("write the move from-to: {one}"),
+                        _ => "write the move from-to, like e2-e4".to_string(),
+                    });
+                }
                 return refuse(format!(
                     "`{notation}` is not a move (write it in J's coordinates like e2-e4, Nb1-c3, e7-e8=Q, 0-0)"
                 ));
@@ -1311,6 +1653,9 @@ fn fold(
             let mv = match cands.into_iter().find(piece_ok) {
                 Some(m) => m,
                 None => {
+                    if let Some(why) = check_first() {
+                        return refuse(why);
+                    }
                     let of: Vec<String> = legal
                         .iter()
                         .filter(|m| m.from == from)
@@ -1409,6 +1754,13 @@ fn fold(
             let army = *army;
             let take = matches!(action, Action::Take { .. });
             let p = turn_player(st)?;
+            if st.pos.turn.part == 1 && st.pos.offers.contains(&army) {
+                return refuse(format!(
+                    "Take comes in part 2, after the move: finish part 1 first (push and /move, or /done once you have moved), then /{} army:{}",
+                    if take { "take" } else { "decline" },
+                    army + 1
+                ));
+            }
             if st.pos.turn.part != 2 || !st.pos.offers.contains(&army) {
                 let offers: Vec<String> =
                     st.pos.offers.iter().map(|a| (a + 1).to_string()).collect();
@@ -1684,18 +2036,32 @@ fn fold(
                 overrule: Vec::new(),
                 barred: Vec::new(),
             });
+            st.call_judges(jn, ctx);
         }
         Action::Judge { judgment, text } => {
-            need_referee("judge")?;
+            let organiser = ctx.organiser_role || actor == ctx.organiser;
+            let referees = st.settings.referees.clone();
             let Some(j) = st.judgments.iter_mut().find(|j| j.n == *judgment) else {
+                if !referee {
+                    need_referee("judge")?;
+                }
                 return refuse(format!("there is no judgment {judgment}"));
             };
+            // Once every Referee has judged it and been overruled, the organiser judges.
+            let by_organiser = organiser && referees.iter().all(|r| j.barred.contains(r));
+            if !referee && !by_organiser {
+                return refuse(if organiser {
+                    format!("only a Referee may judge; the organiser judges judgment {judgment} only once every Referee has judged it and been overruled")
+                } else {
+                    "only a Referee may judge".to_string()
+                });
+            }
             if j.standing {
                 return refuse(format!(
                     "judgment {judgment} stands; it can be judged again only once overruled"
                 ));
             }
-            if j.barred.iter().any(|r| r == actor) {
+            if j.barred.iter().any(|r| r == actor) && !by_organiser {
                 return refuse(format!("you judged judgment {judgment} before and were overruled; another Referee judges it"));
             }
             if text.trim().is_empty() {
@@ -1745,8 +2111,9 @@ fn fold(
                     }
                 }
                 j.overrule.clear();
+                let who = st.call_judges(*judgment, ctx);
                 lines.push(format!(
-                    "Judgment {judgment} is overruled (unanimous); another Referee judges it."
+                    "Judgment {judgment} is overruled (unanimous); {who}."
                 ));
             }
         }
@@ -1785,6 +2152,12 @@ fn fold(
             }
             if st.pos.forfeited[*to] {
                 return refuse(format!("{} has forfeited", ctx.players[*to]));
+            }
+            if st.pos.controllers[*army] != Some(*to) {
+                st.call(
+                    &ctx.players[*to],
+                    &format!("army {} is assigned to you: you play its turns", *army + 1),
+                );
             }
             st.pos.controllers[*army] = Some(*to);
             st.pos.offers.retain(|&a| a != *army);
@@ -1895,6 +2268,12 @@ fn fold(
                     }
                     if to.is_some_and(|p| p >= n) {
                         return refuse("no such player");
+                    }
+                    if let Some(p) = to.filter(|&p| st.pos.controllers[*army] != Some(p)) {
+                        st.call(
+                            &ctx.players[p],
+                            &format!("army {} is now yours: you play its turns", *army + 1),
+                        );
                     }
                     st.pos.controllers[*army] = *to;
                     st.pos.offers.retain(|&a| a != *army);
@@ -2009,7 +2388,10 @@ fn fold(
         }
         Action::Set { key, value } => {
             need_referee("change settings")?;
-            let dur = |v: &str| crate::time::parse_duration(v).map_err(|e| e.to_string());
+            let dur = |v: &str| match v {
+                "none" | "off" => Ok(NO_LIMIT),
+                _ => crate::time::parse_duration(v).map_err(|e| e.to_string()),
+            };
             match key.as_str() {
                 "part1_limit" => st.settings.part1_limit = dur(value)?,
                 "part3_limit" => st.settings.part3_limit = dur(value)?,
@@ -2075,6 +2457,46 @@ fn fold(
             st.proposals[i].change = change_of(text);
             st.proposals[i].fixes.push((old.clone(), text.clone()));
             lines.push(format!("Proposal {proposal} fixed (spelling, grammar or punctuation): was: {old} / now: {text}"));
+        }
+        Action::Referee { add, user } => {
+            if !(ctx.organiser_role || actor == ctx.organiser) {
+                return refuse("only the organiser may add or remove Referees");
+            }
+            let user = user.trim().to_string();
+            if user.is_empty() {
+                return refuse("name the Referee: /nomic referee add player:@x");
+            }
+            if *add {
+                if st.is_referee(&user) {
+                    return refuse(format!("{user} is a Referee already"));
+                }
+                st.settings.referees.push(user.clone());
+                lines.push(format!(
+                    "{user} is now a Referee (added by {actor}); Referees: {}.",
+                    st.settings.referees.join(", ")
+                ));
+                st.call(
+                    &user,
+                    "you are now a Referee of this Nomic Chess game (/help lists the Referees' commands)",
+                );
+            } else {
+                if !st.is_referee(&user) {
+                    return refuse(format!(
+                        "{user} is not a Referee (Referees: {})",
+                        st.settings.referees.join(", ")
+                    ));
+                }
+                if st.settings.referees.len() == 1 {
+                    return refuse(
+                        "a game keeps at least one Referee: add another first (/nomic referee add player:@x)",
+                    );
+                }
+                st.settings.referees.retain(|r| *r != user);
+                lines.push(format!(
+                    "{user} is no longer a Referee (removed by {actor}); Referees: {}.",
+                    st.settings.referees.join(", ")
+                ));
+            }
         }
         Action::Takeback { .. } | Action::Revert { .. } => {}
     }
@@ -2187,9 +2609,7 @@ impl Game {
     pub fn replay(&mut self) -> Result<(), Refusal> {
         let start = self.log.first().map_or(0, |e| e.time);
         let mut st = State::new(self.players.len(), self.settings.clone(), start);
-        let ctx = Ctx {
-            players: &self.players,
-        };
+        let ctx = self.ctx(true);
         for e in &self.log {
             if e.reverted.is_some() {
                 continue;
@@ -2204,6 +2624,19 @@ impl Game {
         Ok(())
     }
 
+    fn ctx(&self, organiser_role: bool) -> Ctx<'_> {
+        Ctx {
+            players: &self.players,
+            organiser: self.organiser(),
+            organiser_role,
+        }
+    }
+
+    /// The organiser who created the game.
+    pub fn organiser(&self) -> &str {
+        self.log.first().map_or("", |e| e.actor.as_str())
+    }
+
     /// The state as replayed (at the last action's time).
     pub fn state(&self) -> &State {
         &self.state
@@ -2212,9 +2645,7 @@ impl Game {
     /// The state at `now` (limits that fell due applied).
     pub fn state_at(&self, now: Timestamp) -> State {
         let mut st = self.state.clone();
-        let ctx = Ctx {
-            players: &self.players,
-        };
+        let ctx = self.ctx(false);
         st.advance(now, &ctx, &mut Vec::new());
         st
     }
@@ -2222,9 +2653,7 @@ impl Game {
     /// Limits falling due in `(after, until]`.
     pub fn events(&self, after: Timestamp, until: Timestamp) -> Vec<TimeEvent> {
         let mut st = self.state.clone();
-        let ctx = Ctx {
-            players: &self.players,
-        };
+        let ctx = self.ctx(false);
         st.advance(after, &ctx, &mut Vec::new());
         let mut ev = Vec::new();
         st.advance(until, &ctx, &mut ev);
@@ -2242,9 +2671,7 @@ impl Game {
         mut f: impl FnMut(TimeEvent, &State),
     ) {
         let mut st = self.state.clone();
-        let ctx = Ctx {
-            players: &self.players,
-        };
+        let ctx = self.ctx(false);
         for e in self.events(after, until) {
             st.advance(e.at, &ctx, &mut Vec::new());
             f(e, &st);
@@ -2285,19 +2712,36 @@ impl Game {
         now: Timestamp,
         command: &str,
     ) -> Result<Accepted, String> {
+        self.apply_as(actor, false, action, now, command)
+    }
+
+    /// Applies an action by `actor` at `now`; `organiser` says whether the actor holds the
+    /// organiser role (the game's creator always counts as its organiser). Only a change of
+    /// who must act notifies: whoever was already asked to act is not asked again.
+    ///
+    /// # Errors
+    /// Why it is refused; nothing changes.
+    pub fn apply_as(
+        &mut self,
+        actor: &str,
+        organiser: bool,
+        action: Action,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, String> {
         match action {
             Action::Takeback { .. } => return self.takeback(actor, now, command),
             Action::Revert { to, reason } => return self.revert(actor, to, &reason, now, command),
             Action::Start { .. } => return refuse("the game has started"),
             _ => {}
         }
-        let ctx = Ctx {
-            players: &self.players,
-        };
+        let ctx = self.ctx(organiser);
         let mut st = self.state.clone();
         st.advance(now, &ctx, &mut Vec::new());
+        let before = self.asks(&st);
         let mut action = action;
         let lines = fold(&mut st, &ctx, actor, &mut action, now)?;
+        let calls = std::mem::take(&mut st.calls);
         self.state = st;
         let number = Some(self.next_number());
         self.log.push(Entry {
@@ -2308,7 +2752,14 @@ impl Game {
             action,
             reverted: None,
         });
-        Ok(self.accepted(number, lines))
+        let mut a = self.accepted(number, lines);
+        a.notify.retain(|x| !before.contains(x));
+        for c in calls {
+            if !a.notify.contains(&c) {
+                a.notify.push(c);
+            }
+        }
+        Ok(a)
     }
 
     /// What the current state asks of whom: (user, what).
@@ -2433,7 +2884,7 @@ impl Game {
             );
         }
         let undone = e.number.unwrap_or(0);
-        let what = describe(&e.action);
+        let what = describe(&e.action, &self.players);
         let saved = self.log.clone();
         self.log[idx].reverted = Some((user.to_string(), "takeback".into()));
         let number = Some(self.next_number());
@@ -2482,7 +2933,7 @@ impl Game {
                     "#{} {}: {}",
                     e.number.unwrap_or(0),
                     e.actor,
-                    describe(&e.action)
+                    describe(&e.action, &self.players)
                 )
             })
             .collect();
@@ -2729,9 +3180,9 @@ impl Game {
         }
         v.push(format!(
             "Limits: part 1 {}, part 3 {}, vote {}; proposals up to {} characters",
-            format_duration(st.settings.part1_limit),
-            format_duration(st.settings.part3_limit),
-            format_duration(st.settings.vote_limit),
+            limit_text(st.settings.part1_limit),
+            limit_text(st.settings.part3_limit),
+            limit_text(st.settings.vote_limit),
             st.settings.proposal_max
         ));
         v.join("\n")
@@ -2794,8 +3245,23 @@ impl Game {
     }
 }
 
-/// A short description of an action (for previews and exports).
-pub fn describe(a: &Action) -> String {
+/// A short description of an action (for previews and exports): a Referee's or the
+/// organiser's bookkeeping as it was typed (`/edit remove square:A:a1`), halves by letter and
+/// armies and players as the game names them.
+pub fn describe(a: &Action, players: &[String]) -> String {
+    let user = |p: usize| {
+        players
+            .get(p)
+            .map_or_else(|| format!("player {}", p + 1), |u| format!("@{u}"))
+    };
+    let halves = |v: &[bool]| -> String {
+        let s: String = (0..v.len()).filter(|&h| v[h]).map(half_letter).collect();
+        if s.is_empty() {
+            "-".into()
+        } else {
+            s
+        }
+    };
     match a {
         Action::Start { .. } => "the game starts".into(),
         Action::Push { join } => format!("push {}", join.text()),
@@ -2813,19 +3279,67 @@ pub fn describe(a: &Action) -> String {
         Action::Judgment { question, .. } => format!("judgment: {question}"),
         Action::Judge { judgment, text } => format!("judge {judgment}: {text}"),
         Action::Overrule { judgment } => format!("overrule judgment {judgment}"),
-        Action::Pause => "pause".into(),
-        Action::Resume => "resume".into(),
+        Action::Pause => "/pause".into(),
+        Action::Resume => "/resume".into(),
         Action::Assign { army, player } => {
-            format!("assign army {} to player {}", army + 1, player + 1)
+            format!("/assign army:{} to:{}", army + 1, user(*player))
         }
-        Action::Edit(e) => format!("edit {e:?}"),
+        Action::Edit(e) => match e {
+            Edit::Put { square, kind, army } => format!(
+                "/edit put square:{} piece:{}{}",
+                square.name(),
+                kind.letter(),
+                army + 1
+            ),
+            Edit::Remove { square } => format!("/edit remove square:{}", square.name()),
+            Edit::Move { from, to } => {
+                format!("/edit move from:{} to:{}", from.name(), to.name())
+            }
+            Edit::Position { text } => format!("/edit position text:{text}"),
+            Edit::Clock { add } => format!("/edit clock add:{}", format_duration(*add)),
+            Edit::ClockLeft { left } => format!("/edit clock left:{}", format_duration(*left)),
+            Edit::Budget { s, involved } => {
+                format!("/edit budget s:{} involved:{}", halves(s), halves(involved))
+            }
+            Edit::Forfeited { player, on } => format!(
+                "/edit player player:{} forfeited:{}",
+                user(*player),
+                if *on { "on" } else { "off" }
+            ),
+            Edit::Controller { army, player } => format!(
+                "/edit controller army:{} to:{}",
+                army + 1,
+                player.map_or_else(|| "pending".to_string(), user)
+            ),
+            Edit::Undead { order } => {
+                let v: Vec<String> = order.iter().map(|&p| user(p)).collect();
+                format!(
+                    "/edit undead order:{}",
+                    if v.is_empty() {
+                        "-".into()
+                    } else {
+                        v.join(" ")
+                    }
+                )
+            }
+        },
         Action::Order { order } => format!(
-            "order {:?}",
-            order.iter().map(|a| a + 1).collect::<Vec<_>>()
+            "/order set:{}",
+            order
+                .iter()
+                .map(|a| (a + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(",")
         ),
-        Action::Set { key, value } => format!("set {key}:{value}"),
-        Action::Void { proposal } => format!("void proposal {proposal}"),
-        Action::Fix { proposal, .. } => format!("fix proposal {proposal}"),
+        Action::Set { key, value } => format!("/set {key}:{value}"),
+        Action::Void { proposal } => format!("/proposal void proposal:{proposal}"),
+        Action::Fix { proposal, text } => {
+            format!("/proposal fix proposal:{proposal} text:{text}")
+        }
+        Action::Referee { add, user } => format!(
+            "/nomic referee {} player:@{user}",
+            if *add { "add" } else { "remove" }
+        ),
         Action::Takeback { undone } => format!("takeback of #{undone}"),
         Action::Revert { to, .. } => format!("revert to before #{to}"),
     }
@@ -2862,8 +3376,26 @@ mod tests {
             Some((None, (4, 6), (3, 7), Some(Kind::Queen), Special::Plain))
         );
         assert_eq!(parse_move("O-O-O").map(|m| m.4), Some(Special::CastleQueen));
-        assert_eq!(parse_move("e2e4"), None);
+        assert_eq!(
+            parse_move("e2e4"),
+            Some((None, (4, 1), (4, 3), None, Special::Plain))
+        );
+        assert_eq!(
+            parse_move("nb1-c3"),
+            Some((Some(Kind::Knight), (1, 0), (2, 2), None, Special::Plain))
+        );
+        assert_eq!(
+            parse_move("b2-b3").map(|m| m.0),
+            Some(None),
+            "a file letter, not a bishop"
+        );
+        assert_eq!(parse_move("bb2-c3").map(|m| m.0), Some(Some(Kind::Bishop)));
         assert_eq!(parse_move("Xe2-e4"), None);
+        assert_eq!(parse_move("E2-E4"), None);
+        assert_eq!(lower_squares("E2-E4").as_deref(), Some("e2-e4"));
+        assert_eq!(lower_squares("NB1-C3").as_deref(), Some("Nb1-c3"));
+        assert_eq!(short_algebraic("Nf3"), Some((Some(Kind::Knight), (5, 2))));
+        assert_eq!(short_algebraic("e4"), Some((None, (4, 3))));
         assert_eq!(parse_piece("Q1", 2), Some((Kind::Queen, 0)));
         assert_eq!(parse_piece("Q3", 2), None);
     }

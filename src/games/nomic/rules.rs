@@ -10,6 +10,12 @@ pub const SEED: &str = include_str!("ruleset.txt");
 /// Starting rules the bot cannot enforce (they need a person's judgment).
 const REFEREE_ENFORCED: [u32; 9] = [101, 103, 105, 107, 108, 110, 111, 200, 211];
 
+/// Whether the bot enforces starting rule `n` (a rule of the starting ruleset it does not
+/// leave to the Referees).
+pub fn enforced_at_start(n: u32) -> bool {
+    ((100..=113).contains(&n) || (200..=217).contains(&n)) && !REFEREE_ENFORCED.contains(&n)
+}
+
 /// One rule.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rule {
@@ -43,6 +49,16 @@ fn rule_start(line: &str) -> Option<(u32, &str)> {
     }
     let n: u32 = num.parse().ok()?;
     (100..=299).contains(&n).then_some((n, rest))
+}
+
+/// The seed's HTML and TeX marks written as Discord markdown: `<u>Referees</u>` underlined
+/// (`__Referees__`), `<sup>…</sup>` as plain text, `$\odot$` as a smiley.
+pub fn markdown(text: &str) -> String {
+    text.replace("<u>", "__")
+        .replace("</u>", "__")
+        .replace("<sup>", "")
+        .replace("</sup>", "")
+        .replace("$\\odot$", "☺")
 }
 
 impl Ruleset {
@@ -81,7 +97,7 @@ impl Ruleset {
             }
         }
         for r in &mut rules {
-            r.text = r.text.trim().to_string();
+            r.text = markdown(r.text.trim());
         }
         Ruleset { rules }
     }
@@ -131,6 +147,13 @@ impl Ruleset {
             r.enforced = false;
             r.history
                 .push(format!("amended by proposal {proposal}; it read: {old}"));
+        }
+    }
+
+    /// Marks a rule as enforced by the bot (an amendment it reads, like rule 206's limits).
+    pub fn set_enforced(&mut self, n: u32, enforced: bool) {
+        if let Some(r) = self.get_mut(n) {
+            r.enforced = enforced;
         }
     }
 
