@@ -557,19 +557,14 @@ fn ink_table(inks: &mut Vec<(Rgb8, u8, Box<[u16; 256]>)>, c: Rgb8, bg: u8) -> us
 }
 
 impl Canvas {
-    /// The bytes the picture holds (its pixels, and for a picture drawn in palette indices
-    /// the tiles and ink tables it keeps), to count a kept picture against the picture
-    /// caches' budget.
+    /// The bytes the picture holds (its pixels, the tiles and ink tables it keeps), to count
+    /// a kept picture against the picture caches' budget.
     pub(crate) fn held_bytes(&self) -> usize {
-        match &self.px {
-            Pixels::Rgb(img) => img.as_raw().capacity(),
-            Pixels::Indexed(ix) => {
-                ix.rows.capacity()
-                    + ix.tiles.iter().map(|(_, t)| t.len()).sum::<usize>()
-                    + ix.inks.len() * 520
-                    + 1024
-            }
-        }
+        let ix = &self.px;
+        ix.rows.capacity()
+            + ix.tiles.iter().map(|(_, t)| t.len()).sum::<usize>()
+            + ix.inks.len() * 520
+            + 1024
     }
 }
 
