@@ -1312,9 +1312,10 @@ fn the_end_of_a_game_notifies_its_players_once_naming_the_result() {
         "@ben @cat @dan: the game is over: Silver (ann) wins"
     );
     // After an organiser's concession for a player who overran: the result, to all four.
-    let mut g = with(&board("h1=K1 p8=K4", "1 - 2,3 standard -"), |n| {
-        n.move_limit = Some(60)
-    });
+    let mut g = with(
+        &board("h1=K1 e2=P1 p8=K4 o6=P4", "1 - 2,3 standard -"),
+        |n| n.move_limit = Some(60),
+    );
     let r = typed_reply(&mut g, "org", "/ultimate concede player:@ann");
     assert_eq!(r.ok, Some(true), "{}", r.text);
     let n = r.notify.expect("the players are told");
