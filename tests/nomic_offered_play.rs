@@ -11,48 +11,13 @@
 //! game that ends is followed by a new one in another thread.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
+mod common;
 
 use arbiter::console::Console;
 use arbiter::games::kfb::splitmix;
+use common::play::{first_line, DbFile, Rng};
 
 const USERS: [&str; 3] = ["a", "b", "c"];
-
-/// A database file in the temporary directory, removed (with its WAL files) when dropped.
-struct DbFile(PathBuf);
-
-impl DbFile {
-    fn new(tag: &str) -> DbFile {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        DbFile(std::env::temp_dir().join(format!(
-            "arbiter-nomic-offered-{tag}-{}-{nanos}.db",
-            std::process::id()
-        )))
-    }
-
-    fn url(&self) -> String {
-        format!("sqlite://{}?mode=rwc", self.0.display())
-    }
-}
-
-impl Drop for DbFile {
-    fn drop(&mut self) {
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
-        }
-    }
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = splitmix(self.0);
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
 
 /// What a run saw.
 #[derive(Default, Debug)]
@@ -79,10 +44,6 @@ struct Run {
     trail: Vec<String>,
 }
 
-fn first_line(out: &[String]) -> &str {
-    out.first().map_or("", String::as_str)
-}
-
 /// A `/moves` list read back into its entries (a push is three words).
 fn entries(list: &str) -> Vec<String> {
     let words: Vec<&str> = list.split(' ').collect();
@@ -102,12 +63,12 @@ fn entries(list: &str) -> Vec<String> {
 
 impl Run {
     fn new(seed: u64) -> Run {
-        let db = DbFile::new(&seed.to_string());
+        let db = DbFile::new(&format!("nomic-{seed}"));
         let console = Console::open(Some(&db.url()), seed).expect("open the test database");
         let mut run = Run {
             console,
             db,
-            rng: Rng(seed),
+            rng: Rng::new(seed),
             seed,
             step: 0,
             threads: Vec::new(),

@@ -27,6 +27,7 @@ fn golden_dir() -> PathBuf {
 
 /// Compares PNG bytes with the golden picture `name`, or rewrites it under `UPDATE_GOLDEN=1`.
 fn check_golden(name: &str, png: &[u8]) {
+    look_at_400(name, png);
     let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1");
     if let Err(why) = compare_golden(&golden_dir(), name, png, update) {
         panic!("{why}");
@@ -743,8 +744,8 @@ fn ultimate_game(position: &str, move_limit: Option<u64>) -> arbiter::games::ult
     Game::create(n, "org", 1_767_225_600).unwrap()
 }
 
-/// Saves a 400 px wide copy of a picture beside the golden ones when `PICTURE_400=1`, to
-/// look at it as a phone shows it (not compared, not committed).
+/// Saves a 400 px wide copy of a picture in the temporary directory when `PICTURE_400=1`
+/// (every golden picture goes through it), to look at it as a phone shows it.
 fn look_at_400(name: &str, png: &[u8]) {
     if std::env::var_os("PICTURE_400").is_some_and(|v| v == "1") {
         let img = image::load_from_memory(png).unwrap().to_rgb8();
@@ -781,7 +782,6 @@ fn ultimate_game_over_after_the_organisers_concession_names_the_result() {
         "Green (dan) wins · Silver (ann) conceded by the organiser"
     );
     let png = render_ultimate(&view).unwrap();
-    look_at_400("ultimate_conceded_end", &png);
     check_golden("ultimate_conceded_end", &png);
 }
 
@@ -805,7 +805,6 @@ fn ultimate_game_over_by_mate_says_who_mated_whom() {
         "Silver (ann) wins · Silver (ann) mated Green (dan)"
     );
     let png = render_ultimate(&view).unwrap();
-    look_at_400("ultimate_mated_end", &png);
     check_golden("ultimate_mated_end", &png);
 }
 
@@ -818,7 +817,6 @@ fn ultimate_black_to_move_beside_a_defeated_seat() {
     view.to_move = Some(3);
     view.defeated = vec![2];
     let png = render_ultimate(&view).unwrap();
-    look_at_400("ultimate_black_to_move", &png);
     check_golden("ultimate_black_to_move", &png);
 }
 

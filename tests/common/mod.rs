@@ -2,6 +2,8 @@
 //! `ARBITER_TEST_POSTGRES` names a server (`postgres://user:pass@127.0.0.1/postgres`).
 #![allow(dead_code)]
 
+pub mod play;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
