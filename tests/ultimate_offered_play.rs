@@ -134,7 +134,7 @@ impl Run {
 
     /// The player to move plays a random entry of their list; false if nobody could.
     fn play(&mut self) -> bool {
-        for seat in 0..4 {
+        for (seat, user) in USERS.iter().enumerate() {
             let list = self.offered(seat);
             if list.is_empty() {
                 continue;
@@ -155,7 +155,7 @@ impl Run {
                 _ => list[self.rng.below(list.len())].clone(),
             };
             let before = settled(self.line("!state"));
-            let out = self.expect_ok(&format!("{} /move {mv}", USERS[seat]));
+            let out = self.expect_ok(&format!("{user} /move {mv}"));
             // The echo is the entry as offered (a `+` added when it gives check).
             if !first_line(&out).contains(&mv) {
                 self.fail(&format!("`{mv}` was echoed otherwise: {}", out.join(" / ")));

@@ -498,7 +498,8 @@ impl Game {
                 break;
             }
             self.state = st;
-            let number = Some(self.next_number());
+            let n = self.next_number();
+            let number = Some(n);
             self.log.push(Entry {
                 number,
                 actor: "arbiter".into(),
@@ -509,7 +510,7 @@ impl Game {
             });
             // Numbered and with the Weights like every accepted action (RULINGS §0, §3.7).
             let text = self.accepted(number, lines, true).text;
-            out.push((due, seat, format!("#{} {text}", number.unwrap_or(0))));
+            out.push((due, seat, format!("#{n} {text}")));
         }
         out
     }
