@@ -13,9 +13,8 @@
 
 mod common;
 
-use arbiter::console::Console;
 use arbiter::games::kfb::splitmix;
-use common::play::{first_line, DbFile, Rng};
+use common::play::{first_line, Driver, Rng};
 
 const USERS: [&str; 2] = ["wes", "bea"];
 
@@ -33,18 +32,14 @@ struct Seen {
 }
 
 struct Run {
-    console: Console,
-    db: DbFile,
+    d: Driver,
     rng: Rng,
-    seed: u64,
-    step: usize,
     threads: Vec<String>,
     /// The player whose last play (a move or a placement) may be taken back.
     last_actor: Option<usize>,
     /// The number of the last numbered action in the current game.
     last_number: Option<u32>,
     seen: Seen,
-    trail: Vec<String>,
 }
 
 /// The action number an accepted reply starts with (`ok: #12 …`).
@@ -59,19 +54,14 @@ fn number_of(out: &[String]) -> Option<u32> {
 
 impl Run {
     fn new(seed: u64) -> Run {
-        let db = DbFile::new(&format!("chex-{seed}"));
-        let console = Console::open(Some(&db.url()), seed).expect("open the test database");
+        let d = Driver::open(&format!("chex-{seed}"), seed);
         let mut run = Run {
-            console,
-            db,
+            d,
             rng: Rng::new(seed),
-            seed,
-            step: 0,
             threads: Vec::new(),
             last_actor: None,
             last_number: None,
             seen: Seen::default(),
-            trail: Vec::new(),
         };
         run.roles();
         run.new_game();
@@ -84,22 +74,11 @@ impl Run {
     }
 
     fn line(&mut self, text: &str) -> Vec<String> {
-        self.trail.push(text.to_string());
-        if self.trail.len() > 16 {
-            self.trail.remove(0);
-        }
-        self.console.line(text)
+        self.d.line(text)
     }
 
     fn fail(&mut self, what: &str) -> ! {
-        let state = self.console.line("!state");
-        panic!(
-            "seed {} step {}: {what}\n  last lines:\n    {}\n  state:\n    {}",
-            self.seed,
-            self.step,
-            self.trail.join("\n    "),
-            state.join("\n    ")
-        )
+        self.d.fail(what)
     }
 
     fn expect_ok(&mut self, text: &str) -> Vec<String> {
@@ -121,7 +100,7 @@ impl Run {
         self.last_actor = None;
         self.last_number = None;
         self.seen.games += 1;
-        let game_seed = splitmix(self.seed ^ self.threads.len() as u64) % 1_000_000;
+        let game_seed = splitmix(self.d.seed ^ self.threads.len() as u64) % 1_000_000;
         let mode = if self.rng.below(3) == 0 {
             " draw_mode:blind"
         } else {
@@ -266,29 +245,15 @@ impl Run {
 
     fn restart(&mut self) {
         let before = self.snapshot();
-        let url = self.db.url();
-        self.console = Console::new(0, 0);
-        self.console = Console::open(Some(&url), self.seed).expect("reopen the test database");
-        self.console.line("");
+        self.d.reopen();
         self.roles();
         let after = self.snapshot();
-        if before != after {
-            let diff: Vec<String> = before
-                .iter()
-                .zip(&after)
-                .filter(|(x, y)| x != y)
-                .map(|(x, y)| format!("before: {x}\n    after:  {y}"))
-                .collect();
-            self.fail(&format!(
-                "the state changed across a restart:\n    {}",
-                diff.join("\n    ")
-            ));
-        }
+        self.d.same_across_restart(&before, &after);
         self.seen.restarts += 1;
     }
 
     fn step(&mut self) {
-        self.step += 1;
+        self.d.step += 1;
         match self.rng.below(100) {
             0..=84 => {
                 if !self.play() {

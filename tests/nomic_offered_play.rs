@@ -13,9 +13,8 @@
 
 mod common;
 
-use arbiter::console::Console;
 use arbiter::games::kfb::splitmix;
-use common::play::{first_line, DbFile, Rng};
+use common::play::{first_line, Driver, Rng};
 
 const USERS: [&str; 3] = ["a", "b", "c"];
 
@@ -32,16 +31,12 @@ struct Seen {
 }
 
 struct Run {
-    console: Console,
-    db: DbFile,
+    d: Driver,
     rng: Rng,
-    seed: u64,
-    step: usize,
     threads: Vec<String>,
     /// The user of the last action that may be taken back.
     last_actor: Option<&'static str>,
     seen: Seen,
-    trail: Vec<String>,
 }
 
 /// A `/moves` list read back into its entries (a push is three words).
@@ -63,18 +58,13 @@ fn entries(list: &str) -> Vec<String> {
 
 impl Run {
     fn new(seed: u64) -> Run {
-        let db = DbFile::new(&format!("nomic-{seed}"));
-        let console = Console::open(Some(&db.url()), seed).expect("open the test database");
+        let d = Driver::open(&format!("nomic-{seed}"), seed);
         let mut run = Run {
-            console,
-            db,
+            d,
             rng: Rng::new(seed),
-            seed,
-            step: 0,
             threads: Vec::new(),
             last_actor: None,
             seen: Seen::default(),
-            trail: Vec::new(),
         };
         run.line("!as organiser org");
         run.new_game();
@@ -82,30 +72,15 @@ impl Run {
     }
 
     fn line(&mut self, text: &str) -> Vec<String> {
-        self.trail.push(text.to_string());
-        if self.trail.len() > 12 {
-            self.trail.remove(0);
-        }
-        self.console.line(text)
+        self.d.line(text)
     }
 
     fn fail(&mut self, what: &str) -> ! {
-        let state = self.console.line("!state");
-        panic!(
-            "seed {} step {}: {what}\n  last lines:\n    {}\n  state:\n    {}",
-            self.seed,
-            self.step,
-            self.trail.join("\n    "),
-            state.join("\n    ")
-        )
+        self.d.fail(what)
     }
 
     fn expect_ok(&mut self, text: &str) -> Vec<String> {
-        let out = self.line(text);
-        if !first_line(&out).starts_with("ok:") {
-            self.fail(&format!("`{text}` was refused: {}", out.join(" / ")));
-        }
-        out
+        self.d.expect_ok(text)
     }
 
     fn new_game(&mut self) {
@@ -114,7 +89,7 @@ impl Run {
         self.threads.push(thread);
         self.last_actor = None;
         self.seen.games += 1;
-        let game_seed = splitmix(self.seed ^ self.threads.len() as u64) % 1_000_000;
+        let game_seed = splitmix(self.d.seed ^ self.threads.len() as u64) % 1_000_000;
         self.expect_ok(&format!(
             "org /nomic new players:@a @b @c referees:@r seed:{game_seed}"
         ));
@@ -246,29 +221,15 @@ impl Run {
 
     fn restart(&mut self) {
         let before = self.snapshot();
-        let url = self.db.url();
-        self.console = Console::new(0, 0);
-        self.console = Console::open(Some(&url), self.seed).expect("reopen the test database");
-        self.console.line("");
+        self.d.reopen();
         self.line("!as organiser org");
         let after = self.snapshot();
-        if before != after {
-            let diff: Vec<String> = before
-                .iter()
-                .zip(&after)
-                .filter(|(x, y)| x != y)
-                .map(|(x, y)| format!("before: {x}\n    after:  {y}"))
-                .collect();
-            self.fail(&format!(
-                "the state changed across a restart:\n    {}",
-                diff.join("\n    ")
-            ));
-        }
+        self.d.same_across_restart(&before, &after);
         self.seen.restarts += 1;
     }
 
     fn step(&mut self) {
-        self.step += 1;
+        self.d.step += 1;
         match self.rng.below(100) {
             0..=79 => {
                 if !self.play() {

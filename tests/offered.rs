@@ -13,9 +13,8 @@
 
 mod common;
 
-use arbiter::console::Console;
 use arbiter::games::kfb::splitmix;
-use common::play::{first_line, DbFile, Rng};
+use common::play::{first_line, Driver, Rng};
 
 const USERS: [&str; 6] = ["a", "b", "c", "d", "e", "f"];
 
@@ -31,33 +30,23 @@ struct Seen {
 }
 
 struct Run {
-    console: Console,
-    db: DbFile,
+    d: Driver,
     rng: Rng,
-    seed: u64,
-    step: usize,
     threads: Vec<String>,
     /// Seat of the last action in the current game that may be taken back.
     last_actor: Option<usize>,
     seen: Seen,
-    /// The last lines sent, for failure messages.
-    trail: Vec<String>,
 }
 
 impl Run {
     fn new(seed: u64) -> Run {
-        let db = DbFile::new(&format!("kfb-{seed}"));
-        let console = Console::open(Some(&db.url()), seed).expect("open the test database");
+        let d = Driver::open(&format!("kfb-{seed}"), seed);
         let mut run = Run {
-            console,
-            db,
+            d,
             rng: Rng::new(seed),
-            seed,
-            step: 0,
             threads: Vec::new(),
             last_actor: None,
             seen: Seen::default(),
-            trail: Vec::new(),
         };
         run.line("!as organiser org");
         run.new_game();
@@ -65,30 +54,15 @@ impl Run {
     }
 
     fn line(&mut self, text: &str) -> Vec<String> {
-        self.trail.push(text.to_string());
-        if self.trail.len() > 12 {
-            self.trail.remove(0);
-        }
-        self.console.line(text)
+        self.d.line(text)
     }
 
     fn fail(&mut self, what: &str) -> ! {
-        let state = self.console.line("!state");
-        panic!(
-            "seed {} step {}: {what}\n  last lines:\n    {}\n  state:\n    {}",
-            self.seed,
-            self.step,
-            self.trail.join("\n    "),
-            state.join("\n    ")
-        )
+        self.d.fail(what)
     }
 
     fn expect_ok(&mut self, text: &str) -> Vec<String> {
-        let out = self.line(text);
-        if !first_line(&out).starts_with("ok:") {
-            self.fail(&format!("`{text}` was refused: {}", out.join(" / ")));
-        }
-        out
+        self.d.expect_ok(text)
     }
 
     /// A new game in a new thread, drafted at once: the draft of tests/scripts/routing.txt,
@@ -100,7 +74,7 @@ impl Run {
         self.threads.push(thread);
         self.last_actor = None;
         self.seen.games += 1;
-        let game_seed = splitmix(self.seed ^ self.threads.len() as u64) % 1_000_000;
+        let game_seed = splitmix(self.d.seed ^ self.threads.len() as u64) % 1_000_000;
         // Some games keep promoted pieces promoted in hand: then one piece type can be held
         // both promoted and not, two drops that read alike.
         let promoted = if self.rng.below(3) == 0 {
@@ -257,31 +231,15 @@ impl Run {
 
     fn restart(&mut self) {
         let before = self.snapshot();
-        let url = self.db.url();
-        // Close the old console before opening the new one on the same file.
-        self.console = Console::new(0, 0);
-        self.console = Console::open(Some(&url), self.seed).expect("reopen the test database");
-        // Lock expiries announced late on opening are not part of the state.
-        self.console.line("");
+        self.d.reopen();
         self.line("!as organiser org");
         let after = self.snapshot();
-        if before != after {
-            let diff: Vec<String> = before
-                .iter()
-                .zip(&after)
-                .filter(|(x, y)| x != y)
-                .map(|(x, y)| format!("before: {x}\n    after:  {y}"))
-                .collect();
-            self.fail(&format!(
-                "the state changed across a restart:\n    {}",
-                diff.join("\n    ")
-            ));
-        }
+        self.d.same_across_restart(&before, &after);
         self.seen.restarts += 1;
     }
 
     fn step(&mut self) {
-        self.step += 1;
+        self.d.step += 1;
         match self.rng.below(100) {
             0..=71 => {
                 if !self.play() {

@@ -14,9 +14,8 @@
 
 mod common;
 
-use arbiter::console::Console;
 use arbiter::games::kfb::splitmix;
-use common::play::{first_line, DbFile, Rng};
+use common::play::{first_line, Driver, Rng};
 
 const USERS: [&str; 4] = ["a", "b", "c", "d"];
 /// Five-piece picks (value at most 30), every type among them.
@@ -40,34 +39,25 @@ struct Seen {
 }
 
 struct Run {
-    console: Console,
-    db: DbFile,
+    d: Driver,
     rng: Rng,
-    seed: u64,
-    step: usize,
     threads: Vec<String>,
     /// The user whose action is the last of the current game (may be taken back).
     last_actor: Option<&'static str>,
     plays_in_game: usize,
     seen: Seen,
-    trail: Vec<String>,
 }
 
 impl Run {
     fn new(seed: u64) -> Run {
-        let db = DbFile::new(&format!("party-{seed}"));
-        let console = Console::open(Some(&db.url()), seed).expect("open the test database");
+        let d = Driver::open(&format!("party-{seed}"), seed);
         let mut run = Run {
-            console,
-            db,
+            d,
             rng: Rng::new(seed),
-            seed,
-            step: 0,
             threads: Vec::new(),
             last_actor: None,
             plays_in_game: 0,
             seen: Seen::default(),
-            trail: Vec::new(),
         };
         run.line("!as organiser org");
         run.new_game();
@@ -75,11 +65,7 @@ impl Run {
     }
 
     fn line(&mut self, text: &str) -> Vec<String> {
-        self.trail.push(text.to_string());
-        if self.trail.len() > 12 {
-            self.trail.remove(0);
-        }
-        let out = self.console.line(text);
+        let out = self.d.line(text);
         for l in &out {
             if l.contains('§') {
                 self.fail(&format!("a reply names a section: {l}"));
@@ -89,14 +75,7 @@ impl Run {
     }
 
     fn fail(&mut self, what: &str) -> ! {
-        let state = self.console.line("!state");
-        panic!(
-            "seed {} step {}: {what}\n  last lines:\n    {}\n  state:\n    {}",
-            self.seed,
-            self.step,
-            self.trail.join("\n    "),
-            state.join("\n    ")
-        )
+        self.d.fail(what)
     }
 
     fn expect_ok(&mut self, text: &str) -> Vec<String> {
@@ -114,7 +93,7 @@ impl Run {
         self.last_actor = None;
         self.plays_in_game = 0;
         self.seen.games += 1;
-        let game_seed = splitmix(self.seed ^ self.threads.len() as u64) % 1_000_000;
+        let game_seed = splitmix(self.d.seed ^ self.threads.len() as u64) % 1_000_000;
         self.expect_ok(&format!(
             "org /party new umpire:@u swingers:@a @b @c @d seed:{game_seed}"
         ));
@@ -220,7 +199,7 @@ impl Run {
             let u = USERS[self.rng.below(4)];
             self.line(&format!("u /party extend player:@{u} until:5d"))
         } else {
-            let n = self.step;
+            let n = self.d.step;
             self.line(&format!("u /ledger add text:step {n}"))
         };
         if first_line(&out).starts_with("ok:") {
@@ -271,29 +250,15 @@ impl Run {
 
     fn restart(&mut self) {
         let before = self.snapshot();
-        let url = self.db.url();
-        self.console = Console::new(0, 0);
-        self.console = Console::open(Some(&url), self.seed).expect("reopen the test database");
-        self.console.line("");
+        self.d.reopen();
         self.line("!as organiser org");
         let after = self.snapshot();
-        if before != after {
-            let diff: Vec<String> = before
-                .iter()
-                .zip(&after)
-                .filter(|(x, y)| x != y)
-                .map(|(x, y)| format!("before: {x}\n    after:  {y}"))
-                .collect();
-            self.fail(&format!(
-                "the state changed across a restart:\n    {}",
-                diff.join("\n    ")
-            ));
-        }
+        self.d.same_across_restart(&before, &after);
         self.seen.restarts += 1;
     }
 
     fn step(&mut self) {
-        self.step += 1;
+        self.d.step += 1;
         match self.rng.below(100) {
             0..=69 => self.play(),
             70..=74 => self.expire(),

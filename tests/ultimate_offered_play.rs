@@ -12,9 +12,8 @@
 
 mod common;
 
-use arbiter::console::Console;
 use arbiter::games::kfb::splitmix;
-use common::play::{first_line, DbFile, Rng};
+use common::play::{first_line, Driver, Rng};
 
 const USERS: [&str; 4] = ["ann", "ben", "cat", "dan"];
 const MODES: [&str; 3] = ["standard", "conquest", "devastation"];
@@ -32,17 +31,12 @@ struct Seen {
 }
 
 struct Run {
-    console: Console,
-    db: DbFile,
+    d: Driver,
     rng: Rng,
-    seed: u64,
-    step: usize,
     threads: Vec<String>,
     /// The player of the last move that may be taken back, and the state before it.
     last: Option<(usize, Vec<String>)>,
     seen: Seen,
-    /// The last lines sent, for failure messages.
-    trail: Vec<String>,
 }
 
 /// `!state` without the moment the turn began (a takeback starts a fresh turn).
@@ -55,18 +49,13 @@ fn settled(state: Vec<String>) -> Vec<String> {
 
 impl Run {
     fn new(seed: u64) -> Run {
-        let db = DbFile::new(&format!("ultimate-{seed}"));
-        let console = Console::open(Some(&db.url()), seed).expect("open the test database");
+        let d = Driver::open(&format!("ultimate-{seed}"), seed);
         let mut run = Run {
-            console,
-            db,
+            d,
             rng: Rng::new(seed),
-            seed,
-            step: 0,
             threads: Vec::new(),
             last: None,
             seen: Seen::default(),
-            trail: Vec::new(),
         };
         run.line("!as organiser org");
         run.new_game();
@@ -74,30 +63,15 @@ impl Run {
     }
 
     fn line(&mut self, text: &str) -> Vec<String> {
-        self.trail.push(text.to_string());
-        if self.trail.len() > 12 {
-            self.trail.remove(0);
-        }
-        self.console.line(text)
+        self.d.line(text)
     }
 
     fn fail(&mut self, what: &str) -> ! {
-        let state = self.console.line("!state");
-        panic!(
-            "seed {} step {}: {what}\n  last lines:\n    {}\n  state:\n    {}",
-            self.seed,
-            self.step,
-            self.trail.join("\n    "),
-            state.join("\n    ")
-        )
+        self.d.fail(what)
     }
 
     fn expect_ok(&mut self, text: &str) -> Vec<String> {
-        let out = self.line(text);
-        if !first_line(&out).starts_with("ok:") {
-            self.fail(&format!("`{text}` was refused: {}", out.join(" / ")));
-        }
-        out
+        self.d.expect_ok(text)
     }
 
     /// A new game in a new thread, its mode taken in turn.
@@ -108,7 +82,7 @@ impl Run {
         self.threads.push(thread);
         self.last = None;
         self.seen.games += 1;
-        let game_seed = splitmix(self.seed ^ self.threads.len() as u64) % 1_000_000;
+        let game_seed = splitmix(self.d.seed ^ self.threads.len() as u64) % 1_000_000;
         self.expect_ok(&format!(
             "org /ultimate new players:@ann @ben @cat @dan mode:{mode} seed:{game_seed}"
         ));
@@ -208,30 +182,15 @@ impl Run {
 
     fn restart(&mut self) {
         let before = self.snapshot();
-        let url = self.db.url();
-        // Close the old console before opening the new one on the same file.
-        self.console = Console::new(0, 0);
-        self.console = Console::open(Some(&url), self.seed).expect("reopen the test database");
-        self.console.line("");
+        self.d.reopen();
         self.line("!as organiser org");
         let after = self.snapshot();
-        if before != after {
-            let diff: Vec<String> = before
-                .iter()
-                .zip(&after)
-                .filter(|(x, y)| x != y)
-                .map(|(x, y)| format!("before: {x}\n    after:  {y}"))
-                .collect();
-            self.fail(&format!(
-                "the state changed across a restart:\n    {}",
-                diff.join("\n    ")
-            ));
-        }
+        self.d.same_across_restart(&before, &after);
         self.seen.restarts += 1;
     }
 
     fn step(&mut self) {
-        self.step += 1;
+        self.d.step += 1;
         match self.rng.below(100) {
             0..=84 => {
                 if !self.play() {

@@ -54,3 +54,91 @@ impl Rng {
 pub fn first_line(out: &[String]) -> &str {
     out.first().map_or("", String::as_str)
 }
+
+/// A console on a database file, with the last lines sent (for failure messages): the part of
+/// a random-play run that is the same in every game.
+pub struct Driver {
+    /// The console commands go through.
+    pub console: arbiter::console::Console,
+    /// Its database, reopened by [`Driver::reopen`].
+    pub db: DbFile,
+    /// The run's seed (the console's entropy too).
+    pub seed: u64,
+    /// Steps taken, for failure messages.
+    pub step: usize,
+    trail: Vec<String>,
+}
+
+impl Driver {
+    /// A console on a new database file named after `tag`.
+    pub fn open(tag: &str, seed: u64) -> Driver {
+        let db = DbFile::new(tag);
+        let console =
+            arbiter::console::Console::open(Some(&db.url()), seed).expect("open the test database");
+        Driver {
+            console,
+            db,
+            seed,
+            step: 0,
+            trail: Vec::new(),
+        }
+    }
+
+    /// Sends one console line, remembering it.
+    pub fn line(&mut self, text: &str) -> Vec<String> {
+        self.trail.push(text.to_string());
+        if self.trail.len() > 16 {
+            self.trail.remove(0);
+        }
+        self.console.line(text)
+    }
+
+    /// Fails the test with the seed, the step, the last lines sent and the state.
+    pub fn fail(&mut self, what: &str) -> ! {
+        let state = self.console.line("!state");
+        panic!(
+            "seed {} step {}: {what}\n  last lines:\n    {}\n  state:\n    {}",
+            self.seed,
+            self.step,
+            self.trail.join("\n    "),
+            state.join("\n    ")
+        )
+    }
+
+    /// Sends a line that must be accepted (`ok:`).
+    pub fn expect_ok(&mut self, text: &str) -> Vec<String> {
+        let out = self.line(text);
+        if !first_line(&out).starts_with("ok:") {
+            self.fail(&format!("`{text}` was refused: {}", out.join(" / ")));
+        }
+        out
+    }
+
+    /// A restart: the console closed and opened again on the same file, so every game is
+    /// replayed from its stored log. (Lock expiries announced late on opening are read off
+    /// with an empty line: they are not part of the state.) Roles are the caller's to set.
+    pub fn reopen(&mut self) {
+        let url = self.db.url();
+        // Close the old console before opening the new one on the same file.
+        self.console = arbiter::console::Console::new(0, 0);
+        self.console = arbiter::console::Console::open(Some(&url), self.seed)
+            .expect("reopen the test database");
+        self.console.line("");
+    }
+
+    /// Fails unless the snapshots taken before and after a restart are the same.
+    pub fn same_across_restart(&mut self, before: &[String], after: &[String]) {
+        if before != after {
+            let diff: Vec<String> = before
+                .iter()
+                .zip(after)
+                .filter(|(x, y)| x != y)
+                .map(|(x, y)| format!("before: {x}\n    after:  {y}"))
+                .collect();
+            self.fail(&format!(
+                "the state changed across a restart:\n    {}",
+                diff.join("\n    ")
+            ));
+        }
+    }
+}
