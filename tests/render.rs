@@ -3,7 +3,8 @@
 //! Each test renders a picture and compares its decoded pixels with
 //! `tests/data/golden/NAME.png` (small tolerance). On a mismatch the actual picture is written
 //! beside it as `NAME.actual.png`. `UPDATE_GOLDEN=1 cargo test --test render` rewrites the
-//! golden files.
+//! golden files; `PICTURE_400=1` also writes each picture 400 px wide to the temporary
+//! directory (`NAME.400.png`), to look at it as a phone shows it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
