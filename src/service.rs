@@ -1085,8 +1085,8 @@ impl Service {
         let threads = match &self.store {
             Some(store) => {
                 let mut v = Vec::new();
-                for variant in crate::commands::LEAVE_AWARE {
-                    match store.open_threads_of(variant).await {
+                for kind in crate::commands::acting_on_leave() {
+                    match store.open_threads_of(kind.variant).await {
                         Ok(t) => v.extend(t),
                         Err(e) => tracing::error!(error = %e, "storage failed"),
                     }

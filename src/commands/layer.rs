@@ -250,6 +250,9 @@ pub struct GameKind {
     pub load: Loader,
     /// A game read from its export text (`arbiter import`).
     pub import: fn(&str) -> Result<Box<dyn ThreadGame>, String>,
+    /// Whether its games act when a member leaves the server
+    /// ([`ThreadGame::member_left`]): only such games' unfinished threads are read then.
+    pub acts_on_leave: bool,
 }
 
 /// Every game the bot referees.
@@ -261,9 +264,10 @@ pub static KINDS: &[&GameKind] = &[
     &super::party::KIND,
 ];
 
-/// The variants whose games act when a member leaves the server
-/// ([`ThreadGame::member_left`]): only their unfinished games are read then.
-pub static LEAVE_AWARE: &[&str] = &["party"];
+/// The kinds whose games act when a member leaves the server ([`GameKind::acts_on_leave`]).
+pub fn acting_on_leave() -> impl Iterator<Item = &'static GameKind> {
+    KINDS.iter().copied().filter(|k| k.acts_on_leave)
+}
 
 /// The kind stored under `variant`.
 pub fn kind_of(variant: &str) -> Option<&'static GameKind> {

@@ -14,8 +14,8 @@ use std::collections::{HashMap, HashSet};
 
 pub use kfb::{game_announcement, new_game_notify, state_lines, status_text, HELP};
 pub use layer::{
-    import, kind_of, Due, GameKind, LogRow, NewGame, PictureJob, SquareSeen, ThreadGame, KINDS,
-    LEAVE_AWARE,
+    acting_on_leave, import, kind_of, Due, GameKind, LogRow, NewGame, PictureJob, SquareSeen,
+    ThreadGame, KINDS,
 };
 pub use nomic::nomic_view;
 pub use picture::{clock_text, kfb_picture};

@@ -34,6 +34,7 @@ pub static KIND: GameKind = GameKind {
             .map(|g| Box::new(g) as Box<dyn ThreadGame>)
             .map_err(|e| e.to_string())
     },
+    acts_on_leave: false,
 };
 
 /// The help text.

@@ -23,6 +23,7 @@ pub static KIND: GameKind = GameKind {
     create,
     load,
     import: |text| export::import(text).map(|g| Box::new(g) as Box<dyn ThreadGame>),
+    acts_on_leave: true,
 };
 
 /// The help text.
