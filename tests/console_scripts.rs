@@ -100,4 +100,5 @@ scripts! {
     nomic_through_the_layer => "nomic.txt",
     party_through_the_layer => "party.txt",
     kfb_shared_messages => "kfb_messages.txt",
+    moves_off_turn_lists_plays_to_plan => "planning.txt",
 }

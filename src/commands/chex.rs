@@ -352,6 +352,10 @@ impl ThreadGame for Game {
         self.legal_for(user).map_err(|e| e.to_string())
     }
 
+    fn planned_moves(&self, user: &str, _board: Option<usize>, _now: Timestamp) -> Vec<String> {
+        self.planned_for(user)
+    }
+
     fn export(&self) -> String {
         export::export(self)
     }

@@ -466,11 +466,23 @@ impl ThreadGame for Game {
         now: Timestamp,
     ) -> Result<Vec<String>, String> {
         let seat = self.acting_seat(user, board).map_err(|e| e.to_string())?;
+        self.check_may_move(seat, now).map_err(|e| e.to_string())?;
         Ok(self
             .legal_moves(seat, now)
             .into_iter()
             .map(|(_, s)| s)
             .collect())
+    }
+
+    fn planned_moves(&self, user: &str, board: Option<usize>, _now: Timestamp) -> Vec<String> {
+        self.acting_seat(user, board)
+            .map(|seat| {
+                Game::planned_moves(self, seat)
+                    .into_iter()
+                    .map(|(_, s)| s)
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     fn export(&self) -> String {

@@ -176,6 +176,12 @@ pub trait ThreadGame: Send + Sync {
     fn awaited(&self, _now: Timestamp) -> Option<Vec<(String, String)>> {
         None
     }
+    /// What `user` could play in the position as it stands if it were their turn, each as
+    /// `/move` would read it then (`board` is the KFB proxy board): `/moves` lists them after
+    /// its refusal off-turn, for planning (the autocomplete offers nothing off-turn, since
+    /// what it offers must be accepted). Empty for a user who does not play here, and after
+    /// the end.
+    fn planned_moves(&self, user: &str, board: Option<usize>, now: Timestamp) -> Vec<String>;
     /// What stands on `square` (lower case, as typed after `square:`) for `user`, to explain
     /// a `/moves square:` that lists nothing (`board` is the KFB proxy board); `None` when
     /// the game does not say (the layer then answers in general terms).

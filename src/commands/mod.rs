@@ -144,9 +144,26 @@ fn moves_reply(game: &dyn ThreadGame, user: &str, cmd: &Command, now: Timestamp)
         .unwrap_or("")
         .trim()
         .to_ascii_lowercase();
+    let piece = cmd
+        .opt("piece")
+        .map(|p| p.trim().to_ascii_uppercase())
+        .unwrap_or_default();
+    let chosen = |all: &[String]| -> Vec<String> {
+        all.iter()
+            .filter(|s| sq.is_empty() || names_square(s, &sq))
+            .filter(|s| piece.is_empty() || s.starts_with(&format!("{piece}@")))
+            .cloned()
+            .collect()
+    };
     let all = match game.offered_moves(user, None, now) {
         Ok(list) => list,
-        Err(e) => return Reply::refused(e),
+        Err(e) => {
+            return Reply::refused(planning(
+                &e,
+                &chosen(&game.planned_moves(user, None, now)),
+                &sq,
+            ))
+        }
     };
     let seen = (!sq.is_empty())
         .then(|| game.square_seen(user, &sq, None, now))
@@ -154,15 +171,7 @@ fn moves_reply(game: &dyn ThreadGame, user: &str, cmd: &Command, now: Timestamp)
     if seen == Some(SquareSeen::OffBoard) {
         return Reply::refused(format!("{sq} is not a square of this board"));
     }
-    let piece = cmd
-        .opt("piece")
-        .map(|p| p.trim().to_ascii_uppercase())
-        .unwrap_or_default();
-    let list: Vec<&String> = all
-        .iter()
-        .filter(|s| sq.is_empty() || names_square(s, &sq))
-        .filter(|s| piece.is_empty() || s.starts_with(&format!("{piece}@")))
-        .collect();
+    let list = chosen(&all);
     let answer = |text: String| Reply {
         ok: Some(true),
         text,
@@ -170,7 +179,6 @@ fn moves_reply(game: &dyn ThreadGame, user: &str, cmd: &Command, now: Timestamp)
         ..Reply::default()
     };
     if !list.is_empty() {
-        let list: Vec<&str> = list.into_iter().map(String::as_str).collect();
         return answer(list.join(" "));
     }
     if all.is_empty() {
@@ -193,6 +201,24 @@ fn moves_reply(game: &dyn ThreadGame, user: &str, cmd: &Command, now: Timestamp)
             "no legal moves from or to {sq} now (see /moves for all)"
         )),
     }
+}
+
+/// An off-turn `/moves` refusal (`why`, its first line, as before) followed by what the user
+/// could play in the position as it stands once it is their turn (`plan`, those naming `sq`
+/// when one was given), so that they can plan; nothing is added when there is nothing to plan.
+fn planning(why: &str, plan: &[String], sq: &str) -> String {
+    if plan.is_empty() {
+        return why.to_string();
+    }
+    let at = if sq.is_empty() {
+        String::new()
+    } else {
+        format!(" from or to {sq}")
+    };
+    format!(
+        "{why}\nTo plan: in the position as it stands, your plays{at} would be: {}",
+        plan.join(" ")
+    )
 }
 
 /// What a game asked of whom before an action, to settle the action's notification.

@@ -832,6 +832,10 @@ impl ThreadGame for Game {
         self.offered(user, now)
     }
 
+    fn planned_moves(&self, user: &str, _board: Option<usize>, now: Timestamp) -> Vec<String> {
+        self.planned(user, now)
+    }
+
     fn export(&self) -> String {
         export::export(self)
     }

@@ -355,6 +355,10 @@ impl ThreadGame for Game {
         self.at(now).offered(user)
     }
 
+    fn planned_moves(&self, user: &str, _board: Option<usize>, now: Timestamp) -> Vec<String> {
+        self.at(now).planned(user)
+    }
+
     fn export(&self) -> String {
         export::export(self)
     }

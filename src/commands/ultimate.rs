@@ -390,6 +390,10 @@ impl ThreadGame for Game {
         self.legal_moves_for(user, None).map_err(|e| e.to_string())
     }
 
+    fn planned_moves(&self, user: &str, _board: Option<usize>, _now: Timestamp) -> Vec<String> {
+        Game::planned_moves(self, user)
+    }
+
     fn export(&self) -> String {
         export::export(self)
     }

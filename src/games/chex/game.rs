@@ -1159,7 +1159,29 @@ impl Game {
     /// The plays offered to the side to act, as `/moves` lists them: in blind mode a draw
     /// names its square (`draw@c3`).
     fn offered(&self) -> Vec<String> {
-        let pos = &self.state.pos;
+        self.offered_in(&self.state.pos)
+    }
+
+    /// The moves `user` could make in the position as it stands if it were their turn (the
+    /// piece the opponent drew is theirs to place, so not counted): the list `/moves` adds to
+    /// its refusal off-turn, for planning. Empty for a non-player and after the end.
+    pub fn planned_for(&self, user: &str) -> Vec<String> {
+        if self.check_in_play().is_err() {
+            return Vec::new();
+        }
+        let Some(side) = self.side_of(user) else {
+            return Vec::new();
+        };
+        if side == self.state.pos.to_move {
+            return self.offered();
+        }
+        let mut pos = self.state.pos.clone();
+        pos.to_move = side;
+        pos.revealed = None;
+        self.offered_in(&pos)
+    }
+
+    fn offered_in(&self, pos: &Position) -> Vec<String> {
         let mut v = pos.legal_texts();
         if self.settings.draw_mode == DrawMode::Blind && pos.count() > 0 {
             if let Some(i) = v.iter().position(|m| m == "draw") {

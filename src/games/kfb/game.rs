@@ -402,13 +402,25 @@ impl Game {
     /// the hand holds pawns of several armies: `P@g6(nutty)`), sorted by text. This is what
     /// `/moves` lists and the `/move` autocomplete suggests.
     pub fn legal_moves(&self, seat: usize, now: Timestamp) -> Vec<(Move, String)> {
-        let Some(boards) = &self.state.boards else {
-            return Vec::new();
-        };
         if self.check_may_move(seat, now).is_err() {
             return Vec::new();
         }
-        let p = &self.state.players[seat];
+        self.planned_moves(seat)
+    }
+
+    /// The moves a seat could make on its board in the position as it stands if it were free
+    /// to move (locked or waiting for the opening move): the list `/moves` adds to its
+    /// refusal, for planning. Empty before the boards are set up and after the end.
+    pub fn planned_moves(&self, seat: usize) -> Vec<(Move, String)> {
+        let Some(boards) = &self.state.boards else {
+            return Vec::new();
+        };
+        if self.state.winner.is_some() {
+            return Vec::new();
+        }
+        let Some(p) = self.state.players.get(seat) else {
+            return Vec::new();
+        };
         let b = &boards[p.board];
         let mut pos = b.pos.clone();
         pos.set_turn(p.side);
@@ -429,7 +441,12 @@ impl Game {
         Some(pos.rules().geometry.name(king))
     }
 
-    fn check_may_move(&self, seat: usize, now: Timestamp) -> Result<(), Refusal> {
+    /// Whether a seat may move at `now`: why not (the game over, the draft running, the
+    /// opening move not made on its board, its Kung Fu lock).
+    ///
+    /// # Errors
+    /// The reason, for the player.
+    pub fn check_may_move(&self, seat: usize, now: Timestamp) -> Result<(), Refusal> {
         let st = &self.state;
         if let Some((t, how)) = &st.winner {
             return refuse(format!("the game is over: {} won ({how})", team_name(*t)));

@@ -3037,6 +3037,38 @@ impl Game {
         }
     }
 
+    /// What `user` could do in the position as it stands when their army's turn comes (the
+    /// pushes with a move, for each army they control, `army 2: push bottom:A top:B` when
+    /// they control several): the list `/moves` adds to its refusal off-turn, for planning.
+    /// Empty for a non-player and after the end.
+    pub fn planned(&self, user: &str, now: Timestamp) -> Vec<String> {
+        let st = self.state_at(now);
+        let Some(p) = self.player_of(user) else {
+            return Vec::new();
+        };
+        if st.over {
+            return Vec::new();
+        }
+        let rules = st.rules();
+        let armies = st.pos.armies_of(p);
+        let mut v = Vec::new();
+        for &army in &armies {
+            for j in st.pos.pushes_with_moves(army, rules) {
+                let push = format!(
+                    "push bottom:{} top:{}",
+                    half_letter(j.bottom),
+                    half_letter(j.top)
+                );
+                v.push(if armies.len() > 1 {
+                    format!("army {}: {push}", army + 1)
+                } else {
+                    push
+                });
+            }
+        }
+        v
+    }
+
     // ----- texts -----------------------------------------------------------------------
 
     /// `/status`.

@@ -1108,6 +1108,22 @@ impl Game {
         self.my_turn(user)?;
         Ok(notation::legal_texts(&self.state.pos))
     }
+
+    /// The plays `user` could make in the position as it stands if their seat were at the top
+    /// of the Play List: the list `/moves` adds to its refusal off-turn, for planning. Empty
+    /// before play begins, after the end and for a user without a seat.
+    pub fn planned(&self, user: &str) -> Vec<String> {
+        if self.to_play().is_none() {
+            return Vec::new();
+        }
+        let Some(seat) = self.seat_of(user) else {
+            return Vec::new();
+        };
+        let mut pos = self.state.pos.clone();
+        pos.list.retain(|&s| s != seat);
+        pos.list.insert(0, seat);
+        notation::legal_texts(&pos)
+    }
 }
 
 /// The echo of a play: its notation with `+` when it checks another Swinger.

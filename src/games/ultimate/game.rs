@@ -581,6 +581,30 @@ impl Game {
         Ok(v)
     }
 
+    /// The moves `user` could make in the position as it stands if it were their turn: the
+    /// list `/moves` adds to its refusal off-turn, for planning. Empty for a user who does not
+    /// play (or no longer plays) and after the end.
+    pub fn planned_moves(&self, user: &str) -> Vec<String> {
+        if self.check_in_play().is_err() {
+            return Vec::new();
+        }
+        let Some(seat) = self.seat_of(user) else {
+            return Vec::new();
+        };
+        if self.state.pos.is_defeated(seat) {
+            return Vec::new();
+        }
+        let mut pos = self.state.pos.clone();
+        pos.turn = seat;
+        let mut v: Vec<String> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| notation::format(&pos, m))
+            .collect();
+        v.sort();
+        v
+    }
+
     fn check_in_play(&self) -> Result<(), Refusal> {
         if let Some(o) = &self.state.outcome {
             return refuse(format!(
