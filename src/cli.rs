@@ -60,7 +60,7 @@ pub fn party_moves(fen_text: &str) -> Result<Vec<String>, CliError> {
 /// The variant name of Nomic Chess on the command line.
 pub const NOMIC: &str = "nomic";
 
-/// The plays of the army to move in a Nomic Chess position text (RULINGS §6.10): with a push
+/// The plays of the army to move in a Nomic Chess position text (Nomic rules 6.10): with a push
 /// standing, its moves on J (in J's coordinates, sorted); else every push after which the
 /// army has a move (`push bottom:A top:B`); nothing outside part 1 or when there is no play.
 ///

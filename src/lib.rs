@@ -4,7 +4,8 @@
 //! it, and answers with the board's picture. Five games are refereed: [Kung Fu Bughouse with
 //! Different Armies](games::kfb), [Ultimate Chess](games::ultimate), [Chex](games::chex),
 //! [Party Chess](games::party) and [Nomic Chess](games::nomic); each module's documentation
-//! gives that game's rules as the bot applies them.
+//! gives that game's rules as the bot applies them, [`games`] the [rules every game
+//! shares](games#rules-every-game-shares) and [`tournament`] the rules of tournaments.
 //!
 //! # Layers
 //! Dependencies point inward: a layer uses the ones above it in this list, never below.

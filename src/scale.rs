@@ -203,8 +203,8 @@ fn template(kind: &'static GameKind, actions: usize, start: Timestamp) -> Option
     let next = (1..40).find_map(|t| next_move(&*playing, LATER, turn + t));
     // Finished: the first of the usual ways to end a game that it accepts (a resignation, a
     // concession, or every player but the last forfeiting). Party Chess has none: its games
-    // never end (RULINGS §3 has no end of game; Swingers come and go), so its "finished"
-    // copies are in play.
+    // never end (Party rules 3.10: no end rule of its own; Swingers come and go), so its
+    // "finished" copies are in play.
     let users = playing.users();
     'end: for text in ["/resign", "/concede", "/forfeit"] {
         for u in users.iter().take(users.len().saturating_sub(1).max(1)) {

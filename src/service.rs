@@ -36,7 +36,7 @@ pub const IDLE: Duration = Duration::from_secs(10 * 60);
 pub const FINISHED_IDLE: Duration = Duration::from_secs(60);
 
 /// A game with a revert confirmation shown stays in memory this long (the confirmation lives
-/// in memory only; RULINGS §1.10 gives it 15 minutes).
+/// in memory only; shared rules 7.3 give it 15 minutes).
 const BUTTON_KEEP: Duration = Duration::from_secs(16 * 60);
 
 /// How often the timer sweep runs (the Discord front end's ticker): a timer is announced
@@ -1079,7 +1079,7 @@ impl Service {
     }
 
     /// A user left the server: each unfinished game that acts on it (a Party Swinger turns
-    /// Warm, RULINGS §3.6) logs its action, saved like a command. Returns (thread, reply)
+    /// Warm, Party rules 3.6) logs its action, saved like a command. Returns (thread, reply)
     /// for each game that acted.
     pub async fn member_left(&self, user: &str, now: Timestamp) -> Vec<(String, Reply)> {
         let threads = match &self.store {
@@ -1436,7 +1436,7 @@ impl std::fmt::Display for StoreBench {
 
 /// The whole draft, as `/pick` commands by player, of the Kung Fu Bughouse game
 /// `/kfb new team1:@a @b @c team2:@d @e @f seed:1`: seed 1 names f as the first picker
-/// (RULINGS §1.8). The store benchmark plays it; tests share it.
+/// (KFB rules 1.8). The store benchmark plays it; tests share it.
 pub const SEED_ONE_DRAFT: [(&str, &str); 6] = [
     ("f", "/pick order:second color:red army:fide"),
     ("a", "/pick order:first color:red army:fide"),

@@ -1,4 +1,4 @@
-//! Chex on the game layer (RULINGS §5.10): `/chex new`, `/draw`, `/place`, `/move`,
+//! Chex on the game layer (Chex rules 5.10): `/chex new`, `/draw`, `/place`, `/move`,
 //! `/offer draw`, `/accept`, `/decline`, `/resign`, `/chex resign`, and the shared
 //! `/takeback`, `/revert`, `/status`, `/moves` and `/export`; the console's `!stack`.
 

@@ -164,7 +164,7 @@ pub trait ThreadGame: Send + Sync {
         now: Timestamp,
     ) -> Result<Vec<String>, String>;
     /// The result once the game is over, as its replies write it (`Green (bob) wins`), for
-    /// the one message that tells the players (RULINGS §8); `None` while in play, or when the
+    /// the one message that tells the players (shared rules 8.1); `None` while in play, or when the
     /// game does not say (the layer then takes the last line of the reply that ended it).
     fn result(&self) -> Option<String> {
         None

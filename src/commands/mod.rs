@@ -236,8 +236,8 @@ impl Standing {
     }
 
     /// The notification of an accepted action, settled at the layer for every game: the end
-    /// of a game notifies its players once, in one new message naming the result (RULINGS
-    /// §8); otherwise a user is pinged only for a task the action gave them (the player on
+    /// of a game notifies its players once, in one new message naming the result (shared
+    /// rules 8.1); otherwise a user is pinged only for a task the action gave them (the player on
     /// turn is not pinged again for an Umpire's, Referee's or organiser's bookkeeping).
     fn settle(self, game: &dyn ThreadGame, mut reply: Reply, now: Timestamp) -> Reply {
         if reply.ok != Some(true) {
@@ -400,7 +400,7 @@ pub struct Hub {
     links: HashMap<String, String>,
 }
 
-/// How long a revert confirmation stays valid (RULINGS §1.10: 15 minutes inclusive).
+/// How long a revert confirmation stays valid (shared rules 7.3: 15 minutes inclusive).
 pub const CONFIRM_WINDOW: u64 = 15 * 60;
 
 fn mention(v: &str) -> String {
@@ -467,7 +467,7 @@ impl Hub {
     }
 
     /// Handles a command. `entropy` seeds a game created without `seed:` (its low 53 bits,
-    /// RULINGS §0); `raw` is the command as typed (kept in the log). The reply notifies
+    /// shared rules 0.5); `raw` is the command as typed (kept in the log). The reply notifies
     /// nobody of their own action.
     pub fn handle(&mut self, caller: &Caller<'_>, entropy: u64, cmd: &Command, raw: &str) -> Reply {
         let mut reply = self.handle_command(caller, drawn_seed(entropy), cmd, raw);
@@ -601,7 +601,7 @@ impl Hub {
             },
         };
         // Any logged action (a hand-over refused to its sender included) ends pending
-        // revert confirmations (RULINGS §1.10).
+        // revert confirmations (shared rules 7.3).
         if self.games.get(thread).map(|g| g.log_len()) != Some(logged) {
             self.pending.retain(|_, p| p.thread != thread);
         }

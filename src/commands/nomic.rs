@@ -1,4 +1,4 @@
-//! Nomic Chess on the game layer (RULINGS §6.11): `/nomic new`, `/push`, `/move`, `/done`,
+//! Nomic Chess on the game layer (Nomic rules 6.11): `/nomic new`, `/push`, `/move`, `/done`,
 //! `/take`, `/decline`, `/propose`, `/vote` (and its buttons), `/demote`, `/forfeit`,
 //! `/judgment`, `/overrule`, `/rules`, and the Referees' `/pause`, `/resume`, `/judge`,
 //! `/assign`, `/edit`, `/order`, `/set`, `/proposal void|fix`; plus the shared `/takeback`,
@@ -735,7 +735,7 @@ impl ThreadGame for Game {
     }
 
     fn moderates(&self, user: &str) -> bool {
-        // Referees are the game's moderators (RULINGS 6.10a): /revert included.
+        // Referees are the game's moderators (Nomic rules 6.10a): /revert included.
         self.state().settings.referees.iter().any(|r| r == user)
     }
 

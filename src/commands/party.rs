@@ -1,4 +1,4 @@
-//! Party Chess on the game layer (RULINGS §3.9): `/party new`, `/party pieces set:`,
+//! Party Chess on the game layer (Party rules 3.9): `/party new`, `/party pieces set:`,
 //! `/move`, `/pass`, `/surrender`, `/pieces`, the Chess-Umpire's `/party extend|warm|swinger|
 //! create|end` and `/ledger`, and the shared `/takeback`, `/revert`, `/status`, `/moves`,
 //! `/export`.

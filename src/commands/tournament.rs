@@ -1,5 +1,6 @@
-//! Tournament commands (RULINGS §2): `/tournament new|teams|pair|result|standings|export|
-//! withdraw`, `/signup`, `/withdraw`, and the link between a match's game and its tournament.
+//! Tournament commands (tournament rules 2.1–2.4):
+//! `/tournament new|teams|pair|result|standings|export|withdraw`, `/signup`, `/withdraw`, and
+//! the link between a match's game and its tournament.
 
 use super::{mention, new_game_notify, Caller, Command, Hub, Notify, Reply};
 use crate::games::kfb::Game;

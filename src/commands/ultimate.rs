@@ -1,4 +1,4 @@
-//! Ultimate Chess on the game layer (RULINGS §4.9): `/ultimate new`, `/move`, `/concede`,
+//! Ultimate Chess on the game layer (Ultimate rules 4.9): `/ultimate new`, `/move`, `/concede`,
 //! `/offer draw`, `/accept`, `/decline`, `/ultimate concede`, and the shared `/takeback`,
 //! `/revert`, `/status`, `/moves` and `/export`.
 

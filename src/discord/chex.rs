@@ -1,4 +1,4 @@
-//! Chex's own slash commands (RULINGS §5.10). Like every slash command they only translate
+//! Chex's own slash commands (Chex rules 5.10). Like every slash command they only translate
 //! typed options into a [`Command`](crate::commands::Command); `/move` (with `turn:`),
 //! `/moves`, `/status`, `/offer`, `/accept`, `/decline`, `/resign`, `/takeback`, `/export`
 //! and `/revert` are shared with the other games.

@@ -69,7 +69,7 @@ pub struct Config {
     /// Tests only: send REST and gateway traffic to this base (turns serenity's ratelimiter off).
     pub api_base: Option<String>,
     /// `MEMBER_EVENTS=1`: ask for the privileged GUILD_MEMBERS intent (switch it on in the
-    /// Developer Portal first), so a Swinger leaving the server turns Warm (RULINGS §3.6).
+    /// Developer Portal first), so a Swinger leaving the server turns Warm (Party rules 3.6).
     pub member_events: bool,
 }
 

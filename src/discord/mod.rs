@@ -160,7 +160,7 @@ fn now() -> Timestamp {
 }
 
 /// Seeds games created without `seed:`: the clock's nanoseconds, stirred, in
-/// `0..=MAX_SEED` so the seed the bot shows can be typed back (RULINGS §0; the command layer
+/// `0..=MAX_SEED` so the seed the bot shows can be typed back (shared rules 0.5; the command layer
 /// keeps only those bits of any entropy too).
 fn entropy() -> u64 {
     let nanos = std::time::SystemTime::now()
@@ -206,7 +206,7 @@ pub async fn run(config: Config) -> Result<(), BotError> {
     let http = http.build();
     let mut intents = serenity::GatewayIntents::GUILDS | serenity::GatewayIntents::GUILD_MESSAGES;
     if config.member_events {
-        // Privileged: without it Discord sends no GUILD_MEMBER_REMOVE (RULINGS §3.6 Warmth).
+        // Privileged: without it Discord sends no GUILD_MEMBER_REMOVE (Party rules 3.6, Warmth).
         intents |= serenity::GatewayIntents::GUILD_MEMBERS;
     }
     let guild = config.guild_id.map(GuildId::new);

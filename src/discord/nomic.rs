@@ -1,4 +1,4 @@
-//! Nomic Chess's own slash commands (RULINGS §6.11). Like every slash command they only
+//! Nomic Chess's own slash commands (Nomic rules 6.11). Like every slash command they only
 //! translate typed options into a [`Command`](crate::commands::Command); `/move`, `/moves`,
 //! `/status`, `/takeback`, `/export`, `/revert` and `/decline` are shared with the other
 //! games. Votes also come as buttons under each proposal.

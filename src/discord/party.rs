@@ -1,4 +1,4 @@
-//! Party Chess's own slash commands (RULINGS §3.9). Like every slash command they only
+//! Party Chess's own slash commands (Party rules 3.9). Like every slash command they only
 //! translate typed options into a [`Command`](crate::commands::Command); `/move`, `/moves`,
 //! `/status`, `/takeback`, `/export` and `/revert` are shared with the other games.
 
@@ -13,7 +13,7 @@ const PLACE: Place = Place {
     not_in_thread: "run /party new in a text channel: the game gets a thread of its own",
 };
 
-/// How an Echo reads its source (RULINGS §3.2).
+/// How an Echo reads its source (Party rules 3.2).
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum EchoChoice {
     /// By the rules of the piece last moved (the default).

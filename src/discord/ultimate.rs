@@ -1,4 +1,4 @@
-//! Ultimate Chess's own slash commands (RULINGS §4.9). Like every slash command they only
+//! Ultimate Chess's own slash commands (Ultimate rules 4.9). Like every slash command they only
 //! translate typed options into a [`Command`](crate::commands::Command); `/move`, `/moves`,
 //! `/status`, `/takeback`, `/export` and `/revert` are shared with the other games.
 

@@ -1,6 +1,6 @@
 //! Position text: FEN with multi-letter pieces in braces, `~` for promoted pieces, `*` for
 //! squares that are not part of the board, and hands in square brackets after the placement
-//! (RULINGS §0): `{be}w{fad}{ca}k{fad}w{be}/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[{Ca}p] w KQkq - 0 1`.
+//! (shared rules 0.2): `{be}w{fad}{ca}k{fad}w{be}/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[{Ca}p] w KQkq - 0 1`.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -361,7 +361,7 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
             })
             .collect();
         let corner_file = if kingside { g.files() - 1 } else { 0 };
-        // A second king (dropped, RULINGS §1.10) may stand on the rank too: the castling king
+        // A second king (dropped, KFB rules 1.10) may stand on the rank too: the castling king
         // is the one on the kings' start file, else one far enough from the corner.
         let king = kings
             .iter()

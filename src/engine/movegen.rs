@@ -73,7 +73,7 @@ impl Position {
         let side = self.turn;
         let si = side.index();
         if rules.rule_set == RuleSet::KingCapture && rules.king.is_some() {
-            // Frozen board (RULINGS §1.5): if any side lacks a king, nobody moves; the side
+            // Frozen board (KFB rules 1.5): if any side lacks a king, nobody moves; the side
             // to move, if kingless, may drop a king of its own colour.
             let own = self.royals[si];
             let others_ok = (0..rules.sides).all(|o| o == side.0 || self.royals[o as usize] > 0);

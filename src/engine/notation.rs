@@ -1,5 +1,5 @@
-//! Long algebraic notation (RULINGS §0): `Nb1-c3`, `d4xe5`, `N@f3`, `e7-e8=Q`, `0-0`, and
-//! `P@g6(nutty)` for a pawn drop that names the army the pawn comes from (RULINGS §1.3).
+//! Long algebraic notation (shared rules 0.1): `Nb1-c3`, `d4xe5`, `N@f3`, `e7-e8=Q`, `0-0`, and
+//! `P@g6(nutty)` for a pawn drop that names the army the pawn comes from (KFB rules 1.3).
 //!
 //! Parsing happens in two steps: [`parse_text`] reads the text without a position
 //! ([`MoveText`]); [`resolve`] finds the legal move it names in a position, or says precisely
@@ -328,7 +328,7 @@ fn is_pawn_drop(pos: &Position, mv: Move) -> bool {
 
 /// The moves to offer a player (lists and suggestions), each with a text that [`resolve_in`]
 /// reads back as that very move against the same `moves`, sorted by text. Pawn drops that
-/// would read alike (pawns of several armies in hand, RULINGS §1.3) name their army,
+/// would read alike (pawns of several armies in hand, KFB rules 1.3) name their army,
 /// `P@g6(nutty)`; moves that read alike and are played alike (the same piece type held
 /// twice) are offered once, as the move the text is read as.
 pub fn offer(pos: &Position, moves: &[Move]) -> Vec<(Move, String)> {

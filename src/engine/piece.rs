@@ -104,7 +104,7 @@ pub struct Catalog {
 type PieceRow = (&'static str, &'static str, u32, &'static str, bool, bool);
 
 /// The 20 piece types of Chess with Different Armies as Kung Fu Bughouse plays them
-/// (RULINGS §1.1): the Cardinal's diagonal is limited to 4 squares and the Rookies' rook is a
+/// (KFB rules 1.1): the Cardinal's diagonal is limited to 4 squares and the Rookies' rook is a
 /// full rook.
 const CWDA_PIECES: &[PieceRow] = &[
     ("Pawn", "P", 1, "fmWfceFifmnD", false, true),
@@ -224,7 +224,7 @@ impl Catalog {
         Ok(cat)
     }
 
-    /// The five armies of Kung Fu Bughouse (RULINGS §1.1) and their 20 piece types.
+    /// The five armies of Kung Fu Bughouse (KFB rules 1.1) and their 20 piece types.
     ///
     /// # Errors
     /// Only if the built-in tables were edited into something invalid (a test guards them).

@@ -31,8 +31,8 @@ impl Side {
 pub enum RuleSet {
     /// No move may leave one's own king attacked; castling not out of, through or into check.
     Orthodox,
-    /// Kings are captured like other pieces (RULINGS §1.4); a side without a king on the
-    /// board may only drop a king (the frozen board of §1.5).
+    /// Kings are captured like other pieces (KFB rules 1.4); a side without a king on the
+    /// board may only drop a king (the frozen board of KFB rules 1.5).
     KingCapture,
 }
 
@@ -69,7 +69,7 @@ impl DropRules {
         pawn_first_rank: false,
         pawn_last_rank: false,
     };
-    /// Kung Fu Bughouse (RULINGS §1.3): pawns may be dropped on every rank.
+    /// Kung Fu Bughouse (KFB rules 1.3): pawns may be dropped on every rank.
     pub const KFB: DropRules = DropRules {
         enabled: true,
         pawn_first_rank: true,

@@ -1,4 +1,4 @@
-//! Hints for moves written in a form the games do not read (issue 39; RULINGS §0): square
+//! Hints for moves written in a form the games do not read (issue 39; shared rules 0.1): square
 //! letters in upper case (`E2-E4`), short algebraic (`e4`, `Nf3`), and the check-first line of a
 //! refusal while the mover's King is attacked. Shared by the games that refuse through the
 //! common notation: each passes the moves it offers, written as `/move` accepts them.

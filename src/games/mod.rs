@@ -1,4 +1,71 @@
 //! Games: the rules of each game built on the engine. Pure: time and seeds are passed in.
+//!
+//! Each game's module gives its rules as the bot applies them, in numbered sections: [`kfb`]
+//! (1.x), [`party`] (3.x), [`ultimate`] (4.x), [`chex`] (5.x) and [`nomic`] (6.x); tournaments
+//! are in [`crate::tournament`] (2.x). The rules below hold for every game; code comments cite
+//! their sections as "shared rules 0.5".
+//!
+//! # Rules every game shares
+//!
+//! ## 0.1 Notation
+//! Long algebraic, as Kung Fu Bughouse defines it: `<piece><from>-<to>`, a capture with `x`;
+//! pawns have no letter (`e2-e4`, `d4xe5`); a drop is `<piece>@<square>` (`N@f3`, `P@e4`), a
+//! promotion adds `=<piece>` (`e7-e8=Q`); castling is `0-0` or `0-0-0` (`O-O` is read too). A
+//! piece may have several letters (`Ca`, `FAD`): every split of the text is tried, the readings
+//! that name a real piece of the mover on its square are kept, and two legal readings are
+//! refused with both listed. A trailing `+`, `#`, `!` or `?` is ignored; the separator may be
+//! left out where the text reads one way only (`e2e4`), a piece letter in lower case is read as
+//! the piece where no file could be meant (`nb1-c3`), and a capture written with `-` is
+//! accepted. The echo always gives the canonical form (a capture with `x`, and `+` where the
+//! game's rules mark a check). Files past `h` follow the alphabet, ranks are numbers (`j10`,
+//! `t20`).
+//!
+//! ## 0.2 Position text
+//! FEN. A piece with more than one letter is written in braces, with an upper-case first letter
+//! for the side moving up the board (`{Ca}`) and all in lower case for the other (`{ca}`); held
+//! pieces follow the board in square brackets, and a promoted piece carries a `~`, both as in
+//! crazyhouse FEN (`[{Ca}Pp]`, `Q~`). Games of more than two sides write a piece as
+//! `{<letter><seat>}` (`{R3}`), with an optional `:<state>` (`{H2:4}`); each game's rules give
+//! the fields after the board.
+//!
+//! ## 0.3 Refusals
+//! A refused command is answered to its sender alone, saying what was wrong and what would be
+//! accepted (for a move: the legal moves of that piece, or the pieces that reach that square).
+//! A refusal changes nothing in the game.
+//!
+//! ## 0.4 Accepted actions
+//! Every accepted action is stored before it is announced, carries its number (the reply shows
+//! `#12`) and can be undone by a moderator (7.3).
+//!
+//! ## 0.5 Seeds
+//! Seeds are whole numbers from 0 to 2^53 − 1 ([`MAX_SEED`]), so that a seed the bot shows can
+//! always be typed back into a Discord integer option; a seed the bot draws is in that range.
+//!
+//! ## 0.6 Pings
+//! Whoever must act next is notified in a newly created message: Discord notifies no one for a
+//! mention in an edit or in the completion of a deferred reply.
+//!
+//! ## 7.1 The log
+//! A game is an append-only log of actions; its position is what replaying the log gives.
+//! Editing or deleting a Discord message changes nothing in the game.
+//!
+//! ## 7.2 Takeback
+//! `/takeback`: a player may undo their own last action if it is the last action of the game.
+//!
+//! ## 7.3 Revert
+//! `/revert`: a moderator (Manage Messages in the channel, or the configured moderator role)
+//! rolls the game back to before a chosen action. The bot first shows what would be undone and
+//! asks for a confirmation with a button, valid for 15 minutes inclusive and only until another
+//! action is logged in that game. The undone actions stay in the log, marked reverted, with who
+//! reverted them and why; pieces, hands, locks and timers return to what they were.
+//!
+//! ## 8.1 The end of a game
+//! The end of a game notifies its players once, in one new message naming the result, so that a
+//! player who is not on turn learns it too.
+//!
+//! ## 8.2 Picture memory
+//! The picture caches together stay within `ARBITER_PICTURE_CACHE_MB` megabytes (64 by
+//! default): fewer games are kept drawn rather than more memory used.
 pub mod chex;
 pub mod hint;
 pub mod kfb;
@@ -8,8 +75,8 @@ pub mod seeded;
 
 pub use notify::Notify;
 
-/// The largest seed (RULINGS §0: seeds are whole numbers from 0 to 2^53 − 1, so a seed the bot
-/// shows can always be typed back into a Discord integer option).
+/// The largest seed (shared rules 0.5: seeds are whole numbers from 0 to 2^53 − 1, so a seed
+/// the bot shows can always be typed back into a Discord integer option).
 pub const MAX_SEED: u64 = (1 << 53) - 1;
 
 /// A seed drawn from `entropy` (any 64 bits): its low 53 bits, so it is in `0..=MAX_SEED`.

@@ -1,4 +1,4 @@
-//! The picture caches' memory budget (RULINGS §8): the caches together stay within
+//! The picture caches' memory budget (shared rules 8.2): the caches together stay within
 //! `ARBITER_PICTURE_CACHE_MB` megabytes, 64 by default; fewer games drawn over rather than
 //! more memory.
 //!

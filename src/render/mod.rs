@@ -480,7 +480,7 @@ pub fn render_cli(
     })
 }
 
-/// The bytes the picture caches hold now, together (RULINGS §8: within
+/// The bytes the picture caches hold now, together (shared rules 8.2: within
 /// [`budget::total`], `ARBITER_PICTURE_CACHE_MB`): the kept KFB pictures, the deflated bands,
 /// the sprites with their tiles, the laid-out texts and the spare row buffers.
 pub fn picture_cache_bytes() -> usize {

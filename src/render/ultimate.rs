@@ -134,7 +134,7 @@ impl CrossView {
         }
     }
 
-    /// The start array of RULINGS §4.1 (first rows `M W R N B K Q B N R W M` along increasing
+    /// The start array of Ultimate rules 4.1 (first rows `M W R N B K Q B N R W M` along increasing
     /// files or ranks, so Kings on h1, a8, h16, p8 and Queens on i1, a9, i16, p9; twelve
     /// pawns in front of each), Silver to move.
     pub fn start(names: [String; 4]) -> CrossView {
@@ -851,7 +851,7 @@ mod tests {
     fn start_array_matches_the_table() {
         let v = CrossView::start(Default::default());
         let at = |s: &str| v.get(parse_cross_square(s).unwrap());
-        // RULINGS §4.1: Kings, Queens and rooks of every seat.
+        // Ultimate rules 4.1: Kings, Queens and rooks of every seat.
         for (seat, k, q, rooks) in [
             (1, "h1", "i1", ["e1", "l1"]),
             (2, "a8", "a9", ["a5", "a12"]),

@@ -1,10 +1,34 @@
-//! Tournaments (RULINGS §2): signups, teams formed with a shown seed, rounds paired with the
-//! FIDE Dutch Swiss system (teams as entrants, [`crate::swiss`]), match results, two-pass
-//! elimination and standings.
+//! Tournaments: signups, teams formed with a shown seed, rounds paired with the FIDE Dutch
+//! Swiss system (teams as entrants, [`crate::swiss`]), match results, two-pass elimination and
+//! standings.
 //!
 //! Pure: the caller passes the time and the seed; storage and Discord are elsewhere. The
 //! Swiss view of the event ([`Tournament::to_swiss`]) is rebuilt from the stored facts
 //! (teams, boards, results) whenever it is needed, so there is one source of truth.
+//!
+//! The rules as the bot applies them follow. Section numbers (`2.2`) are the ones code
+//! comments cite as "tournament rules 2.2".
+//!
+//! # 2.1 Signups and teams
+//! A player signs up alone or names one or two teammates. A named trio is a team; a named pair
+//! gets a random third from the players who signed up alone; the other solo players are drawn
+//! into threes. One or two players left over are substitutes. At least three teams are needed,
+//! more may join later. Everything random comes from one seed, shown when the teams are formed.
+//!
+//! # 2.2 Pairing and elimination
+//! Rounds are paired by the FIDE Dutch Swiss system with teams as entrants, byes and forfeits
+//! as FIDE's TRF defines them: exactly the pairing the reference engine gives. A team is
+//! eliminated after its second match loss (setting: losses before elimination, 0 for a plain
+//! Swiss) and is no longer paired; the event ends when one team remains, when the round limit
+//! is reached, or when no pairing without a rematch exists.
+//!
+//! # 2.3 Scoring and standings
+//! A match won scores 2, drawn 1, lost 0 (setting). Ties in the standings are broken by
+//! Buchholz, then Sonneborn-Berger, then the direct encounter.
+//!
+//! # 2.4 Match threads
+//! Each pairing is played in its own thread, which the bot opens with the match's Kung Fu
+//! Bughouse draft started, from a seed one can type back (shared rules 0.5).
 
 pub mod teams;
 
@@ -972,7 +996,7 @@ impl Tournament {
         kfb::Settings {
             move_limit: self.settings.move_limit,
             inactivity_posts: self.settings.inactivity_posts,
-            // Shown in the match's announcement: a seed one can type back (RULINGS §0).
+            // Shown in the match's announcement: a seed one can type back (shared rules 0.5).
             seed: crate::games::drawn_seed(splitmix(
                 self.seed ^ (u64::from(round) << 32 | u64::from(board)),
             )),

@@ -1,6 +1,7 @@
-//! Forming teams from signups (RULINGS §2): a named trio is a team, a named pair gets a random
-//! third from the solo players, the other solo players are grouped at random, and whoever is
-//! left over (one or two players) is a substitute. Everything random comes from one seed.
+//! Forming teams from signups (tournament rules 2.1): a named trio is a team, a named pair gets
+//! a random third from the solo players, the other solo players are grouped at random, and
+//! whoever is left over (one or two players) is a substitute. Everything random comes from one
+//! seed.
 
 use crate::games::seeded::{shuffle, Chain, Draw};
 

@@ -1,5 +1,6 @@
-//! The Chex game (RULINGS §5, §7): two seats, settings, an append-only log of actions and
-//! the state replaying it gives. Pure: the caller passes every action's time and the seed.
+//! The Chex game (Chex rules 5.0–5.10; shared rules 7.1–7.3): two seats, settings, an
+//! append-only log of actions and the state replaying it gives. Pure: the caller passes every
+//! action's time and the seed.
 
 use crate::time::{format_duration, Timestamp};
 

@@ -12,9 +12,8 @@
 //! Each stack is shuffled once from the game's seed; a draw takes the top piece. `/chex new`
 //! shows the SHA-256 of the seed's decimal text and the seed is revealed when the game ends, so
 //! anyone can check every draw. Which pieces are still off the board is public, their order is
-//! not. Undoing an action never changes what is drawn. A revert that reopens an ended game
-//! reshuffles the pieces still face down from a fresh seed (its hash announced, revealed at the
-//! next end); the export records both seeds.
+//! not. Undoing an action never changes what is drawn, except that a revert reopening an ended
+//! game reshuffles (5.5a).
 //!
 //! # 5.2 A turn
 //! Either a draw (`/draw` reveals the top piece, then `/place square:` puts it on an empty
@@ -41,14 +40,34 @@
 //! the log stores those. The board shown is the smallest rectangle holding every piece plus a
 //! one-square border, White at the bottom, so labels move as it grows and shrinks; every board
 //! carries its action number (`#14`) and a command is read against the latest one (`turn:` may
-//! pin it). Only a move's own echo keeps the labels it was typed in; everything shown after it
-//! (picture, last-move line, `/status`, `/moves`) uses the current labels. Square colours follow
-//! the absolute squares ((0, 0) is dark), so a piece standing still keeps its colour.
+//! pin it: a command for an older board is refused).
+//!
+//! # 5.5a Colours, labels and reseeding
+//! Square colours follow the absolute squares ((0, 0) is dark), so a piece standing still keeps
+//! its colour whatever the labels do. Only a move's own echo keeps the labels it was typed in;
+//! everything shown after it (picture, last-move line, `/status`, `/moves`) uses the current
+//! labels. A revert that reopens an ended game (whose seed was revealed), or that undoes such a
+//! reshuffle, reshuffles the pieces still face down from a fresh seed drawn then, announced by
+//! its hash and revealed at the next end, as at `/chex new`; the export records every seed.
 //!
 //! # 5.6 Limits, takeback and time
 //! A play after which the shown board would exceed 26 files or ranks is refused (setting
 //! `max_board`). A placement or a move can be taken back; the reveal stays, so the same piece
 //! must be placed again. No clock by default; `move_limit` announces an overrun.
+//!
+//! # 5.9 Position text
+//! `<placement> [<stacks>] <w|b> <origin> <revealed>`: the FEN placement of the shown board; the
+//! pieces left in both stacks as a multiset (`[QRRBNNPPPPP qrbnnpppppp]`), their order not being
+//! public (the log and the seed give it); the side to move; the absolute square of the shown
+//! `a1`; the revealed piece waiting to be placed.
+//!
+//! # 5.10 Commands
+//! `/chex new white:@a black:@b` (organiser; options `draw_mode:reveal|blind`,
+//! `stalemate:declare|offer`, `max_board:` (8–26), `move_limit:`, `seed:`, `position:`; the
+//! reply shows the seed's hash); `/draw` (`/draw square:` in blind mode); `/place square:
+//! [turn:]`; `/move [turn:]`; `/offer draw`, `/accept`, `/decline`; `/resign`; the shared
+//! `/moves`, `/status`, `/takeback` and `/export` (with the seed once revealed). The organiser
+//! has `/chex resign player:@x` after an overrun; a moderator has `/revert` (shared rules 7.3).
 //!
 //! # Modules
 //! - [`Position`]: pieces on absolute squares, stacks, legal plays, the shown board;

@@ -1,5 +1,5 @@
-//! The Chex position (RULINGS §5): pieces on absolute squares, both stacks, the side to move
-//! and the revealed piece; legal plays with the one-group rule and the board limit; the
+//! The Chex position (Chex rules 5.0–5.6): pieces on absolute squares, both stacks, the side
+//! to move and the revealed piece; legal plays with the one-group rule and the board limit; the
 //! shown board (enclosing rectangle plus a one-square border) and its labels.
 
 use std::collections::{BTreeMap, HashSet, VecDeque};

@@ -1,4 +1,4 @@
-//! The stacks' shuffle (RULINGS §5.1), written so a player can check it in a few lines of any
+//! The stacks' shuffle (Chex rules 5.1), written so a player can check it in a few lines of any
 //! language (README "Chex: checking the shuffle").
 //!
 //! - The generator is SplitMix64 with the game's seed as its state: each number is

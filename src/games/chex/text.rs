@@ -1,4 +1,4 @@
-//! The Chex position text (RULINGS §5.9 as pinned by issue 18):
+//! The Chex position text (Chex rules 5.9 as pinned by issue 18):
 //! `<placement> [<stacks>] <w|b> <origin> <revealed>`, read and written.
 
 use std::collections::BTreeMap;

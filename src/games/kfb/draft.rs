@@ -1,5 +1,5 @@
 //! The Kung Fu Bughouse draft: every player chooses first/second, a colour and an army
-//! (RULINGS §1 "Seats and boards" and §1.8).
+//! (KFB rules 1.0 and 1.8).
 //!
 //! Pure logic: no I/O, no clock, no randomness. Who picks first (a player, drawn by the game
 //! from its seed, or just a team) is an input.
@@ -130,7 +130,7 @@ impl Order {
     }
 }
 
-/// One of the five armies (RULINGS §1.1).
+/// One of the five armies (KFB rules 1.1).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
@@ -478,7 +478,7 @@ impl Draft {
         }
     }
 
-    /// A new draft that `player` starts (RULINGS §1.8): until the first pick is made, only
+    /// A new draft that `player` starts (KFB rules 1.8): until the first pick is made, only
     /// they may pick; then the teams alternate as usual. A number outside `0..6` is read
     /// modulo 6.
     pub fn starting_with(player: usize) -> Draft {

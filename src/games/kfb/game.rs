@@ -1,5 +1,5 @@
 //! The Kung Fu Bughouse game: six seats on three linked boards, an append-only log of
-//! actions, and the state that replaying it gives (RULINGS §1).
+//! actions, and the state that replaying it gives (KFB rules 1.0–1.10).
 
 use std::sync::Arc;
 
@@ -18,7 +18,7 @@ pub const COLOUR_NAMES: [&str; 3] = ["red", "lightgreen", "blue"];
 /// Per-game settings.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
-    /// Kung Fu move limit in seconds (RULINGS §1.6).
+    /// Kung Fu move limit in seconds (KFB rules 1.6).
     pub move_limit: u64,
     /// Posts before inactivity may be claimed (§1.7).
     pub inactivity_posts: u32,
@@ -209,8 +209,8 @@ pub struct Game {
 /// (the actor not yet removed: the command layer does that).
 pub type Accepted = crate::games::log::Accepted<Option<Notify>>;
 
-/// What a draft pick did: either the choice is recorded, or it broke a constraint (RULINGS
-/// §1.8) and was handed over to the other team. A hand-over is a refusal for the player who
+/// What a draft pick did: either the choice is recorded, or it broke a constraint (KFB rules
+/// 1.8) and was handed over to the other team. A hand-over is a refusal for the player who
 /// chose, yet it is logged and numbered like an accepted action, so that replay and revert
 /// reproduce it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -478,7 +478,7 @@ impl Game {
     // ----- commands --------------------------------------------------------------
 
     /// A draft pick (`for_player` for a replacement after a hand-over). A choice that breaks
-    /// a constraint of RULINGS §1.8 is logged as a hand-over and comes back as
+    /// a constraint of KFB rules 1.8 is logged as a hand-over and comes back as
     /// [`PickOutcome::HandedOver`]: a refusal for the player, news for the other team.
     ///
     /// # Errors
@@ -565,7 +565,7 @@ impl Game {
         }
     }
 
-    /// The seats that may pick now (RULINGS §1.8): the player who starts the draft, until the
+    /// The seats that may pick now (KFB rules 1.8): the player who starts the draft, until the
     /// first pick; the replacing team during a hand-over; otherwise the players of the team
     /// on turn who have not picked. Empty once the draft is over.
     pub fn draft_pickers(&self) -> Vec<usize> {
@@ -681,7 +681,7 @@ impl Game {
         }
     }
 
-    /// What kings must change hands for a kingless player to play again (RULINGS §1.5): a
+    /// What kings must change hands for a kingless player to play again (KFB rules 1.5): a
     /// player without a king on their board who holds one of their colour must drop it; else
     /// each teammate holding one of that colour must give it to them. (seat that must act, what
     /// to do).

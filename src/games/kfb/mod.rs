@@ -72,10 +72,17 @@
 //! handed to the other team, which picks the replacement (`/pick for:@player`); the hand-over
 //! is logged. When all six have picked, the first/second choices fix the seating.
 //!
-//! # 1.9 Proxies and fine points
-//! An organiser may let a player act for a teammate (`/proxy`, then `board:`). Action numbers
-//! count every logged action from 1 (picks and hand-overs included). The winning action and a
-//! hand-over cannot be taken back by a player; a moderator can revert them.
+//! # 1.9 Proxies
+//! An organiser may let a player act for a teammate (`/proxy`, then `board:`). Naming one's own
+//! board with `board:` needs no grant.
+//!
+//! # 1.10 Fine points
+//! - A player may drop a king of their colour on a board that is not frozen too: it is then a
+//!   second king there.
+//! - Action numbers count every logged action from 1 (picks and hand-overs included).
+//! - The winning action and a hand-over cannot be taken back by a player; a moderator can
+//!   revert them (shared rules 7.3). A revert's confirmation lasts 15 minutes inclusive and ends
+//!   when any other action (a takeback, a revert, a hand-over) is logged.
 //!
 //! # Modules
 //! - [`draft`]: the draft's constraints and seating;

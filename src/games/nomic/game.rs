@@ -1,5 +1,5 @@
-//! The Nomic Chess game (RULINGS §6, §7): players and Referees, settings, an append-only log of
-//! actions, and the state replaying it gives at a moment.
+//! The Nomic Chess game (Nomic rules 6.1–6.11; shared rules 7.1–7.3): players and Referees,
+//! settings, an append-only log of actions, and the state replaying it gives at a moment.
 //!
 //! Time is passed in. Limits fall due lazily: before an action at time `t` (and for a view at
 //! `now`) the state is advanced to that moment, every deadline up to it applied in order, so

@@ -57,13 +57,39 @@
 //! at once, one it cannot enforce by the Referees, who are told. A defeated author demotes one
 //! non-king piece of an army they control (Q→R→B→N→P→removed).
 //!
-//! # 6.10 Referees and Judgments
+//! # 6.10 Referees, Judgments and the position text
 //! Referees are the game's moderators (`/revert` included); the organiser may add or remove
 //! them (at least one stays). `/judgment` opens a question; a Referee may pause play and
 //! records the Judgment, which the non-partisan players may overrule unanimously; then another
 //! Referee judges, and when every Referee has judged it, the organiser. Referees may edit the
 //! position, controllers, the Order, clocks and settings; each edit is a numbered, revertible
 //! action shown as it was typed (`/edit remove square:A:a1`).
+//!
+//! The position text gives one placement per half-board in local coordinates, rank 4 first,
+//! pieces written `{<letter><army>}` (`{K2}`), then the controllers, the Order, the moved flags
+//! and the turn state (army, part, S, the halves involved, the push standing).
+//!
+//! # 6.10a Fine points
+//! - Halves and army numbers follow the order of `players:`; `order:` sets only the Order.
+//! - A push after which the army could make no move under 6.4 is refused. A push that shows the
+//!   mover's own king attacked with no move to end it is accepted: that army is mated and
+//!   passes (6.6), and its turn ends.
+//! - `/done` ends the current part. Part 2 is skipped when nothing is offered and lasts until
+//!   every offer is answered. `/propose` only in part 3 or an undead player's slot.
+//! - Armies are named by number (`/take army:3`, `/assign army:3 to:@p`); armies whose control
+//!   is pending, and a forfeited player's armies until assigned, are skipped in the Order.
+//! - Proposals and Judgments are numbered per game from 1.
+//! - Referees have every moderator power in their game's thread, `/revert` included (shared
+//!   rules 7.3).
+//!
+//! # 6.11 Commands
+//! `/nomic new players:@a @b …` (organiser; options `referees:`, `order:`, `pace:live|async`,
+//! `part1_limit:`, `part3_limit:`, `vote_limit:`, `proposal_max:`, `seed:`, `position:`);
+//! `/nomic referee add|remove` (organiser). Players: `/push bottom:<half> top:<half>`, then
+//! `/move`; `/done`; `/take` and `/decline`; `/propose`; `/vote` (or its buttons); `/demote`;
+//! `/forfeit`; `/judgment`; `/overrule`; `/rules`; and the shared `/moves`, `/status`,
+//! `/takeback` and `/export`. Referees: `/pause`, `/resume`, `/judge`, `/assign`, `/edit …`,
+//! `/order`, `/set`, `/proposal void|fix` and `/revert`.
 //!
 //! # Modules
 //! - [`position`]: half-boards, the joined board J, FIDE moves on J, check, the move budget;

@@ -1,4 +1,4 @@
-//! Nomic Chess positions (RULINGS §6.1–6.5): half-boards, the joined board J, FIDE moves on J,
+//! Nomic Chess positions (Nomic rules 6.1–6.5): half-boards, the joined board J, FIDE moves on J,
 //! check, and the move budget of a turn.
 //!
 //! A half-board is 8 files by 4 ranks in its own local coordinates (rank 1 its owner's home
@@ -246,7 +246,7 @@ pub struct Turn {
     pub join: Option<Join>,
 }
 
-/// A position: the halves, controllers, the Order and the turn (RULINGS §6.10).
+/// A position: the halves, controllers, the Order and the turn (Nomic rules 6.10).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Position {
     /// Half-boards A, B, … (one per player).
@@ -831,7 +831,7 @@ impl Position {
             .collect()
     }
 
-    /// Why a push is refused by the budget (RULINGS §6.10a), if it is.
+    /// Why a push is refused by the budget (Nomic rules 6.10a), if it is.
     pub fn push_blocked(&self, join: Join, army: usize) -> Option<String> {
         let n = self.players();
         if join.bottom >= n || join.top >= n {

@@ -1,4 +1,4 @@
-//! The numbered ruleset the bot keeps (RULINGS §6.9): the seed's rules 100–217 to start with,
+//! The numbered ruleset the bot keeps (Nomic rules 6.9): the seed's rules 100–217 to start with,
 //! adopted enactments added, amendments and repeals shown in place, `[[ ]]` text marked not in
 //! effect, and rules the bot cannot enforce marked "referee-enforced".
 

@@ -1,4 +1,4 @@
-//! The Nomic Chess position text (RULINGS §6.10): one placement per half-board in local
+//! The Nomic Chess position text (Nomic rules 6.10): one placement per half-board in local
 //! coordinates, local rank 4 first, then the controllers, the Order, the moved flags and the
 //! turn state. Fields are separated by single spaces:
 //!

@@ -1,5 +1,5 @@
 //! The Party Board (20×20, files `a`–`t`, ranks 1–20) and the position: pieces on it,
-//! off-board pieces per seat, the Play List and each seat's Echo source (RULINGS §3, §3.8).
+//! off-board pieces per seat, the Play List and each seat's Echo source (Party rules 3.0, 3.8).
 
 use std::collections::BTreeMap;
 

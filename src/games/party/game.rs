@@ -1,6 +1,6 @@
-//! The Party Chess game (RULINGS §3.3–§3.9, §7): seats, piece selection, the Play List, turn
-//! limits with default plays, Warmth, Rounds, Weights, the Umpire's ledger and an append-only
-//! log replayed into the state.
+//! The Party Chess game (Party rules 3.3–3.10; shared rules 7.1–7.3): seats, piece selection,
+//! the Play List, turn limits with default plays, Warmth, Rounds, Weights, the Umpire's ledger
+//! and an append-only log replayed into the state.
 //!
 //! Pure: the caller passes the time of every action. A turn's expiry is applied when time
 //! reaches it ([`Game::at`] gives the game as it stands at a moment; an action first writes
@@ -28,7 +28,7 @@ pub struct Settings {
     pub turn_limit: u64,
     /// The seed that ordered the Play List.
     pub seed: u64,
-    /// How Echoes read their source (`echo: rules | vector`, RULINGS §3.2).
+    /// How Echoes read their source (`echo: rules | vector`, Party rules 3.2).
     #[serde(default)]
     pub echo: EchoRule,
 }
@@ -96,7 +96,7 @@ pub enum Action {
         /// On or off.
         on: bool,
     },
-    /// The Swinger left the server: the bot sets them Warm (RULINGS §3.6).
+    /// The Swinger left the server: the bot sets them Warm (Party rules 3.6).
     Left {
         /// Who.
         seat: u8,
@@ -125,7 +125,7 @@ pub enum Action {
         /// The text.
         text: String,
     },
-    /// The Chess-Umpire ends the game (RULINGS §8): the final Weights are its result.
+    /// The Chess-Umpire ends the game (Party rules 3.10): the final Weights are its result.
     End {
         /// The final Weights line (`Weights: ann 39.5, ben 3.0`).
         result: String,
@@ -249,7 +249,7 @@ pub enum Request {
     Extend(String, u64),
     /// `/party warm player:@x on|off`.
     Warm(String, bool),
-    /// The user left the server (no command: the bot's own action, RULINGS §3.6).
+    /// The user left the server (no command: the bot's own action, Party rules 3.6).
     Left(String),
     /// `/party swinger add player:@x`.
     Add(String),
@@ -508,7 +508,8 @@ impl Game {
                 action,
                 reverted: None,
             });
-            // Numbered and with the Weights like every accepted action (RULINGS §0, §3.7).
+            // Numbered and with the Weights like every accepted action (shared rules 0.4;
+            // Party rules 3.7).
             let text = self.accepted(number, lines, true).text;
             out.push((due, seat, format!("#{n} {text}")));
         }
@@ -1086,7 +1087,7 @@ impl Game {
         v
     }
 
-    /// A user left the server: every seat of theirs becomes Warm (RULINGS §3.6), as the
+    /// A user left the server: every seat of theirs becomes Warm (Party rules 3.6), as the
     /// bot's own action; `None` when they hold no seat here or are Warm already.
     pub fn member_left(&mut self, user: &str, now: Timestamp) -> Option<Accepted> {
         self.seat_of(user)?;
@@ -1136,7 +1137,7 @@ fn echo(pos: &Position, play: &Play) -> String {
     }
 }
 
-/// Reads a pick of five pieces (RULINGS §3.3).
+/// Reads a pick of five pieces (Party rules 3.3).
 ///
 /// # Errors
 /// Not five, an unknown letter, il-Nabi or a Zombie, a King, two Tornados, value over 30.

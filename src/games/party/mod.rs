@@ -72,9 +72,34 @@
 //! over a piece's non-capturing moves: none → 0; when the least distance is over 1 and the
 //! spread at most 2 → half their number; otherwise the greatest distance.
 //!
-//! # 3.8 The end
-//! Party Chess has no end rule of its own: the Umpire ends the game with `/party end`, which
-//! records the final Weights as its result.
+//! # 3.8 Position text
+//! Pieces are written `{<letter><seat>}` (`{R3}`), a HarfyBlob with its range (`{H2:4}`; a bare
+//! `H` reads as range 1); the board is followed by each seat's off-board pieces
+//! (`[1:RRP 2:{H:3}T]`), the Play List, and each seat's Echo source (what its Echo would move
+//! as, which depends on the seat's last play). [`text`] gives the fields in full.
+//!
+//! # 3.8a Fine points
+//! - A placement's attacks are judged with the piece on its square.
+//! - Mobility's distances are Chebyshev distances from the piece to each distinct destination
+//!   of its non-capturing plays (a Qball's landing square, not its path).
+//! - A capture written the same way by the piece's own rule and by a Cantor-lent move is the
+//!   own-rule one (an Archer next to a Cantor shoots and stays).
+//! - Weights are posted on one line naming each Swinger: `Weights: ann 39.5, ben 3.0`.
+//! - A game started from a position text takes exactly as many Swingers as the text has seats;
+//!   seat n is the n-th one named.
+//!
+//! # 3.9 Commands
+//! `/party new swingers:@a @b …` (organiser; options `umpire:`, `first:`, `turn_limit:` (3d),
+//! `seed:`, `echo:rules|vector`, `position:`); `/party pieces set:<letters>` before the start;
+//! `/pieces`; `/move` for moves, captures, promotions and placements (`R@c5`); `/pass`;
+//! `/surrender`; and the shared `/moves`, `/status`, `/takeback`, `/export`. The Chess-Umpire
+//! has `/party extend`, `/party warm`, `/party swinger add|remove`, `/party create` (a bought
+//! piece, off the board), `/party end` and `/ledger`; a moderator has `/revert` (shared rules
+//! 7.3).
+//!
+//! # 3.10 The end
+//! Party Chess has no end rule of its own: the Umpire ends the game with `/party end`, a
+//! numbered action that can be reverted, which records the final Weights as its result.
 //!
 //! # Modules
 //! - [`piece`]: the types, letters, values, limits, and the simple pieces' Betza data;

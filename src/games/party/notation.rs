@@ -1,6 +1,6 @@
-//! Plays as players write them (RULINGS §0, §3.2, §3.5): `Rc3-c9`, `Ae5xe9`, `j9-j10=R`,
-//! `Te5xf6xf7xl7`, `Qe5-d12` (or `Qe5-a9-d12`), `R@c5`, `{H:3}@c5`, `pass`, `surrender`,
-//! a Demon's promotion `Dh9-i9=H` or as a suffix `Rc3-c9 Di8=H`.
+//! Plays as players write them (shared rules 0.1; Party rules 3.2, 3.5): `Rc3-c9`, `Ae5xe9`,
+//! `j9-j10=R`, `Te5xf6xf7xl7`, `Qe5-d12` (or `Qe5-a9-d12`), `R@c5`, `{H:3}@c5`, `pass`,
+//! `surrender`, a Demon's promotion `Dh9-i9=H` or as a suffix `Rc3-c9 Di8=H`.
 
 use std::collections::BTreeMap;
 

@@ -1,4 +1,4 @@
-//! Party Chess pieces (RULINGS §3.1, §3.2): the types, their letters, values and instance
+//! Party Chess pieces (Party rules 3.1, 3.2): the types, their letters, values and instance
 //! limits, and the movement of the simple ones as Betza data.
 
 use std::sync::LazyLock;
@@ -160,7 +160,7 @@ impl Kind {
         }
     }
 
-    /// The simple pieces' movement as Betza text (RULINGS §3.2); `None` for the pieces whose
+    /// The simple pieces' movement as Betza text (Party rules 3.2); `None` for the pieces whose
     /// rules are code of their own.
     pub fn betza(self) -> Option<&'static str> {
         match self {
@@ -175,7 +175,7 @@ impl Kind {
     }
 }
 
-/// Letters that name no piece of the suite, with the reason (RULINGS §3.2).
+/// Letters that name no piece of the suite, with the reason (Party rules 3.2).
 pub fn refused_letter(c: char) -> Option<&'static str> {
     match c.to_ascii_uppercase() {
         'M' => Some("il-Nabi (M) is not a piece: its rule 1230.12 defines no moves, so it is not a PartyChessPieceDef rule"),
@@ -252,7 +252,7 @@ impl Piece {
 }
 
 /// How an Echo reads "the legal move of the friendly piece" its Swinger last moved
-/// (RULINGS §3.2, the game's `echo:` setting).
+/// (Party rules 3.2, the game's `echo:` setting).
 #[derive(
     Copy,
     Clone,
@@ -339,7 +339,7 @@ impl Src {
     }
 }
 
-/// The largest HarfyBlob range: the board's side less one (RULINGS §3.2: above 20 it
+/// The largest HarfyBlob range: the board's side less one (Party rules 3.2: above 20 it
 /// becomes 19).
 pub const MAX_HN: u8 = 19;
 

@@ -1,4 +1,4 @@
-//! How Party Chess pieces move, capture, attack and defend (RULINGS §3.1, §3.2, §3.5).
+//! How Party Chess pieces move, capture, attack and defend (Party rules 3.1, 3.2, 3.5).
 //!
 //! Every rule is a small named function over a [`Gen`] (the board, the mover's seat and
 //! whether "hostile" means opposing or, for defending, friendly). A piece's moves are its own
@@ -70,7 +70,7 @@ impl Mv {
     }
 }
 
-/// A play (RULINGS §3.5).
+/// A play (Party rules 3.5).
 #[derive(Clone, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Play {
     /// A Move or a Capture.
@@ -582,7 +582,7 @@ pub fn displacement(m: &Mv) -> (i8, i8) {
 }
 
 /// Keeps, under the `vector` reading, only the moves whose displacement is the source's
-/// (RULINGS §3.2 Echo); the rules reading keeps all.
+/// (Party rules 3.2, Echo); the rules reading keeps all.
 fn echo_filter(pos: &Position, src: Src, out: &mut Vec<Mv>, from: usize) {
     if pos.echo_rule == EchoRule::Vector {
         let mut i = from;

@@ -1,4 +1,4 @@
-//! The position text (RULINGS §3.8 and the pinned interface of issue 19):
+//! The position text (Party rules 3.8 and the pinned interface of issue 19):
 //! `<placement> [<hands>] <play list> <echo sources>`.
 //!
 //! - placement: ranks 20 down to 1 separated by `/`; a run of empty squares is its length in

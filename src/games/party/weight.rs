@@ -1,4 +1,4 @@
-//! Mobility and Weight (RULINGS §3.7, §3.8a).
+//! Mobility and Weight (Party rules 3.7, 3.8a).
 
 use std::collections::BTreeSet;
 

@@ -1,4 +1,4 @@
-//! The Ultimate Chess board, seats and pieces as data (RULINGS §4, §4.1–§4.3), compiled once
+//! The Ultimate Chess board, seats and pieces as data (Ultimate rules 4.0–4.3), compiled once
 //! into move and attack tables.
 //!
 //! The board is an engine [`Geometry`] (16×16 less the 2×2 corners); its padded mailbox gives

@@ -1,5 +1,5 @@
-//! The Ultimate Chess game (RULINGS §4, §7): four seats, settings, an append-only log of
-//! actions, and the state that replaying it gives.
+//! The Ultimate Chess game (Ultimate rules 4.0–4.9; shared rules 7.1–7.3): four seats,
+//! settings, an append-only log of actions, and the state that replaying it gives.
 //!
 //! The game is pure: the caller passes the time of every action and the seed; who may do
 //! what beyond the players' own seats (organiser, moderator) is the caller's check.

@@ -58,6 +58,21 @@
 //! to a third player shows on an "in check" line. A game may start from a position text; its
 //! counters start there.
 //!
+//! # 4.8 Position text
+//! Pieces are written `{<letter><seat>}` with seats 1–4 for Silver, Red, Black and Green
+//! (`{K1}`, `{W3}`), cut squares as `*`; the board is followed by the seat to move, each seat's
+//! castling rights, the defeated seats, the mode and the controllers (`3>1,4>1`: seats 3 and 4
+//! played by seat 1; `-` when none, and only Devastation has any). A pawn on its owner's second
+//! row counts as unmoved, so the text needs no moved flags (read by [`Position::from_text`]).
+//!
+//! # 4.9 Commands
+//! `/ultimate new` (organiser) with the seats named (`silver:`, `red:`, `black:`, `green:`) or
+//! `players:@a @b @c @d` seated from the seed, and the options `mode:`, `stalemate:`,
+//! `promote_at_file_end:`, `move_limit:`, `seed:` and `position:`; `/move` (`e2-e5`, `Wd1-f3`,
+//! `c15-c16=M`, `0-0`); `/concede [to:@x]`; `/offer draw`, `/accept`, `/decline`; the shared
+//! `/moves`, `/status`, `/takeback` and `/export`. The organiser has `/ultimate concede
+//! player:@x [to:@y]` after an overrun; a moderator has `/revert` (shared rules 7.3).
+//!
 //! # Modules
 //! - [`board`]: seats, pieces (Betza data), the board and the castling table;
 //! - [`Position`]: what the position text carries, legal moves, make/unmake, perft;

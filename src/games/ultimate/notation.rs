@@ -1,4 +1,4 @@
-//! Moves as players write them (RULINGS §0): `Wd1-f3`, `e2-e5`, `c15-c16=M`, `Qi1xc7`,
+//! Moves as players write them (shared rules 0.1): `Wd1-f3`, `e2-e5`, `c15-c16=M`, `Qi1xc7`,
 //! `0-0`, `0-0-0`. The text is read by the engine's [`parse_text`]; this module finds the
 //! legal move it names in an Ultimate position, or says what would work.
 

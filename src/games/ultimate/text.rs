@@ -1,4 +1,4 @@
-//! The position text (RULINGS §4.8 and the pinned interface of issue 17):
+//! The position text (Ultimate rules 4.8 and the pinned interface of issue 17):
 //! `<placement> <seat to move> <castling> <defeated> <mode> <controllers>`.
 //!
 //! - placement: ranks 16 down to 1 separated by `/`, each of 16 columns: `*` for a cut
