@@ -4,13 +4,12 @@
 
 use std::any::Any;
 
-use super::layer::{
-    entries_of, reverted_of, row_of, Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame,
-};
+use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, Revert, ThreadGame};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::chex::{
-    self, export, parse_turn, Action, DrawMode, Game, Request, Settings, Side, StalemateMode,
+    self, export, parse_turn, DrawMode, Game, Request, Settings, Side, StalemateMode,
 };
+use crate::games::log::StoredLog;
 use crate::games::parse_seed;
 use crate::time::{parse_duration, Timestamp};
 
@@ -111,7 +110,7 @@ fn load(
     rows: Vec<LogRow>,
 ) -> Result<Box<dyn ThreadGame>, String> {
     let settings: Settings = serde_json::from_str(settings).map_err(|e| e.to_string())?;
-    let entries = entries_of(rows)?;
+    let entries = crate::games::log::from_rows(rows)?;
     let game = Game::from_log(users, settings, entries).map_err(|e| e.to_string())?;
     Ok(Box::new(game))
 }
@@ -227,23 +226,8 @@ impl ThreadGame for Game {
         serde_json::to_string(&self.settings)
     }
 
-    fn log_len(&self) -> usize {
-        self.log.len()
-    }
-
-    fn reverted(&self) -> Vec<bool> {
-        reverted_of(&self.log)
-    }
-
-    fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {
-        let e = self.log.get(i)?;
-        let audit = match &e.action {
-            Action::Revert { to, reason, .. } => {
-                Some((format!("revert to before #{to}"), reason.clone()))
-            }
-            _ => None,
-        };
-        Some(row_of(e, audit))
+    fn log(&self) -> &dyn StoredLog {
+        &self.log
     }
 
     fn finished(&self) -> bool {
@@ -293,37 +277,13 @@ impl ThreadGame for Game {
         Game::revert_preview(self, to).map_err(|e| e.to_string())
     }
 
-    fn revert(
-        &mut self,
-        moderator: &str,
-        to: u32,
-        reason: &str,
-        now: Timestamp,
-        raw: &str,
-    ) -> Result<Reply, String> {
-        // The hub passes the entropy drawn with `/revert`; without it, a revert that must draw
-        // a fresh seed is refused rather than drawing a predictable one.
-        if self.revert_reseeds(to) {
-            return Err("this revert reshuffles the pieces face down and needs a fresh seed; ask again with /revert".into());
-        }
-        self.revert_with_entropy(moderator, to, reason, now, raw, 0)
-    }
-
-    fn revert_with_entropy(
-        &mut self,
-        moderator: &str,
-        to: u32,
-        reason: &str,
-        now: Timestamp,
-        raw: &str,
-        entropy: u64,
-    ) -> Result<Reply, String> {
+    fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
         let req = Request::Revert {
-            to,
-            reason: reason.to_string(),
-            entropy,
+            to: r.to,
+            reason: r.reason.to_string(),
+            entropy: r.entropy,
         };
-        self.apply(moderator, req, now, raw)
+        self.apply(r.moderator, req, r.now, r.raw)
             .map(|a| {
                 let mut r = accepted(self, a);
                 r.notify = Some(Notify::to(

@@ -11,7 +11,7 @@
 use std::any::Any;
 
 use super::{Caller, Command, Notify, Reply};
-use crate::games::log::Entry;
+use crate::games::log::StoredLog;
 use crate::time::Timestamp;
 
 /// One entry of a game's log, as stored: the action is the game's own JSON.
@@ -78,15 +78,24 @@ pub trait ThreadGame: Send + Sync {
     /// # Errors
     /// They do not serialise (never, for plain data).
     fn settings_json(&self) -> Result<String, serde_json::Error>;
+    /// The game's log, as the store sees it (entries, undone marks, stored rows): one
+    /// implementation for every game, [`crate::games::log::Log`].
+    fn log(&self) -> &dyn StoredLog;
     /// Number of log entries.
-    fn log_len(&self) -> usize;
+    fn log_len(&self) -> usize {
+        self.log().len()
+    }
     /// Which log entries are reverted.
-    fn reverted(&self) -> Vec<bool>;
+    fn reverted(&self) -> Vec<bool> {
+        self.log().reverted()
+    }
     /// One log entry as stored.
     ///
     /// # Errors
     /// The action does not serialise (never, for plain data).
-    fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>>;
+    fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {
+        self.log().row(i)
+    }
     /// Whether the game is over (stored, so finished games load last).
     fn finished(&self) -> bool;
     /// Whether `user` moderates this game beyond the server's moderators (a Nomic Chess
@@ -121,33 +130,12 @@ pub trait ThreadGame: Send + Sync {
     /// Why it is refused.
     fn revert_preview(&self, to: u32) -> Result<Vec<String>, String>;
     /// Reverts to before action `to` (confirmed by `moderator`): the accepted reply.
+    /// `entropy` was drawn when the moderator asked, for a game that draws a fresh seed at a
+    /// revert (Chex rules 5.5a); the others ignore it.
     ///
     /// # Errors
     /// Why it is refused.
-    fn revert(
-        &mut self,
-        moderator: &str,
-        to: u32,
-        reason: &str,
-        now: Timestamp,
-        raw: &str,
-    ) -> Result<Reply, String>;
-    /// [`ThreadGame::revert`] with fresh entropy drawn when the moderator asked for it, for a
-    /// game that draws a new seed at a revert (Chex rules 5.5a). Ignores it by default.
-    ///
-    /// # Errors
-    /// Why it is refused.
-    fn revert_with_entropy(
-        &mut self,
-        moderator: &str,
-        to: u32,
-        reason: &str,
-        now: Timestamp,
-        raw: &str,
-        _entropy: u64,
-    ) -> Result<Reply, String> {
-        self.revert(moderator, to, reason, now, raw)
-    }
+    fn revert(&mut self, revert: Revert<'_>) -> Result<Reply, String>;
     /// The `/status` text.
     fn status(&self, now: Timestamp) -> String;
     /// The console's `!state` lines.
@@ -225,6 +213,23 @@ impl Clone for Box<dyn ThreadGame> {
     }
 }
 
+/// A moderator's confirmed revert, as the layer hands it to a game.
+#[derive(Clone, Copy, Debug)]
+pub struct Revert<'a> {
+    /// Who confirmed it.
+    pub moderator: &'a str,
+    /// The first action undone.
+    pub to: u32,
+    /// The reason given.
+    pub reason: &'a str,
+    /// When.
+    pub now: Timestamp,
+    /// The command as typed.
+    pub raw: &'a str,
+    /// Entropy drawn when it was asked for (for a fresh seed).
+    pub entropy: u64,
+}
+
 /// A game just created, with the reply that announces it.
 pub struct NewGame {
     /// The game.
@@ -270,21 +275,44 @@ pub static KINDS: &[&GameKind] = &[
     &super::party::KIND,
 ];
 
+/// Games registered beside [`KINDS`] while the process runs (a game kept outside the crate,
+/// or a test's toy game): see [`register`].
+static REGISTERED: std::sync::RwLock<Vec<&'static GameKind>> = std::sync::RwLock::new(Vec::new());
+
+/// Adds a game to those the layer serves, from now on and in every hub of the process: its
+/// `/<group> new`, its stored games and its exports. A kind already known (by its variant)
+/// is not added twice.
+pub fn register(kind: &'static GameKind) {
+    let mut extra = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
+    if !KINDS
+        .iter()
+        .chain(extra.iter())
+        .any(|k| k.variant == kind.variant)
+    {
+        extra.push(kind);
+    }
+}
+
+/// Every game the layer serves: [`KINDS`], then those [`register`]ed.
+pub fn kinds() -> Vec<&'static GameKind> {
+    let extra = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
+    KINDS.iter().chain(extra.iter()).copied().collect()
+}
+
 /// The kinds whose games act when a member leaves the server ([`GameKind::acts_on_leave`]).
 pub fn acting_on_leave() -> impl Iterator<Item = &'static GameKind> {
-    KINDS.iter().copied().filter(|k| k.acts_on_leave)
+    kinds().into_iter().filter(|k| k.acts_on_leave)
 }
 
 /// The kind stored under `variant`.
 pub fn kind_of(variant: &str) -> Option<&'static GameKind> {
-    KINDS.iter().copied().find(|k| k.variant == variant)
+    kinds().into_iter().find(|k| k.variant == variant)
 }
 
 /// The game whose own command `name` is, if any.
 pub fn owner_of_command(name: &str) -> Option<&'static GameKind> {
-    KINDS
-        .iter()
-        .copied()
+    kinds()
+        .into_iter()
         .find(|k| k.commands.contains(&name) || name.split_whitespace().next() == Some(k.group))
 }
 
@@ -294,7 +322,7 @@ pub fn owner_of_command(name: &str) -> Option<&'static GameKind> {
 /// No kind reads it: each kind's reason.
 pub fn import(text: &str) -> Result<Box<dyn ThreadGame>, String> {
     let mut why = Vec::new();
-    for k in KINDS {
+    for k in kinds() {
         match (k.import)(text) {
             Ok(g) => return Ok(g),
             Err(e) => why.push(format!("not a {} export: {e}", k.title)),
@@ -308,50 +336,4 @@ impl dyn ThreadGame {
     pub fn downcast<T: 'static>(&self) -> Option<&T> {
         self.as_any().downcast_ref()
     }
-}
-
-/// The stored row of a log entry; `audit` says what a moderator's revert did, for the audit
-/// table.
-///
-/// # Errors
-/// The action does not serialise (never, for plain data).
-pub fn row_of<A: serde::Serialize>(
-    e: &Entry<A>,
-    audit: Option<(String, String)>,
-) -> Result<LogRow, serde_json::Error> {
-    Ok(LogRow {
-        number: e.number,
-        actor: e.actor.clone(),
-        time: e.time,
-        command: e.command.clone(),
-        action: serde_json::to_string(&e.action)?,
-        reverted: e.reverted.clone(),
-        audit,
-    })
-}
-
-/// Log entries read back from their stored rows.
-///
-/// # Errors
-/// An action that does not decode.
-pub fn entries_of<A: serde::de::DeserializeOwned>(
-    rows: Vec<LogRow>,
-) -> Result<Vec<Entry<A>>, String> {
-    rows.into_iter()
-        .map(|r| {
-            Ok(Entry {
-                action: serde_json::from_str(&r.action).map_err(|e| e.to_string())?,
-                number: r.number,
-                actor: r.actor,
-                time: r.time,
-                command: r.command,
-                reverted: r.reverted,
-            })
-        })
-        .collect()
-}
-
-/// Which entries of a log are reverted.
-pub fn reverted_of<A>(log: &[Entry<A>]) -> Vec<bool> {
-    log.iter().map(|e| e.reverted.is_some()).collect()
 }

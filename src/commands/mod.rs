@@ -7,6 +7,7 @@ mod layer;
 mod nomic;
 mod party;
 mod picture;
+pub mod rules;
 mod tournament;
 mod ultimate;
 
@@ -14,8 +15,8 @@ use std::collections::{HashMap, HashSet};
 
 pub use kfb::{game_announcement, new_game_notify, state_lines, status_text, HELP};
 pub use layer::{
-    acting_on_leave, import, kind_of, Due, GameKind, LogRow, NewGame, PictureJob, SquareSeen,
-    ThreadGame, KINDS,
+    acting_on_leave, import, kind_of, kinds, register, Due, GameKind, LogRow, NewGame, PictureJob,
+    Revert, SquareSeen, ThreadGame, KINDS,
 };
 pub use nomic::nomic_view;
 pub use picture::{clock_text, kfb_picture};
@@ -64,7 +65,7 @@ pub fn parse_command(text: &str) -> Option<Command> {
     let mut name = words.next()?.to_lowercase();
     let mut cmd = Command::default();
     let grouped =
-        |n: &str| ["proxy", "tournament"].contains(&n) || KINDS.iter().any(|k| k.group == n);
+        |n: &str| ["proxy", "tournament"].contains(&n) || kinds().iter().any(|k| k.group == n);
     if grouped(&name) {
         let save = words.0;
         match words.next() {
@@ -500,21 +501,23 @@ impl Hub {
             }
             _ => {}
         }
-        if let Some(kind) = KINDS.iter().copied().find(|k| k.group == name) {
+        if let Some(kind) = kinds().into_iter().find(|k| k.group == name) {
             return Reply::refused(format!(
                 "use /{} new (see /help for its options)",
                 kind.group
             ));
         }
-        if let Some(kind) = KINDS
-            .iter()
-            .copied()
+        if let Some(kind) = kinds()
+            .into_iter()
             .find(|k| name.strip_prefix(k.group) == Some(" new"))
         {
             return self.new_game(kind, caller, entropy, cmd);
         }
         let Some(game) = self.games.get_mut(thread) else {
-            let starts: Vec<String> = KINDS.iter().map(|k| format!("/{} new", k.group)).collect();
+            let starts: Vec<String> = kinds()
+                .iter()
+                .map(|k| format!("/{} new", k.group))
+                .collect();
             return Reply::refused(format!(
                 "there is no game in this thread (an organiser starts one with {})",
                 starts.join(" or ")
@@ -621,9 +624,8 @@ impl Hub {
             .map(|g| g.trim().to_lowercase())
             .filter(|g| !g.is_empty());
         let named = |g: &str| {
-            KINDS
-                .iter()
-                .copied()
+            kinds()
+                .into_iter()
                 .find(|k| k.variant == g || k.group == g || k.title.to_lowercase() == g)
         };
         let here = match &asked {
@@ -633,7 +635,7 @@ impl Hub {
             Some(g) => match named(g) {
                 Some(k) => Some(k),
                 None => {
-                    let known: Vec<&str> = KINDS.iter().map(|k| k.group).collect();
+                    let known: Vec<&str> = kinds().iter().map(|k| k.group).collect();
                     return Reply::refused(format!(
                         "no game called {g}; ask for one of {}, or tournament",
                         known.join(", ")
@@ -643,10 +645,10 @@ impl Hub {
             None => self.games.get(thread).map(|g| g.kind()),
         };
         let Some(here) = here else {
-            let games: Vec<&str> = KINDS.iter().map(|k| k.help).collect();
+            let games: Vec<&str> = kinds().iter().map(|k| k.help).collect();
             return Reply::ok(format!("{}\n{TOURNAMENT_HELP}", games.join("\n")));
         };
-        let others: Vec<String> = KINDS
+        let others: Vec<String> = kinds()
             .iter()
             .filter(|k| !std::ptr::eq(**k, here))
             .map(|k| format!("{} (/help game:{})", k.title, k.group))
@@ -759,7 +761,15 @@ impl Hub {
         }
         let cmd = format!("/revert to:{} reason:{}", p.to, p.reason);
         let before = Standing::of(&**game, now);
-        match game.revert_with_entropy(user, p.to, &p.reason, now, &cmd, p.entropy) {
+        let revert = Revert {
+            moderator: user,
+            to: p.to,
+            reason: &p.reason,
+            now,
+            raw: &cmd,
+            entropy: p.entropy,
+        };
+        match game.revert(revert) {
             Ok(r) => {
                 let r = before.settle(&**game, r, now);
                 let thread = p.thread.clone();

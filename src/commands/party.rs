@@ -5,12 +5,10 @@
 
 use std::any::Any;
 
-use super::layer::{
-    entries_of, reverted_of, row_of, Due, GameKind, LogRow, NewGame, PictureJob, ThreadGame,
-};
+use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, Revert, ThreadGame};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::parse_seed;
-use crate::games::party::{self, export, Action, Game, Kind, Request, Settings};
+use crate::games::party::{self, export, Game, Kind, Request, Settings};
 use crate::time::{parse_duration, Timestamp};
 
 /// Party Chess in the game layer.
@@ -100,7 +98,7 @@ fn load(
     rows: Vec<LogRow>,
 ) -> Result<Box<dyn ThreadGame>, String> {
     let settings: Settings = serde_json::from_str(settings).map_err(|e| e.to_string())?;
-    let entries = entries_of(rows)?;
+    let entries = crate::games::log::from_rows(rows)?;
     Ok(Box::new(Game::from_log(settings, entries)?))
 }
 
@@ -256,23 +254,8 @@ impl ThreadGame for Game {
         serde_json::to_string(&self.settings)
     }
 
-    fn log_len(&self) -> usize {
-        self.log.len()
-    }
-
-    fn reverted(&self) -> Vec<bool> {
-        reverted_of(&self.log)
-    }
-
-    fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {
-        let e = self.log.get(i)?;
-        let audit = match &e.action {
-            Action::Revert { to, reason } => {
-                Some((format!("revert to before #{to}"), reason.clone()))
-            }
-            _ => None,
-        };
-        Some(row_of(e, audit))
+    fn log(&self) -> &dyn crate::games::log::StoredLog {
+        &self.log
     }
 
     fn finished(&self) -> bool {
@@ -313,14 +296,15 @@ impl ThreadGame for Game {
         Game::revert_preview(self, to)
     }
 
-    fn revert(
-        &mut self,
-        moderator: &str,
-        to: u32,
-        reason: &str,
-        now: Timestamp,
-        raw: &str,
-    ) -> Result<Reply, String> {
+    fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
+        let Revert {
+            moderator,
+            to,
+            reason,
+            now,
+            raw,
+            ..
+        } = r;
         self.apply(
             moderator,
             false,

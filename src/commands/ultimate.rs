@@ -4,13 +4,10 @@
 
 use std::any::Any;
 
-use super::layer::{
-    entries_of, reverted_of, row_of, Due, GameKind, LogRow, NewGame, PictureJob, SquareSeen,
-    ThreadGame,
-};
+use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, Revert, SquareSeen, ThreadGame};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::ultimate::{
-    self, export, square_name, Action, Game, Mode, Request, Seat, Seating, Settings, Stalemate,
+    self, export, square_name, Game, Mode, Request, Seat, Seating, Settings, Stalemate,
 };
 use crate::games::{hint, parse_seed};
 use crate::render::{parse_cross_square, render_ultimate, CrossPiece, CrossView};
@@ -131,7 +128,7 @@ fn load(
     rows: Vec<LogRow>,
 ) -> Result<Box<dyn ThreadGame>, String> {
     let settings: Settings = serde_json::from_str(settings).map_err(|e| e.to_string())?;
-    let entries = entries_of(rows)?;
+    let entries = crate::games::log::from_rows(rows)?;
     let game = Game::from_log(users, settings, entries).map_err(|e| e.to_string())?;
     Ok(Box::new(game))
 }
@@ -298,23 +295,8 @@ impl ThreadGame for Game {
         serde_json::to_string(&self.settings)
     }
 
-    fn log_len(&self) -> usize {
-        self.log.len()
-    }
-
-    fn reverted(&self) -> Vec<bool> {
-        reverted_of(&self.log)
-    }
-
-    fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {
-        let e = self.log.get(i)?;
-        let audit = match &e.action {
-            Action::Revert { to, reason } => {
-                Some((format!("revert to before #{to}"), reason.clone()))
-            }
-            _ => None,
-        };
-        Some(row_of(e, audit))
+    fn log(&self) -> &dyn crate::games::log::StoredLog {
+        &self.log
     }
 
     fn finished(&self) -> bool {
@@ -349,14 +331,15 @@ impl ThreadGame for Game {
         Game::revert_preview(self, to).map_err(|e| e.to_string())
     }
 
-    fn revert(
-        &mut self,
-        moderator: &str,
-        to: u32,
-        reason: &str,
-        now: Timestamp,
-        raw: &str,
-    ) -> Result<Reply, String> {
+    fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
+        let Revert {
+            moderator,
+            to,
+            reason,
+            now,
+            raw,
+            ..
+        } = r;
         let req = Request::Revert {
             to,
             reason: reason.to_string(),

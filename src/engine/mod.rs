@@ -9,6 +9,7 @@ pub mod fen;
 mod geometry;
 mod movegen;
 pub mod notation;
+pub mod perft;
 mod piece;
 mod position;
 mod rules;

@@ -1,6 +1,12 @@
 //! The append-only log every game keeps: one entry per action, replayed into the game's
-//! state. Each game brings its own action type.
+//! state. Each game brings its own action type; what is the same for every game is here once:
+//! numbering, who may take back what, a moderator's revert and its preview, and the rows the
+//! store keeps (shared rules 7.1–7.3). A game adds only its own checks (a Chex draw stays
+//! drawn, a KFB proxy grant is revoked instead) and the words of its replies.
 
+use std::ops::Deref;
+
+use crate::commands::LogRow;
 use crate::time::Timestamp;
 
 /// What an accepted action reports back; each game says in `N` who is told to act next.
@@ -29,4 +35,348 @@ pub struct Entry<A> {
     pub action: A,
     /// If undone: by whom and why.
     pub reverted: Option<(String, String)>,
+}
+
+/// What the log needs to know of a game's action.
+pub trait Logged: serde::Serialize {
+    /// Whether the action is the log's own bookkeeping (a takeback, a moderator's revert, the
+    /// game's start): never itself taken back, nor listed among what a revert undoes.
+    fn bookkeeping(&self) -> bool;
+    /// For a moderator's revert: the action it went back to before and the reason given,
+    /// for the audit table.
+    fn revert_of(&self) -> Option<(u32, &str)>;
+}
+
+/// Why the log refuses an undo.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LogError {
+    /// Nothing in effect can be taken back.
+    #[error("there is nothing to take back")]
+    NothingToTakeBack,
+    /// The last action is someone else's.
+    #[error("only the last action of the game can be taken back, and it is #{number} by {actor}")]
+    NotYours {
+        /// Its number.
+        number: u32,
+        /// Whose it is.
+        actor: String,
+    },
+    /// A revert to an action that does not exist.
+    #[error("there is no action #{to}; actions run from #1 to #{last}")]
+    NoSuchAction {
+        /// The number asked for.
+        to: u32,
+        /// The last action's number.
+        last: u32,
+    },
+    /// Everything from that action on is already undone.
+    #[error("nothing from #{to} on is left to revert")]
+    NothingToRevert {
+        /// The number asked for.
+        to: u32,
+    },
+}
+
+/// A game's log: entries only ever appended, and marked when undone (never removed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Log<A>(Vec<Entry<A>>);
+
+impl<A> Default for Log<A> {
+    fn default() -> Self {
+        Log(Vec::new())
+    }
+}
+
+impl<A> From<Vec<Entry<A>>> for Log<A> {
+    fn from(entries: Vec<Entry<A>>) -> Self {
+        Log(entries)
+    }
+}
+
+impl<A> Deref for Log<A> {
+    type Target = [Entry<A>];
+    fn deref(&self) -> &[Entry<A>] {
+        &self.0
+    }
+}
+
+impl<'a, A> IntoIterator for &'a Log<A> {
+    type Item = &'a Entry<A>;
+    type IntoIter = std::slice::Iter<'a, Entry<A>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<A: Logged> Log<A> {
+    /// The number the next numbered action gets.
+    pub fn next_number(&self) -> u32 {
+        self.0.iter().filter(|e| e.number.is_some()).count() as u32 + 1
+    }
+
+    /// Appends an action, numbered or not (a chat line, a game's start); its number.
+    pub fn push(
+        &mut self,
+        actor: &str,
+        time: Timestamp,
+        command: &str,
+        action: A,
+        numbered: bool,
+    ) -> Option<u32> {
+        let number = numbered.then(|| self.next_number());
+        self.0.push(Entry {
+            number,
+            actor: actor.to_string(),
+            time,
+            command: command.to_string(),
+            action,
+            reverted: None,
+        });
+        number
+    }
+
+    /// The last action in effect that can be undone (numbered, not bookkeeping), with its
+    /// index.
+    pub fn last_undoable(&self) -> Option<(usize, &Entry<A>)> {
+        self.0
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, e)| e.reverted.is_none() && e.number.is_some() && !e.action.bookkeeping())
+    }
+
+    /// The action `user` would take back: the last in effect, if it is theirs.
+    ///
+    /// # Errors
+    /// Nothing to take back, or the last action is someone else's.
+    pub fn takeable(&self, user: &str) -> Result<(usize, &Entry<A>), LogError> {
+        let (i, e) = self.last_undoable().ok_or(LogError::NothingToTakeBack)?;
+        if e.actor != user {
+            return Err(LogError::NotYours {
+                number: e.number.unwrap_or(0),
+                actor: e.actor.clone(),
+            });
+        }
+        Ok((i, e))
+    }
+
+    /// Takes back entry `i` for `user` and appends the game's `takeback` action; its number.
+    pub fn take_back(
+        &mut self,
+        i: usize,
+        user: &str,
+        time: Timestamp,
+        command: &str,
+        takeback: A,
+    ) -> Option<u32> {
+        if let Some(e) = self.0.get_mut(i) {
+            e.reverted = Some((user.to_string(), "takeback".into()));
+        }
+        self.push(user, time, command, takeback, true)
+    }
+
+    /// The actions a revert to before `to` would undo, one line each as `describe` writes
+    /// them (`#12 ann: e2-e4`).
+    ///
+    /// # Errors
+    /// No action `to`, or nothing from it on left in effect.
+    pub fn revert_preview(
+        &self,
+        to: u32,
+        describe: impl Fn(&Entry<A>) -> String,
+    ) -> Result<Vec<String>, LogError> {
+        let last = self.next_number().saturating_sub(1);
+        if to == 0 || to > last {
+            return Err(LogError::NoSuchAction { to, last });
+        }
+        let undone: Vec<String> = self
+            .0
+            .iter()
+            .filter(|e| e.reverted.is_none() && e.number.is_some_and(|n| n >= to))
+            .filter(|e| !e.action.bookkeeping())
+            .map(|e| format!("#{} {}: {}", e.number.unwrap_or(0), e.actor, describe(e)))
+            .collect();
+        if undone.is_empty() {
+            return Err(LogError::NothingToRevert { to });
+        }
+        Ok(undone)
+    }
+
+    /// Whether an entry in effect numbered `to` or later satisfies `f`.
+    pub fn any_in_effect_from(&self, to: u32, f: impl Fn(&A) -> bool) -> bool {
+        self.0
+            .iter()
+            .any(|e| e.reverted.is_none() && e.number.is_some_and(|n| n >= to) && f(&e.action))
+    }
+
+    /// A moderator's revert to before `to`: every entry in effect from it on is marked undone
+    /// by `moderator` for `reason`, and the game's `revert` action appended; its number.
+    /// (Check first with [`Log::revert_preview`].)
+    pub fn revert(
+        &mut self,
+        to: u32,
+        moderator: &str,
+        reason: &str,
+        time: Timestamp,
+        command: &str,
+        revert: A,
+    ) -> Option<u32> {
+        for e in &mut self.0 {
+            if e.reverted.is_none() && e.number.is_some_and(|n| n >= to) {
+                e.reverted = Some((moderator.to_string(), reason.to_string()));
+            }
+        }
+        self.push(moderator, time, command, revert, true)
+    }
+}
+
+/// A game's log as the store sees it, whatever the game's action type.
+pub trait StoredLog {
+    /// Number of entries.
+    fn len(&self) -> usize;
+    /// Whether there are none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Which entries are undone.
+    fn reverted(&self) -> Vec<bool>;
+    /// One entry as stored, with the audit line of a moderator's revert.
+    ///
+    /// # Errors
+    /// The action does not serialise (never, for plain data).
+    fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>>;
+}
+
+impl<A: Logged> StoredLog for Log<A> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn reverted(&self) -> Vec<bool> {
+        self.0.iter().map(|e| e.reverted.is_some()).collect()
+    }
+
+    fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {
+        let e = self.0.get(i)?;
+        let audit = e
+            .action
+            .revert_of()
+            .map(|(to, reason)| (format!("revert to before #{to}"), reason.to_string()));
+        Some(serde_json::to_string(&e.action).map(|action| LogRow {
+            number: e.number,
+            actor: e.actor.clone(),
+            time: e.time,
+            command: e.command.clone(),
+            action,
+            reverted: e.reverted.clone(),
+            audit,
+        }))
+    }
+}
+
+/// A log read back from its stored rows.
+///
+/// # Errors
+/// An action that does not decode.
+pub fn from_rows<A: serde::de::DeserializeOwned>(rows: Vec<LogRow>) -> Result<Log<A>, String> {
+    rows.into_iter()
+        .map(|r| {
+            Ok(Entry {
+                action: serde_json::from_str(&r.action).map_err(|e| e.to_string())?,
+                number: r.number,
+                actor: r.actor,
+                time: r.time,
+                command: r.command,
+                reverted: r.reverted,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()
+        .map(Log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    enum Toy {
+        Move(u8),
+        Takeback,
+        Revert(u32, String),
+    }
+
+    impl Logged for Toy {
+        fn bookkeeping(&self) -> bool {
+            !matches!(self, Toy::Move(_))
+        }
+        fn revert_of(&self) -> Option<(u32, &str)> {
+            match self {
+                Toy::Revert(to, why) => Some((*to, why)),
+                _ => None,
+            }
+        }
+    }
+
+    fn log() -> Log<Toy> {
+        let mut l = Log::default();
+        l.push("ann", 1, "/move 1", Toy::Move(1), true);
+        l.push("ben", 2, "/move 2", Toy::Move(2), true);
+        l.push("ann", 3, "/move 3", Toy::Move(3), true);
+        l
+    }
+
+    #[test]
+    fn a_takeback_is_the_last_actions_own() {
+        let mut l = log();
+        assert_eq!(
+            l.takeable("ben").map(|(i, _)| i),
+            Err(LogError::NotYours {
+                number: 3,
+                actor: "ann".into()
+            })
+        );
+        let (i, _) = l.takeable("ann").expect("ann's");
+        assert_eq!(
+            l.take_back(i, "ann", 4, "/takeback", Toy::Takeback),
+            Some(4)
+        );
+        // The takeback itself is bookkeeping: ben's move is now the last undoable one.
+        assert_eq!(l.last_undoable().map(|(i, _)| i), Some(1));
+        assert_eq!(l.next_number(), 5);
+    }
+
+    #[test]
+    fn a_revert_lists_then_marks_what_is_in_effect() {
+        let mut l = log();
+        let describe = |e: &Entry<Toy>| e.command.clone();
+        assert_eq!(
+            l.revert_preview(4, describe),
+            Err(LogError::NoSuchAction { to: 4, last: 3 })
+        );
+        assert_eq!(
+            l.revert_preview(2, describe).expect("preview"),
+            vec!["#2 ben: /move 2", "#3 ann: /move 3"]
+        );
+        let n = l.revert(
+            2,
+            "mod",
+            "misclick",
+            5,
+            "/revert",
+            Toy::Revert(2, "misclick".into()),
+        );
+        assert_eq!(n, Some(4));
+        assert_eq!(l.reverted(), vec![false, true, true, false]);
+        assert_eq!(
+            l.revert_preview(3, describe),
+            Err(LogError::NothingToRevert { to: 3 })
+        );
+        let row = l.row(3).expect("a row").expect("serialises");
+        assert_eq!(
+            row.audit,
+            Some(("revert to before #2".into(), "misclick".into()))
+        );
+        let rows: Vec<LogRow> = (0..l.len()).filter_map(|i| l.row(i)?.ok()).collect();
+        assert_eq!(from_rows::<Toy>(rows), Ok(l));
+    }
 }

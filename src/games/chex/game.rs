@@ -2,6 +2,7 @@
 //! append-only log of actions and the state replaying it gives. Pure: the caller passes every
 //! action's time and the seed.
 
+use crate::games::log::{Log, LogError};
 use crate::time::{format_duration, Timestamp};
 
 use super::export::derived_seed;
@@ -9,7 +10,7 @@ use super::position::{Abs, Frame, Kind, Move, Piece, Position, Side, MAX_BOARD, 
 use super::shuffle::{seed_hash, shuffle_stacks};
 use super::text::TextError;
 
-/// The largest seed (§0).
+/// The largest seed (shared rules 0.5).
 pub const MAX_SEED: u64 = crate::games::MAX_SEED;
 
 /// How a draw is made (§5.2, decision 4).
@@ -228,6 +229,21 @@ pub enum Action {
     },
 }
 
+impl crate::games::log::Logged for Action {
+    fn bookkeeping(&self) -> bool {
+        matches!(
+            self,
+            Action::Start { .. } | Action::Takeback { .. } | Action::Revert { .. }
+        )
+    }
+    fn revert_of(&self) -> Option<(u32, &str)> {
+        match self {
+            Action::Revert { to, reason, .. } => Some((*to, reason)),
+            _ => None,
+        }
+    }
+}
+
 /// A fresh seed drawn at a revert (Chex rules 5.5a).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Reseed {
@@ -424,6 +440,9 @@ pub enum Refusal {
     /// A position text that does not read.
     #[error("the position does not read: {0}")]
     Position(#[from] TextError),
+    /// An undo the log refuses.
+    #[error(transparent)]
+    Log(#[from] LogError),
 }
 
 fn refuse<T>(msg: impl Into<String>) -> Result<T, Refusal> {
@@ -441,7 +460,7 @@ pub struct Game {
     /// White's and Black's users.
     pub users: Vec<String>,
     /// The log.
-    pub log: Vec<Entry>,
+    pub log: Log<Action>,
     state: State,
 }
 
@@ -633,7 +652,7 @@ impl Game {
     pub fn from_log(
         users: Vec<String>,
         settings: Settings,
-        log: Vec<Entry>,
+        log: impl Into<crate::games::log::Log<Action>>,
     ) -> Result<Game, Refusal> {
         if users.len() != 2 {
             return refuse("a Chex game has two seats");
@@ -641,7 +660,7 @@ impl Game {
         let mut g = Game {
             settings,
             users,
-            log,
+            log: log.into(),
             state: State::new(Position::start(), 0),
         };
         g.replay()?;
@@ -763,7 +782,7 @@ impl Game {
     }
     /// The next action number.
     pub fn next_number(&self) -> u32 {
-        self.log.iter().filter(|e| e.number.is_some()).count() as u32 + 1
+        self.log.next_number()
     }
 
     /// The plays a user may make now, sorted, as the commands accept them: moves (`Nb3-d4`),
@@ -993,14 +1012,7 @@ impl Game {
                     None,
                     &mut lines,
                 )?;
-                self.log.push(Entry {
-                    number: None,
-                    actor: actor.to_string(),
-                    time: now,
-                    command: command.to_string(),
-                    action,
-                    reverted: None,
-                });
+                self.log.push(actor, now, command, action, false);
                 return Ok(Accepted {
                     number: None,
                     text: format!("{}'s stack set", side.name()),
@@ -1381,16 +1393,7 @@ impl Game {
     }
 
     fn push(&mut self, actor: &str, time: Timestamp, command: &str, action: Action) -> Option<u32> {
-        let number = Some(self.next_number());
-        self.log.push(Entry {
-            number,
-            actor: actor.to_string(),
-            time,
-            command: command.to_string(),
-            action,
-            reverted: None,
-        });
-        number
+        self.log.push(actor, time, command, action, true)
     }
 
     /// The line saying who acts next and how.
@@ -1440,30 +1443,9 @@ impl Game {
         }
     }
 
-    /// The last action in effect that can be taken back.
-    fn last_action(&self) -> Option<(usize, &Entry)> {
-        self.log.iter().enumerate().rev().find(|(_, e)| {
-            e.reverted.is_none()
-                && e.number.is_some()
-                && !matches!(
-                    e.action,
-                    Action::Takeback { .. } | Action::Revert { .. } | Action::Start { .. }
-                )
-        })
-    }
-
     fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, Refusal> {
         let side = self.seated(user)?;
-        let Some((idx, e)) = self.last_action() else {
-            return refuse("there is nothing to take back");
-        };
-        if e.actor != user {
-            return refuse(format!(
-                "only the last action of the game can be taken back, and it is #{} by {}",
-                e.number.unwrap_or(0),
-                e.actor
-            ));
-        }
+        let (idx, e) = self.log.takeable(user)?;
         if matches!(e.action, Action::Draw { .. }) {
             return refuse(
                 "a /draw cannot be taken back: the piece drawn stays revealed and must be placed",
@@ -1477,8 +1459,9 @@ impl Game {
         let undone = e.number.unwrap_or(0);
         let what = describe(&e.action, &self.users);
         let was = self.frame();
-        self.log[idx].reverted = Some((user.to_string(), "takeback".into()));
-        let number = self.push(user, now, command, Action::Takeback { side, undone });
+        let number = self
+            .log
+            .take_back(idx, user, now, command, Action::Takeback { side, undone });
         self.replay()?;
         let mut lines = vec![format!("{user} takes back #{undone} ({what}).")];
         if let Some(k) = self.state.pos.revealed {
@@ -1498,30 +1481,9 @@ impl Game {
     /// # Errors
     /// No such action, or nothing left to undo.
     pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, Refusal> {
-        if to == 0 || to >= self.next_number() {
-            return refuse(format!(
-                "there is no action #{to}; actions run from #1 to #{}",
-                self.next_number().saturating_sub(1)
-            ));
-        }
-        let undone: Vec<String> = self
+        let mut undone = self
             .log
-            .iter()
-            .filter(|e| e.reverted.is_none() && e.number.is_some_and(|n| n >= to))
-            .filter(|e| !matches!(e.action, Action::Takeback { .. } | Action::Revert { .. }))
-            .map(|e| {
-                format!(
-                    "#{} {}: {}",
-                    e.number.unwrap_or(0),
-                    e.actor,
-                    describe(&e.action, &self.users)
-                )
-            })
-            .collect();
-        if undone.is_empty() {
-            return refuse(format!("nothing from #{to} on is left to revert"));
-        }
-        let mut undone = undone;
+            .revert_preview(to, |e| describe(&e.action, &self.users))?;
         if self.revert_reseeds(to) {
             undone.push(
                 "and the pieces still face down will be reshuffled from a fresh seed (the seed they follow has been revealed)"
@@ -1536,16 +1498,14 @@ impl Game {
     /// earlier revert that reshuffled (which would bring back a revealed seed's order).
     pub fn revert_reseeds(&self, to: u32) -> bool {
         self.finished()
-            || self.log.iter().any(|e| {
-                e.reverted.is_none()
-                    && e.number.is_some_and(|n| n >= to)
-                    && matches!(
-                        e.action,
-                        Action::Revert {
-                            reseed: Some(_),
-                            ..
-                        }
-                    )
+            || self.log.any_in_effect_from(to, |a| {
+                matches!(
+                    a,
+                    Action::Revert {
+                        reseed: Some(_),
+                        ..
+                    }
+                )
             })
     }
 
@@ -1568,26 +1528,19 @@ impl Game {
                 hash: seed_hash(seed),
             }
         });
-        let mut log = self.log.clone();
-        for e in &mut log {
-            if e.reverted.is_none() && e.number.is_some_and(|n| n >= to) {
-                e.reverted = Some((moderator.to_string(), reason.to_string()));
-            }
-        }
-        log.push(Entry {
-            number: Some(self.next_number()),
-            actor: moderator.to_string(),
-            time: now,
-            command: command.to_string(),
-            action: Action::Revert {
+        let old = self.log.clone();
+        let number = self.log.revert(
+            to,
+            moderator,
+            reason,
+            now,
+            command,
+            Action::Revert {
                 to,
                 reason: reason.to_string(),
                 reseed: reseed.clone(),
             },
-            reverted: None,
-        });
-        let number = Some(self.next_number());
-        let old = std::mem::replace(&mut self.log, log);
+        );
         if let Err(e) = self.replay() {
             self.log = old;
             return Err(e);

@@ -7,6 +7,7 @@ use crate::engine::{
     fen, notation, ArmyId, CaptureFate, Catalog, Colour, DropRules, Geometry, HandPiece, Move,
     Position, RuleSet, Rules, Side,
 };
+use crate::games::log::{Log, LogError, Logged};
 use crate::games::Notify;
 use crate::time::{stamp, Style, Timestamp};
 
@@ -114,6 +115,18 @@ impl Action {
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
 
+impl Logged for Action {
+    fn bookkeeping(&self) -> bool {
+        matches!(self, Action::Takeback { .. } | Action::Revert { .. })
+    }
+    fn revert_of(&self) -> Option<(u32, &str)> {
+        match self {
+            Action::Revert { to, reason } => Some((*to, reason)),
+            _ => None,
+        }
+    }
+}
+
 /// The state of one board.
 #[derive(Clone, Debug)]
 pub struct BoardState {
@@ -163,6 +176,9 @@ pub enum Refusal {
     /// A move that does not read or is not legal.
     #[error("{0}")]
     Notation(#[from] notation::NotationError),
+    /// An undo the log refuses.
+    #[error(transparent)]
+    Log(#[from] LogError),
 }
 
 fn refuse<T>(msg: impl Into<String>) -> Result<T, Refusal> {
@@ -200,7 +216,7 @@ pub struct Game {
     /// Users in seats 0..6 (team 1 = seats 0–2, team 2 = seats 3–5).
     pub users: Vec<String>,
     /// The log.
-    pub log: Vec<Entry>,
+    pub log: Log<Action>,
     state: State,
     catalog: Arc<Catalog>,
 }
@@ -275,7 +291,7 @@ impl Game {
         Ok(Game {
             settings,
             users,
-            log: Vec::new(),
+            log: Log::default(),
             state,
             catalog,
         })
@@ -288,10 +304,10 @@ impl Game {
     pub fn from_log(
         users: Vec<String>,
         settings: Settings,
-        log: Vec<Entry>,
+        log: impl Into<crate::games::log::Log<Action>>,
     ) -> Result<Game, Refusal> {
         let mut g = Game::new(users, settings)?;
-        g.log = log;
+        g.log = log.into();
         g.replay()?;
         Ok(g)
     }
@@ -335,7 +351,7 @@ impl Game {
 
     /// The next action number.
     pub fn next_number(&self) -> u32 {
-        self.log.iter().filter(|e| e.number.is_some()).count() as u32 + 1
+        self.log.next_number()
     }
 
     /// Rebuilds the state from the log.
@@ -355,16 +371,8 @@ impl Game {
     }
 
     fn push(&mut self, actor: &str, time: Timestamp, command: &str, action: Action) -> Option<u32> {
-        let number = action.is_numbered().then(|| self.next_number());
-        self.log.push(Entry {
-            number,
-            actor: actor.to_string(),
-            time,
-            command: command.to_string(),
-            action,
-            reverted: None,
-        });
-        number
+        let numbered = action.is_numbered();
+        self.log.push(actor, time, command, action, numbered)
     }
 
     /// Appends an already validated action and applies it.
@@ -1139,16 +1147,7 @@ impl Game {
         })
     }
 
-    /// The number of the last non-reverted numbered action, and its entry index.
-    fn last_action(&self) -> Option<(usize, &Entry)> {
-        self.log.iter().enumerate().rev().find(|(_, e)| {
-            e.reverted.is_none()
-                && e.number.is_some()
-                && !matches!(e.action, Action::Takeback { .. } | Action::Revert { .. })
-        })
-    }
-
-    /// Takes back the player's own last action if it is the last in the game (§7).
+    /// Takes back the player's own last action if it is the last in the game (shared rules 7.2).
     ///
     /// # Errors
     /// Someone else acted since, nothing to take back, or it won the game.
@@ -1158,16 +1157,7 @@ impl Game {
         now: Timestamp,
         command: &str,
     ) -> Result<Accepted, Refusal> {
-        let Some((idx, e)) = self.last_action() else {
-            return refuse("there is nothing to take back");
-        };
-        if e.actor != user {
-            return refuse(format!(
-                "only the last action of the game can be taken back, and it is #{} by {}",
-                e.number.unwrap_or(0),
-                e.actor
-            ));
-        }
+        let (idx, e) = self.log.takeable(user)?;
         if matches!(e.action, Action::Proxy { .. }) {
             return refuse("a proxy grant is undone with /proxy revoke");
         }
@@ -1184,8 +1174,8 @@ impl Game {
         }
         let undone = e.number.unwrap_or(0);
         let seat = self.seat_of(user).unwrap_or(0);
-        self.log[idx].reverted = Some((user.to_string(), "takeback".into()));
-        self.push(
+        self.log.take_back(
+            idx,
             user,
             now,
             command,
@@ -1207,30 +1197,9 @@ impl Game {
     /// # Errors
     /// No such action, or nothing to undo.
     pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, Refusal> {
-        let undone: Vec<String> = self
+        Ok(self
             .log
-            .iter()
-            .filter(|e| e.reverted.is_none() && e.number.is_some_and(|n| n >= to))
-            .filter(|e| !matches!(e.action, Action::Takeback { .. } | Action::Revert { .. }))
-            .map(|e| {
-                format!(
-                    "#{} {}: {}",
-                    e.number.unwrap_or(0),
-                    e.actor,
-                    describe(&e.action, &self.users)
-                )
-            })
-            .collect();
-        if to == 0 || to >= self.next_number() {
-            return refuse(format!(
-                "there is no action #{to}; actions run from #1 to #{}",
-                self.next_number() - 1
-            ));
-        }
-        if undone.is_empty() {
-            return refuse(format!("nothing from #{to} on is left to revert"));
-        }
-        Ok(undone)
+            .revert_preview(to, |e| describe(&e.action, &self.users))?)
     }
 
     /// Reverts the game to before action `to` (moderator, after confirmation).
@@ -1246,13 +1215,10 @@ impl Game {
         command: &str,
     ) -> Result<Accepted, Refusal> {
         let undone = self.revert_preview(to)?;
-        for e in &mut self.log {
-            if e.reverted.is_none() && e.number.is_some_and(|n| n >= to) {
-                e.reverted = Some((moderator.to_string(), reason.to_string()));
-            }
-        }
-        let number = self.push(
+        let number = self.log.revert(
+            to,
             moderator,
+            reason,
             now,
             command,
             Action::Revert {

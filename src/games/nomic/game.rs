@@ -16,7 +16,7 @@ use super::position::{
 use super::rules::Ruleset;
 use super::text::TextError;
 
-/// The largest seed (§0).
+/// The largest seed (shared rules 0.5).
 pub const MAX_SEED: u64 = (1 << 53) - 1;
 
 /// Five minutes (`pace:live`).
@@ -525,6 +525,21 @@ enum Running {
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
 
+impl crate::games::log::Logged for Action {
+    fn bookkeeping(&self) -> bool {
+        matches!(
+            self,
+            Action::Start { .. } | Action::Takeback { .. } | Action::Revert { .. }
+        )
+    }
+    fn revert_of(&self) -> Option<(u32, &str)> {
+        match self {
+            Action::Revert { to, reason, .. } => Some((*to, reason)),
+            _ => None,
+        }
+    }
+}
+
 /// Why an action is refused (shown as it is).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
@@ -564,7 +579,7 @@ pub struct Game {
     /// Players in seating order.
     pub players: Vec<String>,
     /// The log.
-    pub log: Vec<Entry>,
+    pub log: crate::games::log::Log<Action>,
     state: State,
 }
 
@@ -2584,7 +2599,7 @@ impl Game {
     pub fn from_log(
         players: Vec<String>,
         settings: Settings,
-        log: Vec<Entry>,
+        log: impl Into<crate::games::log::Log<Action>>,
     ) -> Result<Game, Refusal> {
         if players.len() < 2 {
             return Err(Refusal::Rule(
@@ -2595,7 +2610,7 @@ impl Game {
         let mut g = Game {
             settings,
             players,
-            log,
+            log: log.into(),
             state,
         };
         g.replay()?;
@@ -2680,7 +2695,7 @@ impl Game {
 
     /// The next action number.
     pub fn next_number(&self) -> u32 {
-        self.log.iter().filter(|e| e.number.is_some()).count() as u32 + 1
+        self.log.next_number()
     }
 
     /// Whether the game is over (at the last action).
@@ -2743,15 +2758,7 @@ impl Game {
         let lines = fold(&mut st, &ctx, actor, &mut action, now)?;
         let calls = std::mem::take(&mut st.calls);
         self.state = st;
-        let number = Some(self.next_number());
-        self.log.push(Entry {
-            number,
-            actor: actor.to_string(),
-            time: now,
-            command: command.to_string(),
-            action,
-            reverted: None,
-        });
+        let number = self.log.push(actor, now, command, action, true);
         let mut a = self.accepted(number, lines);
         a.notify.retain(|x| !before.contains(x));
         for c in calls {
@@ -2853,31 +2860,11 @@ impl Game {
         s
     }
 
-    fn last_action(&self) -> Option<(usize, &Entry)> {
-        self.log.iter().enumerate().rev().find(|(_, e)| {
-            e.reverted.is_none()
-                && e.number.is_some()
-                && !matches!(
-                    e.action,
-                    Action::Takeback { .. } | Action::Revert { .. } | Action::Start { .. }
-                )
-        })
-    }
-
     fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, String> {
         if self.player_of(user).is_none() && !self.settings.referees.iter().any(|r| r == user) {
             return refuse("you are not in this game");
         }
-        let Some((idx, e)) = self.last_action() else {
-            return refuse("there is nothing to take back");
-        };
-        if e.actor != user {
-            return refuse(format!(
-                "only the last action of the game can be taken back, and it is #{} by {}",
-                e.number.unwrap_or(0),
-                e.actor
-            ));
-        }
+        let (idx, e) = self.log.takeable(user).map_err(|e| e.to_string())?;
         if self.finished() {
             return refuse(
                 "the action that ended the game cannot be taken back (a moderator can revert it)",
@@ -2886,16 +2873,9 @@ impl Game {
         let undone = e.number.unwrap_or(0);
         let what = describe(&e.action, &self.players);
         let saved = self.log.clone();
-        self.log[idx].reverted = Some((user.to_string(), "takeback".into()));
-        let number = Some(self.next_number());
-        self.log.push(Entry {
-            number,
-            actor: user.to_string(),
-            time: now,
-            command: command.to_string(),
-            action: Action::Takeback { undone },
-            reverted: None,
-        });
+        let number = self
+            .log
+            .take_back(idx, user, now, command, Action::Takeback { undone });
         if let Err(e) = self.replay() {
             self.log = saved;
             let _ = self.replay();
@@ -2912,35 +2892,9 @@ impl Game {
     /// # Errors
     /// No such action or nothing to undo.
     pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
-        if to == 0 || to >= self.next_number() {
-            return refuse(format!(
-                "there is no action #{to}; actions run from #1 to #{}",
-                self.next_number().saturating_sub(1)
-            ));
-        }
-        let undone: Vec<String> = self
-            .log
-            .iter()
-            .filter(|e| e.reverted.is_none() && e.number.is_some_and(|n| n >= to))
-            .filter(|e| {
-                !matches!(
-                    e.action,
-                    Action::Takeback { .. } | Action::Revert { .. } | Action::Start { .. }
-                )
-            })
-            .map(|e| {
-                format!(
-                    "#{} {}: {}",
-                    e.number.unwrap_or(0),
-                    e.actor,
-                    describe(&e.action, &self.players)
-                )
-            })
-            .collect();
-        if undone.is_empty() {
-            return refuse(format!("nothing from #{to} on is left to revert"));
-        }
-        Ok(undone)
+        self.log
+            .revert_preview(to, |e| describe(&e.action, &self.players))
+            .map_err(|e| e.to_string())
     }
 
     fn revert(
@@ -2953,26 +2907,17 @@ impl Game {
     ) -> Result<Accepted, String> {
         let undone = self.revert_preview(to)?;
         let saved = self.log.clone();
-        for e in &mut self.log {
-            if e.reverted.is_none()
-                && e.number.is_some_and(|n| n >= to)
-                && !matches!(e.action, Action::Start { .. })
-            {
-                e.reverted = Some((moderator.to_string(), reason.to_string()));
-            }
-        }
-        let number = Some(self.next_number());
-        self.log.push(Entry {
-            number,
-            actor: moderator.to_string(),
-            time: now,
-            command: command.to_string(),
-            action: Action::Revert {
+        let number = self.log.revert(
+            to,
+            moderator,
+            reason,
+            now,
+            command,
+            Action::Revert {
                 to,
                 reason: reason.to_string(),
             },
-            reverted: None,
-        });
+        );
         if let Err(e) = self.replay() {
             self.log = saved;
             let _ = self.replay();
@@ -3053,7 +2998,15 @@ impl Game {
         let armies = st.pos.armies_of(p);
         let mut v = Vec::new();
         for &army in &armies {
-            for j in st.pos.pushes_with_moves(army, rules) {
+            // The army's turn as it would begin now: every half holding its pieces usable.
+            let mut pos = st.pos.clone();
+            let n = pos.players();
+            pos.turn.slot = Slot::Army(army);
+            pos.turn.part = 1;
+            pos.turn.s = pos.halves_of(army);
+            pos.turn.involved = vec![false; n];
+            pos.turn.join = None;
+            for j in pos.pushes_with_moves(army, rules) {
                 let push = format!(
                     "push bottom:{} top:{}",
                     half_letter(j.bottom),

@@ -147,6 +147,21 @@ pub enum Action {
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
 
+impl crate::games::log::Logged for Action {
+    fn bookkeeping(&self) -> bool {
+        matches!(
+            self,
+            Action::Start { .. } | Action::Takeback { .. } | Action::Revert { .. }
+        )
+    }
+    fn revert_of(&self) -> Option<(u32, &str)> {
+        match self {
+            Action::Revert { to, reason, .. } => Some((*to, reason)),
+            _ => None,
+        }
+    }
+}
+
 /// The last play, for the picture.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LastPlay {
@@ -276,7 +291,7 @@ pub struct Game {
     /// Settings.
     pub settings: Settings,
     /// The log.
-    pub log: Vec<Entry>,
+    pub log: crate::games::log::Log<Action>,
     state: State,
 }
 
@@ -373,10 +388,10 @@ impl Game {
     ///
     /// # Errors
     /// A log that does not replay.
-    pub fn from_log(settings: Settings, log: Vec<Entry>) -> R<Game> {
+    pub fn from_log(settings: Settings, log: impl Into<crate::games::log::Log<Action>>) -> R<Game> {
         let mut g = Game {
             settings,
-            log,
+            log: log.into(),
             state: State::empty(),
         };
         g.replay()?;
@@ -428,7 +443,7 @@ impl Game {
     }
     /// The next action number.
     pub fn next_number(&self) -> u32 {
-        self.log.iter().filter(|e| e.number.is_some()).count() as u32 + 1
+        self.log.next_number()
     }
     /// The seat to play, once play has begun.
     pub fn to_play(&self) -> Option<u8> {
@@ -499,15 +514,13 @@ impl Game {
             }
             self.state = st;
             let n = self.next_number();
-            let number = Some(n);
-            self.log.push(Entry {
-                number,
-                actor: "arbiter".into(),
-                time: due,
-                command: format!("(turn expired: {play})"),
+            let number = self.log.push(
+                "arbiter",
+                due,
+                &format!("(turn expired: {play})"),
                 action,
-                reverted: None,
-            });
+                true,
+            );
             // Numbered and with the Weights like every accepted action (shared rules 0.4;
             // Party rules 3.7).
             let text = self.accepted(number, lines, true).text;
@@ -705,15 +718,7 @@ impl Game {
         let mut lines = Vec::new();
         fold(&mut st, &self.settings, &action, now, &mut lines)?;
         self.state = st;
-        let number = Some(self.next_number());
-        self.log.push(Entry {
-            number,
-            actor: actor.to_string(),
-            time: now,
-            command: command.to_string(),
-            action,
-            reverted: None,
-        });
+        let number = self.log.push(actor, now, command, action, true);
         // Only a change of who must act pings: a play always begins a new turn; the
         // Umpire's bookkeeping (an extension, Warmth off, a ledger line) pings nobody.
         let fresh = is_play || self.to_play() != before;
@@ -836,17 +841,6 @@ impl Game {
         Ok(seat)
     }
 
-    fn last_undoable(&self) -> Option<usize> {
-        self.log.iter().rposition(|e| {
-            e.reverted.is_none()
-                && e.number.is_some()
-                && !matches!(
-                    e.action,
-                    Action::Takeback { .. } | Action::Revert { .. } | Action::Start { .. }
-                )
-        })
-    }
-
     fn takeback(
         &mut self,
         user: &str,
@@ -854,29 +848,12 @@ impl Game {
         command: &str,
         pre: Vec<String>,
     ) -> R<Accepted> {
-        let Some(i) = self.last_undoable() else {
-            return Err("there is nothing to take back".into());
-        };
-        let e = &self.log[i];
-        if e.actor != user {
-            return Err(format!(
-                "only the last action of the game can be taken back, and it is #{} by {}",
-                e.number.unwrap_or(0),
-                e.actor
-            ));
-        }
+        let (i, e) = self.log.takeable(user).map_err(|e| e.to_string())?;
         let undone = e.number.unwrap_or(0);
         let what = e.command.clone();
-        self.log[i].reverted = Some((user.to_string(), "takeback".into()));
-        let number = Some(self.next_number());
-        self.log.push(Entry {
-            number,
-            actor: user.to_string(),
-            time: now,
-            command: command.to_string(),
-            action: Action::Takeback { undone },
-            reverted: None,
-        });
+        let number = self
+            .log
+            .take_back(i, user, now, command, Action::Takeback { undone });
         self.replay()?;
         let mut out = vec![format!("{user} takes back #{undone} ({what}).")];
         if !pre.is_empty() {
@@ -890,23 +867,9 @@ impl Game {
     /// # Errors
     /// No such action, or nothing left.
     pub fn revert_preview(&self, to: u32) -> R<Vec<String>> {
-        if to == 0 || to >= self.next_number() {
-            return Err(format!(
-                "there is no action #{to}; actions run from #1 to #{}",
-                self.next_number().saturating_sub(1)
-            ));
-        }
-        let v: Vec<String> = self
-            .log
-            .iter()
-            .filter(|e| e.reverted.is_none() && e.number.is_some_and(|n| n >= to))
-            .filter(|e| !matches!(e.action, Action::Takeback { .. } | Action::Revert { .. }))
-            .map(|e| format!("#{} {}: {}", e.number.unwrap_or(0), e.actor, e.command))
-            .collect();
-        if v.is_empty() {
-            return Err(format!("nothing from #{to} on is left to revert"));
-        }
-        Ok(v)
+        self.log
+            .revert_preview(to, |e| e.command.clone())
+            .map_err(|e| e.to_string())
     }
 
     fn revert(
@@ -918,26 +881,17 @@ impl Game {
         command: &str,
     ) -> R<Accepted> {
         let undone = self.revert_preview(to)?;
-        for e in &mut self.log {
-            if e.reverted.is_none()
-                && e.number.is_some_and(|n| n >= to)
-                && !matches!(e.action, Action::Start { .. })
-            {
-                e.reverted = Some((moderator.to_string(), reason.to_string()));
-            }
-        }
-        let number = Some(self.next_number());
-        self.log.push(Entry {
-            number,
-            actor: moderator.to_string(),
-            time: now,
-            command: command.to_string(),
-            action: Action::Revert {
+        let number = self.log.revert(
+            to,
+            moderator,
+            reason,
+            now,
+            command,
+            Action::Revert {
                 to,
                 reason: reason.to_string(),
             },
-            reverted: None,
-        });
+        );
         self.replay()?;
         Ok(self.accepted(
             number,
@@ -1168,7 +1122,7 @@ pub fn parse_pick(letters: &str) -> R<Vec<Kind>> {
 }
 
 /// Moves the mover to the bottom, then every checked Swinger above the unchecked ones,
-/// keeping their order (§3.4); returns the checked.
+/// keeping their order (Party rules 3.3); returns the checked.
 fn reorder(pos: &mut Position, mover: Option<u8>) -> Vec<u8> {
     if let Some(m) = mover {
         if let Some(i) = pos.list.iter().position(|&s| s == m) {

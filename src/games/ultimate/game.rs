@@ -15,7 +15,7 @@ use super::notation;
 use super::position::{Fate, Mode, Position};
 use super::text::TextError;
 
-/// The largest seed (§0: seeds are 0..2^53−1).
+/// The largest seed (shared rules 0.5: seeds are 0..2^53−1).
 pub const MAX_SEED: u64 = (1 << 53) - 1;
 
 /// What happens when a player's turn begins, not in check, with no legal move (§4.6).
@@ -177,6 +177,21 @@ pub enum Action {
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
 
+impl crate::games::log::Logged for Action {
+    fn bookkeeping(&self) -> bool {
+        matches!(
+            self,
+            Action::Start { .. } | Action::Takeback { .. } | Action::Revert { .. }
+        )
+    }
+    fn revert_of(&self) -> Option<(u32, &str)> {
+        match self {
+            Action::Revert { to, reason, .. } => Some((*to, reason)),
+            _ => None,
+        }
+    }
+}
+
 /// What a player asks the game to do (the game layer builds it from a command).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
@@ -312,6 +327,9 @@ pub enum Refusal {
     /// A position text that does not read (the field is named).
     #[error("the position does not read: {0}")]
     Position(#[from] TextError),
+    /// An undo the log refuses.
+    #[error(transparent)]
+    Log(#[from] crate::games::log::LogError),
 }
 
 fn refuse<T>(msg: impl Into<String>) -> Result<T, Refusal> {
@@ -329,7 +347,7 @@ pub struct Game {
     /// Users in seats Silver, Red, Black, Green.
     pub users: Vec<String>,
     /// The log.
-    pub log: Vec<Entry>,
+    pub log: crate::games::log::Log<Action>,
     state: State,
 }
 
@@ -438,7 +456,7 @@ impl Game {
     pub fn from_log(
         users: Vec<String>,
         settings: Settings,
-        log: Vec<Entry>,
+        log: impl Into<crate::games::log::Log<Action>>,
     ) -> Result<Game, Refusal> {
         if users.len() != 4 {
             return refuse("an Ultimate Chess game has four seats");
@@ -447,7 +465,7 @@ impl Game {
         let mut g = Game {
             settings,
             users,
-            log,
+            log: log.into(),
             state,
         };
         g.replay()?;
@@ -510,7 +528,7 @@ impl Game {
     }
     /// The next action number.
     pub fn next_number(&self) -> u32 {
-        self.log.iter().filter(|e| e.number.is_some()).count() as u32 + 1
+        self.log.next_number()
     }
     /// The last move's squares (for the picture).
     pub fn last_move(&self) -> Option<(Square, Square)> {
@@ -832,16 +850,7 @@ impl Game {
     }
 
     fn push(&mut self, actor: &str, time: Timestamp, command: &str, action: Action) -> Option<u32> {
-        let number = Some(self.next_number());
-        self.log.push(Entry {
-            number,
-            actor: actor.to_string(),
-            time,
-            command: command.to_string(),
-            action,
-            reverted: None,
-        });
-        number
+        self.log.push(actor, time, command, action, true)
     }
 
     /// The reply: what happened, then whose turn it is (or the result), and who is notified.
@@ -890,31 +899,10 @@ impl Game {
         }
     }
 
-    /// The last non-reverted action that can be undone.
-    fn last_action(&self) -> Option<(usize, &Entry)> {
-        self.log.iter().enumerate().rev().find(|(_, e)| {
-            e.reverted.is_none()
-                && e.number.is_some()
-                && !matches!(
-                    e.action,
-                    Action::Takeback { .. } | Action::Revert { .. } | Action::Start { .. }
-                )
-        })
-    }
-
-    /// Takes back the user's own last action if it is the last action of the game (§7).
+    /// Takes back the user's own last action if it is the last action of the game (shared rules 7.2).
     fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, Refusal> {
         let seat = self.seated(user)?;
-        let Some((idx, e)) = self.last_action() else {
-            return refuse("there is nothing to take back");
-        };
-        if e.actor != user {
-            return refuse(format!(
-                "only the last action of the game can be taken back, and it is #{} by {}",
-                e.number.unwrap_or(0),
-                e.actor
-            ));
-        }
+        let (idx, e) = self.log.takeable(user)?;
         if self.finished() {
             return refuse(
                 "the action that ended the game cannot be taken back (a moderator can revert it)",
@@ -922,8 +910,9 @@ impl Game {
         }
         let undone = e.number.unwrap_or(0);
         let what = describe(&e.action, &self.users);
-        self.log[idx].reverted = Some((user.to_string(), "takeback".into()));
-        let number = self.push(user, now, command, Action::Takeback { seat, undone });
+        let number = self
+            .log
+            .take_back(idx, user, now, command, Action::Takeback { seat, undone });
         self.replay()?;
         Ok(self.accepted(
             number,
@@ -936,35 +925,9 @@ impl Game {
     /// # Errors
     /// No such action, or nothing left to undo.
     pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, Refusal> {
-        if to == 0 || to >= self.next_number() {
-            return refuse(format!(
-                "there is no action #{to}; actions run from #1 to #{}",
-                self.next_number().saturating_sub(1)
-            ));
-        }
-        let undone: Vec<String> = self
+        Ok(self
             .log
-            .iter()
-            .filter(|e| e.reverted.is_none() && e.number.is_some_and(|n| n >= to))
-            .filter(|e| {
-                !matches!(
-                    e.action,
-                    Action::Takeback { .. } | Action::Revert { .. } | Action::Start { .. }
-                )
-            })
-            .map(|e| {
-                format!(
-                    "#{} {}: {}",
-                    e.number.unwrap_or(0),
-                    e.actor,
-                    describe(&e.action, &self.users)
-                )
-            })
-            .collect();
-        if undone.is_empty() {
-            return refuse(format!("nothing from #{to} on is left to revert"));
-        }
-        Ok(undone)
+            .revert_preview(to, |e| describe(&e.action, &self.users))?)
     }
 
     /// Reverts the game to before action `to` (a moderator, after confirmation).
@@ -977,16 +940,10 @@ impl Game {
         command: &str,
     ) -> Result<Accepted, Refusal> {
         let undone = self.revert_preview(to)?;
-        for e in &mut self.log {
-            if e.reverted.is_none()
-                && e.number.is_some_and(|n| n >= to)
-                && !matches!(e.action, Action::Start { .. })
-            {
-                e.reverted = Some((moderator.to_string(), reason.to_string()));
-            }
-        }
-        let number = self.push(
+        let number = self.log.revert(
+            to,
             moderator,
+            reason,
             now,
             command,
             Action::Revert {

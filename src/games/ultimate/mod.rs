@@ -65,6 +65,18 @@
 //! played by seat 1; `-` when none, and only Devastation has any). A pawn on its owner's second
 //! row counts as unmoved, so the text needs no moved flags (read by [`Position::from_text`]).
 //!
+//! # 4.8a Fine points
+//! - A move that captures a King is judged after that King's owner is defeated and the mode
+//!   applied, so a defeated player's pieces attack nothing.
+//! - Castling needs the King's path and landing square unattacked before the move and the King
+//!   unattacked after it; a right goes when the King or that rook moves or the rook is
+//!   captured, and a defeated seat has none.
+//! - A concession by the player to move passes the turn; anyone else's leaves it where it is.
+//! - A draw offer stands until declined or until its offerer moves.
+//! - One seed with one `players:` list always seats the players alike.
+//! - A game begun from a position text has that position as the first entry of its log; mate
+//!   and stalemate of the seat to move are judged at once, as at the start of any turn.
+//!
 //! # 4.9 Commands
 //! `/ultimate new` (organiser) with the seats named (`silver:`, `red:`, `black:`, `green:`) or
 //! `players:@a @b @c @d` seated from the seed, and the options `mode:`, `stalemate:`,

@@ -771,46 +771,25 @@ impl Position {
     /// Counts the move sequences `depth` plies deep, each ply played by the next seat in turn
     /// order (a node whose seat to move has no legal move ends its line).
     pub fn perft(&mut self, depth: u32) -> u64 {
-        let mut bufs: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
-        perft_rec(self, depth, &mut bufs)
+        crate::engine::perft::perft(self, depth)
     }
 
     /// Perft split by first move.
     pub fn perft_divide(&mut self, depth: u32) -> Vec<(Move, u64)> {
-        let mut first = Vec::new();
-        self.legal_moves_into(&mut first);
-        let mut bufs: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
-        first
-            .into_iter()
-            .map(|m| {
-                if depth <= 1 {
-                    return (m, 1);
-                }
-                let u = self.make(m);
-                let n = perft_rec(self, depth - 1, &mut bufs);
-                self.unmake(m, u);
-                (m, n)
-            })
-            .collect()
+        crate::engine::perft::perft_divide(self, depth)
     }
 }
 
-fn perft_rec(pos: &mut Position, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
-    if depth == 0 {
-        return 1;
+impl crate::engine::perft::Walk for Position {
+    type Move = Move;
+    type Undo = Undo;
+    fn legal_into(&mut self, out: &mut Vec<Move>) {
+        self.legal_moves_into(out);
     }
-    let Some((buf, rest)) = bufs.split_first_mut() else {
-        return 1;
-    };
-    pos.legal_moves_into(buf);
-    if depth == 1 {
-        return buf.len() as u64;
+    fn play(&mut self, m: Move) -> Undo {
+        self.make(m)
     }
-    let mut total = 0;
-    for &m in buf.iter() {
-        let u = pos.make(m);
-        total += perft_rec(pos, depth - 1, rest);
-        pos.unmake(m, u);
+    fn unplay(&mut self, m: Move, undo: Undo) {
+        self.unmake(m, undo);
     }
-    total
 }
