@@ -174,7 +174,7 @@ impl Console {
                         organiser: self.organisers.contains(user),
                         moderator: self.moderators.contains(user),
                     };
-                    self.entropy = crate::games::kfb::splitmix(self.entropy);
+                    self.entropy = crate::games::seeded::splitmix(self.entropy);
                     let caller = commands::Caller {
                         user,
                         roles,

@@ -22,12 +22,42 @@ use std::time::{Duration, Instant};
 use tokio::sync::Mutex;
 
 use crate::commands::{Caller, Command, Due, Hub, Notify, PictureJob, Reply, ThreadGame};
-use crate::games::kfb::Game;
 use crate::store::{LogLine, Store, StoreError, TournamentRows};
 use crate::time::Timestamp;
 
 /// How often a command is re-checked after losing a write race.
 const RETRIES: usize = 8;
+
+/// What one attempt at a change came to (see [`retrying`]).
+enum Attempt<T> {
+    /// The answer: the change was committed, refused, or failed for good.
+    Done(T),
+    /// Another writer got there first (the state is read again): check again.
+    Lost,
+}
+
+/// The commit-and-retry loop every change goes through: `$attempt`, an async block that
+/// evaluates to an [`Attempt`], runs until it is [`Attempt::Done`], at most [`RETRIES`]
+/// times; when every attempt lost its write race, `$exhausted` is the answer.
+///
+/// A macro rather than a function taking an async closure: the future of an async closure
+/// called in a generic function cannot be shown to be `Send` (rustc reports "implementation
+/// of `Send` is not general enough"), and the Discord front end runs these on tokio's threads.
+macro_rules! retrying {
+    ($attempt:expr, $exhausted:expr $(,)?) => {{
+        let mut answer = None;
+        for _ in 0..RETRIES {
+            if let Attempt::Done(a) = $attempt.await {
+                answer = Some(a);
+                break;
+            }
+        }
+        match answer {
+            Some(a) => a,
+            None => $exhausted,
+        }
+    }};
+}
 
 /// How long an untouched game stays in memory (finished games: [`FINISHED_IDLE`]).
 pub const IDLE: Duration = Duration::from_secs(10 * 60);
@@ -128,7 +158,20 @@ struct Cell {
     /// Timers handled up to here.
     swept: Timestamp,
     /// The tournament this thread is a match of, once looked up.
-    owner: Option<Option<String>>,
+    owner: Owner,
+}
+
+/// Which tournament, if any, a game thread is a match of, as far as its slot knows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+enum Owner {
+    /// Not looked up yet.
+    #[default]
+    Unknown,
+    /// Looked up: a game of no tournament (a match's link is stored before its game, so a
+    /// game without one never gets one).
+    NoTournament,
+    /// A match of the tournament in this thread.
+    Tournament(String),
 }
 
 /// A thread's slot: its cell behind the lock that serialises the thread's commands.
@@ -197,6 +240,28 @@ impl Handled {
             status: None,
             users: None,
             timing: Timing::default(),
+        }
+    }
+}
+
+/// What the caller of a command shows after it, besides the reply (see [`Service::run`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shows {
+    /// The reply only ([`Service::handle`]).
+    Reply,
+    /// Also the game's status and users, as the command left them.
+    Status,
+    /// Also the picture of an accepted action, when the game pictures the command.
+    Picture,
+}
+
+impl Shows {
+    /// What a front end shows: the status, and the picture when it draws pictures.
+    fn front_end(picture: bool) -> Shows {
+        if picture {
+            Shows::Picture
+        } else {
+            Shows::Status
         }
     }
 }
@@ -547,8 +612,10 @@ impl Service {
         if let Some(owner) = tours.hub.tournament_of_match(thread) {
             return Ok(Some(owner));
         }
-        if let Some(known) = &cell.owner {
-            return Ok(known.clone());
+        match &cell.owner {
+            Owner::Unknown => {}
+            Owner::NoTournament => return Ok(None),
+            Owner::Tournament(t) => return Ok(Some(t.clone())),
         }
         let Some(store) = &self.store else {
             return Ok(None);
@@ -559,14 +626,17 @@ impl Service {
         if let Some(o) = &owner {
             tours.hub.link_match(thread, o);
         }
-        cell.owner = Some(owner.clone());
+        cell.owner = match &owner {
+            Some(o) => Owner::Tournament(o.clone()),
+            None => Owner::NoTournament,
+        };
         Ok(owner)
     }
 
     /// After an action in a match thread: the tournament takes the game's result (a separate
     /// write, retried until it lands; the game's own write is already done).
     async fn reconcile(&self, cell: &mut Cell, thread: &str, now: Timestamp, reply: &mut Reply) {
-        if cell.owner == Some(None) || cell.hub.game(thread).is_none() {
+        if cell.owner == Owner::NoTournament || cell.hub.game(thread).is_none() {
             return;
         }
         let mut tours = self.tours.lock().await;
@@ -581,29 +651,35 @@ impl Service {
         let Some(game) = cell.hub.game(thread).map(|g| g.clone_box()) else {
             return;
         };
-        for _ in 0..RETRIES {
-            if let Err(e) = self.sync_tournament(&mut tours, &owner).await {
-                tracing::error!(error = %e, "storage failed");
-                return;
-            }
-            tours.hub.insert_game(thread, game.clone());
-            let news = tours.hub.reconcile_match(thread, now);
-            tours.hub.remove_game(thread);
-            match self.persist_tournament(&mut tours, &owner, None).await {
-                Ok(true) => {
-                    if let Some(n) = news {
-                        reply.notices.push(n);
-                    }
-                    return;
-                }
-                Ok(false) => self.discard_tournament(&mut tours, &owner).await,
-                Err(e) => {
+        retrying!(
+            async {
+                if let Err(e) = self.sync_tournament(&mut tours, &owner).await {
                     tracing::error!(error = %e, "storage failed");
-                    self.discard_tournament(&mut tours, &owner).await;
-                    return;
+                    return Attempt::Done(());
                 }
-            }
-        }
+                tours.hub.insert_game(thread, game.clone());
+                let news = tours.hub.reconcile_match(thread, now);
+                tours.hub.remove_game(thread);
+                match self.persist_tournament(&mut tours, &owner, None).await {
+                    Ok(true) => {
+                        if let Some(n) = news {
+                            reply.notices.push(n);
+                        }
+                        Attempt::Done(())
+                    }
+                    Ok(false) => {
+                        self.discard_tournament(&mut tours, &owner).await;
+                        Attempt::Lost
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, "storage failed");
+                        self.discard_tournament(&mut tours, &owner).await;
+                        Attempt::Done(())
+                    }
+                }
+            },
+            ()
+        );
     }
 
     /// Opens a paired match in `match_thread` (created by the front end): the tournament
@@ -645,52 +721,57 @@ impl Service {
         match_thread: &str,
         now: Timestamp,
     ) -> Reply {
-        for _ in 0..RETRIES {
-            if let Err(e) = self.sync_tournament(tours, tournament).await {
-                return internal_error(&e);
-            }
-            if let Err(e) = self.sync(cell, match_thread).await {
-                return internal_error(&e);
-            }
-            let was = before(&cell.hub, match_thread);
-            if let Some(g) = cell.hub.game(match_thread) {
-                tours.hub.insert_game(match_thread, g.clone_box());
-            }
-            let reply = tours.hub.open_match(tournament, round, board, match_thread);
-            if let Some(g) = tours.hub.game(match_thread) {
-                cell.hub.insert_game(match_thread, g.clone_box());
-            }
-            tours.hub.remove_game(match_thread);
-            if reply.ok != Some(true) {
-                return reply;
-            }
-            cell.owner = Some(Some(tournament.to_string()));
-            match self.persist_tournament(tours, tournament, None).await {
-                Ok(true) => {}
-                Ok(false) => {
-                    self.discard_tournament(tours, tournament).await;
-                    self.discard(cell, match_thread).await;
-                    continue;
+        retrying!(
+            async {
+                if let Err(e) = self.sync_tournament(tours, tournament).await {
+                    return Attempt::Done(internal_error(&e));
                 }
-                Err(e) => {
-                    self.discard_tournament(tours, tournament).await;
-                    self.discard(cell, match_thread).await;
-                    return internal_error(&e);
+                if let Err(e) = self.sync(cell, match_thread).await {
+                    return Attempt::Done(internal_error(&e));
                 }
-            }
-            match self
-                .persist(cell, match_thread, &was, now, None, &reply)
-                .await
-            {
-                Ok(true) => return reply,
-                Ok(false) => self.discard(cell, match_thread).await,
-                Err(e) => {
-                    self.discard(cell, match_thread).await;
-                    return internal_error(&e);
+                let was = before(&cell.hub, match_thread);
+                if let Some(g) = cell.hub.game(match_thread) {
+                    tours.hub.insert_game(match_thread, g.clone_box());
                 }
-            }
-        }
-        internal_error(&StoreError::Conflict)
+                let reply = tours.hub.open_match(tournament, round, board, match_thread);
+                if let Some(g) = tours.hub.game(match_thread) {
+                    cell.hub.insert_game(match_thread, g.clone_box());
+                }
+                tours.hub.remove_game(match_thread);
+                if reply.ok != Some(true) {
+                    return Attempt::Done(reply);
+                }
+                cell.owner = Owner::Tournament(tournament.to_string());
+                match self.persist_tournament(tours, tournament, None).await {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        self.discard_tournament(tours, tournament).await;
+                        self.discard(cell, match_thread).await;
+                        return Attempt::Lost;
+                    }
+                    Err(e) => {
+                        self.discard_tournament(tours, tournament).await;
+                        self.discard(cell, match_thread).await;
+                        return Attempt::Done(internal_error(&e));
+                    }
+                }
+                match self
+                    .persist(cell, match_thread, &was, now, None, &reply)
+                    .await
+                {
+                    Ok(true) => Attempt::Done(reply),
+                    Ok(false) => {
+                        self.discard(cell, match_thread).await;
+                        Attempt::Lost
+                    }
+                    Err(e) => {
+                        self.discard(cell, match_thread).await;
+                        Attempt::Done(internal_error(&e))
+                    }
+                }
+            },
+            internal_error(&StoreError::Conflict)
+        )
     }
 
     /// Runs `f` on a tournament (for pictures and exports).
@@ -720,35 +801,38 @@ impl Service {
     ) -> Reply {
         let thread = caller.thread;
         let mut tours = self.tours.lock().await;
-        for _ in 0..RETRIES {
-            if let Err(e) = self.sync_tournament(&mut tours, thread).await {
-                return internal_error(&e);
-            }
-            if let Some(g) = &game {
-                tours.hub.insert_game(thread, g.clone());
-            }
-            let reply = tours.hub.handle(caller, entropy, cmd, raw);
-            tours.hub.remove_game(thread);
-            let log = LogLine {
-                actor: caller.user,
-                time: caller.now,
-                command: raw,
-                reply: &reply.text,
-                interaction,
-            };
-            match self.persist_tournament(&mut tours, thread, Some(log)).await {
-                Ok(true) => return reply,
-                Ok(false) => {
-                    tracing::debug!(thread, "lost a write race; re-checking");
-                    self.discard_tournament(&mut tours, thread).await;
+        retrying!(
+            async {
+                if let Err(e) = self.sync_tournament(&mut tours, thread).await {
+                    return Attempt::Done(internal_error(&e));
                 }
-                Err(e) => {
-                    self.discard_tournament(&mut tours, thread).await;
-                    return internal_error(&e);
+                if let Some(g) = &game {
+                    tours.hub.insert_game(thread, g.clone());
                 }
-            }
-        }
-        internal_error(&StoreError::Conflict)
+                let reply = tours.hub.handle(caller, entropy, cmd, raw);
+                tours.hub.remove_game(thread);
+                let log = LogLine {
+                    actor: caller.user,
+                    time: caller.now,
+                    command: raw,
+                    reply: &reply.text,
+                    interaction,
+                };
+                match self.persist_tournament(&mut tours, thread, Some(log)).await {
+                    Ok(true) => Attempt::Done(reply),
+                    Ok(false) => {
+                        tracing::debug!(thread, "lost a write race; re-checking");
+                        self.discard_tournament(&mut tours, thread).await;
+                        Attempt::Lost
+                    }
+                    Err(e) => {
+                        self.discard_tournament(&mut tours, thread).await;
+                        Attempt::Done(internal_error(&e))
+                    }
+                }
+            },
+            internal_error(&StoreError::Conflict)
+        )
     }
 
     // ----- games -------------------------------------------------------------------------
@@ -890,7 +974,7 @@ impl Service {
         raw: &str,
         interaction: Option<&str>,
     ) -> Reply {
-        self.run(caller, entropy, cmd, raw, interaction, None, None)
+        self.run(caller, entropy, cmd, raw, interaction, Shows::Reply, None)
             .await
             .reply
     }
@@ -906,7 +990,8 @@ impl Service {
         interaction: Option<&str>,
         picture: bool,
     ) -> Handled {
-        self.run(caller, entropy, cmd, raw, interaction, Some(picture), None)
+        let shows = Shows::front_end(picture);
+        self.run(caller, entropy, cmd, raw, interaction, shows, None)
             .await
     }
 
@@ -925,21 +1010,21 @@ impl Service {
         picture: bool,
         accepted: tokio::sync::oneshot::Sender<()>,
     ) -> Handled {
+        let shows = Shows::front_end(picture);
         self.run(
             caller,
             entropy,
             cmd,
             raw,
             interaction,
-            Some(picture),
+            shows,
             Some(accepted),
         )
         .await
     }
 
-    /// Handles a command; with `front` (whether to draw the picture), also what the front
-    /// end shows next; `accepted` is told once an action to picture is accepted (before its
-    /// commit).
+    /// Handles a command, with what the front end `shows` next; `accepted` is told once an
+    /// action to picture is accepted (before its commit).
     #[allow(clippy::too_many_arguments)]
     async fn run(
         &self,
@@ -948,7 +1033,7 @@ impl Service {
         cmd: &Command,
         raw: &str,
         interaction: Option<&str>,
-        front: Option<bool>,
+        shows: Shows,
         mut accepted: Option<tokio::sync::oneshot::Sender<()>>,
     ) -> Handled {
         let started = Instant::now();
@@ -957,125 +1042,135 @@ impl Service {
         let slot = self.slot(thread);
         let mut cell = slot.cell.lock().await;
         let mut timing = Timing::default();
-        for _ in 0..RETRIES {
-            // Under the thread's lock: a delivery repeated while the first is in flight waits
-            // for it, then finds its stored reply.
-            if let (Some(store), Some(id)) = (&self.store, interaction) {
-                match store.interaction_reply(id).await {
-                    Ok(Some(text)) => return Handled::plain(replayed(text)),
-                    Ok(None) => {}
-                    Err(e) => return Handled::plain(internal_error(&e)),
-                }
-            }
-            if let Err(e) = self.sync(&mut cell, thread).await {
-                return Handled::plain(internal_error(&e));
-            }
-            if tournament_command || cell.hub.game(thread).is_none() {
-                // A tournament command, or a thread without a game (maybe a tournament's).
-                let is_tournament = tournament_command || {
-                    let mut tours = self.tours.lock().await;
-                    if let Err(e) = self.sync_tournament(&mut tours, thread).await {
-                        return Handled::plain(internal_error(&e));
+        retrying!(
+            async {
+                // Under the thread's lock: a delivery repeated while the first is in flight
+                // waits for it, then finds its stored reply.
+                if let (Some(store), Some(id)) = (&self.store, interaction) {
+                    match store.interaction_reply(id).await {
+                        Ok(Some(text)) => return Attempt::Done(Handled::plain(replayed(text))),
+                        Ok(None) => {}
+                        Err(e) => return Attempt::Done(Handled::plain(internal_error(&e))),
                     }
-                    tours.hub.tournament(thread).is_some()
-                };
-                if is_tournament {
-                    // The thread's lock stays held (threads first, tournaments second).
-                    let game = cell.hub.game(thread).map(|g| g.clone_box());
-                    let reply = self
-                        .handle_tournament(caller, entropy, cmd, raw, interaction, game)
-                        .await;
-                    return Handled::plain(reply);
                 }
-            }
-            timing.load = started.elapsed();
-            let was = before(&cell.hub, thread);
-            let t = Instant::now();
-            let mut reply = cell.hub.handle(caller, entropy, cmd, raw);
-            timing.handle = t.elapsed();
-            if reply.ok == Some(true)
-                && front == Some(true)
-                && cell.hub.game(thread).is_some_and(|g| g.pictured(&cmd.name))
-            {
-                if let Some(tell) = accepted.take() {
-                    let _ = tell.send(());
+                if let Err(e) = self.sync(&mut cell, thread).await {
+                    return Attempt::Done(Handled::plain(internal_error(&e)));
                 }
-            }
-            let t = Instant::now();
-            let saved = self
-                .persist(&mut cell, thread, &was, caller.now, interaction, &reply)
-                .await;
-            timing.commit += t.elapsed();
-            match saved {
-                Ok(true) => {
-                    if cell.hub.game(thread).map(|g| g.log_len()) != Some(was.len) {
-                        self.drop_buttons(thread);
-                    }
-                    reply.buttons = self.issue_buttons(thread, std::mem::take(&mut reply.buttons));
-                    if reply.ok == Some(true) && was.existed {
-                        self.reconcile(&mut cell, thread, caller.now, &mut reply)
-                            .await;
-                    }
-                    self.touched(thread, &cell);
-                    let game = cell.hub.game(thread).filter(|_| front.is_some());
-                    let job = match game {
-                        Some(g)
-                            if front == Some(true)
-                                && reply.ok == Some(true)
-                                && g.pictured(&cmd.name) =>
-                        {
-                            Some(g.picture(thread, caller.now))
+                if tournament_command || cell.hub.game(thread).is_none() {
+                    // A tournament command, or a thread without a game (maybe a tournament's).
+                    let is_tournament = tournament_command || {
+                        let mut tours = self.tours.lock().await;
+                        if let Err(e) = self.sync_tournament(&mut tours, thread).await {
+                            return Attempt::Done(Handled::plain(internal_error(&e)));
                         }
-                        _ => None,
+                        tours.hub.tournament(thread).is_some()
                     };
-                    return Handled {
-                        picture: job,
-                        status: game.map(|g| g.status(caller.now)),
-                        users: game.map(|g| g.users()),
-                        reply,
-                        timing,
-                    };
+                    if is_tournament {
+                        // The thread's lock stays held (threads first, tournaments second).
+                        let game = cell.hub.game(thread).map(|g| g.clone_box());
+                        let reply = self
+                            .handle_tournament(caller, entropy, cmd, raw, interaction, game)
+                            .await;
+                        return Attempt::Done(Handled::plain(reply));
+                    }
                 }
-                Ok(false) => {
-                    tracing::debug!(thread, "lost a write race; re-checking");
-                    self.discard(&mut cell, thread).await;
+                timing.load = started.elapsed();
+                let was = before(&cell.hub, thread);
+                let t = Instant::now();
+                let mut reply = cell.hub.handle(caller, entropy, cmd, raw);
+                timing.handle = t.elapsed();
+                if reply.ok == Some(true)
+                    && shows == Shows::Picture
+                    && cell.hub.game(thread).is_some_and(|g| g.pictured(&cmd.name))
+                {
+                    if let Some(tell) = accepted.take() {
+                        let _ = tell.send(());
+                    }
                 }
-                Err(e) => {
-                    self.discard(&mut cell, thread).await;
-                    return Handled::plain(internal_error(&e));
+                let t = Instant::now();
+                let saved = self
+                    .persist(&mut cell, thread, &was, caller.now, interaction, &reply)
+                    .await;
+                timing.commit += t.elapsed();
+                match saved {
+                    Ok(true) => {
+                        if cell.hub.game(thread).map(|g| g.log_len()) != Some(was.len) {
+                            self.drop_buttons(thread);
+                        }
+                        reply.buttons =
+                            self.issue_buttons(thread, std::mem::take(&mut reply.buttons));
+                        if reply.ok == Some(true) && was.existed {
+                            self.reconcile(&mut cell, thread, caller.now, &mut reply)
+                                .await;
+                        }
+                        self.touched(thread, &cell);
+                        let game = cell.hub.game(thread).filter(|_| shows != Shows::Reply);
+                        let job = match game {
+                            Some(g)
+                                if shows == Shows::Picture
+                                    && reply.ok == Some(true)
+                                    && g.pictured(&cmd.name) =>
+                            {
+                                Some(g.picture(thread, caller.now))
+                            }
+                            _ => None,
+                        };
+                        Attempt::Done(Handled {
+                            picture: job,
+                            status: game.map(|g| g.status(caller.now)),
+                            users: game.map(|g| g.users()),
+                            reply,
+                            timing,
+                        })
+                    }
+                    Ok(false) => {
+                        tracing::debug!(thread, "lost a write race; re-checking");
+                        self.discard(&mut cell, thread).await;
+                        Attempt::Lost
+                    }
+                    Err(e) => {
+                        self.discard(&mut cell, thread).await;
+                        Attempt::Done(Handled::plain(internal_error(&e)))
+                    }
                 }
-            }
-        }
-        Handled::plain(internal_error(&StoreError::Conflict))
+            },
+            Handled::plain(internal_error(&StoreError::Conflict))
+        )
     }
 
     /// A chat line in a thread (a post for inactivity).
     pub async fn chat(&self, user: &str, thread: &str, now: Timestamp) {
         let slot = self.slot(thread);
         let mut cell = slot.cell.lock().await;
-        for _ in 0..RETRIES {
-            if let Err(e) = self.sync(&mut cell, thread).await {
-                tracing::error!(error = %e, "storage failed");
-                return;
-            }
-            let was = before(&cell.hub, thread);
-            cell.hub.chat(user, thread, now);
-            match self
-                .persist(&mut cell, thread, &was, now, None, &Reply::default())
-                .await
-            {
-                Ok(true) => {
-                    self.touched(thread, &cell);
-                    return;
-                }
-                Ok(false) => self.discard(&mut cell, thread).await,
-                Err(e) => {
+        retrying!(
+            async {
+                if let Err(e) = self.sync(&mut cell, thread).await {
                     tracing::error!(error = %e, "storage failed");
-                    self.discard(&mut cell, thread).await;
-                    return;
+                    return Attempt::Done(());
                 }
-            }
-        }
+                let was = before(&cell.hub, thread);
+                cell.hub.chat(user, thread, now);
+                match self
+                    .persist(&mut cell, thread, &was, now, None, &Reply::default())
+                    .await
+                {
+                    Ok(true) => {
+                        self.touched(thread, &cell);
+                        Attempt::Done(())
+                    }
+                    Ok(false) => {
+                        self.discard(&mut cell, thread).await;
+                        Attempt::Lost
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, "storage failed");
+                        self.discard(&mut cell, thread).await;
+                        Attempt::Done(())
+                    }
+                }
+            },
+            ()
+        );
     }
 
     /// A user left the server: each unfinished game that acts on it (a Party Swinger turns
@@ -1103,33 +1198,39 @@ impl Service {
         for thread in threads {
             let slot = self.slot(&thread);
             let mut cell = slot.cell.lock().await;
-            for _ in 0..RETRIES {
-                if let Err(e) = self.sync(&mut cell, &thread).await {
-                    tracing::error!(error = %e, "storage failed");
-                    break;
-                }
-                let was = before(&cell.hub, &thread);
-                let Some(reply) = cell.hub.member_left(&thread, user, now) else {
-                    break;
-                };
-                match self
-                    .persist(&mut cell, &thread, &was, now, None, &reply)
-                    .await
-                {
-                    Ok(true) => {
-                        self.drop_buttons(&thread);
-                        self.touched(&thread, &cell);
-                        out.push((thread.clone(), reply));
-                        break;
-                    }
-                    Ok(false) => self.discard(&mut cell, &thread).await,
-                    Err(e) => {
+            retrying!(
+                async {
+                    if let Err(e) = self.sync(&mut cell, &thread).await {
                         tracing::error!(error = %e, "storage failed");
-                        self.discard(&mut cell, &thread).await;
-                        break;
+                        return Attempt::Done(());
                     }
-                }
-            }
+                    let was = before(&cell.hub, &thread);
+                    let Some(reply) = cell.hub.member_left(&thread, user, now) else {
+                        return Attempt::Done(());
+                    };
+                    match self
+                        .persist(&mut cell, &thread, &was, now, None, &reply)
+                        .await
+                    {
+                        Ok(true) => {
+                            self.drop_buttons(&thread);
+                            self.touched(&thread, &cell);
+                            out.push((thread.clone(), reply));
+                            Attempt::Done(())
+                        }
+                        Ok(false) => {
+                            self.discard(&mut cell, &thread).await;
+                            Attempt::Lost
+                        }
+                        Err(e) => {
+                            tracing::error!(error = %e, "storage failed");
+                            self.discard(&mut cell, &thread).await;
+                            Attempt::Done(())
+                        }
+                    }
+                },
+                ()
+            );
         }
         self.evict_idle();
         out
@@ -1145,29 +1246,36 @@ impl Service {
     ) -> Option<Vec<String>> {
         let slot = self.slot(thread);
         let mut cell = slot.cell.lock().await;
-        for _ in 0..RETRIES {
-            if let Err(e) = self.sync(&mut cell, thread).await {
-                tracing::error!(error = %e, "storage failed");
-                return Some(vec![format!("error: storage failed: {e}")]);
-            }
-            let was = before(&cell.hub, thread);
-            let out = cell.hub.console_line(thread, words, now)?;
-            match self
-                .persist(&mut cell, thread, &was, now, None, &Reply::default())
-                .await
-            {
-                Ok(true) => {
-                    self.touched(thread, &cell);
-                    return Some(out);
+        retrying!(
+            async {
+                if let Err(e) = self.sync(&mut cell, thread).await {
+                    tracing::error!(error = %e, "storage failed");
+                    return Attempt::Done(Some(vec![format!("error: storage failed: {e}")]));
                 }
-                Ok(false) => self.discard(&mut cell, thread).await,
-                Err(e) => {
-                    self.discard(&mut cell, thread).await;
-                    return Some(vec![format!("error: storage failed: {e}")]);
+                let was = before(&cell.hub, thread);
+                let Some(out) = cell.hub.console_line(thread, words, now) else {
+                    return Attempt::Done(None);
+                };
+                match self
+                    .persist(&mut cell, thread, &was, now, None, &Reply::default())
+                    .await
+                {
+                    Ok(true) => {
+                        self.touched(thread, &cell);
+                        Attempt::Done(Some(out))
+                    }
+                    Ok(false) => {
+                        self.discard(&mut cell, thread).await;
+                        Attempt::Lost
+                    }
+                    Err(e) => {
+                        self.discard(&mut cell, thread).await;
+                        Attempt::Done(Some(vec![format!("error: storage failed: {e}")]))
+                    }
                 }
-            }
-        }
-        Some(vec!["error: storage kept changing; try again".into()])
+            },
+            Some(vec!["error: storage kept changing; try again".into()])
+        )
     }
 
     /// A button press.
@@ -1301,88 +1409,92 @@ impl Service {
     async fn sweep(&self, thread: &str, after: Timestamp, now: Timestamp) -> Vec<Notify> {
         let slot = self.slot(thread);
         let mut cell = slot.cell.lock().await;
-        for _ in 0..RETRIES {
-            if let Some(store) = &self.store {
-                // The stored sweep time (another process may have swept since).
-                match store.sweep_state(thread).await {
-                    Ok(Some((_, swept))) => cell.swept = swept,
-                    Ok(None) => return Vec::new(),
-                    Err(e) => {
-                        tracing::error!(error = %e, thread, "storage failed");
-                        return Vec::new();
-                    }
-                }
-            }
-            if let Err(e) = self.sync(&mut cell, thread).await {
-                tracing::error!(error = %e, thread, "storage failed");
-                return Vec::new();
-            }
-            let Some(game) = cell.hub.game(thread) else {
-                return Vec::new();
-            };
-            if now <= cell.swept {
-                return Vec::new();
-            }
-            let from = after.max(cell.swept);
-            // Finding the timers is CPU work (a day of recurring limits replays many
-            // states): on a blocking thread, so the other games of the sweep go on.
-            let game = game.clone_box();
-            let stored = self.store.is_some();
-            let found = tokio::task::spawn_blocking(move || {
-                let dues = game.due(from, now);
-                let next = if stored {
-                    crate::store::next_due(&*game, now)
-                } else {
-                    None
-                };
-                (dues, next)
-            })
-            .await;
-            let (dues, next) = match found {
-                Ok(f) => f,
-                Err(e) => {
-                    tracing::error!(error = %e, thread, "finding the timers failed");
-                    return Vec::new();
-                }
-            };
-            let fresh: Vec<bool> = match (&self.store, cell.version) {
-                (Some(store), Some(version)) => {
-                    let fired: Vec<(usize, Timestamp)> =
-                        dues.iter().map(|d| (d.seat, d.at)).collect();
-                    match store
-                        .sweep_game(thread, version, cell.swept, now, next, &fired, now)
-                        .await
-                    {
-                        Ok(Some(fresh)) => fresh,
-                        // The game changed or was swept elsewhere: read it again.
-                        Ok(None) => continue,
+        retrying!(
+            async {
+                if let Some(store) = &self.store {
+                    // The stored sweep time (another process may have swept since).
+                    match store.sweep_state(thread).await {
+                        Ok(Some((_, swept))) => cell.swept = swept,
+                        Ok(None) => return Attempt::Done(Vec::new()),
                         Err(e) => {
                             tracing::error!(error = %e, thread, "storage failed");
-                            return Vec::new();
+                            return Attempt::Done(Vec::new());
                         }
                     }
                 }
-                (Some(_), None) => return Vec::new(),
-                (None, _) => {
-                    let mut notified = lock(&self.notified);
-                    dues.iter()
-                        .map(|d| notified.insert((thread.to_string(), d.seat, d.at)))
-                        .collect()
+                if let Err(e) = self.sync(&mut cell, thread).await {
+                    tracing::error!(error = %e, thread, "storage failed");
+                    return Attempt::Done(Vec::new());
                 }
-            };
-            cell.swept = now;
-            let dues: Vec<Due> = dues
-                .into_iter()
-                .zip(fresh)
-                .filter_map(|(d, f)| f.then_some(d))
-                .collect();
-            return catch_up(dues, now);
-        }
-        tracing::warn!(
-            thread,
-            "timer sweep kept losing to other writers; next tick"
-        );
-        Vec::new()
+                let Some(game) = cell.hub.game(thread) else {
+                    return Attempt::Done(Vec::new());
+                };
+                if now <= cell.swept {
+                    return Attempt::Done(Vec::new());
+                }
+                let from = after.max(cell.swept);
+                // Finding the timers is CPU work (a day of recurring limits replays many
+                // states): on a blocking thread, so the other games of the sweep go on.
+                let game = game.clone_box();
+                let stored = self.store.is_some();
+                let found = tokio::task::spawn_blocking(move || {
+                    let dues = game.due(from, now);
+                    let next = if stored {
+                        crate::store::next_due(&*game, now)
+                    } else {
+                        None
+                    };
+                    (dues, next)
+                })
+                .await;
+                let (dues, next) = match found {
+                    Ok(f) => f,
+                    Err(e) => {
+                        tracing::error!(error = %e, thread, "finding the timers failed");
+                        return Attempt::Done(Vec::new());
+                    }
+                };
+                let fresh: Vec<bool> = match (&self.store, cell.version) {
+                    (Some(store), Some(version)) => {
+                        let fired: Vec<(usize, Timestamp)> =
+                            dues.iter().map(|d| (d.seat, d.at)).collect();
+                        match store
+                            .sweep_game(thread, version, cell.swept, now, next, &fired, now)
+                            .await
+                        {
+                            Ok(Some(fresh)) => fresh,
+                            // The game changed or was swept elsewhere: read it again.
+                            Ok(None) => return Attempt::Lost,
+                            Err(e) => {
+                                tracing::error!(error = %e, thread, "storage failed");
+                                return Attempt::Done(Vec::new());
+                            }
+                        }
+                    }
+                    (Some(_), None) => return Attempt::Done(Vec::new()),
+                    (None, _) => {
+                        let mut notified = lock(&self.notified);
+                        dues.iter()
+                            .map(|d| notified.insert((thread.to_string(), d.seat, d.at)))
+                            .collect()
+                    }
+                };
+                cell.swept = now;
+                let dues: Vec<Due> = dues
+                    .into_iter()
+                    .zip(fresh)
+                    .filter_map(|(d, f)| f.then_some(d))
+                    .collect();
+                Attempt::Done(catch_up(dues, now))
+            },
+            {
+                tracing::warn!(
+                    thread,
+                    "timer sweep kept losing to other writers; next tick"
+                );
+                Vec::new()
+            }
+        )
     }
 
     /// Runs `f` on a game (for pictures, state dumps and autocomplete).
@@ -1399,9 +1511,14 @@ impl Service {
         cell.hub.game(thread).map(f)
     }
 
-    /// Runs `f` on a thread's game if it is a Kung Fu Bughouse game.
-    pub async fn with_kfb<T>(&self, thread: &str, f: impl FnOnce(&Game) -> T) -> Option<T> {
-        self.with_game(thread, |g| g.as_any().downcast_ref::<Game>().map(f))
+    /// Runs `f` on a thread's game if it is a game of type `G` (one game's own type, like
+    /// `games::kfb::Game`): `None` without a game or with a game of another kind.
+    pub async fn with_game_as<G: 'static, T>(
+        &self,
+        thread: &str,
+        f: impl FnOnce(&G) -> T,
+    ) -> Option<T> {
+        self.with_game(thread, |g| g.downcast::<G>().map(f))
             .await
             .flatten()
     }
@@ -1502,18 +1619,23 @@ pub async fn bench(
         let svc = svc.clone();
         let threads = threads.clone();
         handles.push(tokio::spawn(async move {
-            let mut rng = crate::games::kfb::splitmix(task as u64 + 11);
+            let mut rng = crate::games::seeded::splitmix(task as u64 + 11);
             let mut times = Vec::new();
             let mut now = start_time;
             let users = ["a", "b", "c", "d", "e", "f"];
             let mut attempts = 0;
             while times.len() < per_task && attempts < per_task * 20 {
                 attempts += 1;
-                rng = crate::games::kfb::splitmix(rng);
+                rng = crate::games::seeded::splitmix(rng);
                 now += 400;
                 let thread = &threads[(rng % threads.len() as u64) as usize];
-                let seat = (crate::games::kfb::splitmix(rng) % 6) as usize;
-                let Some(moves) = svc.with_kfb(thread, |g| g.legal_moves(seat, now)).await else {
+                let seat = (crate::games::seeded::splitmix(rng) % 6) as usize;
+                let Some(moves) = svc
+                    .with_game_as::<crate::games::kfb::Game, _>(thread, |g| {
+                        g.legal_moves(seat, now)
+                    })
+                    .await
+                else {
                     continue;
                 };
                 if moves.is_empty() {

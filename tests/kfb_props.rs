@@ -2,7 +2,7 @@
 //! pieces, and replaying the log gives the same state.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use arbiter::commands::state_lines;
+use arbiter::commands::kfb::state_lines;
 use arbiter::engine::fen;
 use arbiter::games::kfb::draft::{Army, Choice, Colour, Order};
 use arbiter::games::kfb::{splitmix, Game, Settings};

@@ -777,7 +777,7 @@ fn ultimate_game_over_after_the_organisers_concession_names_the_result() {
         "/ultimate concede player:@ann",
     )
     .unwrap();
-    let view = arbiter::commands::cross_view(&g);
+    let view = arbiter::commands::ultimate::cross_view(&g);
     assert_eq!(
         view.note,
         "Green (dan) wins · Silver (ann) conceded by the organiser"
@@ -800,7 +800,7 @@ fn ultimate_game_over_by_mate_says_who_mated_whom() {
         "/move Ql10-p10",
     )
     .unwrap();
-    let view = arbiter::commands::cross_view(&g);
+    let view = arbiter::commands::ultimate::cross_view(&g);
     assert_eq!(
         view.note,
         "Silver (ann) wins · Silver (ann) mated Green (dan)"
@@ -1027,7 +1027,7 @@ fn nomic_game(players: &[&str], position: &str) -> arbiter::games::nomic::Game {
 }
 
 fn nomic_png(g: &arbiter::games::nomic::Game) -> Vec<u8> {
-    arbiter::render::render_nomic(&arbiter::commands::nomic_view(g, 100)).unwrap()
+    arbiter::render::render_nomic(&arbiter::commands::nomic::nomic_view(g, 100)).unwrap()
 }
 
 /// Issue 39: the Nomic panel is never cut at the bottom (five players, no join yet).
@@ -1037,7 +1037,7 @@ fn nomic_panel_holds_every_line() {
         &["zoe", "yan", "xia", "wes", "val"],
         "8/8/8/4{K1}3 8/8/8/4{K2}3 8/8/8/4{K3}3 8/8/8/4{K4}3 8/8/8/4{K5}3 1:1,2:2,3:3,4:4,5:5 1,2,3,4,5 - 1 1 - - - -",
     );
-    let view = arbiter::commands::nomic_view(&g, 100);
+    let view = arbiter::commands::nomic::nomic_view(&g, 100);
     assert!(view.lines.len() >= 8, "{:?}", view.lines);
     check_golden("nomic_panel", &nomic_png(&g));
 }
@@ -1066,7 +1066,7 @@ fn nomic_controller_discs_and_check() {
         )
         .unwrap();
     assert!(r.text.contains("Rh1-h8+"), "{}", r.text);
-    let view = arbiter::commands::nomic_view(&g, 100);
+    let view = arbiter::commands::nomic::nomic_view(&g, 100);
     let j = view.join.as_ref().expect("J");
     assert_eq!(j.check, vec![(3, 7)], "the king on J d8");
     assert_eq!(view.halves[2].check, vec![(4, 0)], "C:e1");
@@ -1094,7 +1094,7 @@ fn nomic_mated_at_the_push_and_offered() {
     };
     let r = g.apply("zoe", push, 10, "/push bottom:A top:B").unwrap();
     assert!(r.text.contains("Army 2 is checkmated"), "{}", r.text);
-    let view = arbiter::commands::nomic_view(&g, 100);
+    let view = arbiter::commands::nomic::nomic_view(&g, 100);
     assert_eq!(
         view.join.as_ref().map(|j| j.mated.clone()),
         Some(vec![(3, 7)])

@@ -10,7 +10,8 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter::commands::{parse_command, state_lines, Caller, Reply, Roles};
+use arbiter::commands::kfb::state_lines;
+use arbiter::commands::{parse_command, Caller, Reply, Roles};
 use arbiter::games::kfb::Game;
 use arbiter::service::Service;
 use arbiter::store::Store;
@@ -178,7 +179,7 @@ fn concurrent_commands_on_one_game_apply_once_each_in_order() {
         moved.sort_unstable();
         assert_eq!(moved, ["a", "b", "c", "d", "e", "f"]);
         let mine = svc
-            .with_kfb("g", |g| state_lines(g, START + 10))
+            .with_game_as::<Game, _>("g", |g| state_lines(g, START + 10))
             .await
             .unwrap();
         assert_eq!(mine, state_lines(game, START + 10));
@@ -249,9 +250,13 @@ fn an_evicted_game_answers_exactly_as_before() {
                 assert_eq!(got, want, "pressing {b}");
             }
             let lines = |g: &Game| state_lines(g, START + at + 1);
-            let want = kept.with_kfb("t", lines).await;
+            let want = kept.with_game_as::<Game, _>("t", lines).await;
             evict_all(&evicted);
-            assert_eq!(evicted.with_kfb("t", lines).await, want, "after {text}");
+            assert_eq!(
+                evicted.with_game_as::<Game, _>("t", lines).await,
+                want,
+                "after {text}"
+            );
         }
         evict_all(&evicted);
         assert_eq!(evicted.loaded_games(), 0, "nothing held in memory");
@@ -346,13 +351,19 @@ fn two_processes_loading_on_demand_never_act_on_a_stale_game() {
         let b = service(&url).await;
         new_game(&a, "t").await;
         // b reads the game, then a moves: b sees the move before acting.
-        let before = b.with_kfb("t", |g| state_lines(g, START)).await.unwrap();
+        let before = b
+            .with_game_as::<Game, _>("t", |g| state_lines(g, START))
+            .await
+            .unwrap();
         let r = send(&a, "a", "t", START, "/move e2-e4", None).await;
         assert_eq!(r.ok, Some(true), "{}", r.text);
         let r = send(&b, "a", "t", START + 1, "/move d2-d4", None).await;
         assert_eq!(r.ok, Some(false), "a is locked after e2-e4: {}", r.text);
         assert!(r.text.contains("locked"), "{}", r.text);
-        let after = b.with_kfb("t", |g| state_lines(g, START)).await.unwrap();
+        let after = b
+            .with_game_as::<Game, _>("t", |g| state_lines(g, START))
+            .await
+            .unwrap();
         assert_ne!(before, after);
         // Interleaved moves from both, each on its own copy kept in memory or not.
         let mut seen = HashSet::new();
@@ -380,8 +391,8 @@ fn two_processes_loading_on_demand_never_act_on_a_stale_game() {
         assert_eq!(stored.game.log_len(), 12);
         let lines = |g: &Game| state_lines(g, START + 20);
         assert_eq!(
-            a.with_kfb("t", lines).await,
-            b.with_kfb("t", lines).await,
+            a.with_game_as::<Game, _>("t", lines).await,
+            b.with_game_as::<Game, _>("t", lines).await,
             "both converge on the stored game"
         );
     });

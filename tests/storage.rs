@@ -9,7 +9,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command as Proc, Stdio};
 use std::sync::Arc;
 
-use arbiter::commands::{parse_command, state_lines, Caller, Roles};
+use arbiter::commands::kfb::state_lines;
+use arbiter::commands::{parse_command, Caller, Roles};
 use arbiter::games::kfb::{splitmix, Game};
 use arbiter::service::Service;
 use arbiter::store::Store;
@@ -83,7 +84,7 @@ async fn check_stored(store: &Store, svc: &Service, thread: &str, now: u64) -> u
     let expected: Vec<u32> = (1..=numbers.len() as u32).collect();
     assert_eq!(numbers, expected, "action numbers of {thread}");
     let mine = svc
-        .with_kfb(thread, |g| state_lines(g, now))
+        .with_game_as::<Game, _>(thread, |g| state_lines(g, now))
         .await
         .expect("game");
     assert_eq!(
@@ -116,7 +117,7 @@ fn concurrent_commands_are_serialised_without_gaps_or_duplicates() {
                     let now = START + 400 * (step + 1);
                     let seat = (splitmix(rng) % 6) as usize;
                     let moves = svc
-                        .with_kfb(thread, |g| g.legal_moves(seat, now))
+                        .with_game_as::<Game, _>(thread, |g| g.legal_moves(seat, now))
                         .await
                         .unwrap();
                     if moves.is_empty() {
@@ -571,11 +572,11 @@ fn tournament_signups_from_two_processes_and_a_result_from_a_game() {
         }
         // Process b ends match 1 by a resignation after the draft; a still knows nothing of it.
         let users = b
-            .with_kfb("cup/1", |g| g.users.clone())
+            .with_game_as::<Game, _>("cup/1", |g| g.users.clone())
             .await
             .expect("match game");
         let first = b
-            .with_kfb("cup/1", |g| {
+            .with_game_as::<Game, _>("cup/1", |g| {
                 arbiter::games::kfb::Game::first_picker(&g.settings)
             })
             .await

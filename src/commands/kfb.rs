@@ -1,12 +1,16 @@
 //! Kung Fu Bughouse with Different Armies on the game layer: its commands (`/kfb new`,
 //! `/pick`, `/move`, `/give`, `/claim`, `/resign`, `/proxy`), its texts and its timers.
 
+mod picture;
+
 use std::any::Any;
+
+pub use picture::{clock_text, kfb_picture};
 
 use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, Revert, SquareSeen, ThreadGame};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::engine::fen;
-use crate::games::kfb::{self, draft, Game, Settings};
+use crate::games::kfb::{self, draft, Accepted, Game, HandOver, Settings};
 use crate::games::{hint, parse_seed};
 use crate::time::{format_duration, parse_duration, stamp, Style, Timestamp};
 
@@ -103,6 +107,30 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
             })
         }
         Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The public reply of an accepted action: numbered as in the log, notifying whoever must
+/// act next.
+fn accepted(a: Accepted) -> Reply {
+    let text = match a.number {
+        Some(n) => format!("#{n} {}", a.text),
+        None => a.text,
+    };
+    Reply {
+        ok: Some(true),
+        text,
+        notify: a.notify,
+        ..Reply::default()
+    }
+}
+
+/// A choice handed over in the draft: refused for its sender (only they see it), while the
+/// thread is told which team picks the replacement, notifying its players.
+fn handed_over(h: HandOver) -> Reply {
+    Reply {
+        notify: Some(Notify::to(h.replacing, h.ask).headed(h.notice)),
+        ..Reply::refused(h.refusal)
     }
 }
 
@@ -382,8 +410,8 @@ impl ThreadGame for Game {
         let result = match cmd.name.as_str() {
             "pick" => {
                 return Some(match pick(self, caller, cmd, raw) {
-                    Ok(kfb::PickOutcome::Picked(a)) => Reply::from_accepted(a),
-                    Ok(kfb::PickOutcome::HandedOver(h)) => Reply::handed_over(h),
+                    Ok(kfb::PickOutcome::Picked(a)) => accepted(a),
+                    Ok(kfb::PickOutcome::HandedOver(h)) => handed_over(h),
                     Err(e) => Reply::refused(e),
                 })
             }
@@ -399,7 +427,7 @@ impl ThreadGame for Game {
             _ => return None,
         };
         Some(match result {
-            Ok(a) => Reply::from_accepted(a),
+            Ok(a) => accepted(a),
             Err(e) => Reply::refused(e),
         })
     }
@@ -412,7 +440,7 @@ impl ThreadGame for Game {
 
     fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
         Game::takeback(self, user, now, raw)
-            .map(Reply::from_accepted)
+            .map(accepted)
             .map_err(|e| e.to_string())
     }
 
@@ -430,7 +458,7 @@ impl ThreadGame for Game {
             ..
         } = r;
         Game::revert(self, moderator, to, reason, now, raw)
-            .map(Reply::from_accepted)
+            .map(accepted)
             .map_err(|e| e.to_string())
     }
 
@@ -507,7 +535,7 @@ impl ThreadGame for Game {
     fn picture(&self, thread: &str, now: Timestamp) -> PictureJob {
         let game = self.clone();
         let thread = thread.to_string();
-        Box::new(move || super::kfb_picture(&game, Some(&thread), now).map_err(|e| e.to_string()))
+        Box::new(move || kfb_picture(&game, Some(&thread), now).map_err(|e| e.to_string()))
     }
 
     fn clone_box(&self) -> Box<dyn ThreadGame> {

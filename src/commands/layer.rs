@@ -331,7 +331,7 @@ pub fn import(text: &str) -> Result<Box<dyn ThreadGame>, String> {
     Err(why.join("; "))
 }
 
-impl dyn ThreadGame {
+impl dyn ThreadGame + '_ {
     /// This game as one game's own type, if it is one.
     pub fn downcast<T: 'static>(&self) -> Option<&T> {
         self.as_any().downcast_ref()

@@ -1,34 +1,28 @@
 //! The command layer: one place that turns what a user typed (slash options or console text)
 //! into game actions and replies. Every front end (console, Discord) goes through it.
 
-mod chex;
-mod kfb;
+pub mod chex;
+pub mod kfb;
 mod layer;
-mod nomic;
-mod party;
-mod picture;
+pub mod nomic;
+pub mod party;
 pub mod rules;
 mod tournament;
-mod ultimate;
+pub mod ultimate;
 
 use std::collections::{HashMap, HashSet};
 
-pub use kfb::{game_announcement, new_game_notify, state_lines, status_text, HELP};
 pub use layer::{
     acting_on_leave, import, kind_of, kinds, register, Due, GameKind, LogRow, NewGame, PictureJob,
     Revert, SquareSeen, ThreadGame, KINDS,
 };
-pub use nomic::nomic_view;
-pub use picture::{clock_text, kfb_picture};
 pub use tournament::{
     standings_picture, standings_picture_named, tournament_lines, MatchOpen, TOURNAMENT_HELP,
 };
-pub use ultimate::cross_view;
 
 pub use crate::games::Notify;
 
 use crate::games::drawn_seed;
-use crate::games::kfb::{Accepted as KfbAccepted, HandOver};
 use crate::time::{stamp, Style, Timestamp};
 
 /// A command as typed: its name (`kfb new`, `move`), positional words and `key:value` options.
@@ -317,27 +311,6 @@ impl Reply {
             ok: Some(false),
             text: text.into(),
             ephemeral: true,
-            ..Reply::default()
-        }
-    }
-    /// A choice handed over in the draft: refused for its sender (only they see it), while
-    /// the thread is told which team picks the replacement, notifying its players.
-    fn handed_over(h: HandOver) -> Reply {
-        Reply {
-            notify: Some(Notify::to(h.replacing, h.ask).headed(h.notice)),
-            ..Reply::refused(h.refusal)
-        }
-    }
-    /// The public reply of an accepted KFB action.
-    fn from_accepted(a: KfbAccepted) -> Reply {
-        let text = match a.number {
-            Some(n) => format!("#{n} {}", a.text),
-            None => a.text,
-        };
-        Reply {
-            ok: Some(true),
-            text,
-            notify: a.notify,
             ..Reply::default()
         }
     }

@@ -2,7 +2,8 @@
 //! `/tournament new|teams|pair|result|standings|export|withdraw`, `/signup`, `/withdraw`, and
 //! the link between a match's game and its tournament.
 
-use super::{mention, new_game_notify, Caller, Command, Hub, Notify, Reply};
+use super::kfb::{game_announcement, new_game_notify};
+use super::{mention, Caller, Command, Hub, Notify, Reply};
 use crate::games::kfb::Game;
 use crate::time::{format_duration, parse_duration, Timestamp};
 use crate::tournament;
@@ -429,7 +430,7 @@ impl Hub {
         };
         Reply {
             ok: Some(true),
-            text: format!("{title}\n{}", super::game_announcement(game)),
+            text: format!("{title}\n{}", game_announcement(game)),
             notify: Some(new_game_notify(game, &what)),
             ..Reply::default()
         }

@@ -11,14 +11,11 @@
 //! stay on their messages, and pressing them after the close is refused as above.
 
 use poise::serenity_prelude as serenity;
-use serenity::{ChannelId, CreateAllowedMentions, EditMessage, Http, MessageId};
+use serenity::{ChannelId, CreateAllowedMentions, EditMessage, Http};
 
+use super::context::{lock, now, Shown, State};
 use super::respond::Outgoing;
-use super::{lock, now, State};
 use crate::commands::command_button;
-
-/// A thread's message carrying command buttons: its id, the button ids and its heading.
-pub(super) type Shown = (MessageId, Vec<String>, String);
 
 /// The heading of a message of buttons: `Vote on proposal 3` for vote buttons.
 fn heading(ids: &[String]) -> String {

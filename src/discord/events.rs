@@ -7,10 +7,10 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use serenity::{ComponentInteraction, CreateInteractionResponse, FullEvent, Http};
 
+use super::context::{now, BotError, Data};
 use super::respond::{
     channel_of, is_private, notify, post_notices, post_notify, refresh_status, Outgoing,
 };
-use super::{now, BotError, Data};
 use crate::commands::Notify;
 
 /// Handles one gateway event (poise has already dispatched slash commands).
@@ -81,7 +81,7 @@ async fn on_press(http: &Http, state: &Data, press: &ComponentInteraction) -> Re
     let picture = match job {
         Some(job) => state
             .service
-            .cpu(move || super::board_png(job))
+            .cpu(move || super::picture::board_png(job))
             .await
             .ok()
             .and_then(|(png, _)| png),

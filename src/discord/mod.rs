@@ -14,176 +14,96 @@
 //!
 //! Games are stored through [`Service`] (`DATABASE_URL`: SQLite by default, or PostgreSQL);
 //! each command is committed before it is answered, keyed by its interaction id.
+//!
+//! The files form no circle: `context` (the shared state and helpers), `config`, `text` and
+//! `picture` are leaves; the plumbing (`respond`, `buttons`, `slash`, `events`) names no game;
+//! each game's commands (`kfb`, `ultimate`, `chex`, `nomic`, `party`), the shared ones
+//! (`shared`) and the tournament's (`tournament`) plug into `slash`; this module only wires
+//! them together (`all` lists every command). A test checks the circle stays gone.
 
 mod buttons;
 mod chex;
 mod config;
+mod context;
 mod events;
+mod kfb;
 mod nomic;
 mod party;
 mod picture;
 mod respond;
+mod shared;
 mod slash;
 mod text;
 mod tournament;
 mod ultimate;
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
-use serenity::{ChannelId, GuildId, Member, MessageId, RoleId};
+use serenity::GuildId;
 
-use crate::commands::Roles;
 use crate::service::Service;
-use crate::store::{Store, StoreError};
-use crate::time::Timestamp;
+use crate::store::Store;
 
 pub use config::{Config, ConfigError, Shards};
+pub use context::{BotError, Data, RoleSettings, State};
 pub use picture::board_png;
 pub use text::mentionize;
 
-/// What can stop the bot or a command.
-#[derive(Debug, thiserror::Error)]
-pub enum BotError {
-    /// A setting is missing or malformed.
-    #[error(transparent)]
-    Config(#[from] ConfigError),
-    /// Discord (REST or gateway) failed.
-    #[error("Discord: {0}")]
-    Discord(#[from] Box<serenity::Error>),
-    /// The database cannot be opened or read.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// A blocking task panicked.
-    #[error("a background task failed: {0}")]
-    Task(#[from] tokio::task::JoinError),
-}
-
-impl From<serenity::Error> for BotError {
-    fn from(e: serenity::Error) -> BotError {
-        BotError::Discord(Box::new(e))
-    }
-}
-
-/// What a server admin configured with `/settings`: roles and defaults for new games. Stored
-/// in the database (`meta` key `guild:<id>`), so a restart keeps them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct RoleSettings {
-    /// Members with this role are organisers.
-    pub organiser: Option<RoleId>,
-    /// Members with this role are moderators.
-    pub moderator: Option<RoleId>,
-    /// Default move limit of new games, in seconds.
-    #[serde(default)]
-    pub move_limit: Option<u64>,
-    /// Default inactivity posts of new games.
-    #[serde(default)]
-    pub inactivity_posts: Option<u32>,
-}
-
-/// The bot's state, shared by commands, events and the ticker.
-pub struct State {
-    /// The command layer with its database.
-    service: Service,
-    /// The pinned status message of each game thread.
-    status: Mutex<HashMap<ChannelId, MessageId>>,
-    /// The messages of command buttons (votes) showing in each thread.
-    buttons: Mutex<HashMap<ChannelId, Vec<buttons::Shown>>>,
-    roles: Mutex<HashMap<GuildId, RoleSettings>>,
-    /// Held while match threads are being opened, so two commands at once cannot open a
-    /// match twice.
-    opening: tokio::sync::Mutex<()>,
-}
-
-impl State {
-    /// State around a service (in memory or over a database).
-    pub fn new(service: Service) -> State {
-        State {
-            service,
-            status: Mutex::default(),
-            buttons: Mutex::default(),
-            roles: Mutex::default(),
-            opening: tokio::sync::Mutex::new(()),
-        }
-    }
-
-    /// Loads the servers' `/settings` from the database.
-    pub async fn load_settings(&self) {
-        let Some(store) = self.service.store() else {
-            return;
-        };
-        match store.meta_with_prefix("guild:").await {
-            Ok(rows) => {
-                let mut roles = lock(&self.roles);
-                for (key, value) in rows {
-                    let id = key.trim_start_matches("guild:").parse::<u64>().ok();
-                    let settings = serde_json::from_str::<RoleSettings>(&value).ok();
-                    if let (Some(id), Some(s)) = (id, settings) {
-                        roles.insert(GuildId::new(id.max(1)), s);
-                    }
-                }
-            }
-            Err(e) => tracing::error!(error = %e, "cannot load server settings"),
-        }
-    }
-
-    /// Stores a server's `/settings`.
-    pub async fn save_settings(&self, guild: GuildId, settings: RoleSettings) {
-        let Some(store) = self.service.store() else {
-            return;
-        };
-        let Ok(json) = serde_json::to_string(&settings) else {
-            return;
-        };
-        if let Err(e) = store.set_meta(&format!("guild:{guild}"), &json).await {
-            tracing::error!(error = %e, "cannot save server settings");
-        }
-    }
-}
-
-/// poise's user data.
-pub type Data = Arc<State>;
-type Ctx<'a> = poise::ApplicationContext<'a, Data, BotError>;
-
-/// Locks a mutex; a panic elsewhere while it was held does not make the state unusable.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// The system clock in Unix seconds (the game itself never reads a clock).
-fn now() -> Timestamp {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
-/// Seeds games created without `seed:`: the clock's nanoseconds, stirred, in
-/// `0..=MAX_SEED` so the seed the bot shows can be typed back (shared rules 0.5; the command layer
-/// keeps only those bits of any entropy too).
-fn entropy() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    crate::games::drawn_seed(crate::games::kfb::splitmix(nanos))
-}
-
-/// Organiser and moderator rights from the member's permissions in the channel (as the
-/// interaction carries them) and the roles configured for the server.
-fn roles_of(state: &State, guild: Option<GuildId>, member: Option<&Member>) -> Roles {
-    let Some(member) = member else {
-        return Roles::default();
-    };
-    let perms = member.permissions.unwrap_or_default();
-    let configured = guild
-        .and_then(|g| lock(&state.roles).get(&g).copied())
-        .unwrap_or_default();
-    let has = |role: Option<RoleId>| role.is_some_and(|r| member.roles.contains(&r));
-    Roles {
-        organiser: perms.administrator() || perms.manage_threads() || has(configured.organiser),
-        moderator: perms.administrator() || perms.manage_messages() || has(configured.moderator),
-    }
+/// Every command, for registration (in this order: Discord lists them as registered).
+fn all() -> Vec<poise::Command<Data, BotError>> {
+    vec![
+        kfb::kfb(),
+        kfb::pick(),
+        shared::move_(),
+        kfb::give(),
+        shared::takeback(),
+        kfb::claim(),
+        shared::status(),
+        shared::moves(),
+        shared::export(),
+        shared::resign(),
+        kfb::proxy(),
+        shared::revert(),
+        shared::help(),
+        shared::settings(),
+        tournament::tournament(),
+        tournament::signup(),
+        tournament::withdraw(),
+        ultimate::ultimate(),
+        ultimate::concede(),
+        ultimate::offer(),
+        ultimate::accept(),
+        ultimate::decline(),
+        chex::chex(),
+        chex::draw(),
+        chex::place(),
+        nomic::nomic(),
+        nomic::push(),
+        nomic::done(),
+        nomic::take(),
+        nomic::propose(),
+        nomic::vote(),
+        nomic::demote(),
+        nomic::forfeit(),
+        nomic::judgment(),
+        nomic::judge(),
+        nomic::overrule(),
+        nomic::pause(),
+        nomic::resume(),
+        nomic::assign(),
+        nomic::order(),
+        nomic::set(),
+        nomic::rules(),
+        nomic::proposal(),
+        nomic::edit(),
+        party::party(),
+        party::pass(),
+        party::surrender(),
+        party::pieces(),
+        party::ledger(),
+    ]
 }
 
 /// How often lock-expiry messages are looked for.
@@ -217,7 +137,7 @@ pub async fn run(config: Config) -> Result<(), BotError> {
     tokio::spawn(async move { warming.service.warm_pictures().await });
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
-            commands: slash::all(),
+            commands: all(),
             event_handler: |framework, event| Box::pin(events::handle(framework, event)),
             on_error: |error| Box::pin(slash::on_error(error)),
             initialize_owners: false,
@@ -266,78 +186,14 @@ pub async fn run(config: Config) -> Result<(), BotError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn member(permissions: u64, roles: &[u64]) -> Member {
-        let roles: Vec<String> = roles.iter().map(u64::to_string).collect();
-        serde_json::from_value(serde_json::json!({
-            "guild_id": "9", "user": {"id": "5", "username": "u", "discriminator": "0"},
-            "roles": roles, "deaf": false, "mute": false, "flags": 0,
-            "permissions": permissions.to_string()
-        }))
-        .unwrap()
-    }
-
-    #[test]
-    fn server_settings_survive_a_restart() {
-        let file = std::env::temp_dir().join(format!("arbiter-settings-{}.db", std::process::id()));
-        let url = format!("sqlite://{}?mode=rwc", file.display());
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
-            let open = || async {
-                let store = crate::store::Store::connect(Some(&url)).await.unwrap();
-                State::new(Service::with_store(store).await.unwrap())
-            };
-            let state = open().await;
-            let s = RoleSettings {
-                organiser: Some(RoleId::new(7)),
-                moderator: Some(RoleId::new(8)),
-                move_limit: Some(360),
-                inactivity_posts: Some(12),
-            };
-            state.save_settings(GuildId::new(9), s).await;
-            let again = open().await;
-            again.load_settings().await;
-            assert_eq!(lock(&again.roles).get(&GuildId::new(9)).copied(), Some(s));
-        });
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
-        }
-    }
-
-    #[test]
-    fn roles_come_from_permissions_or_configured_roles() {
-        let state = State::new(Service::in_memory());
-        let guild = Some(GuildId::new(9));
-        let none = Roles::default();
-        assert_eq!(roles_of(&state, guild, None), none);
-        assert_eq!(roles_of(&state, guild, Some(&member(1 << 11, &[7]))), none);
-        let threads = roles_of(&state, guild, Some(&member(1 << 34, &[])));
-        assert!(threads.organiser && !threads.moderator);
-        let messages = roles_of(&state, guild, Some(&member(1 << 13, &[])));
-        assert!(!messages.organiser && messages.moderator);
-        let admin = roles_of(&state, guild, Some(&member(1 << 3, &[])));
-        assert!(admin.organiser && admin.moderator);
-        lock(&state.roles).insert(
-            GuildId::new(9),
-            RoleSettings {
-                organiser: Some(RoleId::new(7)),
-                ..RoleSettings::default()
-            },
-        );
-        let organiser = roles_of(&state, guild, Some(&member(1 << 11, &[7])));
-        assert!(organiser.organiser && !organiser.moderator);
-        assert_eq!(roles_of(&state, None, Some(&member(1 << 11, &[7]))), none);
-    }
+    use std::collections::{BTreeMap, BTreeSet};
 
     /// The slash commands as Discord receives them at registration: servers and users must see
     /// no change unless one is meant. `UPDATE_SNAPSHOT=1 cargo test --lib registration` rewrites
     /// `tests/data/registration.json` after an intended change.
     #[test]
     fn registration_matches_the_snapshot() {
-        let commands = poise::builtins::create_application_commands(&slash::all());
+        let commands = poise::builtins::create_application_commands(&all());
         let json = serde_json::to_string_pretty(&commands).unwrap() + "\n";
         let path =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/registration.json");
@@ -355,6 +211,159 @@ mod tests {
                 path.display(),
                 actual.display()
             );
+        }
+    }
+
+    /// The files of `src/discord` other than this one that a file's source names: every
+    /// `super::<file>` path (in `use` lists too: `use super::{a::x, b}`) and every
+    /// `crate::discord::<file>` path, comments left out.
+    fn named_files(source: &str, files: &BTreeSet<String>) -> BTreeSet<String> {
+        let code: String = source
+            .lines()
+            .map(|l| l.find("//").map_or(l, |i| &l[..i]))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let ident = |s: &str| -> String {
+            s.trim_start()
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect()
+        };
+        let mut named = BTreeSet::new();
+        for prefix in ["super::", "crate::discord::"] {
+            for (at, _) in code.match_indices(prefix) {
+                let rest = &code[at + prefix.len()..];
+                let mut heads = Vec::new();
+                if let Some(list) = rest.strip_prefix('{') {
+                    // The top-level items of the list, up to its closing brace.
+                    let (mut depth, mut item) = (0, String::new());
+                    for c in list.chars() {
+                        match c {
+                            '{' => depth += 1,
+                            '}' if depth == 0 => break,
+                            '}' => depth -= 1,
+                            ',' if depth == 0 => {
+                                heads.push(ident(&item));
+                                item.clear();
+                                continue;
+                            }
+                            _ => {}
+                        }
+                        if depth == 0 {
+                            item.push(c);
+                        }
+                    }
+                    heads.push(ident(&item));
+                } else {
+                    heads.push(ident(rest));
+                }
+                named.extend(heads.into_iter().filter(|h| files.contains(h)));
+            }
+        }
+        named
+    }
+
+    /// The files of `src/discord` name one another without a circle: following what each
+    /// file names from file to file never comes back (`mod.rs`, which only wires them, is
+    /// left out). The plumbing names no game, and only `mod.rs` names the tournament's
+    /// commands.
+    #[test]
+    fn the_files_of_discord_form_no_circle() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/discord");
+        let mut sources = BTreeMap::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+                continue;
+            };
+            if path.extension().is_some_and(|e| e == "rs") && stem != "mod" {
+                sources.insert(stem.to_string(), std::fs::read_to_string(&path).unwrap());
+            }
+        }
+        let names = names_between(&sources);
+        let names_of = |file: &str| names.get(file).cloned().unwrap_or_default();
+        // The reading finds the references that are there.
+        assert!(names_of("slash").contains("respond"), "{names:?}");
+        assert!(names_of("slash").contains("context"), "{names:?}");
+        assert!(names_of("chex").contains("slash"), "{names:?}");
+        let games = [
+            "kfb",
+            "ultimate",
+            "chex",
+            "nomic",
+            "party",
+            "shared",
+            "tournament",
+        ];
+        for plumbing in ["context", "respond", "buttons", "slash", "events"] {
+            for game in games {
+                assert!(
+                    !names_of(plumbing).contains(game),
+                    "{plumbing}.rs names {game}.rs: the plumbing must not name a game"
+                );
+            }
+        }
+        for (file, named) in &names {
+            assert!(
+                !named.contains("tournament"),
+                "{file}.rs names tournament.rs: only mod.rs wires it"
+            );
+        }
+        let circle = in_a_circle(&names);
+        assert!(
+            circle.is_empty(),
+            "the files of src/discord name one another in a circle: {circle:?}"
+        );
+    }
+
+    /// The check above finds a circle where there is one, through `use` lists and paths.
+    #[test]
+    fn a_circle_between_files_is_found() {
+        let sources: BTreeMap<String, String> = [
+            ("a", "use super::b::x;\n// super::d is only a comment"),
+            ("b", "use super::{c::y, other};"),
+            ("c", "fn f() { super::a::z() }"),
+            ("d", "use super::{a, b::w};"),
+        ]
+        .into_iter()
+        .map(|(f, s)| (f.to_string(), s.to_string()))
+        .collect();
+        let names = names_between(&sources);
+        assert_eq!(names["a"], BTreeSet::from(["b".to_string()]));
+        assert_eq!(names["d"].len(), 2);
+        let circle = in_a_circle(&names);
+        assert_eq!(circle, ["a", "b", "c", "d"].map(String::from).into());
+    }
+
+    /// What each file names ([`named_files`]), itself left out.
+    fn names_between(sources: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> {
+        let files: BTreeSet<String> = sources.keys().cloned().collect();
+        sources
+            .iter()
+            .map(|(file, source)| {
+                let mut named = named_files(source, &files);
+                named.remove(file);
+                (file.clone(), named)
+            })
+            .collect()
+    }
+
+    /// The files in a circle, or depending on one: what is left after taking away, again and
+    /// again, the files that name no file left. Empty when there is no circle.
+    fn in_a_circle(names: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<String> {
+        let mut left = names.clone();
+        loop {
+            let free: Vec<String> = left
+                .iter()
+                .filter(|(_, named)| named.iter().all(|n| !left.contains_key(n)))
+                .map(|(file, _)| file.clone())
+                .collect();
+            if free.is_empty() {
+                return left.into_keys().collect();
+            }
+            for file in free {
+                left.remove(&file);
+            }
         }
     }
 }

@@ -6,8 +6,8 @@
 use poise::ChoiceParameter;
 use serenity::UserId;
 
+use super::context::{BotError, Ctx};
 use super::slash::{act, command, new_game, user, Place};
-use super::{BotError, Ctx};
 use poise::serenity_prelude as serenity;
 
 /// The pace preset.

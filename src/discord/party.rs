@@ -4,8 +4,8 @@
 
 use serenity::UserId;
 
+use super::context::{BotError, Ctx};
 use super::slash::{act, command, new_game, user, Place};
-use super::{BotError, Ctx};
 use poise::serenity_prelude as serenity;
 
 const PLACE: Place = Place {
@@ -109,7 +109,7 @@ pub async fn party_extend(
 pub async fn party_warm(
     ctx: Ctx<'_>,
     #[description = "The Swinger"] player: UserId,
-    #[description = "on or off"] state: super::ultimate::Switch,
+    #[description = "on or off"] state: super::slash::Switch,
 ) -> Result<(), BotError> {
     use poise::ChoiceParameter;
     act(

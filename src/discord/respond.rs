@@ -14,9 +14,10 @@ use serenity::{
     CreateInteractionResponseMessage, CreateMessage, EditMessage, Http, UserId,
 };
 
+use super::context::{lock, now, State};
 use super::text::{fit, mentionize};
-use super::{lock, now, State};
 use crate::commands::{Notify, Reply};
+use crate::tournament::Tournament;
 
 /// A reply ready to send anywhere (interaction response, follow-up, thread message).
 #[derive(Debug, Default)]
@@ -33,14 +34,14 @@ pub(super) fn is_private(reply: &Reply) -> bool {
 }
 
 /// Users whose ids in a thread's text become mentions: the game's players (in a game
-/// thread) or the tournament's players (in a tournament thread), and the reply's.
+/// thread) or everyone the tournament knows (in a tournament thread), and the reply's.
 pub(super) async fn known_users(state: &State, thread: ChannelId, extra: &[String]) -> Vec<String> {
     let key = thread.to_string();
     let mut users: Vec<String> = match state.service.with_game(&key, |g| g.users()).await {
         Some(users) => users,
         None => state
             .service
-            .with_tournament(&key, super::tournament::players)
+            .with_tournament(&key, Tournament::people)
             .await
             .unwrap_or_default(),
     };

@@ -1,120 +1,37 @@
-//! The slash commands. Each one only translates its typed options into a
-//! [`Command`] and hands it to [`act`]; the command layer decides everything else.
+//! The interaction plumbing of slash commands, which every game's commands plug into: a
+//! command's typed options become a [`Command`] ([`command`]), which [`act`] hands to the
+//! service and answers; [`new_game`] opens a game in a thread of its own; [`legal_moves`]
+//! offers `/move`'s completions. The command layer decides everything else. This file names
+//! no game: the games' own commands (`kfb`, `ultimate`, `chex`, `nomic`, `party`), the
+//! shared ones (`shared`) and the tournament's (`tournament`) use it, and `discord/mod.rs`
+//! lists them all.
 
 use poise::serenity_prelude as serenity;
-use poise::ChoiceParameter;
 use serenity::{
     AutoArchiveDuration, ChannelId, ChannelType, CommandDataOptionValue, CommandInteraction,
-    CreateAutocompleteResponse, CreateThread, RoleId, UserId,
+    CreateAutocompleteResponse, CreateThread, UserId,
 };
 
+use super::context::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
 use super::respond::{
     is_private, known_users, notify, notify_among, post_notices, refresh_status, show_status,
     status_message, Outgoing,
 };
-use super::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
 use crate::commands::{Caller, Command, Hub, Notify, Reply, Roles};
 
-/// Every command, for registration.
-pub(super) fn all() -> Vec<poise::Command<Data, BotError>> {
-    vec![
-        kfb(),
-        pick(),
-        move_(),
-        give(),
-        takeback(),
-        claim(),
-        status(),
-        moves(),
-        export(),
-        resign(),
-        proxy(),
-        revert(),
-        help(),
-        settings(),
-        super::tournament::tournament(),
-        super::tournament::signup(),
-        super::tournament::withdraw(),
-        super::ultimate::ultimate(),
-        super::ultimate::concede(),
-        super::ultimate::offer(),
-        super::ultimate::accept(),
-        super::ultimate::decline(),
-        super::chex::chex(),
-        super::chex::draw(),
-        super::chex::place(),
-        super::nomic::nomic(),
-        super::nomic::push(),
-        super::nomic::done(),
-        super::nomic::take(),
-        super::nomic::propose(),
-        super::nomic::vote(),
-        super::nomic::demote(),
-        super::nomic::forfeit(),
-        super::nomic::judgment(),
-        super::nomic::judge(),
-        super::nomic::overrule(),
-        super::nomic::pause(),
-        super::nomic::resume(),
-        super::nomic::assign(),
-        super::nomic::order(),
-        super::nomic::set(),
-        super::nomic::rules(),
-        super::nomic::proposal(),
-        super::nomic::edit(),
-        super::party::party(),
-        super::party::pass(),
-        super::party::surrender(),
-        super::party::pieces(),
-        super::party::ledger(),
-    ]
-}
-
-/// Draft: which player of a board moves first.
+/// On or off (an option of several games).
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum Order {
-    /// Moves first (bottom of the board).
-    #[name = "first"]
-    First,
-    /// Moves second (top of the board).
-    #[name = "second"]
-    Second,
+pub enum Switch {
+    /// On.
+    #[name = "on"]
+    On,
+    /// Off.
+    #[name = "off"]
+    Off,
 }
 
-/// Draft: a colour, which decides where captured pieces go.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum Colour {
-    /// Red.
-    #[name = "red"]
-    Red,
-    /// Light green.
-    #[name = "lightgreen"]
-    LightGreen,
-    /// Blue.
-    #[name = "blue"]
-    Blue,
-}
-
-/// An army of Chess with Different Armies.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum Army {
-    /// The FIDE army (orthodox chess).
-    #[name = "fide"]
-    Fide,
-    /// Colorbound Clobberers.
-    #[name = "clobberers"]
-    Clobberers,
-    /// Nutty Knights.
-    #[name = "nutty"]
-    Nutty,
-    /// Remarkable Rookies.
-    #[name = "rookies"]
-    Rookies,
-    /// Forward FIDE.
-    #[name = "forward"]
-    Forward,
-}
-
+/// A command named `name` with the options given (those that are `None` left out), as the
+/// command layer reads it.
 pub(super) fn command(name: &str, options: Vec<(&str, Option<String>)>) -> Command {
     Command {
         name: name.to_string(),
@@ -288,7 +205,10 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
                 deferral = t.elapsed();
                 deferred_at = Some(started.elapsed());
             }
-            let (png, cpu) = state.service.cpu(move || super::board_png(job)).await?;
+            let (png, cpu) = state
+                .service
+                .cpu(move || super::picture::board_png(job))
+                .await?;
             drawn = Some(cpu);
             png
         }
@@ -334,39 +254,6 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     }
     sent?;
     Ok(())
-}
-
-/// Kung Fu Bughouse with Different Armies: start a game.
-#[poise::command(slash_command, subcommands("kfb_new"), subcommand_required)]
-pub async fn kfb(_: Ctx<'_>) -> Result<(), BotError> {
-    Ok(())
-}
-
-/// Start a game in a new thread of this channel (organisers)
-#[poise::command(slash_command, rename = "new")]
-pub async fn kfb_new(
-    ctx: Ctx<'_>,
-    #[description = "Team 1: three players, as mentions (@a @b @c)"] team1: String,
-    #[description = "Team 2: three players, as mentions (@d @e @f)"] team2: String,
-    #[description = "Kung Fu move limit: how long a mover stays locked, like 6h or 45m (default 6h)"]
-    move_limit: Option<String>,
-    #[description = "Posts in the thread before inactivity may be claimed (default 18)"]
-    #[min = 1]
-    inactivity_posts: Option<u32>,
-    #[description = "Seed for the draft order (default: random)"] seed: Option<u64>,
-) -> Result<(), BotError> {
-    let (move_limit, inactivity_posts) = with_defaults(ctx, move_limit, inactivity_posts);
-    let cmd = command(
-        "kfb new",
-        vec![
-            ("team1", Some(team1)),
-            ("team2", Some(team2)),
-            ("move_limit", move_limit),
-            ("inactivity_posts", inactivity_posts.map(|n| n.to_string())),
-            ("seed", seed.map(|n| n.to_string())),
-        ],
-    );
-    new_game(ctx, &cmd, KFB_PLACE, "Kung Fu Bughouse").await
 }
 
 /// Creates a game in a new thread of this channel (`title` names the thread), opens it with
@@ -429,7 +316,7 @@ pub(super) struct Started {
     pub(super) out: Outgoing,
 }
 
-/// Runs a command that needs a new thread (`/kfb new`, `/tournament new`): checked first on a
+/// Runs a command that needs a new thread (a game's `new`, `/tournament new`): checked first on a
 /// scratch hub, so a refusal is answered privately and creates nothing (`None`); then the
 /// thread named `name` is created in this channel and the command handled there.
 pub(super) async fn in_new_thread(
@@ -489,12 +376,7 @@ pub(super) struct Place {
     pub not_in_thread: &'static str,
 }
 
-const KFB_PLACE: Place = Place {
-    not_in_dm: "games are played in server channels, not in direct messages",
-    not_in_thread: "run /kfb new in a text channel: the game gets a thread of its own",
-};
-
-/// Why a command that opens a thread (`/kfb new`, `/tournament new`) cannot run here, if it
+/// Why a command that opens a thread (a game's `new`, `/tournament new`) cannot run here, if it
 /// cannot: the command layer's refusal (checked on a scratch hub: `probe`), or the place.
 pub(super) async fn new_thread_refusal(
     state: &State,
@@ -525,8 +407,8 @@ pub(super) async fn new_thread_refusal(
     Some(Outgoing::text(format!("refused: {text}")))
 }
 
-/// Posts a new game's first messages in its thread: the game, its notification (the six
-/// players, told who picks first: the one message that pings them), and the status message,
+/// Posts a new game's first messages in its thread: the game, its notification (its
+/// players, told who acts first: the one message that pings them), and the status message,
 /// pinned.
 pub(super) async fn open_game(
     http: &serenity::Http,
@@ -549,29 +431,6 @@ pub(super) async fn open_game(
         lock(&state.status).insert(thread, msg.id);
     }
     Ok(())
-}
-
-/// Make your draft pick: order, colour and army
-#[poise::command(slash_command)]
-pub async fn pick(
-    ctx: Ctx<'_>,
-    #[description = "Move first or second on your board"] order: Order,
-    #[description = "Your colour"] color: Colour,
-    #[description = "Your army"] army: Army,
-    #[description = "Pick for this player of the other team (after a handed-over choice)"]
-    #[rename = "for"]
-    for_player: Option<UserId>,
-) -> Result<(), BotError> {
-    let cmd = command(
-        "pick",
-        vec![
-            ("order", Some(order.name().to_string())),
-            ("color", Some(color.name().to_string())),
-            ("army", Some(army.name().to_string())),
-            ("for", for_player.and_then(user)),
-        ],
-    );
-    act(ctx, cmd).await
 }
 
 /// Suggests the caller's legal moves that contain what was typed (at most 25).
@@ -608,244 +467,6 @@ pub(super) async fn legal_moves(ctx: Ctx<'_>, partial: &str) -> CreateAutocomple
         .map(serenity::AutocompleteChoice::from)
         .collect();
     CreateAutocompleteResponse::new().set_choices(choices)
-}
-
-/// Make a move or a drop: Nb1-c3, d4xe5, N@f3, e7-e8=Q, 0-0
-#[poise::command(slash_command, rename = "move")]
-pub async fn move_(
-    ctx: Ctx<'_>,
-    #[description = "The move in long algebraic notation (Nb1-c3, N@f3, e7-e8=Q, P@g6(nutty))"]
-    #[autocomplete = "legal_moves"]
-    notation: String,
-    #[description = "The board to play on, when you play for someone by proxy"]
-    #[min = 1]
-    #[max = 3]
-    board: Option<u8>,
-    #[description = "Which army's pawn to drop, when you hold pawns of several armies"]
-    army: Option<Army>,
-    #[description = "Chex: the board number your move refers to (refused if the board changed)"]
-    turn: Option<u32>,
-) -> Result<(), BotError> {
-    let cmd = command(
-        "move",
-        vec![
-            ("notation", Some(notation)),
-            ("board", board.map(|b| b.to_string())),
-            ("army", army.map(|a| a.name().to_string())),
-            ("turn", turn.map(|n| n.to_string())),
-        ],
-    );
-    act(ctx, cmd).await
-}
-
-/// Give a king you hold to a teammate
-#[poise::command(slash_command)]
-pub async fn give(
-    ctx: Ctx<'_>,
-    #[description = "The teammate who receives it"] to: UserId,
-    #[description = "The piece: K (only kings are given by hand)"] piece: Option<String>,
-    #[description = "Which king, by colour, when you hold several"] color: Option<Colour>,
-) -> Result<(), BotError> {
-    let cmd = command(
-        "give",
-        vec![
-            ("piece", Some(piece.unwrap_or_else(|| "K".to_string()))),
-            ("to", user(to)),
-            ("color", color.map(|c| c.name().to_string())),
-        ],
-    );
-    act(ctx, cmd).await
-}
-
-/// Take back your last action, if nothing happened since
-#[poise::command(slash_command)]
-pub async fn takeback(ctx: Ctx<'_>) -> Result<(), BotError> {
-    act(ctx, command("takeback", Vec::new())).await
-}
-
-/// Claim inactivity against your board opponent once their post counter is at the limit
-#[poise::command(slash_command)]
-pub async fn claim(ctx: Ctx<'_>) -> Result<(), BotError> {
-    act(ctx, command("claim", Vec::new())).await
-}
-
-/// Show the game: draft or boards, locks, inactivity, kings
-#[poise::command(slash_command)]
-pub async fn status(ctx: Ctx<'_>) -> Result<(), BotError> {
-    act(ctx, command("status", Vec::new())).await
-}
-
-/// List your legal moves, optionally those touching a square
-#[poise::command(slash_command)]
-pub async fn moves(
-    ctx: Ctx<'_>,
-    #[description = "Only moves that mention this square, like e2"] square: Option<String>,
-    #[description = "Party Chess: only placements of this piece, like R"] piece: Option<String>,
-) -> Result<(), BotError> {
-    act(
-        ctx,
-        command("moves", vec![("square", square), ("piece", piece)]),
-    )
-    .await
-}
-
-/// Export the game as text (tags, then the action log)
-#[poise::command(slash_command)]
-pub async fn export(ctx: Ctx<'_>) -> Result<(), BotError> {
-    act(ctx, command("export", Vec::new())).await
-}
-
-/// Resign the game for your team
-#[poise::command(slash_command)]
-pub async fn resign(ctx: Ctx<'_>) -> Result<(), BotError> {
-    act(ctx, command("resign", Vec::new())).await
-}
-
-/// Let a player act for another one (organisers)
-#[poise::command(
-    slash_command,
-    subcommands("proxy_grant", "proxy_revoke"),
-    subcommand_required
-)]
-pub async fn proxy(_: Ctx<'_>) -> Result<(), BotError> {
-    Ok(())
-}
-
-/// Let a player move for another one (organisers)
-#[poise::command(slash_command, rename = "grant")]
-pub async fn proxy_grant(
-    ctx: Ctx<'_>,
-    #[description = "Who may act"] player: UserId,
-    #[description = "For whom"]
-    #[rename = "for"]
-    for_player: UserId,
-) -> Result<(), BotError> {
-    let cmd = command(
-        "proxy grant",
-        vec![("player", user(player)), ("for", user(for_player))],
-    );
-    act(ctx, cmd).await
-}
-
-/// Withdraw a proxy grant (organisers)
-#[poise::command(slash_command, rename = "revoke")]
-pub async fn proxy_revoke(
-    ctx: Ctx<'_>,
-    #[description = "Who may no longer act"] player: UserId,
-    #[description = "For whom"]
-    #[rename = "for"]
-    for_player: UserId,
-) -> Result<(), BotError> {
-    let cmd = command(
-        "proxy revoke",
-        vec![("player", user(player)), ("for", user(for_player))],
-    );
-    act(ctx, cmd).await
-}
-
-/// Undo the game back to before an action (moderators; asks for confirmation)
-#[poise::command(slash_command)]
-pub async fn revert(
-    ctx: Ctx<'_>,
-    #[description = "The action number to undo, with all after it (as in replies: #12)"]
-    #[min = 1]
-    to: u32,
-    #[description = "Why (kept in the game log)"] reason: String,
-) -> Result<(), BotError> {
-    let cmd = command(
-        "revert",
-        vec![("to", Some(to.to_string())), ("reason", Some(reason))],
-    );
-    act(ctx, cmd).await
-}
-
-/// How to play with Arbiter: the commands
-#[poise::command(slash_command)]
-pub async fn help(
-    ctx: Ctx<'_>,
-    #[description = "Only this game's commands: kfb, ultimate, chex, nomic, party or tournament"]
-    game: Option<String>,
-) -> Result<(), BotError> {
-    act(ctx, command("help", vec![("game", game)])).await
-}
-
-/// Choose the organiser and moderator roles and the defaults of new games (server admins)
-#[poise::command(slash_command, default_member_permissions = "MANAGE_GUILD")]
-pub async fn settings(
-    ctx: Ctx<'_>,
-    #[description = "Members with this role may start games and grant proxies"]
-    organiser_role: Option<RoleId>,
-    #[description = "Members with this role may revert games"] moderator_role: Option<RoleId>,
-    #[description = "Default move limit of new games, like 6h, 6m or 45m"]
-    default_move_limit: Option<String>,
-    #[description = "Default posts before inactivity may be claimed in new games"]
-    #[min = 1]
-    default_inactivity_posts: Option<u32>,
-) -> Result<(), BotError> {
-    let interaction = ctx.interaction;
-    let pctx = poise::Context::Application(ctx);
-    let perms = interaction
-        .member
-        .as_ref()
-        .and_then(|m| m.permissions)
-        .unwrap_or_default();
-    let Some(guild) = interaction.guild_id else {
-        let out = Outgoing::text("settings belong to a server; run /settings there".into());
-        pctx.send(out.into_reply(true)).await?;
-        return Ok(());
-    };
-    if !(perms.administrator() || perms.manage_guild()) {
-        let out = Outgoing::text(
-            "refused: only server admins (Manage Server) may change the settings".into(),
-        );
-        pctx.send(out.into_reply(true)).await?;
-        return Ok(());
-    }
-    let limit = match default_move_limit
-        .as_deref()
-        .map(crate::time::parse_duration)
-    {
-        Some(Err(e)) => {
-            let out = Outgoing::text(format!("refused: {e}"));
-            pctx.send(out.into_reply(true)).await?;
-            return Ok(());
-        }
-        Some(Ok(secs)) => Some(secs),
-        None => None,
-    };
-    let now_set = {
-        let mut roles = lock(&ctx.data().roles);
-        let entry = roles.entry(guild).or_default();
-        if organiser_role.is_some() {
-            entry.organiser = organiser_role;
-        }
-        if moderator_role.is_some() {
-            entry.moderator = moderator_role;
-        }
-        if limit.is_some() {
-            entry.move_limit = limit;
-        }
-        if default_inactivity_posts.is_some() {
-            entry.inactivity_posts = default_inactivity_posts;
-        }
-        *entry
-    };
-    ctx.data().save_settings(guild, now_set).await;
-    tracing::info!(guild = %guild, user = %interaction.user.id, settings = ?now_set, "settings changed");
-    let show = |r: Option<RoleId>| {
-        r.map_or("none (permissions only)".to_string(), |r| {
-            format!("<@&{r}>")
-        })
-    };
-    let text = format!(
-        "ok: organisers: {} or Manage Threads; moderators: {} or Manage Messages; new games: move limit {}, inactivity {} posts",
-        show(now_set.organiser),
-        show(now_set.moderator),
-        crate::time::format_duration(now_set.move_limit.unwrap_or(6 * 3600)),
-        now_set.inactivity_posts.unwrap_or(18)
-    );
-    pctx.send(Outgoing::text(text).into_reply(true)).await?;
-    Ok(())
 }
 
 /// Logs a failed command and tells its sender, without details.

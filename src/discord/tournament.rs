@@ -9,11 +9,11 @@
 use poise::serenity_prelude as serenity;
 use serenity::{AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThread, Http};
 
-use super::respond::{is_private, post_notices, post_notify, Outgoing};
+use super::context::{now, BotError, Ctx, Data, State};
+use super::respond::{channel_of, is_private, post_notices, post_notify, Outgoing};
 use super::slash::{
     command, handle, in_new_thread, open_game, user, with_defaults, Handled, Place,
 };
-use super::{now, BotError, Ctx, Data, State};
 use crate::commands::{standings_picture_named, Command, MatchOpen, Reply};
 use crate::tournament::Tournament;
 
@@ -59,22 +59,6 @@ impl Outcome {
             Outcome::Auto => "auto",
         }
     }
-}
-
-/// Everyone a tournament knows (the organiser, signed-up players and their named mates, team
-/// players): their ids in the tournament thread's text become mentions.
-pub(super) fn players(t: &Tournament) -> Vec<String> {
-    let mut users = vec![t.organiser.clone()];
-    for s in &t.signups {
-        users.push(s.player.clone());
-        users.extend(s.mates.iter().cloned());
-    }
-    for team in &t.teams {
-        users.extend(team.players.iter().cloned());
-    }
-    users.sort();
-    users.dedup();
-    users
 }
 
 fn thread_name(name: &str) -> String {
@@ -440,7 +424,7 @@ async fn open_matches(ctx: Ctx<'_>, opens: &[MatchOpen], raw: &str) -> Result<()
     let mut failed = Vec::new();
     let mut tournament_thread = ctx.interaction.channel_id;
     for m in opens {
-        let Some(tournament) = super::respond::channel_of(&m.tournament) else {
+        let Some(tournament) = channel_of(&m.tournament) else {
             tracing::error!(thread = %m.tournament, "a match of a tournament that is not in a channel");
             failed.push(format!("round {} board {}", m.round, m.board));
             continue;

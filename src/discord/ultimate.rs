@@ -5,8 +5,8 @@
 use poise::ChoiceParameter;
 use serenity::UserId;
 
-use super::slash::{act, command, new_game, user, Place};
-use super::{BotError, Ctx};
+use super::context::{BotError, Ctx};
+use super::slash::{act, command, new_game, user, Place, Switch};
 use poise::serenity_prelude as serenity;
 
 /// What happens to a defeated player's pieces.
@@ -32,17 +32,6 @@ pub enum Stalemate {
     /// The player is skipped until they have a move.
     #[name = "pass"]
     Pass,
-}
-
-/// On or off.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum Switch {
-    /// On.
-    #[name = "on"]
-    On,
-    /// Off.
-    #[name = "off"]
-    Off,
 }
 
 const PLACE: Place = Place {

@@ -32,7 +32,8 @@
 
 pub mod teams;
 
-use crate::games::kfb::{self, splitmix};
+use crate::games::kfb;
+use crate::games::seeded::splitmix;
 use crate::swiss::{self, BoardResult, Outcome, PointSystem, SwissError};
 use crate::time::{format_duration, Timestamp};
 
@@ -325,6 +326,23 @@ impl Tournament {
             results: Vec::new(),
             finished: false,
         }
+    }
+
+    /// Everyone the tournament knows, each once: the organiser, signed-up players and the
+    /// mates they named, and the teams' players (their ids in the tournament thread's text
+    /// become mentions).
+    pub fn people(&self) -> Vec<String> {
+        let mut users = vec![self.organiser.clone()];
+        for s in &self.signups {
+            users.push(s.player.clone());
+            users.extend(s.mates.iter().cloned());
+        }
+        for team in &self.teams {
+            users.extend(team.players.iter().cloned());
+        }
+        users.sort();
+        users.dedup();
+        users
     }
 
     /// Rounds paired so far.
