@@ -274,6 +274,59 @@ impl<A: Logged> StoredLog for Log<A> {
     }
 }
 
+/// One line of the log in an export, the same in every game:
+/// `#12 t=<time><extra> <actor>: <what> {reverted by <who>: <why>} ;; <the entry as JSON>`
+/// (`-` for an entry without a number; `extra` is a game's own note, like KFB's ` board 2`).
+pub fn export_line<A: serde::Serialize>(e: &Entry<A>, extra: &str, what: &str) -> String {
+    let num = e.number.map_or("-".to_string(), |n| format!("#{n}"));
+    let rev = match &e.reverted {
+        Some((by, why)) => format!(" {{reverted by {by}: {why}}}"),
+        None => String::new(),
+    };
+    let data = serde_json::to_string(e).unwrap_or_default();
+    format!(
+        "{num} t={}{extra} {}: {what}{rev} ;; {data}\n",
+        e.time, e.actor
+    )
+}
+
+/// A line of an export that does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct BadLine {
+    /// Its number, from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// What every game's export carries for import: the `[Setup {…}]` line's JSON (users and
+/// settings) and the log, one entry's JSON after ` ;; ` on each line ([`export_line`]).
+///
+/// # Errors
+/// A `[Setup` or entry line whose JSON does not decode.
+pub fn read_export<S: serde::de::DeserializeOwned, A: serde::de::DeserializeOwned>(
+    text: &str,
+) -> Result<(Option<S>, Vec<Entry<A>>), BadLine> {
+    let mut setup = None;
+    let mut entries = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let bad = |message: String| BadLine {
+            line: i + 1,
+            message,
+        };
+        if let Some(rest) = line.strip_prefix("[Setup ") {
+            let json = rest
+                .strip_suffix(']')
+                .ok_or_else(|| bad("unclosed [Setup".into()))?;
+            setup = Some(serde_json::from_str(json).map_err(|e| bad(e.to_string()))?);
+        } else if let Some((_, json)) = line.split_once(" ;; ") {
+            entries.push(serde_json::from_str(json).map_err(|e| bad(e.to_string()))?);
+        }
+    }
+    Ok((setup, entries))
+}
+
 /// A log read back from its stored rows.
 ///
 /// # Errors

@@ -24,6 +24,7 @@
 
 use super::game::{describe, Action, Entry, Game, Outcome, Settings};
 use super::position::Side;
+use crate::games::log::export_line;
 use crate::time::format_duration;
 
 /// A game file that does not read back.
@@ -125,23 +126,13 @@ pub fn export(game: &Game) -> String {
     }
     s.push('\n');
     for e in &game.log {
-        let num = e.number.map_or("-".to_string(), |n| format!("#{n}"));
-        let rev = match &e.reverted {
-            Some((by, why)) => format!(" {{reverted by {by}: {why}}}"),
-            None => String::new(),
-        };
-        let data = if over {
-            serde_json::to_string(e)
+        let what = describe(&e.action, &game.users);
+        let line = if over {
+            export_line(e, "", &what)
         } else {
-            serde_json::to_string(&hide_seed(e))
-        }
-        .unwrap_or_default();
-        s.push_str(&format!(
-            "{num} t={} {}: {}{rev} ;; {data}\n",
-            e.time,
-            e.actor,
-            describe(&e.action, &game.users)
-        ));
+            export_line(&hide_seed(e), "", &what)
+        };
+        s.push_str(&line);
     }
     s
 }
@@ -170,22 +161,11 @@ pub fn derived_seed(hash: &str) -> u64 {
 /// # Errors
 /// An [`ImportError`] naming the line.
 pub fn import(text: &str) -> Result<Game, ImportError> {
-    let mut setup: Option<Setup> = None;
-    let mut entries: Vec<Entry> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let bad = |message: String| ImportError::Bad {
-            line: i + 1,
-            message,
-        };
-        if let Some(rest) = line.strip_prefix("[Setup ") {
-            let json = rest
-                .strip_suffix(']')
-                .ok_or_else(|| bad("unclosed [Setup".into()))?;
-            setup = Some(serde_json::from_str(json).map_err(|e| bad(e.to_string()))?);
-        } else if let Some((_, json)) = line.split_once(" ;; ") {
-            entries.push(serde_json::from_str(json).map_err(|e| bad(e.to_string()))?);
-        }
-    }
+    let (setup, entries): (Option<Setup>, Vec<Entry>) = crate::games::log::read_export(text)
+        .map_err(|b| ImportError::Bad {
+            line: b.line,
+            message: b.message,
+        })?;
     if !text.lines().any(|l| l.trim() == EVENT_TAG) {
         return Err(ImportError::NoSetup);
     }

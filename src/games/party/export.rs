@@ -6,6 +6,7 @@
 //! (`-` for the start). What follows ` ;; ` is what [`import`] reads back.
 
 use super::game::{Entry, Game, Settings};
+use crate::games::log::export_line;
 use crate::time::format_duration;
 
 /// The tag that marks a Party Chess export.
@@ -37,21 +38,12 @@ pub fn export(game: &Game) -> String {
     }
     s.push('\n');
     for e in &game.log {
-        let num = e.number.map_or("-".to_string(), |n| format!("#{n}"));
-        let rev = match &e.reverted {
-            Some((by, why)) => format!(" {{reverted by {by}: {why}}}"),
-            None => String::new(),
-        };
         let what = if e.command.is_empty() {
-            "the game starts".to_string()
+            "the game starts"
         } else {
-            e.command.clone()
+            e.command.as_str()
         };
-        let data = serde_json::to_string(e).unwrap_or_default();
-        s.push_str(&format!(
-            "{num} t={} {}: {what}{rev} ;; {data}\n",
-            e.time, e.actor
-        ));
+        s.push_str(&export_line(e, "", what));
     }
     s
 }
@@ -67,18 +59,8 @@ pub fn import(text: &str) -> Result<Game, String> {
             "this is not an Arbiter Party Chess export (no [Event \"Party Chess\"])".into(),
         );
     }
-    let mut setup: Option<Setup> = None;
-    let mut entries: Vec<Entry> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if let Some(rest) = line.strip_prefix("[Setup ") {
-            let json = rest
-                .strip_suffix(']')
-                .ok_or_else(|| format!("line {}: unclosed [Setup", i + 1))?;
-            setup = Some(serde_json::from_str(json).map_err(|e| format!("line {}: {e}", i + 1))?);
-        } else if let Some((_, json)) = line.split_once(" ;; ") {
-            entries.push(serde_json::from_str(json).map_err(|e| format!("line {}: {e}", i + 1))?);
-        }
-    }
+    let (setup, entries): (Option<Setup>, Vec<Entry>) =
+        crate::games::log::read_export(text).map_err(|b| b.to_string())?;
     let setup = setup.ok_or("no [Setup …] line")?;
     Game::from_log(setup.settings, entries)
 }

@@ -18,6 +18,7 @@
 
 use super::game::{describe, Entry, Game, Outcome, Settings};
 use super::Seat;
+use crate::games::log::export_line;
 use crate::time::format_duration;
 
 /// A game file that does not read back.
@@ -89,18 +90,7 @@ pub fn export(game: &Game) -> String {
     }
     s.push('\n');
     for e in &game.log {
-        let num = e.number.map_or("-".to_string(), |n| format!("#{n}"));
-        let rev = match &e.reverted {
-            Some((by, why)) => format!(" {{reverted by {by}: {why}}}"),
-            None => String::new(),
-        };
-        let data = serde_json::to_string(e).unwrap_or_default();
-        s.push_str(&format!(
-            "{num} t={} {}: {}{rev} ;; {data}\n",
-            e.time,
-            e.actor,
-            describe(&e.action, &game.users)
-        ));
+        s.push_str(&export_line(e, "", &describe(&e.action, &game.users)));
     }
     s
 }
@@ -110,22 +100,11 @@ pub fn export(game: &Game) -> String {
 /// # Errors
 /// An [`ImportError`] naming the line.
 pub fn import(text: &str) -> Result<Game, ImportError> {
-    let mut setup: Option<Setup> = None;
-    let mut entries: Vec<Entry> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let bad = |message: String| ImportError::Bad {
-            line: i + 1,
-            message,
-        };
-        if let Some(rest) = line.strip_prefix("[Setup ") {
-            let json = rest
-                .strip_suffix(']')
-                .ok_or_else(|| bad("unclosed [Setup".into()))?;
-            setup = Some(serde_json::from_str(json).map_err(|e| bad(e.to_string()))?);
-        } else if let Some((_, json)) = line.split_once(" ;; ") {
-            entries.push(serde_json::from_str(json).map_err(|e| bad(e.to_string()))?);
-        }
-    }
+    let (setup, entries): (Option<Setup>, Vec<Entry>) = crate::games::log::read_export(text)
+        .map_err(|b| ImportError::Bad {
+            line: b.line,
+            message: b.message,
+        })?;
     let setup = setup.ok_or(ImportError::NoSetup)?;
     Game::from_log(setup.users, setup.settings, entries)
         .map_err(|e| ImportError::Replay(e.to_string()))
