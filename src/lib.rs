@@ -41,10 +41,16 @@
 //!    must act next.
 //!
 //! # Adding a game
-//! A game is a module `src/games/<game>/` (its rules, position, log and export), its
-//! `GameKind` and `ThreadGame` in `src/commands/<game>.rs`, its slash commands in
-//! `src/discord/<game>.rs`, its picture in `src/render/<game>.rs`, and one line in the game
-//! layer's list of kinds.
+//! A game is a module `src/games/<game>/` (its rules, position and export), its `GameKind`
+//! and `ThreadGame` in `src/commands/<game>.rs`, and one line in the game layer's list of
+//! kinds (`commands::KINDS`). The log it keeps is `games::log::Log`: numbering, takeback, a
+//! moderator's revert and its preview, stored rows and export lines are written there once. A
+//! simple turn-based game may instead supply only its rules (`commands::rules::Rules`: set
+//! up, read a play, apply it, who acts, status, plays) and get the rest; `tests/toy_game.rs`
+//! plays such a game through the console, storage, export and a restart. That is all the
+//! console, the store and the hub need; Discord also wants the game's slash commands
+//! (`src/discord/<game>.rs`, listed in `src/discord/mod.rs`) and a picture
+//! (`src/render/<game>.rs`).
 pub mod cli;
 pub mod commands;
 pub mod console;

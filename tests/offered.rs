@@ -149,6 +149,17 @@ impl Run {
         let out = self.line(&format!("{} /moves", USERS[seat]));
         let first = first_line(&out).to_string();
         let Some(list) = first.strip_prefix("ok: ") else {
+            // A player who may not move now (locked, waiting for the board's opening move, the
+            // game over) is refused, with the plays to plan with on the next lines (issue 40):
+            // nothing to play now. Any other refusal is a failure.
+            let waiting = [
+                "you are locked",
+                "your first move waits",
+                "the game is over",
+            ];
+            if waiting.iter().any(|w| first.contains(w)) {
+                return Vec::new();
+            }
             self.fail(&format!("/moves was refused: {first}"));
         };
         if list.starts_with("no legal moves") {

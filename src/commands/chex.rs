@@ -284,14 +284,7 @@ impl ThreadGame for Game {
             entropy: r.entropy,
         };
         self.apply(r.moderator, req, r.now, r.raw)
-            .map(|a| {
-                let mut r = accepted(self, a);
-                r.notify = Some(Notify::to(
-                    self.users.clone(),
-                    "a moderator reverted the game; see the thread",
-                ));
-                r
-            })
+            .map(|a| accepted(self, a))
             .map_err(|e| e.to_string())
     }
 

@@ -743,7 +743,17 @@ impl Hub {
             entropy: p.entropy,
         };
         match game.revert(revert) {
-            Ok(r) => {
+            Ok(mut r) => {
+                // Everyone's position may have changed: every player is told, in the game's
+                // own words when it addresses them all.
+                let players = game.users();
+                let told = r.notify.as_ref().map(Notify::users).unwrap_or_default();
+                if !players.iter().all(|u| told.contains(u)) {
+                    r.notify = Some(Notify::to(
+                        players,
+                        "a moderator reverted the game; see the thread",
+                    ));
+                }
                 let r = before.settle(&**game, r, now);
                 let thread = p.thread.clone();
                 self.pending.retain(|_, q| q.thread != thread);

@@ -789,14 +789,7 @@ impl ThreadGame for Game {
             to,
             reason: reason.to_string(),
         };
-        self.apply(moderator, a, now, raw).map(|a| {
-            let mut r = accepted(a);
-            r.notify = Some(Notify::to(
-                self.players.clone(),
-                "a moderator reverted the game; see the thread",
-            ));
-            r
-        })
+        self.apply(moderator, a, now, raw).map(accepted)
     }
 
     fn status(&self, now: Timestamp) -> String {

@@ -312,14 +312,7 @@ impl ThreadGame for Game {
             now,
             raw,
         )
-        .map(|a| {
-            let mut r = accepted(a);
-            r.notify = Some(Notify::to(
-                Game::users(self),
-                "a moderator reverted the game; see the thread",
-            ));
-            r
-        })
+        .map(accepted)
     }
 
     fn status(&self, now: Timestamp) -> String {

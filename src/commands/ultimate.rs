@@ -345,14 +345,7 @@ impl ThreadGame for Game {
             reason: reason.to_string(),
         };
         self.apply(moderator, req, now, raw)
-            .map(|a| {
-                let mut r = accepted(self, a);
-                r.notify = Some(Notify::to(
-                    self.users.clone(),
-                    "a moderator reverted the game; see the thread",
-                ));
-                r
-            })
+            .map(|a| accepted(self, a))
             .map_err(|e| e.to_string())
     }
 

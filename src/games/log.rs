@@ -47,6 +47,25 @@ pub trait Logged: serde::Serialize {
     fn revert_of(&self) -> Option<(u32, &str)>;
 }
 
+/// Implements [`Logged`] for a game's action enum: the variants named are its bookkeeping
+/// (`Start`, `Takeback`, `Revert`), and its `Revert { to, reason, .. }` is a moderator's revert.
+macro_rules! logged {
+    ($action:ty: $($book:ident)|+) => {
+        impl $crate::games::log::Logged for $action {
+            fn bookkeeping(&self) -> bool {
+                matches!(self, $(Self::$book { .. })|+)
+            }
+            fn revert_of(&self) -> Option<(u32, &str)> {
+                match self {
+                    Self::Revert { to, reason, .. } => Some((*to, reason)),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+pub(crate) use logged;
+
 /// Why the log refuses an undo.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LogError {

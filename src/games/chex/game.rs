@@ -229,20 +229,7 @@ pub enum Action {
     },
 }
 
-impl crate::games::log::Logged for Action {
-    fn bookkeeping(&self) -> bool {
-        matches!(
-            self,
-            Action::Start { .. } | Action::Takeback { .. } | Action::Revert { .. }
-        )
-    }
-    fn revert_of(&self) -> Option<(u32, &str)> {
-        match self {
-            Action::Revert { to, reason, .. } => Some((*to, reason)),
-            _ => None,
-        }
-    }
-}
+crate::games::log::logged!(Action: Start | Takeback | Revert);
 
 /// A fresh seed drawn at a revert (Chex rules 5.5a).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

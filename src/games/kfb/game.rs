@@ -7,7 +7,7 @@ use crate::engine::{
     fen, notation, ArmyId, CaptureFate, Catalog, Colour, DropRules, Geometry, HandPiece, Move,
     Position, RuleSet, Rules, Side,
 };
-use crate::games::log::{Log, LogError, Logged};
+use crate::games::log::{Log, LogError};
 use crate::games::Notify;
 use crate::time::{stamp, Style, Timestamp};
 
@@ -115,17 +115,7 @@ impl Action {
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
 
-impl Logged for Action {
-    fn bookkeeping(&self) -> bool {
-        matches!(self, Action::Takeback { .. } | Action::Revert { .. })
-    }
-    fn revert_of(&self) -> Option<(u32, &str)> {
-        match self {
-            Action::Revert { to, reason } => Some((*to, reason)),
-            _ => None,
-        }
-    }
-}
+crate::games::log::logged!(Action: Takeback | Revert);
 
 /// The state of one board.
 #[derive(Clone, Debug)]

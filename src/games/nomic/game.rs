@@ -525,20 +525,7 @@ enum Running {
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
 
-impl crate::games::log::Logged for Action {
-    fn bookkeeping(&self) -> bool {
-        matches!(
-            self,
-            Action::Start { .. } | Action::Takeback { .. } | Action::Revert { .. }
-        )
-    }
-    fn revert_of(&self) -> Option<(u32, &str)> {
-        match self {
-            Action::Revert { to, reason, .. } => Some((*to, reason)),
-            _ => None,
-        }
-    }
-}
+crate::games::log::logged!(Action: Start | Takeback | Revert);
 
 /// Why an action is refused (shown as it is).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

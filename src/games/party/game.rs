@@ -147,20 +147,7 @@ pub enum Action {
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
 
-impl crate::games::log::Logged for Action {
-    fn bookkeeping(&self) -> bool {
-        matches!(
-            self,
-            Action::Start { .. } | Action::Takeback { .. } | Action::Revert { .. }
-        )
-    }
-    fn revert_of(&self) -> Option<(u32, &str)> {
-        match self {
-            Action::Revert { to, reason, .. } => Some((*to, reason)),
-            _ => None,
-        }
-    }
-}
+crate::games::log::logged!(Action: Start | Takeback | Revert);
 
 /// The last play, for the picture.
 #[derive(Clone, Debug, PartialEq, Eq)]
