@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use crate::time::{format_duration, Timestamp};
 
 use super::position::{
-    half_letter, move_text, parse_square, Join, Kind, Local, Move, Piece, Position, Rules, Slot,
-    Special,
+    half_letter, move_text, parse_square, JBoard, Join, Kind, Local, Move, Piece, Position, Rules,
+    Slot, Special,
 };
 use super::rules::Ruleset;
 use super::text::TextError;
@@ -1417,6 +1417,8 @@ pub fn change_of(text: &str) -> Change {
     Change::Enact
 }
 
+/// Applies one action by `actor` at `t`: the reply's lines, or a refusal. A `/move` is stored
+/// as echoed (`notation` becomes the canonical move text).
 fn fold(
     st: &mut State,
     ctx: &Ctx<'_>,
@@ -1424,1085 +1426,1387 @@ fn fold(
     action: &mut Action,
     t: Timestamp,
 ) -> Result<Vec<String>, String> {
-    let mut lines = Vec::new();
     st.calls.clear();
     st.mated.clear();
-    let player = ctx.players.iter().position(|u| u == actor);
-    let referee = st.is_referee(actor);
-    let n = st.pos.players();
-    let need_referee = |what: &str| -> Result<(), String> {
-        if referee {
-            Ok(())
-        } else {
-            refuse(format!("only a Referee may {what}"))
-        }
-    };
-    let in_play = |st: &State| -> Result<(), String> {
-        if st.over {
-            return refuse(match st.winner {
-                Some(w) => format!(
-                    "the game is over: {} won; no more game actions",
-                    ctx.players[w]
-                ),
-                None => "the game is over".into(),
-            });
-        }
-        if st.paused.is_some() {
-            return refuse("play is paused by a Referee; wait for /resume");
-        }
-        Ok(())
-    };
-    // The player whose turn it is, checked.
-    let turn_player = |st: &State| -> Result<usize, String> {
-        in_play(st)?;
-        let Some(p) = player else {
-            return refuse("you are not a player in this game");
-        };
-        if st.pos.forfeited[p] {
-            return refuse("you have forfeited the game");
-        }
-        match st.current_player() {
-            Some(c) if c == p => Ok(p),
-            Some(c) => refuse(format!("it is {}'s turn, not yours", ctx.players[c])),
-            None => refuse("no one's turn: the game waits for a Referee"),
-        }
-    };
+    let mut f = Fold::new(st, ctx, actor, t);
     match action {
-        Action::Start { position, order } => {
-            if let Some(text) = position {
-                let pos = Position::from_text(text).map_err(|e| e.to_string())?;
-                if pos.players() != n {
-                    return refuse("the position has a different number of half-boards");
-                }
-                st.pos = pos;
-            } else {
-                st.pos.order = order.clone();
-            }
-            st.clock = t;
-            st.now = t;
-            let mut none = Vec::new();
-            st.update_living(&mut none, ctx);
-            if !st.over {
-                match st.pos.turn.slot {
-                    Slot::Idle => {
-                        let first = st.first_playable(0).map(Slot::Army);
-                        st.start_slot(first, t, &mut none, ctx);
-                    }
-                    Slot::Army(a) if st.pos.turn.part == 1 && st.pos.turn.s.iter().all(|s| !s) => {
-                        st.pos.turn.s = st.pos.halves_of(a);
-                    }
-                    _ => {}
-                }
-            }
-        }
-        Action::Push { join } => {
-            let p = turn_player(st)?;
-            let Slot::Army(army) = st.pos.turn.slot else {
-                return refuse("an undead player does not move; /propose or /done");
-            };
-            if st.pos.turn.part != 1 {
-                return refuse(format!(
-                    "part 1 is over (it is part {}); pushes are made in part 1",
-                    st.pos.turn.part
-                ));
-            }
-            if let Some(j) = st.pos.turn.join {
-                return refuse(format!(
-                    "you have pushed {} already; now /move on it",
-                    j.text()
-                ));
-            }
-            let join = *join;
-            if let Some(why) = st.pos.push_blocked(join, army) {
-                return refuse(format!("push refused: {why}"));
-            }
-            let rules = st.rules();
-            let moves = st.pos.budget_moves(join, army, rules);
-            let b = st.pos.joined(join);
-            let attacked = st.pos.attacked_kings(&b, join);
-            let own: Vec<((u8, u8), usize)> = attacked
-                .iter()
-                .copied()
-                .filter(|&(_, y)| st.pos.same_side(y, army))
-                .collect();
-            if moves.is_empty() && own.is_empty() {
-                return refuse(format!(
-                    "push refused: army {} would have no legal move on {} (try another push)",
-                    army + 1,
-                    join.text()
-                ));
-            }
-            lines.push(format!(
-                "{} pushes {} (bottom) and {} (top) together for army {}.",
-                ctx.players[p],
-                half_letter(join.bottom),
-                half_letter(join.top),
-                army + 1
-            ));
-            st.pos.turn.join = Some(join);
-            // 217: every other side's attacked king is checkmated at once.
-            for &(sq, y) in &attacked {
-                if !st.pos.same_side(y, army) {
-                    let to = st.pos.entitled(&b, join, sq, y);
-                    lines.push(format!(
-                        "Army {}'s king is attacked at the push (217).",
-                        y + 1
-                    ));
-                    st.pass_control(y, to, Some(p), &mut lines, ctx);
-                    if st.over {
-                        return Ok(lines);
-                    }
-                }
-            }
-            if moves.is_empty() {
-                // The mover's own king attacked with no move to end it: that army is mated.
-                for &(sq, y) in &own {
-                    let to = st.pos.entitled(&b, join, sq, y);
-                    lines.push(format!(
-                        "Army {}'s king is attacked and no move ends the attack.",
-                        y + 1
-                    ));
-                    st.pass_control(y, to, Some(p), &mut lines, ctx);
-                    if st.over {
-                        return Ok(lines);
-                    }
-                }
-                lines.push(format!("Army {}'s turn ends.", army + 1));
-                st.end_turn(t, &mut lines, ctx);
-            } else if !own.is_empty() {
-                lines.push("Your king is attacked: the move must end the attack.".into());
-            }
-        }
-        Action::Move { notation } => {
-            let p = turn_player(st)?;
-            let Slot::Army(army) = st.pos.turn.slot else {
-                return refuse("an undead player does not move; /propose or /done");
-            };
-            if st.pos.turn.part != 1 {
-                return refuse(format!("part 1 is over (it is part {})", st.pos.turn.part));
-            }
-            let Some(join) = st.pos.turn.join else {
-                return refuse(
-                    "push two half-boards together first: /push bottom:<half> top:<half>",
-                );
-            };
-            let rules = st.rules();
-            let b = st.pos.joined(join);
-            let legal = st.pos.budget_moves(join, army, rules);
-            // A move refused while a king of the mover's is in check says so first.
-            let check_first = || -> Option<String> {
-                let (sq, _) = st
-                    .pos
-                    .attacked_kings(&b, join)
-                    .into_iter()
-                    .find(|&(_, y)| st.pos.same_side(y, army))?;
-                let mut list: Vec<String> = legal.iter().map(|&m| move_text(&b, m)).collect();
-                list.sort();
-                if list.len() > 12 {
-                    list.truncate(12);
-                    list.push("…".into());
-                }
-                Some(format!(
-                    "your King on {} is in check; legal moves: {}",
-                    super::position::square_text(sq.0, sq.1),
-                    list.join(" ")
-                ))
-            };
-            let Some((letter, from, to, promo, special)) = parse_move(notation) else {
-                if let Some(why) = check_first() {
-                    return refuse(why);
-                }
-                if let Some(lower) = lower_squares(notation) {
-                    return refuse(format!("square letters are lower case: {lower}"));
-                }
-                if let Some((kind, sq)) = short_algebraic(notation) {
-                    let kind = kind.unwrap_or(Kind::Pawn);
-                    let reach: Vec<String> = legal
-                        .iter()
-                        .filter(|m| {
-                            m.to == sq
-                                && b[m.from.1 as usize][m.from.0 as usize]
-                                    .is_some_and(|p| p.kind == kind)
-                        })
-                        .map(|&m| move_text(&b, m))
-                        .collect();
-                    return refuse(match reach.as_slice() {
-                        [one] => format!("write the move from-to: {one}"),
-                        _ => "write the move from-to, like e2-e4".to_string(),
-                    });
-                }
-                return refuse(format!(
-                    "`{notation}` is not a move (write it in J's coordinates like e2-e4, Nb1-c3, e7-e8=Q, 0-0)"
-                ));
-            };
-            let cands: Vec<Move> = legal
-                .iter()
-                .copied()
-                .filter(|m| match special {
-                    Special::CastleKing | Special::CastleQueen => m.special == special,
-                    _ => {
-                        m.from == from
-                            && m.to == to
-                            && !matches!(m.special, Special::CastleKing | Special::CastleQueen)
-                    }
-                })
-                .filter(|m| m.promo == promo)
-                .collect();
-            let piece_ok = |m: &Move| match letter {
-                None => true,
-                Some(k) => b[m.from.1 as usize][m.from.0 as usize].is_some_and(|p| p.kind == k),
-            };
-            let mv = match cands.into_iter().find(piece_ok) {
-                Some(m) => m,
-                None => {
-                    if let Some(why) = check_first() {
-                        return refuse(why);
-                    }
-                    let of: Vec<String> = legal
-                        .iter()
-                        .filter(|m| m.from == from)
-                        .map(|&m| move_text(&b, m))
-                        .collect();
-                    let sq = super::position::square_text(from.0, from.1);
-                    return refuse(if special != Special::Plain {
-                        format!("{notation} is not legal now")
-                    } else if of.is_empty() {
-                        let legal: Vec<String> = legal.iter().map(|&m| move_text(&b, m)).collect();
-                        format!(
-                            "{notation} is not legal: army {} has no legal move from {sq} (J {}, local {}); its legal moves on this push: {}",
-                            army + 1,
-                            sq,
-                            join.local(from.0, from.1).name(),
-                            legal.join(" ")
-                        )
-                    } else {
-                        format!(
-                            "{notation} is not legal: the piece on {sq} can play: {}",
-                            of.join(" ")
-                        )
-                    });
-                }
-            };
-            let canon = move_text(&b, mv);
-            let involves = st.pos.involves(join, mv);
-            let lfrom = join.local(mv.from.0, mv.from.1);
-            let lto = join.local(mv.to.0, mv.to.1);
-            st.pos.make(join, mv);
-            for h in involves {
-                st.pos.turn.involved[h] = true;
-            }
-            st.pos.turn.join = None;
-            let after = st.pos.joined(join);
-            let attacked = st.pos.attacked_kings(&after, join);
-            let check = attacked.iter().any(|&(_, y)| !st.pos.same_side(y, army));
-            let echo = format!("{canon}{}", if check { "+" } else { "" });
-            lines.push(format!(
-                "Army {} ({}) {echo} ({} → {})",
-                army + 1,
-                ctx.players[p],
-                lfrom.name(),
-                lto.name()
-            ));
-            st.last = Some(LastMove {
-                join,
-                from: mv.from,
-                to: mv.to,
-                text: format!("{echo} ({} → {})", lfrom.name(), lto.name()),
-            });
-            *notation = canon;
-            for (sq, y) in attacked {
-                if !st.pos.same_side(y, army) && !st.pos.side_can_move(join, y, rules) {
-                    let to = st.pos.entitled(&after, join, sq, y);
-                    st.pass_control(y, to, Some(p), &mut lines, ctx);
-                    if st.over {
-                        return Ok(lines);
-                    }
-                }
-            }
-            if st.current_player() != Some(p) {
-                lines.push(format!("Army {}'s turn ends.", army + 1));
-                st.end_turn(t, &mut lines, ctx);
-            } else if !st.pos.has_any_move(army, rules) {
-                st.enter_part2(t, &mut lines, ctx);
-            }
-        }
-        Action::Done => {
-            let _ = turn_player(st)?;
-            match (st.pos.turn.slot, st.pos.turn.part) {
-                (Slot::Army(a), 1) => {
-                    let moved = st.pos.turn.involved.iter().any(|&x| x);
-                    if !moved && st.pos.has_any_move(a, st.rules()) {
-                        return refuse("the first move of a turn is compulsory (push and /move; /moves lists them)");
-                    }
-                    lines.push(format!("Army {} stops moving.", a + 1));
-                    st.enter_part2(t, &mut lines, ctx);
-                }
-                (Slot::Army(_), 2) => {
-                    return refuse("answer each offer with /take army:<n> or /decline army:<n>");
-                }
-                _ => {
-                    if st.open_vote().is_some() {
-                        return refuse("the vote is open; the turn ends when it closes");
-                    }
-                    if st.demotion.is_some() {
-                        return refuse("a demotion is waited for (/demote)");
-                    }
-                    lines.push("The turn ends.".into());
-                    st.end_turn(t, &mut lines, ctx);
-                }
-            }
-        }
-        Action::Take { army } | Action::Decline { army } => {
-            let army = *army;
-            let take = matches!(action, Action::Take { .. });
-            let p = turn_player(st)?;
-            if st.pos.turn.part == 1 && st.pos.offers.contains(&army) {
-                return refuse(format!(
-                    "Take comes in part 2, after the move: finish part 1 first (push and /move, or /done once you have moved), then /{} army:{}",
-                    if take { "take" } else { "decline" },
-                    army + 1
-                ));
-            }
-            if st.pos.turn.part != 2 || !st.pos.offers.contains(&army) {
-                let offers: Vec<String> =
-                    st.pos.offers.iter().map(|a| (a + 1).to_string()).collect();
-                return refuse(if offers.is_empty() {
-                    "no army is offered to you now".to_string()
-                } else {
-                    format!(
-                        "army {} is not offered to you; offered: {}",
-                        army + 1,
-                        offers.join(", ")
-                    )
-                });
-            }
-            st.pos.offers.retain(|&a| a != army);
-            if take {
-                st.pos.controllers[army] = Some(p);
-                lines.push(format!("{} takes army {}.", ctx.players[p], army + 1));
-                st.update_living(&mut lines, ctx);
-            } else {
-                lines.push(format!(
-                    "{} declines army {}; it stays with its controller.",
-                    ctx.players[p],
-                    army + 1
-                ));
-            }
-            if !st.over && st.pos.offers.is_empty() {
-                st.enter_part2(t, &mut lines, ctx);
-            }
-        }
+        Action::Start { position, order } => f.start(position.as_deref(), order)?,
+        Action::Push { join } => f.push(*join)?,
+        Action::Move { notation } => f.move_on_j(notation)?,
+        Action::Done => f.done()?,
+        Action::Take { army } => f.take(*army, true)?,
+        Action::Decline { army } => f.take(*army, false)?,
         Action::Propose {
             text,
             number,
             immutable,
-        } => {
-            in_play(st)?;
-            if *immutable && !referee {
-                return refuse("only a Referee may propose a change to an immutable rule (113)");
-            }
-            if st.open_vote().is_some() {
-                return refuse("a vote is open; wait for it to close");
-            }
-            if st.demotion.is_some() {
-                return refuse("a demotion is waited for (/demote)");
-            }
-            let mine = player.is_some() && st.current_player() == player;
-            let in_part3 = matches!(st.pos.turn.slot, Slot::Undead(_)) || st.pos.turn.part == 3;
-            let held = if mine && in_part3 {
-                if st.proposed {
-                    return refuse("you have proposed already this turn");
-                }
-                false
-            } else if referee {
-                true
-            } else if mine {
-                return refuse(format!(
-                    "proposals are made in part 3 (it is part {}; /done ends the current part)",
-                    st.pos.turn.part
-                ));
-            } else {
-                let _ = turn_player(st)?;
-                return refuse("you may propose only in part 3 of your turn");
-            };
-            let len = text.chars().count();
-            if text.trim().is_empty() {
-                return refuse("write the rule-change: /propose text:<text>");
-            }
-            if len > st.settings.proposal_max {
-                return refuse(format!(
-                    "the proposal is {len} characters long; at most {} are allowed",
-                    st.settings.proposal_max
-                ));
-            }
-            let change = change_of(text);
-            match &change {
-                Change::Amend(r, _) | Change::Repeal(r) => match st.rules.get(*r) {
-                    None => return refuse(format!("there is no rule {r}")),
-                    Some(rule) if rule.repealed.is_some() => {
-                        return refuse(format!("rule {r} is repealed already"))
-                    }
-                    Some(rule) if rule.immutable && !*immutable => {
-                        return refuse(format!(
-                            "rule {r} is immutable; only a Referee may propose changing it (immutable:true)"
-                        ))
-                    }
-                    Some(_) => {}
-                },
-                Change::Enact => {}
-            }
-            let pn = st.proposals.len() as u32 + 1;
-            st.proposals.push(Proposal {
-                n: pn,
-                author: actor.to_string(),
-                text: text.clone(),
-                number: *number,
-                immutable: *immutable,
-                change: change.clone(),
-                votes: vec![None; n],
-                standing: Standing::Open,
-                opened: t,
-                fixes: Vec::new(),
-                held,
-            });
-            if held {
-                st.held = Some(t);
-            } else {
-                st.proposed = true;
-            }
-            let what = match &change {
-                Change::Enact => match number {
-                    Some(k) => format!("enacts a rule (number {k} asked)"),
-                    None => "enacts a rule".into(),
-                },
-                Change::Amend(r, _) => format!("amends rule {r}"),
-                Change::Repeal(r) => format!("repeals rule {r}"),
-            };
-            lines.push(format!(
-                "proposal {pn} by {actor} {what}: {text}\nVote with /vote proposal:{pn} choice:for|against (open {}).",
-                format_duration(st.settings.vote_limit)
-            ));
-        }
-        Action::Vote { proposal, choice } => {
-            in_play(st)?;
-            let Some(p) = player else {
-                return refuse("only players vote");
-            };
-            if st.pos.forfeited[p] {
-                return refuse("you have forfeited the game");
-            }
-            let Some(i) = st.proposals.iter().position(|x| x.n == *proposal) else {
-                return refuse(format!("there is no proposal {proposal}"));
-            };
-            if st.proposals[i].standing != Standing::Open {
-                return refuse(format!("the vote on proposal {proposal} is closed"));
-            }
-            if st.proposals[i].votes[p].is_some() {
-                return refuse(format!("you have voted on proposal {proposal} already"));
-            }
-            st.proposals[i].votes[p] = Some(*choice);
-            lines.push(format!(
-                "{actor} votes {} proposal {proposal}.",
-                if *choice { "for" } else { "against" }
-            ));
-            let all = st
-                .voters()
-                .iter()
-                .all(|&v| st.proposals[i].votes[v].is_some());
-            if all {
-                lines.push("Everyone has voted.".into());
-                st.close_vote(*proposal, t, &mut lines, ctx);
-            }
-        }
-        Action::Demote { square } => {
-            in_play(st)?;
-            let Some(d) = st.demotion.clone() else {
-                return refuse("no demotion is waited for");
-            };
-            let may = player == Some(d.author) || (referee && d.referee);
-            if !may {
-                return refuse(if referee {
-                    format!(
-                        "{} chooses first; a Referee chooses once the part-3 limit has passed",
-                        ctx.players[d.author]
-                    )
-                } else {
-                    format!("only {} demotes now", ctx.players[d.author])
-                });
-            }
-            let ok = st.demotable(d.author);
-            if !ok.contains(square) {
-                let list: Vec<String> = ok.iter().map(|l| l.name()).collect();
-                return refuse(format!(
-                    "{} holds no non-king piece of an army {} controls; choose one of: {}",
-                    square.name(),
-                    ctx.players[d.author],
-                    list.join(" ")
-                ));
-            }
-            let Some(mut piece) = st.pos.at(*square) else {
-                return refuse("no piece there");
-            };
-            let was = piece.kind;
-            match was.demoted() {
-                Some(k) => {
-                    piece.kind = k;
-                    piece.moved = true;
-                    st.pos.set(*square, Some(piece));
-                    lines.push(format!(
-                        "The {} on {} is demoted to a {}.",
-                        was.name(),
-                        square.name(),
-                        k.name()
-                    ));
-                }
-                None => {
-                    st.pos.set(*square, None);
-                    lines.push(format!(
-                        "The pawn on {} is demoted off the board.",
-                        square.name()
-                    ));
-                }
-            }
-            st.after_proposal(d.held, t, &mut lines, ctx);
-        }
-        Action::Forfeit => {
-            if st.over {
-                return refuse("the game is over");
-            }
-            let Some(p) = player else {
-                return refuse("you are not a player in this game");
-            };
-            if st.pos.forfeited[p] {
-                return refuse("you have forfeited already");
-            }
-            let current = st.current_player() == Some(p);
-            st.pos.forfeited[p] = true;
-            st.pos.infected.retain(|&x| x != p);
-            lines.push(format!(
-                "{actor} forfeits the game; the Referees decide what happens to their armies (/assign), which are skipped until then."
-            ));
-            if st.demotion.as_ref().is_some_and(|d| d.author == p) {
-                let held = st.demotion.as_ref().is_some_and(|d| d.held);
-                st.after_proposal(held, t, &mut lines, ctx);
-            }
-            st.update_living(&mut lines, ctx);
-            if !st.over {
-                if let Some(i) = st
-                    .proposals
-                    .iter()
-                    .position(|x| x.standing == Standing::Open)
-                {
-                    let pn = st.proposals[i].n;
-                    if st
-                        .voters()
-                        .iter()
-                        .all(|&v| st.proposals[i].votes[v].is_some())
-                    {
-                        st.close_vote(pn, t, &mut lines, ctx);
-                    }
-                } else if current && st.demotion.is_none() {
-                    st.pos.offers.clear();
-                    st.end_turn(t, &mut lines, ctx);
-                }
-            }
-        }
-        Action::Judgment { question, partisan } => {
-            if player.is_none() && !referee {
-                return refuse("only players and Referees invoke Judgment");
-            }
-            if question.trim().is_empty() {
-                return refuse("ask the question: /judgment question:<text>");
-            }
-            let mut part: Vec<String> = Vec::new();
-            if player.is_some() {
-                part.push(actor.to_string());
-            }
-            for u in partisan.iter().chain(st.settings.referees.iter()) {
-                if ctx.players.contains(u) && !part.contains(u) {
-                    part.push(u.clone());
-                }
-            }
-            let jn = st.judgments.len() as u32 + 1;
-            lines.push(format!(
-                "judgment {jn} opened by {actor}: {question} (partisan: {})",
-                part.join(", ")
-            ));
-            st.judgments.push(Judgment {
-                n: jn,
-                question: question.clone(),
-                by: actor.to_string(),
-                partisan: part,
-                rulings: Vec::new(),
-                standing: false,
-                overrule: Vec::new(),
-                barred: Vec::new(),
-            });
-            st.call_judges(jn, ctx);
-        }
-        Action::Judge { judgment, text } => {
-            let organiser = ctx.organiser_role || actor == ctx.organiser;
-            let referees = st.settings.referees.clone();
-            let Some(j) = st.judgments.iter_mut().find(|j| j.n == *judgment) else {
-                if !referee {
-                    need_referee("judge")?;
-                }
-                return refuse(format!("there is no judgment {judgment}"));
-            };
-            // Once every Referee has judged it and been overruled, the organiser judges.
-            let by_organiser = organiser && referees.iter().all(|r| j.barred.contains(r));
-            if !referee && !by_organiser {
-                return refuse(if organiser {
-                    format!("only a Referee may judge; the organiser judges judgment {judgment} only once every Referee has judged it and been overruled")
-                } else {
-                    "only a Referee may judge".to_string()
-                });
-            }
-            if j.standing {
-                return refuse(format!(
-                    "judgment {judgment} stands; it can be judged again only once overruled"
-                ));
-            }
-            if j.barred.iter().any(|r| r == actor) && !by_organiser {
-                return refuse(format!("you judged judgment {judgment} before and were overruled; another Referee judges it"));
-            }
-            if text.trim().is_empty() {
-                return refuse("write the Judgment: /judge judgment:<n> text:<text>");
-            }
-            j.rulings.push((actor.to_string(), text.clone()));
-            j.standing = true;
-            j.overrule.clear();
-            lines.push(format!(
-                "judgment {judgment}: {actor} rules: {text} (it has the force of an immutable rule; non-partisan players may /overrule judgment:{judgment})"
-            ));
-        }
-        Action::Overrule { judgment } => {
-            let Some(p) = player else {
-                return refuse("only players may overrule");
-            };
-            if st.pos.forfeited[p] {
-                return refuse("you have forfeited the game");
-            }
-            let voters: Vec<String> = (0..n)
-                .filter(|&q| !st.pos.forfeited[q])
-                .map(|q| ctx.players[q].clone())
-                .collect();
-            let Some(j) = st.judgments.iter_mut().find(|j| j.n == *judgment) else {
-                return refuse(format!("there is no judgment {judgment}"));
-            };
-            if !j.standing {
-                return refuse(format!(
-                    "judgment {judgment} has no standing ruling to overrule"
-                ));
-            }
-            if j.partisan.iter().any(|u| u == actor) {
-                return refuse(format!("you are partisan in judgment {judgment}"));
-            }
-            if j.overrule.iter().any(|u| u == actor) {
-                return refuse("you have voted to overrule it already");
-            }
-            j.overrule.push(actor.to_string());
-            lines.push(format!("{actor} votes to overrule judgment {judgment}."));
-            let need: Vec<&String> = voters.iter().filter(|u| !j.partisan.contains(u)).collect();
-            if need.iter().all(|u| j.overrule.contains(u)) {
-                j.standing = false;
-                if let Some((r, _)) = j.rulings.last() {
-                    let r = r.clone();
-                    if !j.barred.contains(&r) {
-                        j.barred.push(r);
-                    }
-                }
-                j.overrule.clear();
-                let who = st.call_judges(*judgment, ctx);
-                lines.push(format!(
-                    "Judgment {judgment} is overruled (unanimous); {who}."
-                ));
-            }
-        }
-        Action::Pause => {
-            need_referee("pause play")?;
-            if st.paused.is_some() {
-                return refuse("play is paused already");
-            }
-            if st.over {
-                return refuse("the game is over");
-            }
-            st.paused = Some(t);
-            lines.push(
-                "Play is paused by a Referee; player actions are refused until /resume.".into(),
-            );
-        }
-        Action::Resume => {
-            need_referee("resume play")?;
-            let Some(since) = st.paused.take() else {
-                return refuse("play is not paused");
-            };
-            let by = t.saturating_sub(since);
-            st.shift(by);
-            if let Some(h) = &mut st.held {
-                *h += by;
-            }
-            lines.push("Play resumes; the running limits are extended by the pause.".into());
-        }
-        Action::Assign { army, player: to } => {
-            need_referee("assign an army")?;
-            if st.over {
-                return refuse("the game is over");
-            }
-            if *army >= n || *to >= n {
-                return refuse("no such army or player");
-            }
-            if st.pos.forfeited[*to] {
-                return refuse(format!("{} has forfeited", ctx.players[*to]));
-            }
-            if st.pos.controllers[*army] != Some(*to) {
-                st.call(
-                    &ctx.players[*to],
-                    &format!("army {} is assigned to you: you play its turns", *army + 1),
-                );
-            }
-            st.pos.controllers[*army] = Some(*to);
-            st.pos.offers.retain(|&a| a != *army);
-            lines.push(format!(
-                "Army {} is assigned to {}.",
-                *army + 1,
-                ctx.players[*to]
-            ));
-            st.update_living(&mut lines, ctx);
-            st.offers_withdrawn(t, &mut lines, ctx);
-            if !st.over && st.pos.turn.slot == Slot::Idle {
-                let first = st.first_playable(0).map(Slot::Army);
-                st.start_slot(first, t, &mut lines, ctx);
-            }
-        }
-        Action::Edit(edit) => {
-            need_referee("edit the game")?;
-            match edit {
-                Edit::Put { square, kind, army } => {
-                    if square.half >= n || *army >= n {
-                        return refuse("no such half or army");
-                    }
-                    st.pos.set(
-                        *square,
-                        Some(Piece {
-                            kind: *kind,
-                            army: *army,
-                            moved: true,
-                        }),
-                    );
-                    lines.push(format!(
-                        "Edit: {}{} put on {}.",
-                        kind.letter(),
-                        *army + 1,
-                        square.name()
-                    ));
-                }
-                Edit::Remove { square } => {
-                    if st.pos.at(*square).is_none() {
-                        return refuse(format!("{} is empty", square.name()));
-                    }
-                    st.pos.set(*square, None);
-                    lines.push(format!("Edit: the piece on {} is removed.", square.name()));
-                }
-                Edit::Move { from, to } => {
-                    let Some(p) = st.pos.at(*from) else {
-                        return refuse(format!("{} is empty", from.name()));
-                    };
-                    if to.half >= n {
-                        return refuse("no such half");
-                    }
-                    st.pos.set(*from, None);
-                    st.pos.set(*to, Some(Piece { moved: true, ..p }));
-                    lines.push(format!(
-                        "Edit: the piece on {} moved to {}.",
-                        from.name(),
-                        to.name()
-                    ));
-                }
-                Edit::Position { text } => {
-                    let pos = Position::from_text(text)
-                        .map_err(|e| format!("the position does not read: {e}"))?;
-                    if pos.players() != n {
-                        return refuse(format!("the game has {n} half-boards"));
-                    }
-                    if (pos.turn.slot, pos.turn.part) != (st.pos.turn.slot, st.pos.turn.part) {
-                        // Another turn or part: its limit starts now.
-                        st.clock = t;
-                    }
-                    st.pos = pos;
-                    lines.push("Edit: the position is replaced.".into());
-                    st.update_living(&mut lines, ctx);
-                }
-                Edit::Clock { add } => {
-                    let Some((which, _)) = st.running() else {
-                        return refuse("no limit is running now");
-                    };
-                    st.move_limit(which, i64::try_from(*add).unwrap_or(i64::MAX));
-                    lines.push(format!(
-                        "Edit: the running limit ({}) gets {} more.",
-                        running_name(which),
-                        format_duration(*add)
-                    ));
-                }
-                Edit::ClockLeft { left } => {
-                    let Some((which, at)) = st.running() else {
-                        return refuse("no limit is running now");
-                    };
-                    let from = st.paused.unwrap_or(t);
-                    let want = from.saturating_add(*left);
-                    let delta = i64::try_from(want).unwrap_or(i64::MAX)
-                        - i64::try_from(at).unwrap_or(i64::MAX);
-                    st.move_limit(which, delta);
-                    lines.push(format!(
-                        "Edit: the running limit ({}) has {} left{}.",
-                        running_name(which),
-                        format_duration(*left),
-                        if st.paused.is_some() {
-                            " once play resumes"
-                        } else {
-                            ""
-                        }
-                    ));
-                }
-                Edit::Controller { army, player: to } => {
-                    if *army >= n {
-                        return refuse("no such army");
-                    }
-                    if to.is_some_and(|p| p >= n) {
-                        return refuse("no such player");
-                    }
-                    if let Some(p) = to.filter(|&p| st.pos.controllers[*army] != Some(p)) {
-                        st.call(
-                            &ctx.players[p],
-                            &format!("army {} is now yours: you play its turns", *army + 1),
-                        );
-                    }
-                    st.pos.controllers[*army] = *to;
-                    st.pos.offers.retain(|&a| a != *army);
-                    lines.push(match to {
-                        Some(p) => format!(
-                            "Edit: army {} is controlled by {}.",
-                            *army + 1,
-                            ctx.players[*p]
-                        ),
-                        None => format!("Edit: army {}'s control is pending.", *army + 1),
-                    });
-                    st.update_living(&mut lines, ctx);
-                    st.offers_withdrawn(t, &mut lines, ctx);
-                    if !st.over {
-                        match st.pos.turn.slot {
-                            Slot::Idle => {
-                                let first = st.first_playable(0).map(Slot::Army);
-                                st.start_slot(first, t, &mut lines, ctx);
-                            }
-                            Slot::Army(a) if !st.playable(a) && st.open_vote().is_none() => {
-                                lines.push(format!(
-                                    "Army {} has no controller who may play it: its turn ends.",
-                                    a + 1
-                                ));
-                                st.pos.offers.clear();
-                                st.demotion = None;
-                                st.end_turn(t, &mut lines, ctx);
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                Edit::Undead { order } => {
-                    let mut want = order.clone();
-                    want.sort_unstable();
-                    want.dedup();
-                    let mut now_undead = st.pos.infected.clone();
-                    now_undead.sort_unstable();
-                    if want.len() != order.len() || want != now_undead {
-                        let names: Vec<&str> = st
-                            .pos
-                            .infected
-                            .iter()
-                            .map(|&p| ctx.players[p].as_str())
-                            .collect();
-                        return refuse(format!(
-                            "name every undead player once, earliest infection first (undead now: {}); a player becomes living or undead by the armies they control (/edit controller)",
-                            if names.is_empty() { "-".to_string() } else { names.join(", ") }
-                        ));
-                    }
-                    st.pos.infected = order.clone();
-                    let names: Vec<&str> = order.iter().map(|&p| ctx.players[p].as_str()).collect();
-                    lines.push(format!(
-                        "Edit: the undead, earliest infection first: {}.",
-                        if names.is_empty() {
-                            "-".to_string()
-                        } else {
-                            names.join(", ")
-                        }
-                    ));
-                }
-                Edit::Budget { s, involved } => {
-                    if s.len() != n || involved.len() != n {
-                        return refuse("no such half");
-                    }
-                    st.pos.turn.s = s.clone();
-                    st.pos.turn.involved = involved.clone();
-                    lines.push("Edit: the budget is set.".into());
-                }
-                Edit::Forfeited { player: q, on } => {
-                    if *q >= n {
-                        return refuse("no such player");
-                    }
-                    st.pos.forfeited[*q] = *on;
-                    lines.push(format!(
-                        "Edit: {} is {}.",
-                        ctx.players[*q],
-                        if *on {
-                            "marked as forfeited"
-                        } else {
-                            "back in the game"
-                        }
-                    ));
-                    st.update_living(&mut lines, ctx);
-                }
-            }
-            // A demotion waited for from an author the edit left without a non-king piece
-            // is settled: there is nothing to demote.
-            if let Some(d) = st.demotion.clone() {
-                if !st.over && st.pos.forfeited[d.author] {
-                    lines.push(format!(
-                        "{} has forfeited: no demotion.",
-                        ctx.players[d.author]
-                    ));
-                    st.after_proposal(d.held, t, &mut lines, ctx);
-                } else if !st.over && st.demotable(d.author).is_empty() {
-                    lines.push(format!("{} has no piece to demote.", ctx.players[d.author]));
-                    st.after_proposal(d.held, t, &mut lines, ctx);
-                }
-            }
-        }
-        Action::Order { order } => {
-            need_referee("set the Order")?;
-            let mut s = order.clone();
-            s.sort_unstable();
-            if s != (0..n).collect::<Vec<_>>() {
-                return refuse(format!("list every army 1 to {n} once, like set:2,1,3"));
-            }
-            st.pos.order = order.clone();
-            let o: Vec<String> = order.iter().map(|a| (a + 1).to_string()).collect();
-            lines.push(format!("The Order is now {}.", o.join(", ")));
-        }
-        Action::Set { key, value } => {
-            need_referee("change settings")?;
-            let dur = |v: &str| match v {
-                "none" | "off" => Ok(NO_LIMIT),
-                _ => crate::time::parse_duration(v).map_err(|e| e.to_string()),
-            };
-            match key.as_str() {
-                "part1_limit" => st.settings.part1_limit = dur(value)?,
-                "part3_limit" => st.settings.part3_limit = dur(value)?,
-                "vote_limit" => st.settings.vote_limit = dur(value)?,
-                "proposal_max" => {
-                    st.settings.proposal_max = match value.parse::<usize>() {
-                        Ok(v) if v > 0 => v,
-                        _ => return refuse("proposal_max is a number of characters"),
-                    }
-                }
-                "friendly_capture" => {
-                    st.settings.friendly_capture = match value.as_str() {
-                        "on" | "true" | "yes" => true,
-                        "off" | "false" | "no" => false,
-                        _ => return refuse("friendly_capture is on or off"),
-                    }
-                }
-                "pace" => {
-                    let l = match value.as_str() {
-                        "live" => LIVE,
-                        "async" => ASYNC,
-                        _ => return refuse("pace is live or async"),
-                    };
-                    st.settings.part1_limit = l;
-                    st.settings.part3_limit = l;
-                    st.settings.vote_limit = l;
-                }
-                _ => {
-                    return refuse(
-                        "settings: part1_limit, part3_limit, vote_limit, proposal_max, friendly_capture, pace",
-                    )
-                }
-            }
-            lines.push(format!("Setting {key} is now {value}."));
-        }
-        Action::Void { proposal } => {
-            need_referee("void a proposal")?;
-            let Some(i) = st.proposals.iter().position(|x| x.n == *proposal) else {
-                return refuse(format!("there is no proposal {proposal}"));
-            };
-            if st.proposals[i].standing != Standing::Open {
-                return refuse(format!("proposal {proposal} is not open"));
-            }
-            st.proposals[i].standing = Standing::Void;
-            let held = st.proposals[i].held;
-            lines.push(format!(
-                "Proposal {proposal} is void (a Referee's decision); it has no effect."
-            ));
-            st.after_proposal(held, t, &mut lines, ctx);
-        }
-        Action::Fix { proposal, text } => {
-            need_referee("fix a proposal")?;
-            let Some(i) = st.proposals.iter().position(|x| x.n == *proposal) else {
-                return refuse(format!("there is no proposal {proposal}"));
-            };
-            if st.proposals[i].standing != Standing::Open {
-                return refuse(format!("proposal {proposal} is not open"));
-            }
-            if text.chars().count() > st.settings.proposal_max || text.trim().is_empty() {
-                return refuse("the fixed text must be 1 to proposal_max characters");
-            }
-            let old = std::mem::replace(&mut st.proposals[i].text, text.clone());
-            st.proposals[i].change = change_of(text);
-            st.proposals[i].fixes.push((old.clone(), text.clone()));
-            lines.push(format!("Proposal {proposal} fixed (spelling, grammar or punctuation): was: {old} / now: {text}"));
-        }
-        Action::Referee { add, user } => {
-            if !(ctx.organiser_role || actor == ctx.organiser) {
-                return refuse("only the organiser may add or remove Referees");
-            }
-            let user = user.trim().to_string();
-            if user.is_empty() {
-                return refuse("name the Referee: /nomic referee add player:@x");
-            }
-            if *add {
-                if st.is_referee(&user) {
-                    return refuse(format!("{user} is a Referee already"));
-                }
-                st.settings.referees.push(user.clone());
-                lines.push(format!(
-                    "{user} is now a Referee (added by {actor}); Referees: {}.",
-                    st.settings.referees.join(", ")
-                ));
-                st.call(
-                    &user,
-                    "you are now a Referee of this Nomic Chess game (/help lists the Referees' commands)",
-                );
-            } else {
-                if !st.is_referee(&user) {
-                    return refuse(format!(
-                        "{user} is not a Referee (Referees: {})",
-                        st.settings.referees.join(", ")
-                    ));
-                }
-                if st.settings.referees.len() == 1 {
-                    return refuse(
-                        "a game keeps at least one Referee: add another first (/nomic referee add player:@x)",
-                    );
-                }
-                st.settings.referees.retain(|r| *r != user);
-                lines.push(format!(
-                    "{user} is no longer a Referee (removed by {actor}); Referees: {}.",
-                    st.settings.referees.join(", ")
-                ));
-            }
-        }
+        } => f.propose(text, *number, *immutable)?,
+        Action::Vote { proposal, choice } => f.vote(*proposal, *choice)?,
+        Action::Demote { square } => f.demote(*square)?,
+        Action::Forfeit => f.forfeit()?,
+        Action::Judgment { question, partisan } => f.judgment(question, partisan)?,
+        Action::Judge { judgment, text } => f.judge(*judgment, text)?,
+        Action::Overrule { judgment } => f.overrule(*judgment)?,
+        Action::Pause => f.pause()?,
+        Action::Resume => f.resume()?,
+        Action::Assign { army, player } => f.assign(*army, *player)?,
+        Action::Edit(edit) => f.edit(edit)?,
+        Action::Order { order } => f.order(order)?,
+        Action::Set { key, value } => f.set(key, value)?,
+        Action::Void { proposal } => f.void(*proposal)?,
+        Action::Fix { proposal, text } => f.fix(*proposal, text)?,
+        Action::Referee { add, user } => f.referees(*add, user)?,
         Action::Takeback { .. } | Action::Revert { .. } => {}
     }
-    Ok(lines)
+    Ok(f.lines)
+}
+
+/// One action being applied: the state, who acts, and the reply so far.
+struct Fold<'a> {
+    st: &'a mut State,
+    ctx: &'a Ctx<'a>,
+    actor: &'a str,
+    /// The actor's seat, if they are a player.
+    player: Option<usize>,
+    /// The actor is a Referee.
+    referee: bool,
+    /// Players (as many half-boards and armies).
+    n: usize,
+    /// The action's time.
+    t: Timestamp,
+    /// The reply's lines.
+    lines: Vec<String>,
+}
+
+impl<'a> Fold<'a> {
+    fn new(st: &'a mut State, ctx: &'a Ctx<'a>, actor: &'a str, t: Timestamp) -> Fold<'a> {
+        let player = ctx.players.iter().position(|u| u == actor);
+        let referee = st.is_referee(actor);
+        let n = st.pos.players();
+        Fold {
+            st,
+            ctx,
+            actor,
+            player,
+            referee,
+            n,
+            t,
+            lines: Vec::new(),
+        }
+    }
+
+    // ----- shared checks -------------------------------------------------------------
+
+    /// Refuses unless the actor is a Referee.
+    fn need_referee(&self, what: &str) -> Result<(), String> {
+        if self.referee {
+            Ok(())
+        } else {
+            refuse(format!("only a Referee may {what}"))
+        }
+    }
+
+    /// Refuses once the game is over, or while a Referee has paused play.
+    fn in_play(&self) -> Result<(), String> {
+        if self.st.over {
+            return refuse(match self.st.winner {
+                Some(w) => format!(
+                    "the game is over: {} won; no more game actions",
+                    self.ctx.players[w]
+                ),
+                None => "the game is over".into(),
+            });
+        }
+        if self.st.paused.is_some() {
+            return refuse("play is paused by a Referee; wait for /resume");
+        }
+        Ok(())
+    }
+
+    /// The player whose turn it is, checked to be the actor.
+    fn turn_player(&self) -> Result<usize, String> {
+        self.in_play()?;
+        let Some(p) = self.player else {
+            return refuse("you are not a player in this game");
+        };
+        if self.st.pos.forfeited[p] {
+            return refuse("you have forfeited the game");
+        }
+        match self.st.current_player() {
+            Some(c) if c == p => Ok(p),
+            Some(c) => refuse(format!("it is {}'s turn, not yours", self.ctx.players[c])),
+            None => refuse("no one's turn: the game waits for a Referee"),
+        }
+    }
+
+    /// The player whose turn it is and the army they move, checked.
+    fn mover(&self) -> Result<(usize, usize), String> {
+        let p = self.turn_player()?;
+        let Slot::Army(army) = self.st.pos.turn.slot else {
+            return refuse("an undead player does not move; /propose or /done");
+        };
+        Ok((p, army))
+    }
+
+    /// The actor holds the organiser role, or created the game.
+    fn organiser(&self) -> bool {
+        self.ctx.organiser_role || self.actor == self.ctx.organiser
+    }
+
+    /// The index of a proposal a Referee acts on, checked to be open.
+    fn open_proposal(&self, proposal: u32) -> Result<usize, String> {
+        let Some(i) = self.st.proposals.iter().position(|x| x.n == proposal) else {
+            return refuse(format!("there is no proposal {proposal}"));
+        };
+        if self.st.proposals[i].standing != Standing::Open {
+            return refuse(format!("proposal {proposal} is not open"));
+        }
+        Ok(i)
+    }
+
+    // ----- the state's steps, reported in the reply -----------------------------------
+
+    fn update_living(&mut self) {
+        self.st.update_living(&mut self.lines, self.ctx);
+    }
+
+    fn enter_part2(&mut self) {
+        self.st.enter_part2(self.t, &mut self.lines, self.ctx);
+    }
+
+    fn end_turn(&mut self) {
+        self.st.end_turn(self.t, &mut self.lines, self.ctx);
+    }
+
+    fn after_proposal(&mut self, held: bool) {
+        self.st
+            .after_proposal(held, self.t, &mut self.lines, self.ctx);
+    }
+
+    fn close_vote(&mut self, proposal: u32) {
+        self.st
+            .close_vote(proposal, self.t, &mut self.lines, self.ctx);
+    }
+
+    fn offers_withdrawn(&mut self) {
+        self.st.offers_withdrawn(self.t, &mut self.lines, self.ctx);
+    }
+
+    /// A mated army passes, the mover `p` moving (Nomic rules 6.6).
+    fn pass_control(&mut self, army: usize, to: Option<usize>, p: usize) {
+        self.st
+            .pass_control(army, to, Some(p), &mut self.lines, self.ctx);
+    }
+
+    /// With no turn running, the first playable army's turn begins.
+    fn start_first(&mut self) {
+        let first = self.st.first_playable(0).map(Slot::Army);
+        self.st.start_slot(first, self.t, &mut self.lines, self.ctx);
+    }
+
+    // ----- the actions ----------------------------------------------------------------
+
+    /// The game begins, from a position text or with the Order drawn, and the first turn
+    /// with it (Nomic rules 6.7, 6.10).
+    fn start(&mut self, position: Option<&str>, order: &[usize]) -> Result<(), String> {
+        if let Some(text) = position {
+            let pos = Position::from_text(text).map_err(|e| e.to_string())?;
+            if pos.players() != self.n {
+                return refuse("the position has a different number of half-boards");
+            }
+            self.st.pos = pos;
+        } else {
+            self.st.pos.order = order.to_vec();
+        }
+        let (st, ctx, t) = (&mut *self.st, self.ctx, self.t);
+        st.clock = t;
+        st.now = t;
+        // The start reports nothing.
+        let mut none = Vec::new();
+        st.update_living(&mut none, ctx);
+        if !st.over {
+            match st.pos.turn.slot {
+                Slot::Idle => {
+                    let first = st.first_playable(0).map(Slot::Army);
+                    st.start_slot(first, t, &mut none, ctx);
+                }
+                Slot::Army(a) if st.pos.turn.part == 1 && st.pos.turn.s.iter().all(|s| !s) => {
+                    st.pos.turn.s = st.pos.halves_of(a);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// `/push`: two halves pushed together for the mover's army; every other side's king
+    /// attacked on J is mated at once (Nomic rules 6.2, 6.4, 6.5).
+    fn push(&mut self, join: Join) -> Result<(), String> {
+        let (p, army) = self.mover()?;
+        let pos = &self.st.pos;
+        if pos.turn.part != 1 {
+            return refuse(format!(
+                "part 1 is over (it is part {}); pushes are made in part 1",
+                pos.turn.part
+            ));
+        }
+        if let Some(j) = pos.turn.join {
+            return refuse(format!(
+                "you have pushed {} already; now /move on it",
+                j.text()
+            ));
+        }
+        if let Some(why) = pos.push_blocked(join, army) {
+            return refuse(format!("push refused: {why}"));
+        }
+        let moves = pos.budget_moves(join, army, self.st.rules());
+        let b = pos.joined(join);
+        let attacked = pos.attacked_kings(&b, join);
+        let own: Vec<((u8, u8), usize)> = attacked
+            .iter()
+            .copied()
+            .filter(|&(_, y)| pos.same_side(y, army))
+            .collect();
+        if moves.is_empty() && own.is_empty() {
+            return refuse(format!(
+                "push refused: army {} would have no legal move on {} (try another push)",
+                army + 1,
+                join.text()
+            ));
+        }
+        self.lines.push(format!(
+            "{} pushes {} (bottom) and {} (top) together for army {}.",
+            self.ctx.players[p],
+            half_letter(join.bottom),
+            half_letter(join.top),
+            army + 1
+        ));
+        self.st.pos.turn.join = Some(join);
+        // 217: every other side's attacked king is checkmated at once.
+        for &(sq, y) in &attacked {
+            if !self.st.pos.same_side(y, army) {
+                let to = self.st.pos.entitled(&b, join, sq, y);
+                self.lines.push(format!(
+                    "Army {}'s king is attacked at the push (217).",
+                    y + 1
+                ));
+                self.pass_control(y, to, p);
+                if self.st.over {
+                    return Ok(());
+                }
+            }
+        }
+        if moves.is_empty() {
+            // The mover's own king attacked with no move to end it: that army is mated.
+            for &(sq, y) in &own {
+                let to = self.st.pos.entitled(&b, join, sq, y);
+                self.lines.push(format!(
+                    "Army {}'s king is attacked and no move ends the attack.",
+                    y + 1
+                ));
+                self.pass_control(y, to, p);
+                if self.st.over {
+                    return Ok(());
+                }
+            }
+            self.lines.push(format!("Army {}'s turn ends.", army + 1));
+            self.end_turn();
+        } else if !own.is_empty() {
+            self.lines
+                .push("Your king is attacked: the move must end the attack.".into());
+        }
+        Ok(())
+    }
+
+    /// `/move`: a move on the pushed board J, stored as echoed; enemy kings left without an
+    /// answer on J are mated (Nomic rules 6.3–6.5).
+    fn move_on_j(&mut self, notation: &mut String) -> Result<(), String> {
+        let (p, army) = self.mover()?;
+        if self.st.pos.turn.part != 1 {
+            return refuse(format!(
+                "part 1 is over (it is part {})",
+                self.st.pos.turn.part
+            ));
+        }
+        let Some(join) = self.st.pos.turn.join else {
+            return refuse("push two half-boards together first: /push bottom:<half> top:<half>");
+        };
+        let rules = self.st.rules();
+        let on = OnJ {
+            join,
+            army,
+            b: self.st.pos.joined(join),
+            legal: self.st.pos.budget_moves(join, army, rules),
+        };
+        let mv = on.read(&self.st.pos, notation)?;
+        let canon = move_text(&on.b, mv);
+        let pos = &mut self.st.pos;
+        let involves = pos.involves(join, mv);
+        let lfrom = join.local(mv.from.0, mv.from.1);
+        let lto = join.local(mv.to.0, mv.to.1);
+        pos.make(join, mv);
+        for h in involves {
+            pos.turn.involved[h] = true;
+        }
+        pos.turn.join = None;
+        let after = pos.joined(join);
+        let attacked = pos.attacked_kings(&after, join);
+        let check = attacked.iter().any(|&(_, y)| !pos.same_side(y, army));
+        let echo = format!("{canon}{}", if check { "+" } else { "" });
+        self.lines.push(format!(
+            "Army {} ({}) {echo} ({} → {})",
+            army + 1,
+            self.ctx.players[p],
+            lfrom.name(),
+            lto.name()
+        ));
+        self.st.last = Some(LastMove {
+            join,
+            from: mv.from,
+            to: mv.to,
+            text: format!("{echo} ({} → {})", lfrom.name(), lto.name()),
+        });
+        *notation = canon;
+        for (sq, y) in attacked {
+            if !self.st.pos.same_side(y, army) && !self.st.pos.side_can_move(join, y, rules) {
+                let to = self.st.pos.entitled(&after, join, sq, y);
+                self.pass_control(y, to, p);
+                if self.st.over {
+                    return Ok(());
+                }
+            }
+        }
+        if self.st.current_player() != Some(p) {
+            self.lines.push(format!("Army {}'s turn ends.", army + 1));
+            self.end_turn();
+        } else if !self.st.pos.has_any_move(army, rules) {
+            self.enter_part2();
+        }
+        Ok(())
+    }
+
+    /// `/done`: the current part ends; the first move of a turn is compulsory (Nomic rules
+    /// 6.4, 6.8, 6.10a).
+    fn done(&mut self) -> Result<(), String> {
+        let _ = self.turn_player()?;
+        match (self.st.pos.turn.slot, self.st.pos.turn.part) {
+            (Slot::Army(a), 1) => {
+                let moved = self.st.pos.turn.involved.iter().any(|&x| x);
+                if !moved && self.st.pos.has_any_move(a, self.st.rules()) {
+                    return refuse("the first move of a turn is compulsory (push and /move; /moves lists them)");
+                }
+                self.lines.push(format!("Army {} stops moving.", a + 1));
+                self.enter_part2();
+            }
+            (Slot::Army(_), 2) => {
+                return refuse("answer each offer with /take army:<n> or /decline army:<n>");
+            }
+            _ => {
+                if self.st.open_vote().is_some() {
+                    return refuse("the vote is open; the turn ends when it closes");
+                }
+                if self.st.demotion.is_some() {
+                    return refuse("a demotion is waited for (/demote)");
+                }
+                self.lines.push("The turn ends.".into());
+                self.end_turn();
+            }
+        }
+        Ok(())
+    }
+
+    /// `/take` (or, `take` false, `/decline`): the mover answers an army offered in part 2
+    /// (Nomic rules 6.6).
+    fn take(&mut self, army: usize, take: bool) -> Result<(), String> {
+        let p = self.turn_player()?;
+        let offers = &self.st.pos.offers;
+        if self.st.pos.turn.part == 1 && offers.contains(&army) {
+            return refuse(format!(
+                "Take comes in part 2, after the move: finish part 1 first (push and /move, or /done once you have moved), then /{} army:{}",
+                if take { "take" } else { "decline" },
+                army + 1
+            ));
+        }
+        if self.st.pos.turn.part != 2 || !offers.contains(&army) {
+            let offers: Vec<String> = offers.iter().map(|a| (a + 1).to_string()).collect();
+            return refuse(if offers.is_empty() {
+                "no army is offered to you now".to_string()
+            } else {
+                format!(
+                    "army {} is not offered to you; offered: {}",
+                    army + 1,
+                    offers.join(", ")
+                )
+            });
+        }
+        self.st.pos.offers.retain(|&a| a != army);
+        if take {
+            self.st.pos.controllers[army] = Some(p);
+            self.lines
+                .push(format!("{} takes army {}.", self.ctx.players[p], army + 1));
+            self.update_living();
+        } else {
+            self.lines.push(format!(
+                "{} declines army {}; it stays with its controller.",
+                self.ctx.players[p],
+                army + 1
+            ));
+        }
+        if !self.st.over && self.st.pos.offers.is_empty() {
+            self.enter_part2();
+        }
+        Ok(())
+    }
+
+    /// `/propose`: a rule-change, opened to the vote (Nomic rules 6.8, 6.9).
+    fn propose(&mut self, text: &str, number: Option<u32>, immutable: bool) -> Result<(), String> {
+        let held = self.may_propose(immutable)?;
+        let len = text.chars().count();
+        if text.trim().is_empty() {
+            return refuse("write the rule-change: /propose text:<text>");
+        }
+        if len > self.st.settings.proposal_max {
+            return refuse(format!(
+                "the proposal is {len} characters long; at most {} are allowed",
+                self.st.settings.proposal_max
+            ));
+        }
+        let change = change_of(text);
+        self.may_change(&change, immutable)?;
+        let (actor, t) = (self.actor, self.t);
+        let pn = self.st.proposals.len() as u32 + 1;
+        self.st.proposals.push(Proposal {
+            n: pn,
+            author: actor.to_string(),
+            text: text.to_string(),
+            number,
+            immutable,
+            change: change.clone(),
+            votes: vec![None; self.n],
+            standing: Standing::Open,
+            opened: t,
+            fixes: Vec::new(),
+            held,
+        });
+        if held {
+            self.st.held = Some(t);
+        } else {
+            self.st.proposed = true;
+        }
+        let what = match &change {
+            Change::Enact => match number {
+                Some(k) => format!("enacts a rule (number {k} asked)"),
+                None => "enacts a rule".into(),
+            },
+            Change::Amend(r, _) => format!("amends rule {r}"),
+            Change::Repeal(r) => format!("repeals rule {r}"),
+        };
+        self.lines.push(format!(
+            "proposal {pn} by {actor} {what}: {text}\nVote with /vote proposal:{pn} choice:for|against (open {}).",
+            format_duration(self.st.settings.vote_limit)
+        ));
+        Ok(())
+    }
+
+    /// Whether the actor may propose now: in part 3 of their turn (or their undead slot),
+    /// or as a Referee at any time, which holds the turn's clock (the answer: held).
+    fn may_propose(&self, immutable: bool) -> Result<bool, String> {
+        self.in_play()?;
+        if immutable && !self.referee {
+            return refuse("only a Referee may propose a change to an immutable rule (113)");
+        }
+        if self.st.open_vote().is_some() {
+            return refuse("a vote is open; wait for it to close");
+        }
+        if self.st.demotion.is_some() {
+            return refuse("a demotion is waited for (/demote)");
+        }
+        let mine = self.player.is_some() && self.st.current_player() == self.player;
+        let in_part3 =
+            matches!(self.st.pos.turn.slot, Slot::Undead(_)) || self.st.pos.turn.part == 3;
+        if mine && in_part3 {
+            if self.st.proposed {
+                return refuse("you have proposed already this turn");
+            }
+            Ok(false)
+        } else if self.referee {
+            Ok(true)
+        } else if mine {
+            refuse(format!(
+                "proposals are made in part 3 (it is part {}; /done ends the current part)",
+                self.st.pos.turn.part
+            ))
+        } else {
+            let _ = self.turn_player()?;
+            refuse("you may propose only in part 3 of your turn")
+        }
+    }
+
+    /// Refuses a change to a rule that does not exist, is repealed, or is immutable when
+    /// the proposal is not marked immutable (Nomic rules 6.9).
+    fn may_change(&self, change: &Change, immutable: bool) -> Result<(), String> {
+        match change {
+            Change::Amend(r, _) | Change::Repeal(r) => match self.st.rules.get(*r) {
+                None => refuse(format!("there is no rule {r}")),
+                Some(rule) if rule.repealed.is_some() => {
+                    refuse(format!("rule {r} is repealed already"))
+                }
+                Some(rule) if rule.immutable && !immutable => refuse(format!(
+                    "rule {r} is immutable; only a Referee may propose changing it (immutable:true)"
+                )),
+                Some(_) => Ok(()),
+            },
+            Change::Enact => Ok(()),
+        }
+    }
+
+    /// `/vote`: a player's vote on the open proposal, closing it once everyone has voted
+    /// (Nomic rules 6.9).
+    fn vote(&mut self, proposal: u32, choice: bool) -> Result<(), String> {
+        self.in_play()?;
+        let Some(p) = self.player else {
+            return refuse("only players vote");
+        };
+        if self.st.pos.forfeited[p] {
+            return refuse("you have forfeited the game");
+        }
+        let Some(i) = self.st.proposals.iter().position(|x| x.n == proposal) else {
+            return refuse(format!("there is no proposal {proposal}"));
+        };
+        if self.st.proposals[i].standing != Standing::Open {
+            return refuse(format!("the vote on proposal {proposal} is closed"));
+        }
+        if self.st.proposals[i].votes[p].is_some() {
+            return refuse(format!("you have voted on proposal {proposal} already"));
+        }
+        self.st.proposals[i].votes[p] = Some(choice);
+        let actor = self.actor;
+        self.lines.push(format!(
+            "{actor} votes {} proposal {proposal}.",
+            if choice { "for" } else { "against" }
+        ));
+        let all = self
+            .st
+            .voters()
+            .iter()
+            .all(|&v| self.st.proposals[i].votes[v].is_some());
+        if all {
+            self.lines.push("Everyone has voted.".into());
+            self.close_vote(proposal);
+        }
+        Ok(())
+    }
+
+    /// `/demote`: the defeated author (or, once the part-3 limit has passed, a Referee)
+    /// demotes one non-king piece (Nomic rules 6.9).
+    fn demote(&mut self, square: Local) -> Result<(), String> {
+        self.in_play()?;
+        let Some(d) = self.st.demotion.clone() else {
+            return refuse("no demotion is waited for");
+        };
+        let author = &self.ctx.players[d.author];
+        let may = self.player == Some(d.author) || (self.referee && d.referee);
+        if !may {
+            return refuse(if self.referee {
+                format!(
+                    "{author} chooses first; a Referee chooses once the part-3 limit has passed"
+                )
+            } else {
+                format!("only {author} demotes now")
+            });
+        }
+        let ok = self.st.demotable(d.author);
+        if !ok.contains(&square) {
+            let list: Vec<String> = ok.iter().map(|l| l.name()).collect();
+            return refuse(format!(
+                "{} holds no non-king piece of an army {author} controls; choose one of: {}",
+                square.name(),
+                list.join(" ")
+            ));
+        }
+        let Some(mut piece) = self.st.pos.at(square) else {
+            return refuse("no piece there");
+        };
+        let was = piece.kind;
+        match was.demoted() {
+            Some(k) => {
+                piece.kind = k;
+                piece.moved = true;
+                self.st.pos.set(square, Some(piece));
+                self.lines.push(format!(
+                    "The {} on {} is demoted to a {}.",
+                    was.name(),
+                    square.name(),
+                    k.name()
+                ));
+            }
+            None => {
+                self.st.pos.set(square, None);
+                self.lines.push(format!(
+                    "The pawn on {} is demoted off the board.",
+                    square.name()
+                ));
+            }
+        }
+        self.after_proposal(d.held);
+        Ok(())
+    }
+
+    /// `/forfeit`: the actor leaves the game; their armies are skipped until a Referee
+    /// assigns them (Nomic rules 6.10a).
+    fn forfeit(&mut self) -> Result<(), String> {
+        if self.st.over {
+            return refuse("the game is over");
+        }
+        let Some(p) = self.player else {
+            return refuse("you are not a player in this game");
+        };
+        if self.st.pos.forfeited[p] {
+            return refuse("you have forfeited already");
+        }
+        let current = self.st.current_player() == Some(p);
+        self.st.pos.forfeited[p] = true;
+        self.st.pos.infected.retain(|&x| x != p);
+        let actor = self.actor;
+        self.lines.push(format!(
+            "{actor} forfeits the game; the Referees decide what happens to their armies (/assign), which are skipped until then."
+        ));
+        if self.st.demotion.as_ref().is_some_and(|d| d.author == p) {
+            let held = self.st.demotion.as_ref().is_some_and(|d| d.held);
+            self.after_proposal(held);
+        }
+        self.update_living();
+        if !self.st.over {
+            if let Some(i) = self
+                .st
+                .proposals
+                .iter()
+                .position(|x| x.standing == Standing::Open)
+            {
+                let pn = self.st.proposals[i].n;
+                if self
+                    .st
+                    .voters()
+                    .iter()
+                    .all(|&v| self.st.proposals[i].votes[v].is_some())
+                {
+                    self.close_vote(pn);
+                }
+            } else if current && self.st.demotion.is_none() {
+                self.st.pos.offers.clear();
+                self.end_turn();
+            }
+        }
+        Ok(())
+    }
+
+    /// `/judgment`: a player or Referee opens a question for the Referees to judge
+    /// (Nomic rules 6.10).
+    fn judgment(&mut self, question: &str, partisan: &[String]) -> Result<(), String> {
+        if self.player.is_none() && !self.referee {
+            return refuse("only players and Referees invoke Judgment");
+        }
+        if question.trim().is_empty() {
+            return refuse("ask the question: /judgment question:<text>");
+        }
+        let actor = self.actor;
+        let mut part: Vec<String> = Vec::new();
+        if self.player.is_some() {
+            part.push(actor.to_string());
+        }
+        for u in partisan.iter().chain(self.st.settings.referees.iter()) {
+            if self.ctx.players.contains(u) && !part.contains(u) {
+                part.push(u.clone());
+            }
+        }
+        let jn = self.st.judgments.len() as u32 + 1;
+        self.lines.push(format!(
+            "judgment {jn} opened by {actor}: {question} (partisan: {})",
+            part.join(", ")
+        ));
+        self.st.judgments.push(Judgment {
+            n: jn,
+            question: question.to_string(),
+            by: actor.to_string(),
+            partisan: part,
+            rulings: Vec::new(),
+            standing: false,
+            overrule: Vec::new(),
+            barred: Vec::new(),
+        });
+        self.st.call_judges(jn, self.ctx);
+        Ok(())
+    }
+
+    /// `/judge`: a Referee's ruling on a Judgment, or the organiser's once every Referee has
+    /// judged it and been overruled (Nomic rules 6.10).
+    fn judge(&mut self, judgment: u32, text: &str) -> Result<(), String> {
+        let organiser = self.organiser();
+        let (actor, referee) = (self.actor, self.referee);
+        let Some(i) = self.st.judgments.iter().position(|j| j.n == judgment) else {
+            if !referee {
+                self.need_referee("judge")?;
+            }
+            return refuse(format!("there is no judgment {judgment}"));
+        };
+        let referees = &self.st.settings.referees;
+        let j = &mut self.st.judgments[i];
+        // Once every Referee has judged it and been overruled, the organiser judges.
+        let by_organiser = organiser && referees.iter().all(|r| j.barred.contains(r));
+        if !referee && !by_organiser {
+            return refuse(if organiser {
+                format!("only a Referee may judge; the organiser judges judgment {judgment} only once every Referee has judged it and been overruled")
+            } else {
+                "only a Referee may judge".to_string()
+            });
+        }
+        if j.standing {
+            return refuse(format!(
+                "judgment {judgment} stands; it can be judged again only once overruled"
+            ));
+        }
+        if j.barred.iter().any(|r| r == actor) && !by_organiser {
+            return refuse(format!("you judged judgment {judgment} before and were overruled; another Referee judges it"));
+        }
+        if text.trim().is_empty() {
+            return refuse("write the Judgment: /judge judgment:<n> text:<text>");
+        }
+        j.rulings.push((actor.to_string(), text.to_string()));
+        j.standing = true;
+        j.overrule.clear();
+        self.lines.push(format!(
+            "judgment {judgment}: {actor} rules: {text} (it has the force of an immutable rule; non-partisan players may /overrule judgment:{judgment})"
+        ));
+        Ok(())
+    }
+
+    /// `/overrule`: a non-partisan player's vote to overrule a standing Judgment; a unanimous
+    /// vote overrules it and calls on another judge (Nomic rules 6.10).
+    fn overrule(&mut self, judgment: u32) -> Result<(), String> {
+        let Some(p) = self.player else {
+            return refuse("only players may overrule");
+        };
+        if self.st.pos.forfeited[p] {
+            return refuse("you have forfeited the game");
+        }
+        let actor = self.actor;
+        let voters: Vec<String> = (0..self.n)
+            .filter(|&q| !self.st.pos.forfeited[q])
+            .map(|q| self.ctx.players[q].clone())
+            .collect();
+        let Some(j) = self.st.judgments.iter_mut().find(|j| j.n == judgment) else {
+            return refuse(format!("there is no judgment {judgment}"));
+        };
+        if !j.standing {
+            return refuse(format!(
+                "judgment {judgment} has no standing ruling to overrule"
+            ));
+        }
+        if j.partisan.iter().any(|u| u == actor) {
+            return refuse(format!("you are partisan in judgment {judgment}"));
+        }
+        if j.overrule.iter().any(|u| u == actor) {
+            return refuse("you have voted to overrule it already");
+        }
+        j.overrule.push(actor.to_string());
+        self.lines
+            .push(format!("{actor} votes to overrule judgment {judgment}."));
+        let need: Vec<&String> = voters.iter().filter(|u| !j.partisan.contains(u)).collect();
+        if need.iter().all(|u| j.overrule.contains(u)) {
+            j.standing = false;
+            if let Some((r, _)) = j.rulings.last() {
+                let r = r.clone();
+                if !j.barred.contains(&r) {
+                    j.barred.push(r);
+                }
+            }
+            j.overrule.clear();
+            let who = self.st.call_judges(judgment, self.ctx);
+            self.lines.push(format!(
+                "Judgment {judgment} is overruled (unanimous); {who}."
+            ));
+        }
+        Ok(())
+    }
+
+    /// `/pause`: a Referee pauses play (Nomic rules 6.10).
+    fn pause(&mut self) -> Result<(), String> {
+        self.need_referee("pause play")?;
+        if self.st.paused.is_some() {
+            return refuse("play is paused already");
+        }
+        if self.st.over {
+            return refuse("the game is over");
+        }
+        self.st.paused = Some(self.t);
+        self.lines
+            .push("Play is paused by a Referee; player actions are refused until /resume.".into());
+        Ok(())
+    }
+
+    /// `/resume`: a Referee resumes play; the running limits are extended by the pause
+    /// (Nomic rules 6.10).
+    fn resume(&mut self) -> Result<(), String> {
+        self.need_referee("resume play")?;
+        let Some(since) = self.st.paused.take() else {
+            return refuse("play is not paused");
+        };
+        let by = self.t.saturating_sub(since);
+        self.st.shift(by);
+        if let Some(h) = &mut self.st.held {
+            *h += by;
+        }
+        self.lines
+            .push("Play resumes; the running limits are extended by the pause.".into());
+        Ok(())
+    }
+
+    /// `/assign`: a Referee gives an army to a player, such as a tied or forfeited player's
+    /// army (Nomic rules 6.6, 6.10a).
+    fn assign(&mut self, army: usize, to: usize) -> Result<(), String> {
+        self.need_referee("assign an army")?;
+        if self.st.over {
+            return refuse("the game is over");
+        }
+        if army >= self.n || to >= self.n {
+            return refuse("no such army or player");
+        }
+        let name = &self.ctx.players[to];
+        if self.st.pos.forfeited[to] {
+            return refuse(format!("{name} has forfeited"));
+        }
+        if self.st.pos.controllers[army] != Some(to) {
+            self.st.call(
+                name,
+                &format!("army {} is assigned to you: you play its turns", army + 1),
+            );
+        }
+        self.st.pos.controllers[army] = Some(to);
+        self.st.pos.offers.retain(|&a| a != army);
+        self.lines
+            .push(format!("Army {} is assigned to {name}.", army + 1));
+        self.update_living();
+        self.offers_withdrawn();
+        if !self.st.over && self.st.pos.turn.slot == Slot::Idle {
+            self.start_first();
+        }
+        Ok(())
+    }
+
+    /// `/edit …`: a Referee edits the position, a clock, the budget, a forfeit, a controller
+    /// or the undead; a demotion the edit leaves nothing to do for is settled (Nomic rules
+    /// 6.10).
+    fn edit(&mut self, edit: &Edit) -> Result<(), String> {
+        self.need_referee("edit the game")?;
+        match edit {
+            Edit::Put { square, kind, army } => self.edit_put(*square, *kind, *army)?,
+            Edit::Remove { square } => self.edit_remove(*square)?,
+            Edit::Move { from, to } => self.edit_move(*from, *to)?,
+            Edit::Position { text } => self.edit_position(text)?,
+            Edit::Clock { add } => self.edit_clock(*add)?,
+            Edit::ClockLeft { left } => self.edit_clock_left(*left)?,
+            Edit::Controller { army, player } => self.edit_controller(*army, *player)?,
+            Edit::Undead { order } => self.edit_undead(order)?,
+            Edit::Budget { s, involved } => self.edit_budget(s, involved)?,
+            Edit::Forfeited { player, on } => self.edit_forfeited(*player, *on)?,
+        }
+        self.demotion_settled();
+        Ok(())
+    }
+
+    /// `/edit put`: a piece put on a square.
+    fn edit_put(&mut self, square: Local, kind: Kind, army: usize) -> Result<(), String> {
+        if square.half >= self.n || army >= self.n {
+            return refuse("no such half or army");
+        }
+        self.st.pos.set(
+            square,
+            Some(Piece {
+                kind,
+                army,
+                moved: true,
+            }),
+        );
+        self.lines.push(format!(
+            "Edit: {}{} put on {}.",
+            kind.letter(),
+            army + 1,
+            square.name()
+        ));
+        Ok(())
+    }
+
+    /// `/edit remove`: the piece on a square removed.
+    fn edit_remove(&mut self, square: Local) -> Result<(), String> {
+        if self.st.pos.at(square).is_none() {
+            return refuse(format!("{} is empty", square.name()));
+        }
+        self.st.pos.set(square, None);
+        self.lines
+            .push(format!("Edit: the piece on {} is removed.", square.name()));
+        Ok(())
+    }
+
+    /// `/edit move`: a piece moved from one square to another.
+    fn edit_move(&mut self, from: Local, to: Local) -> Result<(), String> {
+        let Some(p) = self.st.pos.at(from) else {
+            return refuse(format!("{} is empty", from.name()));
+        };
+        if to.half >= self.n {
+            return refuse("no such half");
+        }
+        self.st.pos.set(from, None);
+        self.st.pos.set(to, Some(Piece { moved: true, ..p }));
+        self.lines.push(format!(
+            "Edit: the piece on {} moved to {}.",
+            from.name(),
+            to.name()
+        ));
+        Ok(())
+    }
+
+    /// `/edit position`: the whole position replaced from its text; another turn or part
+    /// starts its limit now.
+    fn edit_position(&mut self, text: &str) -> Result<(), String> {
+        let pos =
+            Position::from_text(text).map_err(|e| format!("the position does not read: {e}"))?;
+        let n = self.n;
+        if pos.players() != n {
+            return refuse(format!("the game has {n} half-boards"));
+        }
+        if (pos.turn.slot, pos.turn.part) != (self.st.pos.turn.slot, self.st.pos.turn.part) {
+            // Another turn or part: its limit starts now.
+            self.st.clock = self.t;
+        }
+        self.st.pos = pos;
+        self.lines.push("Edit: the position is replaced.".into());
+        self.update_living();
+        Ok(())
+    }
+
+    /// `/edit clock add:`: the running limit gets more time.
+    fn edit_clock(&mut self, add: u64) -> Result<(), String> {
+        let Some((which, _)) = self.st.running() else {
+            return refuse("no limit is running now");
+        };
+        self.st
+            .move_limit(which, i64::try_from(add).unwrap_or(i64::MAX));
+        self.lines.push(format!(
+            "Edit: the running limit ({}) gets {} more.",
+            running_name(which),
+            format_duration(add)
+        ));
+        Ok(())
+    }
+
+    /// `/edit clock left:`: the time left on the running limit, from now or, while paused,
+    /// from the resumption.
+    fn edit_clock_left(&mut self, left: u64) -> Result<(), String> {
+        let Some((which, at)) = self.st.running() else {
+            return refuse("no limit is running now");
+        };
+        let from = self.st.paused.unwrap_or(self.t);
+        let want = from.saturating_add(left);
+        let delta = i64::try_from(want).unwrap_or(i64::MAX) - i64::try_from(at).unwrap_or(i64::MAX);
+        self.st.move_limit(which, delta);
+        self.lines.push(format!(
+            "Edit: the running limit ({}) has {} left{}.",
+            running_name(which),
+            format_duration(left),
+            if self.st.paused.is_some() {
+                " once play resumes"
+            } else {
+                ""
+            }
+        ));
+        Ok(())
+    }
+
+    /// `/edit controller`: an army's controller set, or its control made pending; a turn
+    /// its army can no longer play ends (Nomic rules 6.6).
+    fn edit_controller(&mut self, army: usize, to: Option<usize>) -> Result<(), String> {
+        if army >= self.n {
+            return refuse("no such army");
+        }
+        if to.is_some_and(|p| p >= self.n) {
+            return refuse("no such player");
+        }
+        if let Some(p) = to.filter(|&p| self.st.pos.controllers[army] != Some(p)) {
+            self.st.call(
+                &self.ctx.players[p],
+                &format!("army {} is now yours: you play its turns", army + 1),
+            );
+        }
+        self.st.pos.controllers[army] = to;
+        self.st.pos.offers.retain(|&a| a != army);
+        self.lines.push(match to {
+            Some(p) => format!(
+                "Edit: army {} is controlled by {}.",
+                army + 1,
+                self.ctx.players[p]
+            ),
+            None => format!("Edit: army {}'s control is pending.", army + 1),
+        });
+        self.update_living();
+        self.offers_withdrawn();
+        if !self.st.over {
+            match self.st.pos.turn.slot {
+                Slot::Idle => self.start_first(),
+                Slot::Army(a) if !self.st.playable(a) && self.st.open_vote().is_none() => {
+                    self.lines.push(format!(
+                        "Army {} has no controller who may play it: its turn ends.",
+                        a + 1
+                    ));
+                    self.st.pos.offers.clear();
+                    self.st.demotion = None;
+                    self.end_turn();
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// `/edit undead`: the times of infection, as the undead players earliest first
+    /// (Nomic rules 6.7).
+    fn edit_undead(&mut self, order: &[usize]) -> Result<(), String> {
+        let players = self.ctx.players;
+        let names_of = |undead: &[usize]| -> String {
+            let names: Vec<&str> = undead.iter().map(|&p| players[p].as_str()).collect();
+            if names.is_empty() {
+                "-".to_string()
+            } else {
+                names.join(", ")
+            }
+        };
+        let mut want = order.to_vec();
+        want.sort_unstable();
+        want.dedup();
+        let mut now_undead = self.st.pos.infected.clone();
+        now_undead.sort_unstable();
+        if want.len() != order.len() || want != now_undead {
+            return refuse(format!(
+                "name every undead player once, earliest infection first (undead now: {}); a player becomes living or undead by the armies they control (/edit controller)",
+                names_of(&self.st.pos.infected)
+            ));
+        }
+        self.st.pos.infected = order.to_vec();
+        let names = names_of(order);
+        self.lines.push(format!(
+            "Edit: the undead, earliest infection first: {names}."
+        ));
+        Ok(())
+    }
+
+    /// `/edit budget`: the halves of the move budget, and those involved already (Nomic
+    /// rules 6.4).
+    fn edit_budget(&mut self, s: &[bool], involved: &[bool]) -> Result<(), String> {
+        if s.len() != self.n || involved.len() != self.n {
+            return refuse("no such half");
+        }
+        self.st.pos.turn.s = s.to_vec();
+        self.st.pos.turn.involved = involved.to_vec();
+        self.lines.push("Edit: the budget is set.".into());
+        Ok(())
+    }
+
+    /// `/edit forfeited`: a player's forfeit set or cleared.
+    fn edit_forfeited(&mut self, q: usize, on: bool) -> Result<(), String> {
+        if q >= self.n {
+            return refuse("no such player");
+        }
+        self.st.pos.forfeited[q] = on;
+        self.lines.push(format!(
+            "Edit: {} is {}.",
+            self.ctx.players[q],
+            if on {
+                "marked as forfeited"
+            } else {
+                "back in the game"
+            }
+        ));
+        self.update_living();
+        Ok(())
+    }
+
+    /// After an edit, a demotion waited for from an author who has forfeited or holds no
+    /// non-king piece is settled: there is nothing to demote.
+    fn demotion_settled(&mut self) {
+        let Some(d) = self.st.demotion.clone() else {
+            return;
+        };
+        if self.st.over {
+            return;
+        }
+        let author = &self.ctx.players[d.author];
+        if self.st.pos.forfeited[d.author] {
+            self.lines
+                .push(format!("{author} has forfeited: no demotion."));
+            self.after_proposal(d.held);
+        } else if self.st.demotable(d.author).is_empty() {
+            self.lines.push(format!("{author} has no piece to demote."));
+            self.after_proposal(d.held);
+        }
+    }
+
+    /// `/order set:`: a Referee sets the Order of armies (Nomic rules 6.7).
+    fn order(&mut self, order: &[usize]) -> Result<(), String> {
+        self.need_referee("set the Order")?;
+        let n = self.n;
+        let mut s = order.to_vec();
+        s.sort_unstable();
+        if s != (0..n).collect::<Vec<_>>() {
+            return refuse(format!("list every army 1 to {n} once, like set:2,1,3"));
+        }
+        self.st.pos.order = order.to_vec();
+        let o: Vec<String> = order.iter().map(|a| (a + 1).to_string()).collect();
+        self.lines
+            .push(format!("The Order is now {}.", o.join(", ")));
+        Ok(())
+    }
+
+    /// `/set key:value`: a Referee changes a setting: a time limit, the proposal length,
+    /// friendly capture or the pace (Nomic rules 6.8, 6.10).
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        self.need_referee("change settings")?;
+        let dur = |v: &str| match v {
+            "none" | "off" => Ok(NO_LIMIT),
+            _ => crate::time::parse_duration(v).map_err(|e| e.to_string()),
+        };
+        let settings = &mut self.st.settings;
+        match key {
+            "part1_limit" => settings.part1_limit = dur(value)?,
+            "part3_limit" => settings.part3_limit = dur(value)?,
+            "vote_limit" => settings.vote_limit = dur(value)?,
+            "proposal_max" => {
+                settings.proposal_max = match value.parse::<usize>() {
+                    Ok(v) if v > 0 => v,
+                    _ => return refuse("proposal_max is a number of characters"),
+                }
+            }
+            "friendly_capture" => {
+                settings.friendly_capture = match value {
+                    "on" | "true" | "yes" => true,
+                    "off" | "false" | "no" => false,
+                    _ => return refuse("friendly_capture is on or off"),
+                }
+            }
+            "pace" => {
+                let l = match value {
+                    "live" => LIVE,
+                    "async" => ASYNC,
+                    _ => return refuse("pace is live or async"),
+                };
+                settings.part1_limit = l;
+                settings.part3_limit = l;
+                settings.vote_limit = l;
+            }
+            _ => {
+                return refuse(
+                    "settings: part1_limit, part3_limit, vote_limit, proposal_max, friendly_capture, pace",
+                )
+            }
+        }
+        self.lines.push(format!("Setting {key} is now {value}."));
+        Ok(())
+    }
+
+    /// `/proposal void`: a Referee voids the open proposal; it has no effect (Nomic rules
+    /// 6.9, 6.10).
+    fn void(&mut self, proposal: u32) -> Result<(), String> {
+        self.need_referee("void a proposal")?;
+        let i = self.open_proposal(proposal)?;
+        self.st.proposals[i].standing = Standing::Void;
+        let held = self.st.proposals[i].held;
+        self.lines.push(format!(
+            "Proposal {proposal} is void (a Referee's decision); it has no effect."
+        ));
+        self.after_proposal(held);
+        Ok(())
+    }
+
+    /// `/proposal fix`: a Referee fixes the open proposal's spelling, grammar or punctuation
+    /// (Nomic rules 6.9, 6.10).
+    fn fix(&mut self, proposal: u32, text: &str) -> Result<(), String> {
+        self.need_referee("fix a proposal")?;
+        let i = self.open_proposal(proposal)?;
+        if text.chars().count() > self.st.settings.proposal_max || text.trim().is_empty() {
+            return refuse("the fixed text must be 1 to proposal_max characters");
+        }
+        let fixed = &mut self.st.proposals[i];
+        let old = std::mem::replace(&mut fixed.text, text.to_string());
+        fixed.change = change_of(text);
+        fixed.fixes.push((old.clone(), text.to_string()));
+        self.lines.push(format!("Proposal {proposal} fixed (spelling, grammar or punctuation): was: {old} / now: {text}"));
+        Ok(())
+    }
+
+    /// `/nomic referee add|remove`: the organiser adds or removes a Referee; at least one
+    /// stays (Nomic rules 6.10).
+    fn referees(&mut self, add: bool, user: &str) -> Result<(), String> {
+        if !self.organiser() {
+            return refuse("only the organiser may add or remove Referees");
+        }
+        let user = user.trim().to_string();
+        if user.is_empty() {
+            return refuse("name the Referee: /nomic referee add player:@x");
+        }
+        let actor = self.actor;
+        if add {
+            if self.st.is_referee(&user) {
+                return refuse(format!("{user} is a Referee already"));
+            }
+            self.st.settings.referees.push(user.clone());
+            self.lines.push(format!(
+                "{user} is now a Referee (added by {actor}); Referees: {}.",
+                self.st.settings.referees.join(", ")
+            ));
+            self.st.call(
+                &user,
+                "you are now a Referee of this Nomic Chess game (/help lists the Referees' commands)",
+            );
+        } else {
+            if !self.st.is_referee(&user) {
+                return refuse(format!(
+                    "{user} is not a Referee (Referees: {})",
+                    self.st.settings.referees.join(", ")
+                ));
+            }
+            if self.st.settings.referees.len() == 1 {
+                return refuse(
+                    "a game keeps at least one Referee: add another first (/nomic referee add player:@x)",
+                );
+            }
+            self.st.settings.referees.retain(|r| *r != user);
+            self.lines.push(format!(
+                "{user} is no longer a Referee (removed by {actor}); Referees: {}.",
+                self.st.settings.referees.join(", ")
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A push moved on: the joined board J and the moves the budget allows on it (Nomic rules
+/// 6.3, 6.4).
+struct OnJ {
+    join: Join,
+    army: usize,
+    b: JBoard,
+    legal: Vec<Move>,
+}
+
+impl OnJ {
+    /// The legal move a text written in J's coordinates names, or why it is refused.
+    fn read(&self, pos: &Position, notation: &str) -> Result<Move, String> {
+        let Some((letter, from, to, promo, special)) = parse_move(notation) else {
+            return refuse(self.unreadable(pos, notation));
+        };
+        let b = &self.b;
+        let cands: Vec<Move> = self
+            .legal
+            .iter()
+            .copied()
+            .filter(|m| match special {
+                Special::CastleKing | Special::CastleQueen => m.special == special,
+                _ => {
+                    m.from == from
+                        && m.to == to
+                        && !matches!(m.special, Special::CastleKing | Special::CastleQueen)
+                }
+            })
+            .filter(|m| m.promo == promo)
+            .collect();
+        let piece_ok = |m: &Move| match letter {
+            None => true,
+            Some(k) => b[m.from.1 as usize][m.from.0 as usize].is_some_and(|p| p.kind == k),
+        };
+        match cands.into_iter().find(piece_ok) {
+            Some(m) => Ok(m),
+            None => refuse(self.illegal(pos, notation, from, special)),
+        }
+    }
+
+    /// A refused move says first that a king of the mover's is in check, with the legal
+    /// moves (Nomic rules 6.5).
+    fn check_first(&self, pos: &Position) -> Option<String> {
+        let (sq, _) = pos
+            .attacked_kings(&self.b, self.join)
+            .into_iter()
+            .find(|&(_, y)| pos.same_side(y, self.army))?;
+        let mut list: Vec<String> = self.legal.iter().map(|&m| move_text(&self.b, m)).collect();
+        list.sort();
+        if list.len() > 12 {
+            list.truncate(12);
+            list.push("…".into());
+        }
+        Some(format!(
+            "your King on {} is in check; legal moves: {}",
+            super::position::square_text(sq.0, sq.1),
+            list.join(" ")
+        ))
+    }
+
+    /// Why a text that is not a move is refused, with a hint at how to write it.
+    fn unreadable(&self, pos: &Position, notation: &str) -> String {
+        if let Some(why) = self.check_first(pos) {
+            return why;
+        }
+        if let Some(lower) = lower_squares(notation) {
+            return format!("square letters are lower case: {lower}");
+        }
+        if let Some((kind, sq)) = short_algebraic(notation) {
+            let kind = kind.unwrap_or(Kind::Pawn);
+            let reach: Vec<String> = self
+                .legal
+                .iter()
+                .filter(|m| {
+                    m.to == sq
+                        && self.b[m.from.1 as usize][m.from.0 as usize]
+                            .is_some_and(|p| p.kind == kind)
+                })
+                .map(|&m| move_text(&self.b, m))
+                .collect();
+            return match reach.as_slice() {
+                [one] => format!("write the move from-to: {one}"),
+                _ => "write the move from-to, like e2-e4".to_string(),
+            };
+        }
+        format!(
+            "`{notation}` is not a move (write it in J's coordinates like e2-e4, Nb1-c3, e7-e8=Q, 0-0)"
+        )
+    }
+
+    /// Why a move that reads but is not legal now is refused, with what may be played.
+    fn illegal(&self, pos: &Position, notation: &str, from: (u8, u8), special: Special) -> String {
+        if let Some(why) = self.check_first(pos) {
+            return why;
+        }
+        let of: Vec<String> = self
+            .legal
+            .iter()
+            .filter(|m| m.from == from)
+            .map(|&m| move_text(&self.b, m))
+            .collect();
+        let sq = super::position::square_text(from.0, from.1);
+        if special != Special::Plain {
+            format!("{notation} is not legal now")
+        } else if of.is_empty() {
+            let legal: Vec<String> = self.legal.iter().map(|&m| move_text(&self.b, m)).collect();
+            format!(
+                "{notation} is not legal: army {} has no legal move from {sq} (J {}, local {}); its legal moves on this push: {}",
+                self.army + 1,
+                sq,
+                self.join.local(from.0, from.1).name(),
+                legal.join(" ")
+            )
+        } else {
+            format!(
+                "{notation} is not legal: the piece on {sq} can play: {}",
+                of.join(" ")
+            )
+        }
+    }
 }
 
 impl Game {
