@@ -241,6 +241,29 @@ pub struct NewGame {
 /// Rebuilds a game from its stored users, settings (JSON) and log.
 pub type Loader = fn(Vec<String>, &str, Vec<LogRow>) -> Result<Box<dyn ThreadGame>, String>;
 
+/// What every game's [`GameKind::load`] does: its settings decoded from their JSON, its log
+/// from the stored rows, and the game rebuilt from them by `build` (its `from_log`).
+///
+/// # Errors
+/// Settings or an action that do not decode, or a log that does not replay.
+pub fn load_with<S, A, G, E>(
+    users: Vec<String>,
+    settings: &str,
+    rows: Vec<LogRow>,
+    build: impl FnOnce(Vec<String>, S, crate::games::log::Log<A>) -> Result<G, E>,
+) -> Result<Box<dyn ThreadGame>, String>
+where
+    S: serde::de::DeserializeOwned,
+    A: serde::de::DeserializeOwned,
+    G: ThreadGame + 'static,
+    E: std::fmt::Display,
+{
+    let settings: S = serde_json::from_str(settings).map_err(|e| e.to_string())?;
+    let log = crate::games::log::from_rows(rows)?;
+    let game = build(users, settings, log).map_err(|e| e.to_string())?;
+    Ok(Box::new(game))
+}
+
 /// A game's entry in the layer: how it is named, created and loaded.
 pub struct GameKind {
     /// The name stored in `games.variant` and used by `arbiter … --variant`.

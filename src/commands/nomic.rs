@@ -150,10 +150,9 @@ fn load(
     settings: &str,
     rows: Vec<LogRow>,
 ) -> Result<Box<dyn ThreadGame>, String> {
-    let settings: Settings = serde_json::from_str(settings).map_err(|e| e.to_string())?;
-    let entries = crate::games::log::from_rows(rows)?;
-    let game = Game::from_log(users, settings, entries).map_err(|e| e.to_string())?;
-    Ok(Box::new(game))
+    super::layer::load_with(users, settings, rows, |u, s: Settings, l| {
+        Game::from_log(u, s, l)
+    })
 }
 
 fn notify_of(asks: &[(String, String)]) -> Option<Notify> {

@@ -93,13 +93,14 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
 }
 
 fn load(
-    _users: Vec<String>,
+    users: Vec<String>,
     settings: &str,
     rows: Vec<LogRow>,
 ) -> Result<Box<dyn ThreadGame>, String> {
-    let settings: Settings = serde_json::from_str(settings).map_err(|e| e.to_string())?;
-    let entries = crate::games::log::from_rows(rows)?;
-    Ok(Box::new(Game::from_log(settings, entries)?))
+    // The seats are in the log's start (a Swinger may join later), not in the stored users.
+    super::layer::load_with(users, settings, rows, |_, s: Settings, l| {
+        Game::from_log(s, l)
+    })
 }
 
 /// `/pieces`: every type with its value, limit and movement; why il-Nabi and the Zombie are

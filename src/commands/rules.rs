@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, Revert, ThreadGame};
 use super::{Caller, Command, Notify, Reply};
-use crate::games::log::{from_rows, Log, LogError, Logged, StoredLog};
+use crate::games::log::{Log, LogError, Logged, StoredLog};
 use crate::time::Timestamp;
 
 /// Why a play or a setting is refused, in words for the player.
@@ -426,10 +426,7 @@ pub fn load<R: Rules>(
     settings: &str,
     rows: Vec<LogRow>,
 ) -> Result<Box<dyn ThreadGame>, String> {
-    let settings: R::Settings = serde_json::from_str(settings).map_err(|e| e.to_string())?;
-    let game =
-        RulesGame::<R>::replayed(users, settings, from_rows(rows)?).map_err(|e| e.to_string())?;
-    Ok(Box::new(game))
+    super::layer::load_with(users, settings, rows, RulesGame::<R>::replayed)
 }
 
 /// A game of rules `R` read from its export.
