@@ -448,15 +448,7 @@ impl ThreadGame for Game {
     }
 
     fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
-        let Revert {
-            moderator,
-            to,
-            reason,
-            now,
-            raw,
-            ..
-        } = r;
-        Game::revert(self, moderator, to, reason, now, raw)
+        Game::revert(self, r.moderator, r.to, r.reason, r.now, r.raw)
             .map(accepted)
             .map_err(|e| e.to_string())
     }

@@ -776,19 +776,11 @@ impl ThreadGame for Game {
     }
 
     fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
-        let Revert {
-            moderator,
-            to,
-            reason,
-            now,
-            raw,
-            ..
-        } = r;
         let a = Action::Revert {
-            to,
-            reason: reason.to_string(),
+            to: r.to,
+            reason: r.reason.to_string(),
         };
-        self.apply(moderator, a, now, raw).map(accepted)
+        self.apply(r.moderator, a, r.now, r.raw).map(accepted)
     }
 
     fn status(&self, now: Timestamp) -> String {

@@ -298,22 +298,9 @@ impl ThreadGame for Game {
     }
 
     fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
-        let Revert {
-            moderator,
-            to,
-            reason,
-            now,
-            raw,
-            ..
-        } = r;
-        self.apply(
-            moderator,
-            false,
-            Request::Revert(to, reason.to_string()),
-            now,
-            raw,
-        )
-        .map(accepted)
+        let req = Request::Revert(r.to, r.reason.to_string());
+        self.apply(r.moderator, false, req, r.now, r.raw)
+            .map(accepted)
     }
 
     fn status(&self, now: Timestamp) -> String {

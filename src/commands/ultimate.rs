@@ -331,19 +331,11 @@ impl ThreadGame for Game {
     }
 
     fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
-        let Revert {
-            moderator,
-            to,
-            reason,
-            now,
-            raw,
-            ..
-        } = r;
         let req = Request::Revert {
-            to,
-            reason: reason.to_string(),
+            to: r.to,
+            reason: r.reason.to_string(),
         };
-        self.apply(moderator, req, now, raw)
+        self.apply(r.moderator, req, r.now, r.raw)
             .map(|a| accepted(self, a))
             .map_err(|e| e.to_string())
     }
