@@ -6,7 +6,7 @@
 pub trait Walk {
     /// A move.
     type Move: Copy;
-    /// What [`Walk::make`] keeps to undo a move.
+    /// What [`Walk::play`] keeps to undo a move.
     type Undo;
     /// Fills `out` with the legal moves of the side to move.
     fn legal_into(&mut self, out: &mut Vec<Self::Move>);
