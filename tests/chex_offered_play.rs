@@ -14,21 +14,22 @@
 mod common;
 
 use arbiter::games::kfb::splitmix;
-use common::play::{first_line, Driver, Rng};
+use common::play::{first_line, random_plays, Driver, RandomRun, Rng};
 
 const USERS: [&str; 2] = ["wes", "bea"];
 
-/// What a run saw, to make sure it went everywhere the bug was.
-#[derive(Default, Debug)]
-struct Seen {
-    moves: usize,
-    draws: usize,
-    blind_draws: usize,
-    placements: usize,
-    takebacks: usize,
-    reopened: usize,
-    restarts: usize,
-    games: usize,
+common::play::counts! {
+    /// What a run saw, to make sure it went everywhere the bug was.
+    struct Seen {
+        moves,
+        draws,
+        blind_draws,
+        placements,
+        takebacks,
+        reopened,
+        restarts,
+        games,
+    }
 }
 
 struct Run {
@@ -266,32 +267,25 @@ impl Run {
     }
 }
 
-/// Plays `steps` random steps from `seed` and returns what the run saw.
-fn random_play(seed: u64, steps: usize) -> Seen {
-    let mut run = Run::new(seed);
-    for _ in 0..steps {
-        run.step();
+impl RandomRun for Run {
+    type Seen = Seen;
+    fn start(seed: u64) -> Run {
+        Run::new(seed)
     }
-    run.restart();
-    std::mem::take(&mut run.seen)
+    fn step(&mut self) {
+        Run::step(self);
+    }
+    fn restart(&mut self) {
+        Run::restart(self);
+    }
+    fn seen(&mut self) -> Seen {
+        std::mem::take(&mut self.seen)
+    }
 }
 
 #[test]
 fn every_offered_chex_play_is_accepted_through_takebacks_reverts_and_restarts() {
-    let mut total = Seen::default();
-    for seed in 1..=4u64 {
-        let seen = random_play(seed, 400);
-        eprintln!("seed {seed}: {seen:?}");
-        total.moves += seen.moves;
-        total.draws += seen.draws;
-        total.blind_draws += seen.blind_draws;
-        total.placements += seen.placements;
-        total.takebacks += seen.takebacks;
-        total.reopened += seen.reopened;
-        total.restarts += seen.restarts;
-        total.games += seen.games;
-    }
-    eprintln!("total: {total:?}");
+    let total = random_plays::<Run>(1..=4u64, 400);
     // The run went where the bug was: `draw` and placements played through `/move`, blind
     // draws, games ended and reopened, takebacks and restarts.
     assert!(total.draws > 20 && total.placements > 20, "{total:?}");
@@ -303,8 +297,5 @@ fn every_offered_chex_play_is_accepted_through_takebacks_reverts_and_restarts() 
 #[test]
 #[ignore = "long random play: 10 seeds of 2,000 steps"]
 fn every_offered_chex_play_is_accepted_long_run() {
-    for seed in 100..110u64 {
-        let seen = random_play(seed, 2_000);
-        eprintln!("seed {seed}: {seen:?}");
-    }
+    random_plays::<Run>(100..110u64, 2_000);
 }

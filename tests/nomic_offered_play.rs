@@ -14,20 +14,21 @@
 mod common;
 
 use arbiter::games::kfb::splitmix;
-use common::play::{first_line, Driver, Rng};
+use common::play::{first_line, random_plays, Driver, RandomRun, Rng};
 
 const USERS: [&str; 3] = ["a", "b", "c"];
 
-/// What a run saw.
-#[derive(Default, Debug)]
-struct Seen {
-    pushes: usize,
-    moves: usize,
-    lower_case: usize,
-    takes: usize,
-    takebacks: usize,
-    restarts: usize,
-    games: usize,
+common::play::counts! {
+    /// What a run saw.
+    struct Seen {
+        pushes,
+        moves,
+        lower_case,
+        takes,
+        takebacks,
+        restarts,
+        games,
+    }
 }
 
 struct Run {
@@ -246,32 +247,25 @@ impl Run {
     }
 }
 
-fn random_play(seed: u64, steps: usize) -> Seen {
-    let mut run = Run::new(seed);
-    for _ in 0..steps {
-        run.step();
+impl RandomRun for Run {
+    type Seen = Seen;
+    fn start(seed: u64) -> Run {
+        Run::new(seed)
     }
-    run.restart();
-    let seen = std::mem::take(&mut run.seen);
-    drop(run);
-    seen
+    fn step(&mut self) {
+        Run::step(self);
+    }
+    fn restart(&mut self) {
+        Run::restart(self);
+    }
+    fn seen(&mut self) -> Seen {
+        std::mem::take(&mut self.seen)
+    }
 }
 
 #[test]
 fn every_offered_nomic_entry_is_accepted_through_takebacks_and_restarts() {
-    let mut total = Seen::default();
-    for seed in 1..=3u64 {
-        let seen = random_play(seed, 400);
-        eprintln!("seed {seed}: {seen:?}");
-        total.pushes += seen.pushes;
-        total.moves += seen.moves;
-        total.lower_case += seen.lower_case;
-        total.takes += seen.takes;
-        total.takebacks += seen.takebacks;
-        total.restarts += seen.restarts;
-        total.games += seen.games;
-    }
-    eprintln!("total: {total:?}");
+    let total = random_plays::<Run>(1..=3u64, 400);
     assert!(total.pushes > 100 && total.moves > 100, "{total:?}");
     assert!(total.lower_case > 10, "{total:?}");
     assert!(total.takebacks > 10 && total.restarts > 10, "{total:?}");

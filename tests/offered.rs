@@ -14,19 +14,20 @@
 mod common;
 
 use arbiter::games::kfb::splitmix;
-use common::play::{first_line, Driver, Rng};
+use common::play::{first_line, random_plays, Driver, RandomRun, Rng};
 
 const USERS: [&str; 6] = ["a", "b", "c", "d", "e", "f"];
 
-/// What a run saw, to make sure it went where the bug was.
-#[derive(Default, Debug)]
-struct Seen {
-    moves: usize,
-    army_drops_offered: usize,
-    army_drops_played: usize,
-    takebacks: usize,
-    restarts: usize,
-    games: usize,
+common::play::counts! {
+    /// What a run saw, to make sure it went where the bug was.
+    struct Seen {
+        moves,
+        army_drops_offered,
+        army_drops_played,
+        takebacks,
+        restarts,
+        games,
+    }
 }
 
 struct Run {
@@ -272,32 +273,25 @@ impl Run {
     }
 }
 
-/// Plays `steps` random steps from `seed` and returns what the run saw.
-fn random_play(seed: u64, steps: usize) -> Seen {
-    let mut run = Run::new(seed);
-    for _ in 0..steps {
-        run.step();
+impl RandomRun for Run {
+    type Seen = Seen;
+    fn start(seed: u64) -> Run {
+        Run::new(seed)
     }
-    run.restart();
-    let seen = std::mem::take(&mut run.seen);
-    drop(run);
-    seen
+    fn step(&mut self) {
+        Run::step(self);
+    }
+    fn restart(&mut self) {
+        Run::restart(self);
+    }
+    fn seen(&mut self) -> Seen {
+        std::mem::take(&mut self.seen)
+    }
 }
 
 #[test]
 fn every_offered_move_is_accepted_through_takebacks_and_restarts() {
-    let mut total = Seen::default();
-    for seed in 1..=4u64 {
-        let seen = random_play(seed, 1000);
-        eprintln!("seed {seed}: {seen:?}");
-        total.moves += seen.moves;
-        total.army_drops_offered += seen.army_drops_offered;
-        total.army_drops_played += seen.army_drops_played;
-        total.takebacks += seen.takebacks;
-        total.restarts += seen.restarts;
-        total.games += seen.games;
-    }
-    eprintln!("total: {total:?}");
+    let total = random_plays::<Run>(1..=4u64, 1000);
     // The run went where the bug was: pawns of several armies in a hand, dropped by the
     // entries that name the army, and takebacks and restarts happened.
     assert!(total.army_drops_played > 0, "{total:?}");
@@ -307,8 +301,5 @@ fn every_offered_move_is_accepted_through_takebacks_and_restarts() {
 #[test]
 #[ignore = "long random play: 20,000 steps, about three minutes on two cores"]
 fn every_offered_move_is_accepted_long_run() {
-    for seed in 100..110u64 {
-        let seen = random_play(seed, 2_000);
-        eprintln!("seed {seed}: {seen:?}");
-    }
+    random_plays::<Run>(100..110u64, 2_000);
 }

@@ -15,7 +15,7 @@
 mod common;
 
 use arbiter::games::kfb::splitmix;
-use common::play::{first_line, Driver, Rng};
+use common::play::{first_line, random_plays, Driver, RandomRun, Rng};
 
 const USERS: [&str; 4] = ["a", "b", "c", "d"];
 /// Five-piece picks (value at most 30), every type among them.
@@ -23,19 +23,20 @@ const PICKS: [&str; 8] = [
     "RJCPP", "TDPPJ", "OEQPP", "AZ!%D", "HBCJP", "TODPP", "EQ%JP", "HA!DP",
 ];
 
-/// What a run saw, to make sure it went through the cases.
-#[derive(Default, Debug)]
-struct Seen {
-    plays: usize,
-    captures: usize,
-    placements: usize,
-    promotions: usize,
-    chains: usize,
-    defaults: usize,
-    takebacks: usize,
-    restarts: usize,
-    ended: usize,
-    games: usize,
+common::play::counts! {
+    /// What a run saw, to make sure it went through the cases.
+    struct Seen {
+        plays,
+        captures,
+        placements,
+        promotions,
+        chains,
+        defaults,
+        takebacks,
+        restarts,
+        ended,
+        games,
+    }
 }
 
 struct Run {
@@ -270,33 +271,25 @@ impl Run {
     }
 }
 
-fn random_play(seed: u64, steps: usize) -> Seen {
-    let mut run = Run::new(seed);
-    for _ in 0..steps {
-        run.step();
+impl RandomRun for Run {
+    type Seen = Seen;
+    fn start(seed: u64) -> Run {
+        Run::new(seed)
     }
-    run.restart();
-    let seen = std::mem::take(&mut run.seen);
-    drop(run);
-    seen
+    fn step(&mut self) {
+        Run::step(self);
+    }
+    fn restart(&mut self) {
+        Run::restart(self);
+    }
+    fn seen(&mut self) -> Seen {
+        std::mem::take(&mut self.seen)
+    }
 }
 
 #[test]
 fn every_offered_party_play_is_accepted_through_takebacks_and_restarts() {
-    let mut total = Seen::default();
-    for seed in 1..=4u64 {
-        let seen = random_play(seed, 300);
-        eprintln!("seed {seed}: {seen:?}");
-        total.plays += seen.plays;
-        total.captures += seen.captures;
-        total.placements += seen.placements;
-        total.defaults += seen.defaults;
-        total.takebacks += seen.takebacks;
-        total.restarts += seen.restarts;
-        total.ended += seen.ended;
-        total.games += seen.games;
-    }
-    eprintln!("total: {total:?}");
+    let total = random_plays::<Run>(1..=4u64, 300);
     assert!(total.plays > 200, "{total:?}");
     assert!(total.captures > 0 && total.placements > 20, "{total:?}");
     assert!(total.takebacks > 10 && total.restarts > 10, "{total:?}");

@@ -13,21 +13,22 @@
 mod common;
 
 use arbiter::games::kfb::splitmix;
-use common::play::{first_line, Driver, Rng};
+use common::play::{first_line, random_plays, Driver, RandomRun, Rng};
 
 const USERS: [&str; 4] = ["ann", "ben", "cat", "dan"];
 const MODES: [&str; 3] = ["standard", "conquest", "devastation"];
 
-/// What a run saw, to make sure it went through the cases that matter.
-#[derive(Default, Debug)]
-struct Seen {
-    moves: usize,
-    captures: usize,
-    promotions: usize,
-    castlings: usize,
-    takebacks: usize,
-    restarts: usize,
-    games: usize,
+common::play::counts! {
+    /// What a run saw, to make sure it went through the cases that matter.
+    struct Seen {
+        moves,
+        captures,
+        promotions,
+        castlings,
+        takebacks,
+        restarts,
+        games,
+    }
 }
 
 struct Run {
@@ -203,33 +204,25 @@ impl Run {
     }
 }
 
-/// Plays `steps` random steps from `seed` and returns what the run saw.
-fn random_play(seed: u64, steps: usize) -> Seen {
-    let mut run = Run::new(seed);
-    for _ in 0..steps {
-        run.step();
+impl RandomRun for Run {
+    type Seen = Seen;
+    fn start(seed: u64) -> Run {
+        Run::new(seed)
     }
-    run.restart();
-    let seen = std::mem::take(&mut run.seen);
-    drop(run);
-    seen
+    fn step(&mut self) {
+        Run::step(self);
+    }
+    fn restart(&mut self) {
+        Run::restart(self);
+    }
+    fn seen(&mut self) -> Seen {
+        std::mem::take(&mut self.seen)
+    }
 }
 
 #[test]
 fn every_offered_ultimate_play_is_accepted_through_takebacks_and_restarts() {
-    let mut total = Seen::default();
-    for seed in 1..=3u64 {
-        let seen = random_play(seed, 400);
-        eprintln!("seed {seed}: {seen:?}");
-        total.moves += seen.moves;
-        total.captures += seen.captures;
-        total.promotions += seen.promotions;
-        total.castlings += seen.castlings;
-        total.takebacks += seen.takebacks;
-        total.restarts += seen.restarts;
-        total.games += seen.games;
-    }
-    eprintln!("total: {total:?}");
+    let total = random_plays::<Run>(1..=3u64, 400);
     assert!(total.captures > 20, "{total:?}");
     assert!(total.takebacks > 10 && total.restarts > 10, "{total:?}");
 }

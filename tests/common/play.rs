@@ -142,3 +142,58 @@ impl Driver {
         }
     }
 }
+
+/// What a random-play run counts, to make sure it went through the cases it is for: a
+/// struct of counters with `Default`, `Debug` and `+=` (totals over seeds).
+#[allow(unused_macros)] // used by the random-play tests, not by every test binary
+macro_rules! counts {
+    ($(#[$doc:meta])* struct $name:ident { $($field:ident),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Default, Debug)]
+        struct $name {
+            $($field: usize,)*
+        }
+
+        impl std::ops::AddAssign for $name {
+            fn add_assign(&mut self, other: $name) {
+                $(self.$field += other.$field;)*
+            }
+        }
+    };
+}
+
+#[allow(unused_imports)]
+pub(crate) use counts;
+
+/// One game's random-play run (`tests/offered.rs`, `tests/<game>_offered_play.rs`): its
+/// steps, a restart, and what it counted.
+pub trait RandomRun {
+    /// Its counters ([`counts!`]).
+    type Seen: Default + std::fmt::Debug + std::ops::AddAssign;
+    /// A run from `seed`.
+    fn start(seed: u64) -> Self;
+    /// One random step.
+    fn step(&mut self);
+    /// A restart: every game replayed from storage and compared.
+    fn restart(&mut self);
+    /// What it counted.
+    fn seen(&mut self) -> Self::Seen;
+}
+
+/// Plays `steps` random steps from each seed, then a restart, printing what each seed saw:
+/// the totals.
+pub fn random_plays<R: RandomRun>(seeds: impl IntoIterator<Item = u64>, steps: usize) -> R::Seen {
+    let mut total = R::Seen::default();
+    for seed in seeds {
+        let mut run = R::start(seed);
+        for _ in 0..steps {
+            run.step();
+        }
+        run.restart();
+        let seen = run.seen();
+        eprintln!("seed {seed}: {seen:?}");
+        total += seen;
+    }
+    eprintln!("total: {total:?}");
+    total
+}
