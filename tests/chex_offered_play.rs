@@ -14,7 +14,7 @@
 mod common;
 
 use arbiter::games::kfb::splitmix;
-use common::play::{first_line, random_plays, Driver, RandomRun, Rng};
+use common::play::{first_line, random_plays, Driver, Rng};
 
 const USERS: [&str; 2] = ["wes", "bea"];
 
@@ -267,21 +267,7 @@ impl Run {
     }
 }
 
-impl RandomRun for Run {
-    type Seen = Seen;
-    fn start(seed: u64) -> Run {
-        Run::new(seed)
-    }
-    fn step(&mut self) {
-        Run::step(self);
-    }
-    fn restart(&mut self) {
-        Run::restart(self);
-    }
-    fn seen(&mut self) -> Seen {
-        std::mem::take(&mut self.seen)
-    }
-}
+common::play::random_run!(Run, Seen);
 
 #[test]
 fn every_offered_chex_play_is_accepted_through_takebacks_reverts_and_restarts() {

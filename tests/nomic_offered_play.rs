@@ -14,7 +14,7 @@
 mod common;
 
 use arbiter::games::kfb::splitmix;
-use common::play::{first_line, random_plays, Driver, RandomRun, Rng};
+use common::play::{first_line, random_plays, Driver, Rng};
 
 const USERS: [&str; 3] = ["a", "b", "c"];
 
@@ -247,21 +247,7 @@ impl Run {
     }
 }
 
-impl RandomRun for Run {
-    type Seen = Seen;
-    fn start(seed: u64) -> Run {
-        Run::new(seed)
-    }
-    fn step(&mut self) {
-        Run::step(self);
-    }
-    fn restart(&mut self) {
-        Run::restart(self);
-    }
-    fn seen(&mut self) -> Seen {
-        std::mem::take(&mut self.seen)
-    }
-}
+common::play::random_run!(Run, Seen);
 
 #[test]
 fn every_offered_nomic_entry_is_accepted_through_takebacks_and_restarts() {

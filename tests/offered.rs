@@ -14,7 +14,7 @@
 mod common;
 
 use arbiter::games::kfb::splitmix;
-use common::play::{first_line, random_plays, Driver, RandomRun, Rng};
+use common::play::{first_line, random_plays, Driver, Rng};
 
 const USERS: [&str; 6] = ["a", "b", "c", "d", "e", "f"];
 
@@ -273,21 +273,7 @@ impl Run {
     }
 }
 
-impl RandomRun for Run {
-    type Seen = Seen;
-    fn start(seed: u64) -> Run {
-        Run::new(seed)
-    }
-    fn step(&mut self) {
-        Run::step(self);
-    }
-    fn restart(&mut self) {
-        Run::restart(self);
-    }
-    fn seen(&mut self) -> Seen {
-        std::mem::take(&mut self.seen)
-    }
-}
+common::play::random_run!(Run, Seen);
 
 #[test]
 fn every_offered_move_is_accepted_through_takebacks_and_restarts() {

@@ -15,7 +15,7 @@
 mod common;
 
 use arbiter::games::kfb::splitmix;
-use common::play::{first_line, random_plays, Driver, RandomRun, Rng};
+use common::play::{first_line, random_plays, Driver, Rng};
 
 const USERS: [&str; 4] = ["a", "b", "c", "d"];
 /// Five-piece picks (value at most 30), every type among them.
@@ -271,21 +271,7 @@ impl Run {
     }
 }
 
-impl RandomRun for Run {
-    type Seen = Seen;
-    fn start(seed: u64) -> Run {
-        Run::new(seed)
-    }
-    fn step(&mut self) {
-        Run::step(self);
-    }
-    fn restart(&mut self) {
-        Run::restart(self);
-    }
-    fn seen(&mut self) -> Seen {
-        std::mem::take(&mut self.seen)
-    }
-}
+common::play::random_run!(Run, Seen);
 
 #[test]
 fn every_offered_party_play_is_accepted_through_takebacks_and_restarts() {

@@ -180,6 +180,31 @@ pub trait RandomRun {
     fn seen(&mut self) -> Self::Seen;
 }
 
+/// Implements [`RandomRun`] for a test's `Run` with its own `new(seed)`, `step()` and
+/// `restart()` and a `seen` field of counters.
+#[allow(unused_macros)] // used by the random-play tests, not by every test binary
+macro_rules! random_run {
+    ($run:ident, $seen:ident) => {
+        impl $crate::common::play::RandomRun for $run {
+            type Seen = $seen;
+            fn start(seed: u64) -> $run {
+                $run::new(seed)
+            }
+            fn step(&mut self) {
+                $run::step(self);
+            }
+            fn restart(&mut self) {
+                $run::restart(self);
+            }
+            fn seen(&mut self) -> $seen {
+                std::mem::take(&mut self.seen)
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use random_run;
+
 /// Plays `steps` random steps from each seed, then a restart, printing what each seed saw:
 /// the totals.
 pub fn random_plays<R: RandomRun>(seeds: impl IntoIterator<Item = u64>, steps: usize) -> R::Seen {
