@@ -6,6 +6,7 @@
 
 mod common;
 
+use arbiter::commands::declare::{command, opt, Entry, Kind, Run, Who, NUMBER};
 use arbiter::commands::rules::{self, RuleError, Rules};
 use arbiter::commands::{Command, GameKind};
 use arbiter::console::Console;
@@ -29,7 +30,29 @@ static TOY: GameKind = GameKind {
     title: "Take-away",
     group: "takeaway",
     commands: &[],
-    help: "Take-away: /takeaway new players:@a @b [stones:<n>]; /move take <1-3>",
+    declared: &[Entry::Group {
+        name: "takeaway",
+        description: "Take-away: take one to three stones; whoever takes the last one wins.",
+        subs: &[command(
+            "takeaway new",
+            "Start a game of Take-away in a new thread (organisers)",
+            &["takeaway"],
+            &[
+                opt(
+                    "players",
+                    "The players in turn order, as mentions",
+                    Kind::Text,
+                )
+                .required(),
+                opt("stones", "Stones on the pile (default 15)", NUMBER),
+            ],
+        )
+        .by(Who::Organisers)
+        .run(Run::NewGame {
+            title: "Take-away",
+            server_defaults: false,
+        })],
+    }],
     create: rules::create::<TakeAway>,
     load: rules::load::<TakeAway>,
     import: rules::import::<TakeAway>,

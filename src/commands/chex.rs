@@ -19,7 +19,7 @@ pub static KIND: GameKind = GameKind {
     title: "Chex",
     group: "chex",
     commands: &["draw", "place", "resign", "chex resign"],
-    help: HELP,
+    declared: super::declare::chex::ENTRIES,
     create,
     load,
     import: |text| {
@@ -29,9 +29,6 @@ pub static KIND: GameKind = GameKind {
     },
     acts_on_leave: false,
 };
-
-/// The help text.
-pub const HELP: &str = "Chex: /chex new white:@a black:@b [draw_mode:reveal|blind] [stalemate:declare|offer] [max_board:8-26] [move_limit:<duration>] [seed:<n>] [position:<position text>] | /draw (blind: /draw square:<sq>) | /place square:<sq> [turn:<n>] | /move notation:<move> [turn:<n>] (Nb3-d4, c3xd2) | /moves [square:<sq>] | /status | /offer draw | /accept | /decline | /resign | /takeback | /export | /chex resign player:@x (organiser, after an overrun) | /revert to:<n> reason:<text> (moderator)";
 
 fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, String> {
     let (white, black) = match (cmd.opt("white"), cmd.opt("black"), cmd.opt("players")) {

@@ -28,7 +28,7 @@ pub static KIND: GameKind = GameKind {
         "proxy revoke",
         "proxy",
     ],
-    help: HELP,
+    declared: super::declare::kfb::ENTRIES,
     create,
     load,
     import: |text| {
@@ -38,9 +38,6 @@ pub static KIND: GameKind = GameKind {
     },
     acts_on_leave: false,
 };
-
-/// The help text.
-pub const HELP: &str = "commands: /kfb new team1:@a @b @c team2:@d @e @f [move_limit:6h] [inactivity_posts:18] [seed:<n>] | /pick order:first|second color:red|lightgreen|blue army:fide|clobberers|nutty|rookies|forward [for:@player] | /move notation:<move> [board:1|2|3] [army:<army>] (a pawn of one army: P@g6(nutty)) | /give piece:K to:@user [color:<colour>] | /takeback | /claim | /status | /moves square:<sq> | /export | /resign | /proxy grant|revoke player:@x for:@y | /revert to:<n> reason:<text>";
 
 fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, String> {
     let team = |k: &str| -> Vec<String> {

@@ -275,8 +275,8 @@ pub struct GameKind {
     /// Commands only this game has (`pick`, `give`, …), to tell a player which game they
     /// belong to when used elsewhere.
     pub commands: &'static [&'static str],
-    /// Help lines for `/help`.
-    pub help: &'static str,
+    /// Its own slash commands, declared once (Discord, the console and `/help` read them).
+    pub declared: &'static [super::declare::Entry],
     /// `/<group> new …` (with the seed drawn for it): the new game and its announcement, or
     /// why it is refused.
     pub create: fn(&Caller<'_>, &Command, u64) -> Result<NewGame, String>,

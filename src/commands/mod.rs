@@ -2,6 +2,7 @@
 //! into game actions and replies. Every front end (console, Discord) goes through it.
 
 pub mod chex;
+pub mod declare;
 pub mod kfb;
 mod layer;
 pub mod nomic;
@@ -16,9 +17,7 @@ pub use layer::{
     acting_on_leave, import, kind_of, kinds, register, Due, GameKind, LogRow, NewGame, PictureJob,
     Revert, SquareSeen, ThreadGame, KINDS,
 };
-pub use tournament::{
-    standings_picture, standings_picture_named, tournament_lines, MatchOpen, TOURNAMENT_HELP,
-};
+pub use tournament::{standings_picture, standings_picture_named, tournament_lines, MatchOpen};
 
 pub use crate::games::Notify;
 
@@ -46,20 +45,18 @@ impl Command {
     }
 }
 
-/// Options whose value is the rest of the line, verbatim (spaces and colons included).
-pub const REST_OF_LINE: [&str; 3] = ["position", "text", "question"];
-
 /// Parses console text after the user name: `/move e2-e4 board:2`.
 /// A word without `:` after an option continues that option's value (`team1:@a @b @c`,
 /// `reason:a long reason`); before any option it is a main argument (`/move e2-e4`).
-/// `position:`, `text:` and `question:` take the rest of the line as it is.
+/// Options declared to run to the end of the line (`position:`, `text:`, `question:`) take
+/// the rest of it as it is; a group's subcommand is part of the name where the declarations
+/// say so ([`declare`]).
 pub fn parse_command(text: &str) -> Option<Command> {
     let rest = text.trim().strip_prefix('/')?;
     let mut words = Words(rest);
     let mut name = words.next()?.to_lowercase();
     let mut cmd = Command::default();
-    let grouped =
-        |n: &str| ["proxy", "tournament"].contains(&n) || kinds().iter().any(|k| k.group == n);
+    let grouped = |n: &str| declare::takes_subcommand(n) || kinds().iter().any(|k| k.group == n);
     if grouped(&name) {
         let save = words.0;
         match words.next() {
@@ -74,7 +71,7 @@ pub fn parse_command(text: &str) -> Option<Command> {
                 if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
             {
                 let key = k.to_lowercase();
-                if REST_OF_LINE.contains(&key.as_str()) {
+                if declare::runs_to_end(&key) {
                     let value = format!("{v}{}", words.0).trim_end().to_string();
                     cmd.options.push((key, value));
                     break;
@@ -464,6 +461,9 @@ impl Hub {
             now,
         } = *caller;
         let name = cmd.name.as_str();
+        if let Err(why) = declare::check(cmd) {
+            return Reply::refused(why);
+        }
         match name {
             "help" => return self.help(thread, cmd),
             "signup" | "withdraw" | "tournament" => {
@@ -603,7 +603,7 @@ impl Hub {
         };
         let here = match &asked {
             Some(g) if g.starts_with("tournament") => {
-                return Reply::ok(TOURNAMENT_HELP);
+                return Reply::ok(declare::tournament_help());
             }
             Some(g) => match named(g) {
                 Some(k) => Some(k),
@@ -618,8 +618,15 @@ impl Hub {
             None => self.games.get(thread).map(|g| g.kind()),
         };
         let Some(here) = here else {
-            let games: Vec<&str> = kinds().iter().map(|k| k.help).collect();
-            return Reply::ok(format!("{}\n{TOURNAMENT_HELP}", games.join("\n")));
+            let games: Vec<String> = kinds()
+                .iter()
+                .map(|k| declare::help_line(k.variant, k.title))
+                .collect();
+            return Reply::ok(format!(
+                "{}\n{}",
+                games.join("\n"),
+                declare::tournament_help()
+            ));
         };
         let others: Vec<String> = kinds()
             .iter()
@@ -628,7 +635,7 @@ impl Hub {
             .collect();
         Reply::ok(format!(
             "{}\nOther games: {}; tournaments (/help game:tournament).",
-            here.help,
+            declare::help_line(here.variant, here.title),
             others.join(", ")
         ))
     }

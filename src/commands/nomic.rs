@@ -24,7 +24,7 @@ pub static KIND: GameKind = GameKind {
         "push", "done", "take", "propose", "vote", "demote", "forfeit", "judgment", "judge",
         "overrule", "pause", "resume", "assign", "edit", "order", "set", "proposal", "rules",
     ],
-    help: HELP,
+    declared: super::declare::nomic::ENTRIES,
     create,
     load,
     import: |text| {
@@ -34,9 +34,6 @@ pub static KIND: GameKind = GameKind {
     },
     acts_on_leave: false,
 };
-
-/// The help text.
-pub const HELP: &str = "Nomic Chess: /nomic new players:@a @b @c … referees:@r … [order:@a @c @b] [pace:live|async] [part1_limit:5m] [part3_limit:5m] [vote_limit:5m] [proposal_max:600] [friendly_capture:on|off] [seed:<n>] [position:<position text>] | /push bottom:<half> top:<half> | /move notation:<move in J> | /done | /take army:<n> | /decline army:<n> | /propose [number:<n>] text:<rule-change> | /vote proposal:<n> choice:for|against | /demote square:<half>:<sq> | /forfeit | /judgment [partisan:@a …] question:<text> | /overrule judgment:<n> | /rules [number:<n>] | /moves | /status | /takeback | /export | Referees: /pause | /resume | /judge judgment:<n> text:<text> | /assign army:<n> to:@p | /edit put square:A:d1 piece:Q1 | /edit remove square:A:d1 | /edit move from:A:d1 to:B:d4 | /edit clock add:<duration> | /edit clock left:<duration> | /edit budget s:<halves> involved:<halves> | /edit position text:<position text> | /edit controller army:<n> to:@p|pending | /edit undead order:@a @b | /edit player player:@p forfeited:on|off | /order set:2,1,3 | /set <setting>:<value> | /proposal void|fix proposal:<n> [text:<text>] | /propose … immutable:true | /set part1_limit:none (no limit) | /revert to:<n> reason:<text> (Referees and moderators) | Organiser: /nomic referee add|remove player:@x | /judge once every Referee has judged an overruled judgment";
 
 fn users_of(list: &str) -> Vec<String> {
     list.split_whitespace()

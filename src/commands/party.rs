@@ -17,15 +17,12 @@ pub static KIND: GameKind = GameKind {
     title: "Party Chess",
     group: "party",
     commands: &["pass", "surrender", "pieces", "ledger"],
-    help: HELP,
+    declared: super::declare::party::ENTRIES,
     create,
     load,
     import: |text| export::import(text).map(|g| Box::new(g) as Box<dyn ThreadGame>),
     acts_on_leave: true,
 };
-
-/// The help text.
-pub const HELP: &str = "Party Chess: /party new umpire:@u swingers:@a @b … [first:@a] [turn_limit:3d] [seed:<n>] [echo:rules|vector] [position:<position text>] | /party pieces set:<five letters, value ≤ 30> | /move notation:<play> (Rc3-c9, Ae5xe9, j9-j10=R, Te5xf6xf7, R@c5) | /pass | /surrender | /moves [square:<sq>] [piece:<letter>] | /pieces | /status | /takeback | /export | Chess-Umpire: /party extend player:@x until:<duration> | /party warm player:@x on|off | /party swinger add|remove player:@x | /party create piece:<letter> for:@x | /party end (the final Weights are the result) | /ledger add text:<text> | /ledger edit <n> text:<text> | /revert to:<n> reason:<text> (moderator)";
 
 fn mentions(v: &str) -> Vec<String> {
     v.split_whitespace().map(mention).collect()

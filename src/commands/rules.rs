@@ -226,7 +226,7 @@ impl<R: Rules> ThreadGame for RulesGame<R> {
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
         (cmd.name == "move").then(|| {
             let text = cmd
-                .opt("move")
+                .opt("notation")
                 .map(str::to_string)
                 .unwrap_or_else(|| cmd.positional.join(" "));
             self.play(caller.user, &text, caller.now, raw)

@@ -38,9 +38,6 @@ impl MatchOpen {
     }
 }
 
-/// The tournament help text.
-pub const TOURNAMENT_HELP: &str = "tournaments: /tournament new name:<name> [losses_to_eliminate:2] [rounds:<n>] [move_limit:6h] [inactivity_posts:18] [points:2/1/0] | /signup [mate1:@x] [mate2:@y] | /withdraw | /tournament teams [seed:<n>] | /tournament pair | /tournament result board:<n> [round:<n>] result:1-0|0-1|draw|+-|-+|--|auto | /tournament standings | /tournament pairings [round:<n>] | /tournament export | /tournament withdraw team:<n> | /tournament status";
-
 fn accepted(text: impl Into<String>) -> Reply {
     Reply::ok(text)
 }
@@ -163,7 +160,7 @@ impl Hub {
             return self.new_tournament(caller, cmd);
         }
         if name == "tournament help" {
-            return private(TOURNAMENT_HELP);
+            return private(super::declare::tournament_help());
         }
         let Some(t) = self.tournaments.get_mut(thread) else {
             return Reply::refused(

@@ -19,7 +19,7 @@ pub static KIND: GameKind = GameKind {
     title: "Ultimate Chess",
     group: "ultimate",
     commands: &["concede", "offer", "accept", "decline", "ultimate concede"],
-    help: HELP,
+    declared: super::declare::ultimate::ENTRIES,
     create,
     load,
     import: |text| {
@@ -29,9 +29,6 @@ pub static KIND: GameKind = GameKind {
     },
     acts_on_leave: false,
 };
-
-/// The help text.
-pub const HELP: &str = "Ultimate Chess: /ultimate new [silver:@a red:@b black:@c green:@d | players:@a @b @c @d] [mode:standard|conquest|devastation] [stalemate:draw|pass] [promote_at_file_end:on|off] [move_limit:<duration>] [seed:<n>] [position:<position text>] | /move notation:<move> (e2-e5, Wd1-f3, c15-c16=M, 0-0) | /moves [square:<sq>] | /status | /concede [to:@x] | /offer draw | /accept | /decline | /takeback | /export | /ultimate concede player:@x [to:@y] (organiser) | /revert to:<n> reason:<text> (moderator)";
 
 fn on_off(key: &str, value: &str) -> Result<bool, String> {
     match value.to_lowercase().as_str() {

@@ -9,7 +9,7 @@
 use poise::serenity_prelude as serenity;
 use serenity::{
     AutoArchiveDuration, ChannelId, ChannelType, CommandDataOptionValue, CommandInteraction,
-    CreateAutocompleteResponse, CreateThread, UserId,
+    CreateAutocompleteResponse, CreateThread,
 };
 
 use super::context::{entropy, lock, now, roles_of, BotError, Ctx, Data, State};
@@ -19,33 +19,12 @@ use super::respond::{
 };
 use crate::commands::{Caller, Command, Hub, Notify, Reply, Roles};
 
-/// On or off (an option of several games).
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum Switch {
-    /// On.
-    #[name = "on"]
-    On,
-    /// Off.
-    #[name = "off"]
-    Off,
-}
-
-/// A command named `name` with the options given (those that are `None` left out), as the
-/// command layer reads it.
-pub(super) fn command(name: &str, options: Vec<(&str, Option<String>)>) -> Command {
-    Command {
-        name: name.to_string(),
-        positional: Vec::new(),
-        options: options
-            .into_iter()
-            .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
-            .collect(),
-    }
-}
-
 /// The command as it would be typed, for the game log.
 pub(super) fn raw_text(cmd: &Command) -> String {
     let mut s = format!("/{}", cmd.name);
+    for w in &cmd.positional {
+        s.push_str(&format!(" {w}"));
+    }
     for (k, v) in &cmd.options {
         s.push_str(&format!(" {k}:{v}"));
     }
@@ -59,10 +38,6 @@ pub(super) fn caller_in<'a>(user: &'a str, roles: Roles, thread: &'a str) -> Cal
         thread,
         now: now(),
     }
-}
-
-pub(super) fn user(u: UserId) -> Option<String> {
-    Some(u.to_string())
 }
 
 /// A command as the service answered it, for this interaction's user in its channel.
@@ -289,21 +264,24 @@ pub(super) async fn new_game(
 }
 
 /// The server's defaults from `/settings` fill what the organiser left out: the move limit
-/// and the inactivity posts of new games.
-pub(super) fn with_defaults(
-    ctx: Ctx<'_>,
-    move_limit: Option<String>,
-    inactivity_posts: Option<u32>,
-) -> (Option<String>, Option<u32>) {
+/// and the inactivity posts of new games (KFB's and tournaments').
+pub(super) fn with_defaults(ctx: Ctx<'_>, given: &mut Vec<(&'static str, String)>) {
     let defaults = ctx
         .interaction
         .guild_id
         .and_then(|g| lock(&ctx.data().roles).get(&g).copied())
         .unwrap_or_default();
-    (
-        move_limit.or(defaults.move_limit.map(crate::time::format_duration)),
-        inactivity_posts.or(defaults.inactivity_posts),
-    )
+    let has = |given: &[(&str, String)], name: &str| given.iter().any(|(k, _)| *k == name);
+    if !has(given, "move_limit") {
+        if let Some(limit) = defaults.move_limit {
+            given.push(("move_limit", crate::time::format_duration(limit)));
+        }
+    }
+    if !has(given, "inactivity_posts") {
+        if let Some(posts) = defaults.inactivity_posts {
+            given.push(("inactivity_posts", posts.to_string()));
+        }
+    }
 }
 
 /// A command that starts something in a thread of its own, once handled there.
@@ -371,9 +349,21 @@ pub(super) async fn in_new_thread(
 /// What a command that opens a thread of its own says when run in the wrong place.
 pub(super) struct Place {
     /// Outside a server.
-    pub not_in_dm: &'static str,
+    pub not_in_dm: String,
     /// Inside a thread.
-    pub not_in_thread: &'static str,
+    pub not_in_thread: String,
+}
+
+impl Place {
+    /// For `/<path>`, which opens a thread for a `what` (`game`, `tournament`).
+    pub(super) fn of(path: &str, what: &str) -> Place {
+        Place {
+            not_in_dm: format!("{what}s are played in server channels, not in direct messages"),
+            not_in_thread: format!(
+                "run /{path} in a text channel: the {what} gets a thread of its own"
+            ),
+        }
+    }
 }
 
 /// Why a command that opens a thread (a game's `new`, `/tournament new`) cannot run here, if it
@@ -396,9 +386,9 @@ pub(super) async fn new_thread_refusal(
     });
     let bot_may = interaction.app_permissions.unwrap_or_default();
     let text = if interaction.guild_id.is_none() {
-        place.not_in_dm
+        place.not_in_dm.as_str()
     } else if in_thread {
-        place.not_in_thread
+        place.not_in_thread.as_str()
     } else if !(bot_may.create_public_threads() && bot_may.send_messages_in_threads()) {
         "I need the Create Public Threads and Send Messages in Threads permissions here"
     } else {

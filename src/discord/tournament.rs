@@ -10,128 +10,34 @@ use poise::serenity_prelude as serenity;
 use serenity::{AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThread, Http};
 
 use super::context::{now, BotError, Ctx, Data, State};
+use super::declared::users;
 use super::respond::{channel_of, is_private, post_notices, post_notify, Outgoing};
-use super::slash::{
-    command, handle, in_new_thread, open_game, user, with_defaults, Handled, Place,
-};
+use super::slash::{handle, in_new_thread, open_game, with_defaults, Handled, Place};
+use crate::commands::declare::Declared;
 use crate::commands::{standings_picture_named, Command, MatchOpen, Reply};
 use crate::tournament::Tournament;
 
 /// Discord's limit on a thread's name.
 const THREAD_NAME: usize = 100;
 
-/// A match result, as `/tournament result` offers it.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum Outcome {
-    /// The first-listed team won.
-    #[name = "1-0: the first-listed team won"]
-    FirstWon,
-    /// The second-listed team won.
-    #[name = "0-1: the second-listed team won"]
-    SecondWon,
-    /// A draw.
-    #[name = "draw"]
-    Draw,
-    /// The first-listed team won by forfeit.
-    #[name = "+-: the first-listed team won by forfeit"]
-    FirstByForfeit,
-    /// The second-listed team won by forfeit.
-    #[name = "-+: the second-listed team won by forfeit"]
-    SecondByForfeit,
-    /// Both teams forfeited.
-    #[name = "--: double forfeit"]
-    DoubleForfeit,
-    /// Follow the match game's own result.
-    #[name = "auto: follow the game"]
-    Auto,
-}
-
-impl Outcome {
-    /// The result as the command layer reads it.
-    fn code(self) -> &'static str {
-        match self {
-            Outcome::FirstWon => "1-0",
-            Outcome::SecondWon => "0-1",
-            Outcome::Draw => "draw",
-            Outcome::FirstByForfeit => "+-",
-            Outcome::SecondByForfeit => "-+",
-            Outcome::DoubleForfeit => "--",
-            Outcome::Auto => "auto",
-        }
-    }
-}
-
 fn thread_name(name: &str) -> String {
     name.trim().chars().take(THREAD_NAME).collect()
 }
 
-/// Tournaments: signups, teams, Swiss rounds with match threads, standings
-#[poise::command(
-    slash_command,
-    subcommands(
-        "tournament_new",
-        "tournament_teams",
-        "tournament_pair",
-        "tournament_result",
-        "tournament_withdraw",
-        "tournament_standings",
-        "tournament_pairings",
-        "tournament_export",
-        "tournament_status"
-    ),
-    subcommand_required
-)]
-pub async fn tournament(_: Ctx<'_>) -> Result<(), BotError> {
-    Ok(())
-}
-
-const TOURNAMENT_PLACE: Place = Place {
-    not_in_dm: "tournaments are played in server channels, not in direct messages",
-    not_in_thread: "run /tournament new in a text channel: the tournament gets a thread of its own",
-};
-
-/// Start a tournament in a new thread of this channel (organisers)
-#[poise::command(slash_command, rename = "new")]
-pub async fn tournament_new(
+/// `/tournament new`: the tournament opens in a new thread of this channel, named after it.
+/// The server's defaults from /settings fill what the organiser left out, as for games.
+pub(super) async fn new(
     ctx: Ctx<'_>,
-    #[description = "The tournament's name (also its thread's name)"]
-    #[max_length = 80]
-    name: String,
-    #[description = "Match losses that eliminate a team (default 2; 0: Swiss without elimination)"]
-    #[min = 0]
-    losses_to_eliminate: Option<u32>,
-    #[description = "At most this many rounds (default: as many as the field needs)"]
-    #[min = 1]
-    rounds: Option<u32>,
-    #[description = "Kung Fu move limit of the match games, like 6h or 45m (default 6h)"]
-    move_limit: Option<String>,
-    #[description = "Posts in a match thread before inactivity may be claimed (default 18)"]
-    #[min = 1]
-    inactivity_posts: Option<u32>,
-    #[description = "Match points for a win/draw/loss, like 2/1/0 (the default)"]
-    #[max_length = 20]
-    points: Option<String>,
+    d: &Declared,
+    mut given: Vec<(&'static str, String)>,
 ) -> Result<(), BotError> {
-    // The server's defaults from /settings fill what the organiser left out, as for games.
-    let (move_limit, inactivity_posts) = with_defaults(ctx, move_limit, inactivity_posts);
-    let cmd = command(
-        "tournament new",
-        vec![
-            ("name", Some(name.clone())),
-            (
-                "losses_to_eliminate",
-                losses_to_eliminate.map(|n| n.to_string()),
-            ),
-            ("rounds", rounds.map(|n| n.to_string())),
-            ("move_limit", move_limit),
-            ("inactivity_posts", inactivity_posts.map(|n| n.to_string())),
-            ("points", points),
-        ],
-    );
+    with_defaults(ctx, &mut given);
+    let cmd = d.command(&given);
+    let name = cmd.opt("name").unwrap_or_default().to_string();
     let Some(started) = in_new_thread(
         ctx,
         &cmd,
-        TOURNAMENT_PLACE,
+        Place::of(d.path, "tournament"),
         &thread_name(&name),
         "tournament",
     )
@@ -154,119 +60,13 @@ pub async fn tournament_new(
     Ok(())
 }
 
-/// Form the teams from the signups (organisers)
-#[poise::command(slash_command, rename = "teams")]
-pub async fn tournament_teams(
-    ctx: Ctx<'_>,
-    #[description = "Seed for the random part of the teams (default: random; it is shown)"]
-    seed: Option<u64>,
-) -> Result<(), BotError> {
-    let cmd = command(
-        "tournament teams",
-        vec![("seed", seed.map(|n| n.to_string()))],
-    );
-    act(ctx, cmd).await
-}
-
-/// Pair the next round and open a thread for each match (organisers)
-#[poise::command(slash_command, rename = "pair")]
-pub async fn tournament_pair(ctx: Ctx<'_>) -> Result<(), BotError> {
-    act(ctx, command("tournament pair", Vec::new())).await
-}
-
-/// Set or correct a match result (organisers)
-#[poise::command(slash_command, rename = "result")]
-pub async fn tournament_result(
-    ctx: Ctx<'_>,
-    #[description = "The board (match) number in its round"]
-    #[min = 1]
-    board: u32,
-    #[description = "The result, for the teams in the order the pairing lists them"]
-    result: Outcome,
-    #[description = "The round (default: the current one)"]
-    #[min = 1]
-    round: Option<u32>,
-) -> Result<(), BotError> {
-    let cmd = command(
-        "tournament result",
-        vec![
-            ("board", Some(board.to_string())),
-            ("round", round.map(|n| n.to_string())),
-            ("result", Some(result.code().to_string())),
-        ],
-    );
-    act(ctx, cmd).await
-}
-
-/// Withdraw a team from the rest of the tournament (organisers)
-#[poise::command(slash_command, rename = "withdraw")]
-pub async fn tournament_withdraw(
-    ctx: Ctx<'_>,
-    #[description = "The team's number"]
-    #[min = 1]
-    team: u32,
-) -> Result<(), BotError> {
-    let cmd = command(
-        "tournament withdraw",
-        vec![("team", Some(team.to_string()))],
-    );
-    act(ctx, cmd).await
-}
-
-/// Post the standings
-#[poise::command(slash_command, rename = "standings")]
-pub async fn tournament_standings(ctx: Ctx<'_>) -> Result<(), BotError> {
-    act(ctx, command("tournament standings", Vec::new())).await
-}
-
-/// Show a round's pairings with their results and the players seated (only you see it)
-#[poise::command(slash_command, rename = "pairings")]
-pub async fn tournament_pairings(
-    ctx: Ctx<'_>,
-    #[description = "The round (default: the current one)"]
-    #[min = 1]
-    round: Option<u32>,
-) -> Result<(), BotError> {
-    let cmd = command(
-        "tournament pairings",
-        vec![("round", round.map(|n| n.to_string()))],
-    );
-    act(ctx, cmd).await
-}
-
-/// Export the tournament as a TRF file (only you see it)
-#[poise::command(slash_command, rename = "export")]
-pub async fn tournament_export(ctx: Ctx<'_>) -> Result<(), BotError> {
-    act(ctx, command("tournament export", Vec::new())).await
-}
-
-/// Show the tournament: settings, signups, teams, round (only you see it)
-#[poise::command(slash_command, rename = "status")]
-pub async fn tournament_status(ctx: Ctx<'_>) -> Result<(), BotError> {
-    act(ctx, command("tournament status", Vec::new())).await
-}
-
-/// Sign up for this thread's tournament, alone or with up to two teammates
-#[poise::command(slash_command)]
-pub async fn signup(
-    ctx: Ctx<'_>,
-    #[description = "A teammate (signed up with you by being named)"] mate1: Option<serenity::User>,
-    #[description = "A second teammate"] mate2: Option<serenity::User>,
-) -> Result<(), BotError> {
+/// `/signup`: the players' names are remembered for the standings picture first.
+pub(super) async fn signup(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     remember_names(
         ctx.data(),
-        [Some(&ctx.interaction.user), mate1.as_ref(), mate2.as_ref()]
-            .into_iter()
-            .flatten(),
+        std::iter::once(&ctx.interaction.user).chain(users(ctx.args)),
     )
     .await;
-    let cmd = command(
-        "signup",
-        vec![
-            ("mate1", mate1.and_then(|u| user(u.id))),
-            ("mate2", mate2.and_then(|u| user(u.id))),
-        ],
-    );
     act(ctx, cmd).await
 }
 
@@ -300,16 +100,10 @@ async fn known_names(state: &State) -> std::collections::HashMap<String, String>
     }
 }
 
-/// Withdraw from this thread's tournament (a substitute takes your place on a team)
-#[poise::command(slash_command)]
-pub async fn withdraw(ctx: Ctx<'_>) -> Result<(), BotError> {
-    act(ctx, command("withdraw", Vec::new())).await
-}
-
 /// Hands a tournament command to the command layer and answers: refusals and private answers
 /// ephemerally (the export with its TRF file); the rest publicly in the tournament thread,
 /// with the standings picture when asked for; then the match threads a pairing opens.
-async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
+pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let state = ctx.data();
     let Handled {
         reply,
@@ -529,17 +323,19 @@ async fn open_match(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use poise::ChoiceParameter;
 
     #[test]
     fn every_result_choice_is_one_the_command_layer_reads() {
-        let list = Outcome::list();
-        assert_eq!(list.len(), 7);
-        for choice in list.iter() {
-            let name = &choice.name;
-            let outcome = Outcome::from_name(name).unwrap();
-            let code = outcome.code();
-            assert!(name.starts_with(code), "{name} / {code}");
+        let result = crate::commands::declare::all()
+            .find(|d| d.path == "tournament result")
+            .and_then(|d| d.options.iter().find(|o| o.name == "result"))
+            .unwrap();
+        let crate::commands::declare::Kind::Choice(choices) = result.kind else {
+            panic!("result is a choice");
+        };
+        assert_eq!(choices.len(), 7);
+        for shown in choices {
+            let code = crate::commands::declare::Opt::choice_value(shown);
             if code != "auto" {
                 crate::tournament::MatchResult::parse(code).unwrap();
             }

@@ -1,0 +1,621 @@
+//! Every slash command, declared once, as data: its name, options (kind, choices,
+//! description, completion), who may use it, which games it serves and how the front end runs
+//! it. Three readers are made from these tables and nothing else:
+//!
+//! - the Discord registration and the interaction handler (`discord::slash`), which turn typed
+//!   options into a [`Command`] as [`Declared::command`] says;
+//! - the console's parser ([`super::parse_command`]): which names take a subcommand, which
+//!   options run to the end of the line, and the refusal of an option the command does not
+//!   have ([`check`]);
+//! - `/help` ([`help_line`]), one line per game.
+//!
+//! A game's own commands sit in its [`GameKind::declared`](super::GameKind); the commands
+//! every game shares are in [`shared`], the tournaments' in [`tournament`].
+
+pub mod chex;
+pub mod kfb;
+pub mod nomic;
+pub mod party;
+pub mod shared;
+pub mod tournament;
+pub mod ultimate;
+
+use super::layer::kinds;
+use super::Command;
+
+/// A top-level slash command: one command, or a group of subcommands (`/kfb new`).
+#[derive(Debug)]
+pub enum Entry {
+    /// A command without subcommands.
+    One(Declared),
+    /// A group (`kfb`, `edit`) and its subcommands.
+    Group {
+        /// The group's name.
+        name: &'static str,
+        /// What Discord shows for the group.
+        description: &'static str,
+        /// The subcommands, in the order Discord lists them.
+        subs: &'static [Declared],
+    },
+}
+
+impl Entry {
+    /// The commands it holds.
+    pub fn commands(&self) -> &[Declared] {
+        match self {
+            Entry::One(d) => std::slice::from_ref(d),
+            Entry::Group { subs, .. } => subs,
+        }
+    }
+
+    /// Its name on Discord.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Entry::One(d) => d.path,
+            Entry::Group { name, .. } => name,
+        }
+    }
+}
+
+/// One command or subcommand.
+#[derive(Debug)]
+pub struct Declared {
+    /// As typed after the slash: `move`, `kfb new`, `edit put`.
+    pub path: &'static str,
+    /// What Discord and `/help` say it does (at most 100 characters).
+    pub description: &'static str,
+    /// Its options, in Discord's order.
+    pub options: &'static [Opt],
+    /// How the command layer names it: see [`Layer`].
+    pub layer: Layer,
+    /// Who may use it (for `/help`; the command layer checks the rights).
+    pub who: Who,
+    /// The games it serves (by variant; [`EVERY`]: every game, those registered later too);
+    /// empty: not a game's command (help, settings, tournaments).
+    pub games: &'static [&'static str],
+    /// How the front end runs it.
+    pub run: Run,
+}
+
+/// A command of every game.
+pub const EVERY: &[&str] = &["*"];
+
+/// How the command layer names a subcommand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layer {
+    /// By its whole path (`kfb new`, `proxy grant`).
+    Path,
+    /// By its group, the subcommand being the first word (`/edit put square:A:d1 …`).
+    Word,
+}
+
+/// Who may use a command, as `/help` tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// Whoever it concerns (players, mostly).
+    Anyone,
+    /// Organisers.
+    Organisers,
+    /// Moderators.
+    Moderators,
+    /// A Nomic game's Referees.
+    Referees,
+    /// A Party game's Chess-Umpire.
+    Umpire,
+    /// Server admins (Manage Server): Discord shows the command to them only.
+    Admins,
+}
+
+impl Who {
+    /// The note `/help` adds after the command.
+    fn note(self) -> &'static str {
+        match self {
+            Who::Anyone => "",
+            Who::Organisers => " (organisers)",
+            Who::Moderators => " (moderators)",
+            Who::Referees => " (Referees)",
+            Who::Umpire => " (Chess-Umpire)",
+            Who::Admins => " (server admins)",
+        }
+    }
+}
+
+/// What the front end does with a command once its options are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Run {
+    /// Hands it to the game of the thread it was typed in and answers.
+    Act,
+    /// Opens a game in a new thread, named after the game's title.
+    NewGame {
+        /// The game's name, for the thread's.
+        title: &'static str,
+        /// Whether the server's defaults (`/settings`) fill its move limit and inactivity
+        /// posts.
+        server_defaults: bool,
+    },
+    /// The server's settings (answered by the front end: they are Discord's roles).
+    Settings,
+    /// A tournament command, in its thread.
+    Tournament,
+    /// Opens a tournament in a new thread.
+    NewTournament,
+    /// A signup (the front end also remembers the players' names).
+    Signup,
+}
+
+/// One option of a command.
+#[derive(Clone, Copy, Debug)]
+pub struct Opt {
+    /// Its name (also the command layer's key).
+    pub name: &'static str,
+    /// What Discord shows.
+    pub description: &'static str,
+    /// What it holds.
+    pub kind: Kind,
+    /// Whether it must be given.
+    pub required: bool,
+    /// Whether Discord completes it from the caller's legal moves.
+    pub moves: bool,
+    /// Where its value goes in the command layer's [`Command`].
+    pub to: To,
+    /// Sent when left out.
+    pub default: Option<&'static str>,
+    /// The games whose help shows it (empty: all the command's games).
+    pub only: &'static [&'static str],
+    /// Where it is offered: see [`Shown`].
+    pub shown: Shown,
+}
+
+/// Where an option is offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// On Discord, on the console and in `/help`.
+    Everywhere,
+    /// On the console and in `/help` only: a setting Discord's registered commands do not
+    /// carry (registering it would change the commands servers see).
+    Console,
+    /// Read on the console as another spelling of an option (`colour:` for `color:`), or as
+    /// the console's form of an offered entry (`/move push bottom:A top:B`); not shown.
+    Alias,
+}
+
+/// What an option holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A word or a few.
+    Text,
+    /// Text of at most this many characters.
+    TextMax(u16),
+    /// Text that runs to the end of the line on the console (a position, a rule).
+    Line,
+    /// A whole number in a range.
+    Int {
+        /// The least.
+        min: i64,
+        /// The most.
+        max: i64,
+    },
+    /// True or false.
+    Bool,
+    /// A member.
+    User,
+    /// A server role.
+    Role,
+    /// One of these, sent as the part before any `:` (`1-0: the first-listed team won`).
+    Choice(&'static [&'static str]),
+}
+
+/// Any `u32`.
+pub const COUNT: Kind = Kind::Int {
+    min: 0,
+    max: u32::MAX as i64,
+};
+/// A `u32` from 1.
+pub const NUMBER: Kind = Kind::Int {
+    min: 1,
+    max: u32::MAX as i64,
+};
+/// A seed: Discord's integers stop at 2^53 - 1.
+pub const SEED: Kind = Kind::Int {
+    min: 0,
+    max: (1 << 53) - 1,
+};
+/// On or off.
+pub const SWITCH: Kind = Kind::Choice(&["on", "off"]);
+
+/// Where an option's value goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum To {
+    /// Under its own name.
+    Key,
+    /// As a word without a key (`/offer draw`, `/nomic referee add`).
+    Word,
+    /// Its value is the key under which the named option's value goes (`/set`).
+    KeyOf(&'static str),
+    /// Only through another option's [`To::KeyOf`].
+    Through,
+}
+
+/// An optional option of this kind, under its own name.
+pub const fn opt(name: &'static str, description: &'static str, kind: Kind) -> Opt {
+    Opt {
+        name,
+        description,
+        kind,
+        required: false,
+        moves: false,
+        to: To::Key,
+        default: None,
+        only: &[],
+        shown: Shown::Everywhere,
+    }
+}
+
+impl Opt {
+    /// Must be given.
+    pub const fn required(self) -> Opt {
+        Opt {
+            required: true,
+            ..self
+        }
+    }
+
+    /// Completed from the caller's legal moves.
+    pub const fn moves(self) -> Opt {
+        Opt {
+            moves: true,
+            ..self
+        }
+    }
+
+    /// Goes where `to` says.
+    pub const fn to(self, to: To) -> Opt {
+        Opt { to, ..self }
+    }
+
+    /// Sent as `value` when left out.
+    pub const fn or(self, value: &'static str) -> Opt {
+        Opt {
+            default: Some(value),
+            ..self
+        }
+    }
+
+    /// Offered on the console and in `/help` only.
+    pub const fn console(self) -> Opt {
+        Opt {
+            shown: Shown::Console,
+            ..self
+        }
+    }
+
+    /// Read on the console only, as another spelling: not shown.
+    pub const fn alias(self) -> Opt {
+        Opt {
+            shown: Shown::Alias,
+            ..self
+        }
+    }
+
+    /// Whether Discord registers it.
+    pub fn on_discord(&self) -> bool {
+        self.shown == Shown::Everywhere
+    }
+
+    /// Shown in these games' help only.
+    pub const fn only(self, games: &'static [&'static str]) -> Opt {
+        Opt {
+            only: games,
+            ..self
+        }
+    }
+
+    /// The value as the command layer reads it, from what a choice shows.
+    pub fn choice_value(shown: &str) -> &str {
+        shown.split_once(':').map_or(shown, |(v, _)| v)
+    }
+
+    /// How `/help` writes it: `notation:<move>`, `[board:1-3]`.
+    fn usage(&self) -> String {
+        let value = match self.kind {
+            Kind::User => "@x".to_string(),
+            Kind::Bool => "true|false".to_string(),
+            Kind::Role => "@role".to_string(),
+            Kind::Int { min, max } if max < 100 => format!("{min}-{max}"),
+            Kind::Int { .. } => "<n>".to_string(),
+            Kind::Choice(c) => c
+                .iter()
+                .map(|s| Opt::choice_value(s))
+                .collect::<Vec<_>>()
+                .join("|"),
+            Kind::Text | Kind::TextMax(_) | Kind::Line => "<text>".to_string(),
+        };
+        let shown = match self.to {
+            To::Word => value,
+            _ => format!("{}:{value}", self.name),
+        };
+        if self.required {
+            shown
+        } else {
+            format!("[{shown}]")
+        }
+    }
+}
+
+/// A command of these games, under its own name, run in its thread.
+pub const fn command(
+    path: &'static str,
+    description: &'static str,
+    games: &'static [&'static str],
+    options: &'static [Opt],
+) -> Declared {
+    Declared {
+        path,
+        description,
+        options,
+        layer: Layer::Path,
+        who: Who::Anyone,
+        games,
+        run: Run::Act,
+    }
+}
+
+impl Declared {
+    /// For `who` only.
+    pub const fn by(self, who: Who) -> Declared {
+        Declared { who, ..self }
+    }
+
+    /// Named by its group, the subcommand as the first word.
+    pub const fn word(self) -> Declared {
+        Declared {
+            layer: Layer::Word,
+            ..self
+        }
+    }
+
+    /// Run as `run` says.
+    pub const fn run(self, run: Run) -> Declared {
+        Declared { run, ..self }
+    }
+
+    /// The command the layer reads from the options given (by name, as text: users as
+    /// `@id`, choices by their value). Options that run to the end of the line go last, so
+    /// the command as typed reads back the same.
+    pub fn command(&self, given: &[(&str, String)]) -> Command {
+        let mut cmd = Command::default();
+        let (group, sub) = self.path.split_once(' ').unwrap_or((self.path, ""));
+        match self.layer {
+            Layer::Path => cmd.name = self.path.to_string(),
+            Layer::Word => {
+                cmd.name = group.to_string();
+                cmd.positional.push(sub.to_string());
+            }
+        }
+        let value = |name: &str| {
+            given
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.clone())
+        };
+        let mut last = Vec::new();
+        for o in self.options {
+            let Some(v) = value(o.name).or(o.default.map(str::to_string)) else {
+                continue;
+            };
+            match o.to {
+                To::Key if o.kind == Kind::Line => last.push((o.name.to_string(), v)),
+                To::Key => cmd.options.push((o.name.to_string(), v)),
+                To::Word => cmd.positional.push(v),
+                To::KeyOf(other) => {
+                    if let Some(w) = value(other) {
+                        cmd.options.push((v, w));
+                    }
+                }
+                To::Through => {}
+            }
+        }
+        cmd.options.extend(last);
+        cmd
+    }
+
+    /// `/help`'s words for it in a game (`None`: every game's).
+    fn usage(&self, game: Option<&str>) -> String {
+        let mut s = format!("/{}", self.path);
+        for o in self.options {
+            if o.to == To::Through || o.shown == Shown::Alias {
+                continue;
+            }
+            if let (Some(g), false) = (game, o.only.is_empty()) {
+                if !o.only.contains(&g) {
+                    continue;
+                }
+            }
+            s.push(' ');
+            s.push_str(&o.usage());
+        }
+        s.push_str(self.who.note());
+        s
+    }
+}
+
+/// Every top-level command, in the order they are registered: the shared ones, the
+/// tournaments', then each game's own.
+pub fn entries() -> Vec<&'static Entry> {
+    let mut all: Vec<&'static Entry> = shared::ENTRIES.iter().collect();
+    all.extend(tournament::ENTRIES.iter());
+    for k in kinds() {
+        all.extend(k.declared.iter());
+    }
+    all
+}
+
+/// Every command and subcommand.
+pub fn all() -> impl Iterator<Item = &'static Declared> {
+    entries().into_iter().flat_map(Entry::commands)
+}
+
+/// The declaration a command as the layer reads it comes from: by its name, and for a
+/// group named by its first word, by that word.
+pub fn find(cmd: &Command) -> Option<&'static Declared> {
+    let word = cmd.positional.first().map(|w| w.to_lowercase());
+    all().find(|d| match d.layer {
+        Layer::Path => d.path == cmd.name,
+        Layer::Word => d
+            .path
+            .split_once(' ')
+            .is_some_and(|(g, s)| g == cmd.name && word.as_deref() == Some(s)),
+    })
+}
+
+/// Whether a group's subcommand is part of the command's name (`/kfb new`, `/proxy grant`).
+pub fn takes_subcommand(name: &str) -> bool {
+    all().any(|d| d.layer == Layer::Path && d.path.split_once(' ').is_some_and(|(g, _)| g == name))
+}
+
+/// Whether a console option's value is the rest of the line.
+pub fn runs_to_end(key: &str) -> bool {
+    all().any(|d| {
+        d.options
+            .iter()
+            .any(|o| o.kind == Kind::Line && o.name == key)
+    })
+}
+
+/// Refuses an option the command does not have, naming those it has. Commands that are not
+/// declared, and options that a `/set`-like command takes by value, are the layer's to read.
+///
+/// # Errors
+/// The refusal's text.
+pub fn check(cmd: &Command) -> Result<(), String> {
+    let candidates: Vec<&Declared> = all()
+        .filter(|d| match d.layer {
+            Layer::Path => d.path == cmd.name,
+            Layer::Word => d.path.split_once(' ').is_some_and(|(g, _)| g == cmd.name),
+        })
+        .collect();
+    if candidates.is_empty()
+        || candidates
+            .iter()
+            .any(|d| d.options.iter().any(|o| matches!(o.to, To::KeyOf(_))))
+    {
+        return Ok(());
+    }
+    let known = |key: &str| {
+        candidates
+            .iter()
+            .any(|d| d.options.iter().any(|o| o.name.eq_ignore_ascii_case(key)))
+    };
+    match cmd.options.iter().find(|(k, _)| !known(k)) {
+        None => Ok(()),
+        Some((k, _)) => {
+            let mut names: Vec<&str> = candidates
+                .iter()
+                .flat_map(|d| d.options.iter().map(|o| o.name))
+                .collect();
+            names.sort_unstable();
+            names.dedup();
+            let has = if names.is_empty() {
+                "it takes no options".to_string()
+            } else {
+                format!("its options are {}", names.join(", "))
+            };
+            Err(format!(
+                "/{} has no option {k}: {has} (see /help)",
+                cmd.name
+            ))
+        }
+    }
+}
+
+/// `/help`'s line for a game: its title, then every command it has, its own first.
+pub fn help_line(variant: &str, title: &str) -> String {
+    let own = kinds()
+        .into_iter()
+        .filter(|k| k.variant == variant)
+        .flat_map(|k| k.declared.iter())
+        .flat_map(Entry::commands);
+    let shared = shared::ENTRIES.iter().flat_map(Entry::commands);
+    let lines: Vec<String> = own
+        .chain(shared)
+        .filter(|d| d.games == EVERY || d.games.contains(&variant))
+        .map(|d| d.usage(Some(variant)))
+        .collect();
+    format!("{title}: {}", lines.join(" | "))
+}
+
+/// `/help`'s line for tournaments.
+pub fn tournament_help() -> String {
+    let lines: Vec<String> = tournament::ENTRIES
+        .iter()
+        .flat_map(Entry::commands)
+        .map(|d| d.usage(None))
+        .collect();
+    format!("Tournaments: {}", lines.join(" | "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_description_fits_discord() {
+        for e in entries() {
+            if let Entry::Group { description, .. } = e {
+                assert!(description.chars().count() <= 100, "{description}");
+            }
+            for d in e.commands() {
+                assert!(d.description.chars().count() <= 100, "{}", d.path);
+                for o in d.options {
+                    assert!(
+                        o.description.chars().count() <= 100,
+                        "{} {}",
+                        d.path,
+                        o.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for e in entries() {
+            assert!(seen.insert(e.name()), "{} twice", e.name());
+        }
+    }
+
+    #[test]
+    fn a_command_reads_as_typed_on_the_console() {
+        let give = find(&Command {
+            name: "give".into(),
+            ..Command::default()
+        })
+        .unwrap();
+        let cmd = give.command(&[("to", "@7".into())]);
+        assert_eq!(cmd.opt("piece"), Some("K"));
+        assert_eq!(cmd.opt("to"), Some("@7"));
+        let put = all().find(|d| d.path == "edit put").unwrap();
+        let cmd = put.command(&[("square", "A:d1".into()), ("piece", "Q1".into())]);
+        assert_eq!(cmd.name, "edit");
+        assert_eq!(cmd.positional, vec!["put".to_string()]);
+        let set = all().find(|d| d.path == "set").unwrap();
+        let cmd = set.command(&[("setting", "pace".into()), ("value", "live".into())]);
+        assert_eq!(cmd.options, vec![("pace".to_string(), "live".to_string())]);
+        let propose = all().find(|d| d.path == "propose").unwrap();
+        let cmd = propose.command(&[("text", "Repeal rule 3".into()), ("number", "4".into())]);
+        assert_eq!(cmd.options.last().unwrap().0, "text");
+    }
+
+    #[test]
+    fn unknown_options_are_refused_with_the_known_ones() {
+        let cmd = super::super::parse_command("/move e2-e4 bord:2").unwrap();
+        let e = check(&cmd).unwrap_err();
+        assert!(e.contains("no option bord") && e.contains("board"), "{e}");
+        let cmd = super::super::parse_command("/move e2-e4 board:2").unwrap();
+        assert!(check(&cmd).is_ok());
+        let cmd = super::super::parse_command("/set part1_limit:5m").unwrap();
+        assert!(check(&cmd).is_ok());
+    }
+}

@@ -1,0 +1,177 @@
+//! The commands several games share (`/move`, `/moves`, `/status`, `/takeback`, `/export`,
+//! `/resign`, `/revert`, the draw offers), and `/help` and `/settings`, which belong to no
+//! game. An option one game alone reads says so (`only`), for that game's help.
+
+use super::{command, opt, Declared, Entry, Kind, Opt, Run, To, Who, COUNT, NUMBER};
+
+use super::EVERY as ALL;
+
+/// The armies of Chess with Different Armies (KFB's drops and draft).
+pub const ARMIES: Kind = Kind::Choice(&["fide", "clobberers", "nutty", "rookies", "forward"]);
+
+/// A Chex board number.
+const TURN: Opt = opt(
+    "turn",
+    "Chex: the board number your move refers to (refused if the board changed)",
+    COUNT,
+)
+.only(&["chex"]);
+
+/// The shared commands, in the order Discord lists them.
+pub static ENTRIES: &[Entry] = &[
+    Entry::One(command(
+        "move",
+        "Make a move or a drop: Nb1-c3, d4xe5, N@f3, e7-e8=Q, 0-0",
+        ALL,
+        &[
+            opt(
+                "notation",
+                "The move in long algebraic notation (Nb1-c3, N@f3, e7-e8=Q, P@g6(nutty))",
+                Kind::Text,
+            )
+            .required()
+            .moves(),
+            opt(
+                "board",
+                "The board to play on, when you play for someone by proxy",
+                Kind::Int { min: 1, max: 3 },
+            )
+            .only(&["kfb"]),
+            opt(
+                "army",
+                "Which army's pawn to drop, when you hold pawns of several armies",
+                ARMIES,
+            )
+            .only(&["kfb"]),
+            TURN,
+            // A push picked from Nomic's offered list, as the console reads it.
+            opt("bottom", "The half at the bottom", Kind::Text)
+                .only(&["nomic"])
+                .alias(),
+            opt("top", "The half turned round on top", Kind::Text)
+                .only(&["nomic"])
+                .alias(),
+        ],
+    )),
+    Entry::One(command(
+        "takeback",
+        "Take back your last action, if nothing happened since",
+        ALL,
+        &[],
+    )),
+    Entry::One(command(
+        "status",
+        "Show the game: draft or boards, locks, inactivity, kings",
+        ALL,
+        &[],
+    )),
+    Entry::One(command(
+        "moves",
+        "List your legal moves, optionally those touching a square",
+        ALL,
+        &[
+            opt(
+                "square",
+                "Only moves that mention this square, like e2",
+                Kind::Text,
+            ),
+            opt(
+                "piece",
+                "Party Chess: only placements of this piece, like R",
+                Kind::Text,
+            )
+            .only(&["party"]),
+        ],
+    )),
+    Entry::One(command(
+        "export",
+        "Export the game as text (tags, then the action log)",
+        ALL,
+        &[],
+    )),
+    Entry::One(command(
+        "resign",
+        "Resign the game for your team",
+        &["kfb", "chex"],
+        &[],
+    )),
+    Entry::One(
+        command(
+            "revert",
+            "Undo the game back to before an action (moderators; asks for confirmation)",
+            ALL,
+            &[
+                opt(
+                    "to",
+                    "The action number to undo, with all after it (as in replies: #12)",
+                    NUMBER,
+                )
+                .required(),
+                opt("reason", "Why (kept in the game log)", Kind::Text).required(),
+            ],
+        )
+        .by(Who::Moderators),
+    ),
+    Entry::One(command(
+        "offer",
+        "Offer a draw to the players still in the game",
+        &["ultimate", "chex"],
+        &[opt("what", "What you offer", Kind::Text)
+            .to(To::Word)
+            .or("draw")],
+    )),
+    Entry::One(command(
+        "accept",
+        "Accept the draw offer",
+        &["ultimate", "chex"],
+        &[],
+    )),
+    Entry::One(command(
+        "decline",
+        "Decline the draw offer (Nomic Chess: decline an army offered to you)",
+        &["ultimate", "chex", "nomic"],
+        &[opt("army", "Nomic Chess: the army offered to you", NUMBER).only(&["nomic"])],
+    )),
+    Entry::One(command(
+        "help",
+        "How to play with Arbiter: the commands",
+        &[],
+        &[opt(
+            "game",
+            "Only this game's commands: kfb, ultimate, chex, nomic, party or tournament",
+            Kind::Text,
+        )],
+    )),
+    Entry::One(SETTINGS),
+];
+
+/// `/settings`, answered by the front end.
+const SETTINGS: Declared = command(
+    "settings",
+    "Choose the organiser and moderator roles and the defaults of new games (server admins)",
+    &[],
+    &[
+        opt(
+            "organiser_role",
+            "Members with this role may start games and grant proxies",
+            Kind::Role,
+        ),
+        opt(
+            "moderator_role",
+            "Members with this role may revert games",
+            Kind::Role,
+        ),
+        opt(
+            "default_move_limit",
+            "Default move limit of new games, like 6h, 6m or 45m",
+            Kind::Text,
+        ),
+        opt(
+            "default_inactivity_posts",
+            "Default posts before inactivity may be claimed in new games",
+            NUMBER,
+        ),
+    ],
+)
+.by(Who::Admins)
+.run(Run::Settings);

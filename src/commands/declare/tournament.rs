@@ -1,0 +1,155 @@
+//! The tournaments' commands: `/tournament …` (mostly the organisers'), `/signup` and
+//! `/withdraw`, each in the tournament's thread.
+
+use super::{command, opt, Declared, Entry, Kind, Run, Who, COUNT, NUMBER, SEED};
+
+/// A tournament command for organisers, in its thread.
+const fn organisers(d: Declared) -> Declared {
+    d.by(Who::Organisers).run(Run::Tournament)
+}
+
+/// A tournament command anyone may use, in its thread.
+const fn anyone(d: Declared) -> Declared {
+    d.run(Run::Tournament)
+}
+
+/// The tournaments' commands, in the order Discord lists them.
+pub static ENTRIES: &[Entry] = &[
+    Entry::Group {
+        name: "tournament",
+        description: "Tournaments: signups, teams, Swiss rounds with match threads, standings",
+        subs: &[
+            command(
+                "tournament new",
+                "Start a tournament in a new thread of this channel (organisers)",
+                &[],
+                &[
+                    opt(
+                        "name",
+                        "The tournament's name (also its thread's name)",
+                        Kind::TextMax(80),
+                    )
+                    .required(),
+                    opt(
+                        "losses_to_eliminate",
+                        "Match losses that eliminate a team (default 2; 0: Swiss without elimination)",
+                        COUNT,
+                    ),
+                    opt(
+                        "rounds",
+                        "At most this many rounds (default: as many as the field needs)",
+                        NUMBER,
+                    ),
+                    opt(
+                        "move_limit",
+                        "Kung Fu move limit of the match games, like 6h or 45m (default 6h)",
+                        Kind::Text,
+                    ),
+                    opt(
+                        "inactivity_posts",
+                        "Posts in a match thread before inactivity may be claimed (default 18)",
+                        NUMBER,
+                    ),
+                    opt(
+                        "points",
+                        "Match points for a win/draw/loss, like 2/1/0 (the default)",
+                        Kind::TextMax(20),
+                    ),
+                ],
+            )
+            .by(Who::Organisers)
+            .run(Run::NewTournament),
+            organisers(command(
+                "tournament teams",
+                "Form the teams from the signups (organisers)",
+                &[],
+                &[opt(
+                    "seed",
+                    "Seed for the random part of the teams (default: random; it is shown)",
+                    SEED,
+                )],
+            )),
+            organisers(command(
+                "tournament pair",
+                "Pair the next round and open a thread for each match (organisers)",
+                &[],
+                &[],
+            )),
+            organisers(command(
+                "tournament result",
+                "Set or correct a match result (organisers)",
+                &[],
+                &[
+                    opt("board", "The board (match) number in its round", NUMBER).required(),
+                    opt(
+                        "result",
+                        "The result, for the teams in the order the pairing lists them",
+                        Kind::Choice(&[
+                            "1-0: the first-listed team won",
+                            "0-1: the second-listed team won",
+                            "draw",
+                            "+-: the first-listed team won by forfeit",
+                            "-+: the second-listed team won by forfeit",
+                            "--: double forfeit",
+                            "auto: follow the game",
+                        ]),
+                    )
+                    .required(),
+                    opt("round", "The round (default: the current one)", NUMBER),
+                ],
+            )),
+            organisers(command(
+                "tournament withdraw",
+                "Withdraw a team from the rest of the tournament (organisers)",
+                &[],
+                &[opt("team", "The team's number", NUMBER).required()],
+            )),
+            anyone(command(
+                "tournament standings",
+                "Post the standings",
+                &[],
+                &[],
+            )),
+            anyone(command(
+                "tournament pairings",
+                "Show a round's pairings with their results and the players seated (only you see it)",
+                &[],
+                &[opt("round", "The round (default: the current one)", NUMBER)],
+            )),
+            anyone(command(
+                "tournament export",
+                "Export the tournament as a TRF file (only you see it)",
+                &[],
+                &[],
+            )),
+            anyone(command(
+                "tournament status",
+                "Show the tournament: settings, signups, teams, round (only you see it)",
+                &[],
+                &[],
+            )),
+        ],
+    },
+    Entry::One(
+        command(
+            "signup",
+            "Sign up for this thread's tournament, alone or with up to two teammates",
+            &[],
+            &[
+                opt(
+                    "mate1",
+                    "A teammate (signed up with you by being named)",
+                    Kind::User,
+                ),
+                opt("mate2", "A second teammate", Kind::User),
+            ],
+        )
+        .run(Run::Signup),
+    ),
+    Entry::One(anyone(command(
+        "withdraw",
+        "Withdraw from this thread's tournament (a substitute takes your place on a team)",
+        &[],
+        &[],
+    ))),
+];
