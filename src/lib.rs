@@ -27,8 +27,9 @@
 //!   scripts and tests) and [`cli`] (engine tools: perft, moves, import, export, benches).
 //!
 //! # One command, from Discord to the database and back
-//! 1. A slash command arrives; [`discord`] turns its options into a `commands::Command`
-//!    (the console parses the same from text with `commands::parse_command`).
+//! 1. A slash command arrives; [`discord`] turns its options into a `commands::Command` as
+//!    the command's declaration says (the console parses the same from text with
+//!    `commands::parse_command`, and refuses an option the declaration lacks).
 //! 2. `Service::handle` takes the thread's lock, loads the game if it is not in memory and
 //!    checks that the stored version is the one it holds.
 //! 3. The hub finds the command's owner (a game's own command goes to `ThreadGame::act`,
@@ -43,14 +44,16 @@
 //! # Adding a game
 //! A game is a module `src/games/<game>/` (its rules, position and export), its `GameKind`
 //! and `ThreadGame` in `src/commands/<game>.rs`, and one line in the game layer's list of
-//! kinds (`commands::KINDS`). The log it keeps is `games::log::Log`: numbering, takeback, a
-//! moderator's revert and its preview, stored rows and export lines are written there once. A
-//! simple turn-based game may instead supply only its rules (`commands::rules::Rules`: set
-//! up, read a play, apply it, who acts, status, plays) and get the rest; `tests/toy_game.rs`
-//! plays such a game through the console, storage, export and a restart. That is all the
-//! console, the store and the hub need; Discord also wants the game's slash commands
-//! (`src/discord/<game>.rs`, listed in `src/discord/mod.rs`) and a picture
-//! (`src/render/<game>.rs`).
+//! kinds (`commands::KINDS`). Its slash commands are declared once, as data, in its
+//! `GameKind` (`commands::declare`: names, options, choices, descriptions, who may use them):
+//! Discord's registration, the console's parser and `/help` are made from them, and the
+//! commands every game shares (`/move`, `/takeback`, `/revert`, …) come with the layer. The
+//! log it keeps is `games::log::Log`: numbering, takeback, a moderator's revert and its
+//! preview, stored rows and export lines are written there once. A simple turn-based game may
+//! instead supply only its rules (`commands::rules::Rules`: set up, read a play, apply it, who
+//! acts, status, plays) and get the rest; `tests/toy_game.rs` declares and plays such a game
+//! through the console, storage, export and a restart. Its board picture is its own
+//! (`ThreadGame::picture`), drawn with [`render`]'s painter.
 pub mod cli;
 pub mod commands;
 pub mod console;

@@ -29,7 +29,6 @@ static TOY: GameKind = GameKind {
     variant: "takeaway",
     title: "Take-away",
     group: "takeaway",
-    commands: &[],
     declared: &[Entry::Group {
         name: "takeaway",
         description: "Take-away: take one to three stones; whoever takes the last one wins.",
@@ -174,6 +173,17 @@ fn a_toy_game_plays_through_the_same_seam() {
         &["refused: take 1 to 3 stones: take 1 take 2 take 3"],
     );
     expect(&mut c, "ben /moves", &["ok: take 1 take 2 take 3"]);
+    // Its declared commands are the console's and /help's: an option it lacks is refused.
+    expect(
+        &mut c,
+        "ben /help",
+        &["ok: Take-away: /takeaway new players:<players> [stones:<n>] (organisers) | /move notation:<move>"],
+    );
+    expect(
+        &mut c,
+        "org /takeaway new players:@ann @ben pile:3",
+        &["refused: /takeaway new has no option pile: its options are players, stones"],
+    );
     let off = expect(
         &mut c,
         "ann /moves",

@@ -18,7 +18,6 @@ pub static KIND: GameKind = GameKind {
     variant: "chex",
     title: "Chex",
     group: "chex",
-    commands: &["draw", "place", "resign", "chex resign"],
     declared: super::declare::chex::ENTRIES,
     create,
     load,

@@ -272,9 +272,6 @@ pub struct GameKind {
     pub title: &'static str,
     /// The command group that creates one (`kfb` for `/kfb new`).
     pub group: &'static str,
-    /// Commands only this game has (`pick`, `give`, …), to tell a player which game they
-    /// belong to when used elsewhere.
-    pub commands: &'static [&'static str],
     /// Its own slash commands, declared once (Discord, the console and `/help` read them).
     pub declared: &'static [super::declare::Entry],
     /// `/<group> new …` (with the seed drawn for it): the new game and its announcement, or
@@ -332,11 +329,21 @@ pub fn kind_of(variant: &str) -> Option<&'static GameKind> {
     kinds().into_iter().find(|k| k.variant == variant)
 }
 
-/// The game whose own command `name` is, if any.
-pub fn owner_of_command(name: &str) -> Option<&'static GameKind> {
+/// The games a command is declared for (by name, or by its group's name), to tell a
+/// player which game it belongs to when used elsewhere; none for a command of every game.
+pub fn owners_of_command(name: &str) -> Vec<&'static GameKind> {
+    let group = name.split_whitespace().next().unwrap_or(name);
+    let games: Vec<&str> = super::declare::all()
+        .filter(|d| d.path == name || d.path.split_whitespace().next() == Some(group))
+        .flat_map(|d| d.games.iter().copied())
+        .collect();
+    if games.contains(&"*") {
+        return Vec::new();
+    }
     kinds()
         .into_iter()
-        .find(|k| k.commands.contains(&name) || name.split_whitespace().next() == Some(k.group))
+        .filter(|k| games.contains(&k.variant) || k.group == group)
+        .collect()
 }
 
 /// A game read from any game's export text: the first kind that reads it.

@@ -564,13 +564,17 @@ impl Hub {
                 Some(r) => r,
                 None => {
                     let here = game.kind();
-                    return match layer::owner_of_command(other) {
-                        Some(k) if !std::ptr::eq(k, here) => Reply::refused(format!(
-                            "/{other} is {} {} command; this thread is playing {}",
-                            article(k.title),
-                            k.title,
-                            here.title
-                        )),
+                    let owners = layer::owners_of_command(other);
+                    return match owners.first() {
+                        Some(k) if !owners.iter().any(|o| std::ptr::eq(*o, here)) => {
+                            let titles: Vec<&str> = owners.iter().map(|o| o.title).collect();
+                            Reply::refused(format!(
+                                "/{other} is {} {} command; this thread is playing {}",
+                                article(k.title),
+                                titles.join(" or "),
+                                here.title
+                            ))
+                        }
                         _ => Reply::refused(format!("unknown command /{other}; try /help")),
                     };
                 }

@@ -20,10 +20,6 @@ pub static KIND: GameKind = GameKind {
     variant: "nomic",
     title: "Nomic Chess",
     group: "nomic",
-    commands: &[
-        "push", "done", "take", "propose", "vote", "demote", "forfeit", "judgment", "judge",
-        "overrule", "pause", "resume", "assign", "edit", "order", "set", "proposal", "rules",
-    ],
     declared: super::declare::nomic::ENTRIES,
     create,
     load,

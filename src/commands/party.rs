@@ -16,7 +16,6 @@ pub static KIND: GameKind = GameKind {
     variant: "party",
     title: "Party Chess",
     group: "party",
-    commands: &["pass", "surrender", "pieces", "ledger"],
     declared: super::declare::party::ENTRIES,
     create,
     load,

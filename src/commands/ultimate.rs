@@ -18,7 +18,6 @@ pub static KIND: GameKind = GameKind {
     variant: "ultimate",
     title: "Ultimate Chess",
     group: "ultimate",
-    commands: &["concede", "offer", "accept", "decline", "ultimate concede"],
     declared: super::declare::ultimate::ENTRIES,
     create,
     load,

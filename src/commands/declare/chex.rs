@@ -18,7 +18,9 @@ pub static ENTRIES: &[Entry] = &[
                 &[
                     opt("white", "White (plays first)", Kind::User).required(),
                     opt("black", "Black", Kind::User).required(),
-                    opt("players", "White and Black, as mentions", Kind::Text).alias(),
+                    opt("players", "White and Black, as mentions", Kind::Text)
+                        .hint("@a @b …")
+                        .alias(),
                     opt(
                         "draw_mode",
                         "reveal (default): /draw then /place; blind: /draw square:",
@@ -38,13 +40,15 @@ pub static ENTRIES: &[Entry] = &[
                         "move_limit",
                         "Announce a player who takes longer than this, like 2d (default none)",
                         Kind::Text,
-                    ),
+                    )
+                    .hint("<duration>"),
                     opt(
                         "seed",
                         "Seed of the stacks' shuffle (default: random; its SHA-256 is shown)",
                         SEED,
                     ),
-                    opt("position", "Start from this position text", Kind::Line),
+                    opt("position", "Start from this position text", Kind::Line)
+                        .hint("<position text>"),
                 ],
             )
             .by(Who::Organisers)
@@ -70,7 +74,8 @@ pub static ENTRIES: &[Entry] = &[
                 "square",
                 "Blind games: the square the piece goes on, like c3",
                 Kind::Text,
-            ),
+            )
+            .hint("<sq>"),
             opt(
                 "turn",
                 "The board number your square refers to (refused if the board changed)",
@@ -88,6 +93,7 @@ pub static ENTRIES: &[Entry] = &[
                 "The square, like c3 (/moves lists them)",
                 Kind::Text,
             )
+            .hint("<sq>")
             .required()
             .moves(),
             opt(

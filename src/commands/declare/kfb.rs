@@ -19,13 +19,13 @@ pub static ENTRIES: &[Entry] = &[
             "Start a game in a new thread of this channel (organisers)",
             KFB,
             &[
-                opt("team1", "Team 1: three players, as mentions (@a @b @c)", Kind::Text).required(),
-                opt("team2", "Team 2: three players, as mentions (@d @e @f)", Kind::Text).required(),
+                opt("team1", "Team 1: three players, as mentions (@a @b @c)", Kind::Text).hint("@a @b @c").required(),
+                opt("team2", "Team 2: three players, as mentions (@d @e @f)", Kind::Text).hint("@d @e @f").required(),
                 opt(
                     "move_limit",
                     "Kung Fu move limit: how long a mover stays locked, like 6h or 45m (default 6h)",
                     Kind::Text,
-                ),
+                ).hint("<duration>"),
                 opt(
                     "inactivity_posts",
                     "Posts in the thread before inactivity may be claimed (default 18)",

@@ -164,6 +164,8 @@ pub struct Opt {
     pub only: &'static [&'static str],
     /// Where it is offered: see [`Shown`].
     pub shown: Shown,
+    /// How `/help` writes a text value (`<move>`; default: the option's name in brackets).
+    pub hint: Option<&'static str>,
 }
 
 /// Where an option is offered.
@@ -248,6 +250,7 @@ pub const fn opt(name: &'static str, description: &'static str, kind: Kind) -> O
         default: None,
         only: &[],
         shown: Shown::Everywhere,
+        hint: None,
     }
 }
 
@@ -297,6 +300,14 @@ impl Opt {
         }
     }
 
+    /// Written so in `/help` (`<move>`, `@a @b @c`).
+    pub const fn hint(self, hint: &'static str) -> Opt {
+        Opt {
+            hint: Some(hint),
+            ..self
+        }
+    }
+
     /// Whether Discord registers it.
     pub fn on_discord(&self) -> bool {
         self.shown == Shown::Everywhere
@@ -328,10 +339,13 @@ impl Opt {
                 .map(|s| Opt::choice_value(s))
                 .collect::<Vec<_>>()
                 .join("|"),
-            Kind::Text | Kind::TextMax(_) | Kind::Line => "<text>".to_string(),
+            Kind::Text | Kind::TextMax(_) | Kind::Line => self
+                .hint
+                .map_or_else(|| format!("<{}>", self.name), str::to_string),
         };
         let shown = match self.to {
             To::Word => value,
+            To::KeyOf(other) => format!("{value}:<{other}>"),
             _ => format!("{}:{value}", self.name),
         };
         if self.required {
@@ -511,7 +525,9 @@ pub fn check(cmd: &Command) -> Result<(), String> {
         Some((k, _)) => {
             let mut names: Vec<&str> = candidates
                 .iter()
-                .flat_map(|d| d.options.iter().map(|o| o.name))
+                .flat_map(|d| d.options.iter())
+                .filter(|o| o.shown != Shown::Alias)
+                .map(|o| o.name)
                 .collect();
             names.sort_unstable();
             names.dedup();

@@ -22,12 +22,14 @@ pub static ENTRIES: &[Entry] = &[
                         "The players in seating order, as mentions (@a @b @c …)",
                         Kind::Text,
                     )
+                    .hint("@a @b …")
                     .required(),
                     opt(
                         "referees",
                         "The Referees, as mentions (default: you)",
                         Kind::Text,
-                    ),
+                    )
+                    .hint("@r …"),
                     opt(
                         "order",
                         "The Order of turns, as mentions (default: drawn from the seed)",
@@ -38,9 +40,9 @@ pub static ENTRIES: &[Entry] = &[
                         "live (5 minutes) or async (a day) for every limit",
                         Kind::Choice(&["live", "async"]),
                     ),
-                    opt("part1_limit", "Part 1's limit, like 5m", Kind::Text),
-                    opt("part3_limit", "Part 3's limit, like 5m", Kind::Text),
-                    opt("vote_limit", "The vote's limit, like 5m", Kind::Text),
+                    opt("part1_limit", "Part 1's limit, like 5m", Kind::Text).hint("<duration>"),
+                    opt("part3_limit", "Part 3's limit, like 5m", Kind::Text).hint("<duration>"),
+                    opt("vote_limit", "The vote's limit, like 5m", Kind::Text).hint("<duration>"),
                     opt(
                         "proposal_max",
                         "The longest proposal in characters (default 600)",
@@ -53,7 +55,8 @@ pub static ENTRIES: &[Entry] = &[
                     )
                     .console(),
                     opt("seed", "Seed for the Order (default: random)", SEED),
-                    opt("position", "Start from this position text", Kind::Line),
+                    opt("position", "Start from this position text", Kind::Line)
+                        .hint("<position text>"),
                 ],
             )
             .by(Who::Organisers)
@@ -85,8 +88,11 @@ pub static ENTRIES: &[Entry] = &[
                 "The half at the bottom (its coordinates are the ones you write)",
                 Kind::Text,
             )
+            .hint("<half>")
             .required(),
-            opt("top", "The half turned round on top", Kind::Text).required(),
+            opt("top", "The half turned round on top", Kind::Text)
+                .hint("<half>")
+                .required(),
         ],
     )),
     Entry::One(command(
@@ -143,6 +149,7 @@ pub static ENTRIES: &[Entry] = &[
             "The piece's square, half and local square, like A:d1",
             Kind::Text,
         )
+        .hint("<half>:<sq>")
         .required()],
     )),
     Entry::One(command(
@@ -161,7 +168,8 @@ pub static ENTRIES: &[Entry] = &[
                 "partisan",
                 "Other partisan players, as mentions",
                 Kind::Text,
-            ),
+            )
+            .hint("@a …"),
         ],
     )),
     Entry::One(
@@ -280,7 +288,9 @@ pub static ENTRIES: &[Entry] = &[
                 "Put a piece on a square (Referees)",
                 NOMIC,
                 &[
-                    opt("square", "Half and local square, like A:d1", Kind::Text).required(),
+                    opt("square", "Half and local square, like A:d1", Kind::Text)
+                        .hint("<half>:<sq>")
+                        .required(),
                     opt("piece", "Letter and army, like Q1", Kind::Text).required(),
                 ],
             )
@@ -290,7 +300,11 @@ pub static ENTRIES: &[Entry] = &[
                 "edit remove",
                 "Remove a piece (Referees)",
                 NOMIC,
-                &[opt("square", "Half and local square, like A:d1", Kind::Text).required()],
+                &[
+                    opt("square", "Half and local square, like A:d1", Kind::Text)
+                        .hint("<half>:<sq>")
+                        .required(),
+                ],
             )
             .by(Who::Referees)
             .word(),
@@ -310,8 +324,8 @@ pub static ENTRIES: &[Entry] = &[
                 "Give the running limit more time, or set the time left (Referees)",
                 NOMIC,
                 &[
-                    opt("add", "Time added, like 5m", Kind::Text),
-                    opt("left", "Or: the time left, like 2m", Kind::Text),
+                    opt("add", "Time added, like 5m", Kind::Text).hint("<duration>"),
+                    opt("left", "Or: the time left, like 2m", Kind::Text).hint("<duration>"),
                 ],
             )
             .by(Who::Referees)
@@ -333,7 +347,9 @@ pub static ENTRIES: &[Entry] = &[
                 NOMIC,
                 &[
                     opt("text", "The position text", Kind::Line).required(),
-                    opt("position", "The position text", Kind::Line).alias(),
+                    opt("position", "The position text", Kind::Line)
+                        .hint("<position text>")
+                        .alias(),
                 ],
             )
             .by(Who::Referees)

@@ -20,9 +20,9 @@ pub static ENTRIES: &[Entry] = &[
                         "swingers",
                         "The Swingers as mentions (@a @b …), at least two",
                         Kind::Text,
-                    )
+                    ).hint("@a @b …")
                     .required(),
-                    opt("players", "The Swingers as mentions", Kind::Text).alias(),
+                    opt("players", "The Swingers as mentions", Kind::Text).hint("@a @b …").alias(),
                     opt("umpire", "The Chess-Umpire (default: you)", Kind::User),
                     opt(
                         "first",
@@ -33,7 +33,7 @@ pub static ENTRIES: &[Entry] = &[
                         "turn_limit",
                         "How long a turn lasts, like 3d (default 3d)",
                         Kind::Text,
-                    ),
+                    ).hint("<duration>"),
                     opt(
                         "seed",
                         "Seed for the Play List's order (default: random)",
@@ -48,7 +48,7 @@ pub static ENTRIES: &[Entry] = &[
                         "position",
                         "Start from this position text (seat n = the n-th Swinger)",
                         Kind::Line,
-                    ),
+                    ).hint("<position text>"),
                 ],
             )
             .by(Who::Organisers)
@@ -72,7 +72,7 @@ pub static ENTRIES: &[Entry] = &[
                         "until",
                         "How long after the announcement, like 5d",
                         Kind::Text,
-                    )
+                    ).hint("<duration>")
                     .required(),
                 ],
             )
@@ -94,6 +94,7 @@ pub static ENTRIES: &[Entry] = &[
                 PARTY,
                 &[
                     opt("action", "add or remove", Kind::Text)
+                        .hint("add|remove")
                         .required()
                         .to(To::Word),
                     opt("player", "The Swinger", Kind::User).required(),
@@ -139,6 +140,7 @@ pub static ENTRIES: &[Entry] = &[
             PARTY,
             &[
                 opt("action", "add or edit", Kind::Text)
+                    .hint("add|edit")
                     .required()
                     .to(To::Word),
                 opt("text", "The line's text", Kind::Line).required(),

@@ -29,6 +29,7 @@ pub static ENTRIES: &[Entry] = &[
                 "The move in long algebraic notation (Nb1-c3, N@f3, e7-e8=Q, P@g6(nutty))",
                 Kind::Text,
             )
+            .hint("<move>")
             .required()
             .moves(),
             opt(
@@ -46,9 +47,11 @@ pub static ENTRIES: &[Entry] = &[
             TURN,
             // A push picked from Nomic's offered list, as the console reads it.
             opt("bottom", "The half at the bottom", Kind::Text)
+                .hint("<half>")
                 .only(&["nomic"])
                 .alias(),
             opt("top", "The half turned round on top", Kind::Text)
+                .hint("<half>")
                 .only(&["nomic"])
                 .alias(),
         ],
@@ -74,7 +77,8 @@ pub static ENTRIES: &[Entry] = &[
                 "square",
                 "Only moves that mention this square, like e2",
                 Kind::Text,
-            ),
+            )
+            .hint("<sq>"),
             opt(
                 "piece",
                 "Party Chess: only placements of this piece, like R",
@@ -117,6 +121,7 @@ pub static ENTRIES: &[Entry] = &[
         "Offer a draw to the players still in the game",
         &["ultimate", "chex"],
         &[opt("what", "What you offer", Kind::Text)
+            .hint("draw")
             .to(To::Word)
             .or("draw")],
     )),
@@ -165,7 +170,8 @@ const SETTINGS: Declared = command(
             "default_move_limit",
             "Default move limit of new games, like 6h, 6m or 45m",
             Kind::Text,
-        ),
+        )
+        .hint("<duration>"),
         opt(
             "default_inactivity_posts",
             "Default posts before inactivity may be claimed in new games",

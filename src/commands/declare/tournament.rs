@@ -44,7 +44,7 @@ pub static ENTRIES: &[Entry] = &[
                         "move_limit",
                         "Kung Fu move limit of the match games, like 6h or 45m (default 6h)",
                         Kind::Text,
-                    ),
+                    ).hint("<duration>"),
                     opt(
                         "inactivity_posts",
                         "Posts in a match thread before inactivity may be claimed (default 18)",

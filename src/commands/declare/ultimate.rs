@@ -24,7 +24,8 @@ pub static ENTRIES: &[Entry] = &[
                         "players",
                         "Or four players as mentions, seated at random (@a @b @c @d)",
                         Kind::Text,
-                    ),
+                    )
+                    .hint("@a @b …"),
                     opt(
                         "mode",
                         "What happens to a defeated player's pieces (default standard)",
@@ -44,13 +45,15 @@ pub static ENTRIES: &[Entry] = &[
                         "move_limit",
                         "Announce a player who takes longer than this, like 2d (default none)",
                         Kind::Text,
-                    ),
+                    )
+                    .hint("<duration>"),
                     opt("seed", "Seed for the seating (default: random)", SEED),
                     opt(
                         "position",
                         "Start from this position text instead of the start array",
                         Kind::Line,
-                    ),
+                    )
+                    .hint("<position text>"),
                 ],
             )
             .by(Who::Organisers)
