@@ -73,6 +73,7 @@ pub mod kfb;
 pub mod log;
 mod notify;
 pub mod seeded;
+pub mod text_error;
 
 pub use notify::Notify;
 
