@@ -11,6 +11,7 @@ use super::layer::{
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::engine::fen;
 use crate::games::kfb::{self, draft, Accepted, Game, HandOver, Settings};
+use crate::games::log::Reverting;
 use crate::games::{hint, parse_seed};
 use crate::time::{format_duration, parse_duration, stamp, Style, Timestamp};
 
@@ -409,7 +410,8 @@ impl ThreadGame for Game {
     }
 
     fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
-        Game::revert(self, r.moderator, r.to, r.reason, r.now, r.raw)
+        let by = Reverting::new(r.to, r.moderator, r.reason, r.now, r.raw);
+        Game::revert(self, by)
             .map(accepted)
             .map_err(|e| e.to_string())
     }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, Revert, ThreadGame};
 use super::{Caller, Command, Notify, Reply};
-use crate::games::log::{Log, LogError, Logged};
+use crate::games::log::{Log, LogError, Logged, Reverting};
 use crate::time::Timestamp;
 
 /// Why a play or a setting is refused, in words for the player.
@@ -119,7 +119,7 @@ impl<R: Rules> RulesGame<R> {
         log: Log<Step<R::Action>>,
     ) -> Result<Self, RuleError> {
         let mut state = R::setup(&settings, users.len())?;
-        for e in log.iter().filter(|e| e.reverted.is_none()) {
+        for e in log.in_effect() {
             if let Step::Play { seat, action } = &e.action {
                 state.apply(*seat, action);
             }
@@ -254,21 +254,11 @@ impl<R: Rules> ThreadGame for RulesGame<R> {
 
     fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
         let undone = self.revert_preview(r.to)?;
-        let step = Step::Revert {
-            to: r.to,
-            reason: r.reason.to_string(),
-        };
-        let number = self
+        let by = Reverting::new(r.to, r.moderator, r.reason, r.now, r.raw);
+        let (number, line) = self
             .log
-            .revert(r.to, r.moderator, r.reason, r.now, r.raw, step);
+            .revert_by(&by, &undone, |to, reason| Step::Revert { to, reason });
         self.replay()?;
-        let line = format!(
-            "{} reverted the game to before #{} ({}); undone: {}",
-            r.moderator,
-            r.to,
-            r.reason,
-            undone.join("; ")
-        );
         Ok(self.accepted(number, vec![line]))
     }
 
