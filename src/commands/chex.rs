@@ -3,15 +3,14 @@
 //! `/takeback`, `/revert`, `/status`, `/moves` and `/export`; the console's `!stack`.
 
 use super::layer::{
-    self, announced, draw_offer, main_text, overrun_due, Due, GameKind, NewGame, PictureJob,
-    Revert, ThreadGame,
+    self, announced, draw_offer, duration_opt, main_text, overrun_due, seed_opt, Due, GameKind,
+    NewGame, PictureJob, Revert, ThreadGame,
 };
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::chex::{
     self, export, parse_turn, DrawMode, Game, Request, Settings, Side, StalemateMode,
 };
-use crate::games::parse_seed;
-use crate::time::{parse_duration, Timestamp};
+use crate::time::Timestamp;
 
 /// Chex in the game layer.
 pub static KIND: GameKind = GameKind {
@@ -62,12 +61,8 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
             .parse()
             .map_err(|_| "max_board must be a whole number from 8 to 26".to_string())?;
     }
-    if let Some(l) = cmd.opt("move_limit") {
-        new.move_limit = Some(parse_duration(l).map_err(|e| e.to_string())?);
-    }
-    if let Some(s) = cmd.opt("seed") {
-        new.seed = parse_seed(s)?;
-    }
+    new.move_limit = duration_opt(cmd, "move_limit")?.or(new.move_limit);
+    new.seed = seed_opt(cmd)?.unwrap_or(new.seed);
     new.position = cmd.opt("position").map(str::to_string);
     let game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
     let text = format!(

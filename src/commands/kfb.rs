@@ -10,9 +10,9 @@ use super::layer::{
 };
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::engine::fen;
+use crate::games::hint;
 use crate::games::kfb::{self, draft, Accepted, Game, HandOver, Settings};
 use crate::games::log::Reverting;
-use crate::games::{hint, parse_seed};
 use crate::time::{format_duration, parse_duration, stamp, Style, Timestamp};
 
 /// KFB in the game layer.
@@ -76,18 +76,9 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         }
     }
     if let Some(v) = cmd.opt("promoted_pawns") {
-        match v.to_lowercase().as_str() {
-            "on" | "yes" | "true" => settings.promoted_to_pawn = true,
-            "off" | "no" | "false" => settings.promoted_to_pawn = false,
-            _ => return Err(String::from("promoted_pawns must be on (a captured promoted piece returns to hand as a pawn) or off")),
-        }
+        settings.promoted_to_pawn = layer::switch(v).ok_or("promoted_pawns must be on (a captured promoted piece returns to hand as a pawn) or off")?;
     }
-    if let Some(s) = cmd.opt("seed") {
-        match parse_seed(s) {
-            Ok(v) => settings.seed = v,
-            Err(e) => return Err(e),
-        }
-    }
+    settings.seed = layer::seed_opt(cmd)?.unwrap_or(settings.seed);
     let users: Vec<String> = t1.into_iter().chain(t2).collect();
     match Game::new(users, settings) {
         Ok(game) => {

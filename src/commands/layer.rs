@@ -468,3 +468,39 @@ pub fn overrun_due(
         notify: Notify::to(std::iter::once(user.to_string()).chain(organiser), text),
     }
 }
+
+/// An on/off option's value (`on`, `yes`, `true`, or `off`, `no`, `false`, in any case);
+/// `None` for anything else.
+pub fn switch(value: &str) -> Option<bool> {
+    match value.to_lowercase().as_str() {
+        "on" | "yes" | "true" => Some(true),
+        "off" | "no" | "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// The on/off option `key` ([`switch`]).
+///
+/// # Errors
+/// It is neither on nor off.
+pub fn on_off(key: &str, value: &str) -> Result<bool, String> {
+    switch(value).ok_or_else(|| format!("{key} must be on or off"))
+}
+
+/// A duration option of `/<group> new` (`move_limit:2d`), if given.
+///
+/// # Errors
+/// It is not a duration.
+pub fn duration_opt(cmd: &Command, key: &str) -> Result<Option<u64>, String> {
+    cmd.opt(key)
+        .map(|l| crate::time::parse_duration(l).map_err(|e| e.to_string()))
+        .transpose()
+}
+
+/// `seed:<n>` of `/<group> new`, if given (shared rules 0.5).
+///
+/// # Errors
+/// It is not a seed.
+pub fn seed_opt(cmd: &Command) -> Result<Option<u64>, String> {
+    cmd.opt("seed").map(crate::games::parse_seed).transpose()
+}

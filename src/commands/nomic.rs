@@ -4,7 +4,7 @@
 //! `/assign`, `/edit`, `/order`, `/set`, `/proposal void|fix`; plus the shared `/takeback`,
 //! `/revert`, `/status`, `/moves` and `/export`.
 
-use super::layer::{self, Due, GameKind, NewGame, PictureJob, Revert, ThreadGame};
+use super::layer::{self, on_off, Due, GameKind, NewGame, PictureJob, Revert, ThreadGame};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::nomic::{
     self, export, half_letter, parse_piece, Action, Edit, Game, Join, Local, Settings, ASYNC, LIVE,
@@ -41,14 +41,6 @@ fn users_of(list: &str) -> Vec<String> {
         .map(mention)
         .filter(|u| !u.is_empty())
         .collect()
-}
-
-fn on_off(key: &str, value: &str) -> Result<bool, String> {
-    match value.to_lowercase().as_str() {
-        "on" | "yes" | "true" => Ok(true),
-        "off" | "no" | "false" => Ok(false),
-        _ => Err(format!("{key} must be on or off")),
-    }
 }
 
 fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, String> {

@@ -4,10 +4,10 @@
 //! `/export`.
 
 use super::layer::{
-    self, announced, main_text, Due, GameKind, NewGame, PictureJob, Revert, ThreadGame,
+    self, announced, duration_opt, main_text, seed_opt, switch, Due, GameKind, NewGame, PictureJob,
+    Revert, ThreadGame,
 };
 use super::{mention, Caller, Command, Notify, Reply};
-use crate::games::parse_seed;
 use crate::games::party::{self, export, Game, Kind, Request, Settings};
 use crate::time::{parse_duration, Timestamp};
 
@@ -47,12 +47,8 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         position: cmd.opt("position").map(str::to_string),
         echo: cmd.opt("echo").map(party::EchoRule::parse).transpose()?,
     };
-    if let Some(l) = cmd.opt("turn_limit") {
-        new.turn_limit = Some(parse_duration(l).map_err(|e| e.to_string())?);
-    }
-    if let Some(s) = cmd.opt("seed") {
-        new.seed = parse_seed(s)?;
-    }
+    new.turn_limit = duration_opt(cmd, "turn_limit")?.or(new.turn_limit);
+    new.seed = seed_opt(cmd)?.unwrap_or(new.seed);
     let game = Game::create(new, caller.user, caller.now)?;
     let list: Vec<String> = game
         .position()
@@ -124,14 +120,6 @@ fn player_and_switch(cmd: &Command) -> (Option<String>, Option<bool>) {
         }
     }
     (player, on)
-}
-
-fn switch(v: &str) -> Option<bool> {
-    match v.to_ascii_lowercase().as_str() {
-        "on" | "yes" | "true" => Some(true),
-        "off" | "no" | "false" => Some(false),
-        _ => None,
-    }
 }
 
 fn request(cmd: &Command) -> Option<Result<Request, String>> {

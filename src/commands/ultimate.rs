@@ -3,16 +3,16 @@
 //! `/revert`, `/status`, `/moves` and `/export`.
 
 use super::layer::{
-    self, announced, draw_offer, main_text, overrun_due, Due, GameKind, NewGame, PictureJob,
-    Revert, SquareSeen, ThreadGame,
+    self, announced, draw_offer, duration_opt, main_text, on_off, overrun_due, seed_opt, Due,
+    GameKind, NewGame, PictureJob, Revert, SquareSeen, ThreadGame,
 };
 use super::{mention, Caller, Command, Notify, Reply};
+use crate::games::hint;
 use crate::games::ultimate::{
     self, export, square_name, Game, Mode, Request, Seat, Seating, Settings, Stalemate,
 };
-use crate::games::{hint, parse_seed};
 use crate::render::{parse_cross_square, render_ultimate, CrossPiece, CrossView};
-use crate::time::{parse_duration, Timestamp};
+use crate::time::Timestamp;
 
 /// Ultimate Chess in the game layer.
 pub static KIND: GameKind = GameKind {
@@ -33,14 +33,6 @@ pub static KIND: GameKind = GameKind {
 
 /// The help text.
 pub const HELP: &str = "Ultimate Chess: /ultimate new [silver:@a red:@b black:@c green:@d | players:@a @b @c @d] [mode:standard|conquest|devastation] [stalemate:draw|pass] [promote_at_file_end:on|off] [move_limit:<duration>] [seed:<n>] [position:<position text>] | /move notation:<move> (e2-e5, Wd1-f3, c15-c16=M, 0-0) | /moves [square:<sq>] | /status | /concede [to:@x] | /offer draw | /accept | /decline | /takeback | /export | /ultimate concede player:@x [to:@y] (organiser) | /revert to:<n> reason:<text> (moderator)";
-
-fn on_off(key: &str, value: &str) -> Result<bool, String> {
-    match value.to_lowercase().as_str() {
-        "on" | "yes" | "true" => Ok(true),
-        "off" | "no" | "false" => Ok(false),
-        _ => Err(format!("{key} must be on or off")),
-    }
-}
 
 fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, String> {
     let named: Vec<Option<String>> = ["silver", "red", "black", "green"]
@@ -79,12 +71,8 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     if let Some(v) = cmd.opt("promote_at_file_end") {
         new.promote_at_file_end = on_off("promote_at_file_end", v)?;
     }
-    if let Some(l) = cmd.opt("move_limit") {
-        new.move_limit = Some(parse_duration(l).map_err(|e| e.to_string())?);
-    }
-    if let Some(s) = cmd.opt("seed") {
-        new.seed = parse_seed(s)?;
-    }
+    new.move_limit = duration_opt(cmd, "move_limit")?.or(new.move_limit);
+    new.seed = seed_opt(cmd)?.unwrap_or(new.seed);
     new.position = cmd.opt("position").map(str::to_string);
     let game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
     let seats: Vec<String> = Seat::ALL.iter().map(|&s| game.name(s)).collect();
