@@ -2,16 +2,15 @@
 //! `/offer draw`, `/accept`, `/decline`, `/resign`, `/chex resign`, and the shared
 //! `/takeback`, `/revert`, `/status`, `/moves` and `/export`; the console's `!stack`.
 
-use std::any::Any;
-
-use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, Revert, ThreadGame};
+use super::layer::{
+    self, announced, draw_offer, duration_opt, main_text, overrun_due, seed_opt, Due, GameKind,
+    NewGame, PictureJob, Revert, ThreadGame,
+};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::chex::{
     self, export, parse_turn, DrawMode, Game, Request, Settings, Side, StalemateMode,
 };
-use crate::games::log::StoredLog;
-use crate::games::parse_seed;
-use crate::time::{parse_duration, Timestamp};
+use crate::time::Timestamp;
 
 /// Chex in the game layer.
 pub static KIND: GameKind = GameKind {
@@ -58,12 +57,8 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
             .parse()
             .map_err(|_| "max_board must be a whole number from 8 to 26".to_string())?;
     }
-    if let Some(l) = cmd.opt("move_limit") {
-        new.move_limit = Some(parse_duration(l).map_err(|e| e.to_string())?);
-    }
-    if let Some(s) = cmd.opt("seed") {
-        new.seed = parse_seed(s)?;
-    }
+    new.move_limit = duration_opt(cmd, "move_limit")?.or(new.move_limit);
+    new.seed = seed_opt(cmd)?.unwrap_or(new.seed);
     new.position = cmd.opt("position").map(str::to_string);
     let game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
     let text = format!(
@@ -89,34 +84,13 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
             game.name(game.position().to_move)
         ),
     );
-    Ok(NewGame {
-        game: Box::new(game),
-        reply: Reply {
-            ok: Some(true),
-            text,
-            notify: Some(notify),
-            ..Reply::default()
-        },
-    })
+    Ok(announced(game, text, notify))
 }
 
-fn load(
-    users: Vec<String>,
-    settings: &str,
-    rows: Vec<LogRow>,
-) -> Result<Box<dyn ThreadGame>, String> {
-    super::layer::load_with(users, settings, rows, |u, s: Settings, l| {
-        Game::from_log(u, s, l)
-    })
-}
+layer::loader!(load, |u, s: Settings, l| Game::from_log(u, s, l));
 
 fn accepted(game: &Game, a: chex::Accepted) -> Reply {
-    let text = match a.number {
-        Some(n) => format!("#{n} {}", a.text),
-        None => a.text,
-    };
-    let mut notify: Option<Notify> = None;
-    for u in &a.notify {
+    let asks = a.notify.iter().map(|u| {
         let side = game.side_of(u);
         let offered = game.state().draw_offer.is_some_and(|by| Some(by) != side);
         let what = match (game.to_move(), offered) {
@@ -133,18 +107,10 @@ fn accepted(game: &Game, a: chex::Accepted) -> Reply {
             (_, true) => "a draw is offered in Chex: /accept or /decline".to_string(),
             _ => "see the Chex thread".to_string(),
         };
-        let n = Notify::to([u.clone()], what);
-        notify = Some(match notify {
-            Some(o) => o.and(n),
-            None => n,
-        });
-    }
-    Reply {
-        ok: Some(true),
-        text,
-        notify,
-        ..Reply::default()
-    }
+        (u.clone(), what)
+    });
+    let notify = Notify::each(asks);
+    layer::accepted(a.number, a.text, notify)
 }
 
 fn turn_of(cmd: &Command) -> Result<Option<u32>, String> {
@@ -156,12 +122,6 @@ fn turn_of(cmd: &Command) -> Result<Option<u32>, String> {
     }
 }
 
-fn main_arg(cmd: &Command, key: &str) -> Option<String> {
-    cmd.opt(key)
-        .map(String::from)
-        .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")))
-}
-
 fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>> {
     let turn = match turn_of(cmd) {
         Ok(t) => t,
@@ -169,27 +129,21 @@ fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>
     };
     Some(Ok(match cmd.name.as_str() {
         "draw" => Request::Draw {
-            square: main_arg(cmd, "square"),
+            square: main_text(cmd, "square"),
             turn,
         },
-        "place" => match main_arg(cmd, "square") {
+        "place" => match main_text(cmd, "square") {
             Some(square) => Request::Place { square, turn },
             None => return Some(Err("missing square (like /place square:c3)".into())),
         },
-        "move" => match main_arg(cmd, "notation") {
+        "move" => match main_text(cmd, "notation") {
             Some(text) => Request::Move { text, turn },
             None => return Some(Err("missing notation (like /move Nb3-d4)".into())),
         },
-        "offer" => {
-            let what = cmd
-                .opt("what")
-                .or(cmd.positional.first().map(String::as_str))
-                .unwrap_or("draw");
-            if !what.eq_ignore_ascii_case("draw") {
-                return Some(Err("only a draw can be offered: /offer draw".into()));
-            }
-            Request::OfferDraw
-        }
+        "offer" => match draw_offer(cmd) {
+            Ok(()) => Request::OfferDraw,
+            Err(e) => return Some(Err(e)),
+        },
         "accept" => Request::AcceptDraw,
         "decline" => Request::DeclineDraw,
         "resign" => Request::Resign,
@@ -209,20 +163,10 @@ fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>
 }
 
 impl ThreadGame for Game {
-    fn kind(&self) -> &'static GameKind {
-        &KIND
-    }
+    layer::common_methods!(KIND);
 
     fn users(&self) -> Vec<String> {
         self.users.clone()
-    }
-
-    fn settings_json(&self) -> Result<String, serde_json::Error> {
-        serde_json::to_string(&self.settings)
-    }
-
-    fn log(&self) -> &dyn StoredLog {
-        &self.log
     }
 
     fn finished(&self) -> bool {
@@ -313,13 +257,9 @@ impl ThreadGame for Game {
         Game::due(self)
             .filter(|&(_, t)| t > after && t <= until)
             .into_iter()
-            .map(|(side, at)| Due {
-                seat: side.index(),
-                at,
-                notify: Notify::to(
-                    std::iter::once(self.user(side).to_string()).chain(organiser.clone()),
-                    self.overrun_text(side),
-                ),
+            .map(|(side, at)| {
+                let (user, text) = (self.user(side), self.overrun_text(side));
+                overrun_due(side.index(), at, user, organiser.clone(), text)
             })
             .collect()
     }
@@ -332,14 +272,6 @@ impl ThreadGame for Game {
     fn picture(&self, _thread: &str, _now: Timestamp) -> PictureJob {
         let view = crate::render::chex_view(self);
         Box::new(move || crate::render::render_chex(&view).map_err(|e| e.to_string()))
-    }
-
-    fn clone_box(&self) -> Box<dyn ThreadGame> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 
     fn square_seen(

@@ -3,15 +3,16 @@
 
 mod picture;
 
-use std::any::Any;
-
 pub use picture::{clock_text, kfb_picture};
 
-use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, Revert, SquareSeen, ThreadGame};
+use super::layer::{
+    self, main_text, Due, GameKind, NewGame, PictureJob, Revert, SquareSeen, ThreadGame,
+};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::engine::fen;
+use crate::games::hint;
 use crate::games::kfb::{self, draft, Accepted, Game, HandOver, Settings};
-use crate::games::{hint, parse_seed};
+use crate::games::log::Reverting;
 use crate::time::{format_duration, parse_duration, stamp, Style, Timestamp};
 
 /// KFB in the game layer.
@@ -63,18 +64,9 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         }
     }
     if let Some(v) = cmd.opt("promoted_pawns") {
-        match v.to_lowercase().as_str() {
-            "on" | "yes" | "true" => settings.promoted_to_pawn = true,
-            "off" | "no" | "false" => settings.promoted_to_pawn = false,
-            _ => return Err(String::from("promoted_pawns must be on (a captured promoted piece returns to hand as a pawn) or off")),
-        }
+        settings.promoted_to_pawn = layer::switch(v).ok_or("promoted_pawns must be on (a captured promoted piece returns to hand as a pawn) or off")?;
     }
-    if let Some(s) = cmd.opt("seed") {
-        match parse_seed(s) {
-            Ok(v) => settings.seed = v,
-            Err(e) => return Err(e),
-        }
-    }
+    settings.seed = layer::seed_opt(cmd)?.unwrap_or(settings.seed);
     let users: Vec<String> = t1.into_iter().chain(t2).collect();
     match Game::new(users, settings) {
         Ok(game) => {
@@ -83,16 +75,8 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
                 caller.user,
                 game_announcement(&game)
             );
-            let reply = Reply {
-                ok: Some(true),
-                text,
-                notify: Some(new_game_notify(&game, "a new game of Kung Fu Bughouse")),
-                ..Reply::default()
-            };
-            Ok(NewGame {
-                game: Box::new(game),
-                reply,
-            })
+            let notify = new_game_notify(&game, "a new game of Kung Fu Bughouse");
+            Ok(layer::announced(game, text, notify))
         }
         Err(e) => Err(e.to_string()),
     }
@@ -101,16 +85,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
 /// The public reply of an accepted action: numbered as in the log, notifying whoever must
 /// act next.
 fn accepted(a: Accepted) -> Reply {
-    let text = match a.number {
-        Some(n) => format!("#{n} {}", a.text),
-        None => a.text,
-    };
-    Reply {
-        ok: Some(true),
-        text,
-        notify: a.notify,
-        ..Reply::default()
-    }
+    layer::accepted(a.number, a.text, a.notify)
 }
 
 /// A choice handed over in the draft: refused for its sender (only they see it), while the
@@ -122,15 +97,7 @@ fn handed_over(h: HandOver) -> Reply {
     }
 }
 
-fn load(
-    users: Vec<String>,
-    settings: &str,
-    rows: Vec<LogRow>,
-) -> Result<Box<dyn ThreadGame>, String> {
-    super::layer::load_with(users, settings, rows, |u, s: Settings, l| {
-        Game::from_log(u, s, l)
-    })
-}
+layer::loader!(load, |u, s: Settings, l| Game::from_log(u, s, l));
 
 /// What a new game's six players are told (`what` names the game): they play, and who makes
 /// the first pick.
@@ -294,13 +261,9 @@ fn play(
     cmd: &Command,
     raw: &str,
 ) -> Result<kfb::Accepted, String> {
-    let text = cmd
-        .opt("notation")
-        .map(String::from)
-        // Bare words are the notation, spaces kept (`/move P@g6 (nutty)`), as the one
-        // notation option is on Discord.
-        .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")))
-        .ok_or("missing notation (like /move e2-e4)")?;
+    // Bare words are the notation, spaces kept (`/move P@g6 (nutty)`), as the one notation
+    // option is on Discord.
+    let text = main_text(cmd, "notation").ok_or("missing notation (like /move e2-e4)")?;
     let board = match cmd.opt("board") {
         Some(b) => Some(b.parse::<usize>().map_err(|_| "board must be 1, 2 or 3")?),
         None => None,
@@ -373,20 +336,10 @@ fn proxy(
 }
 
 impl ThreadGame for Game {
-    fn kind(&self) -> &'static GameKind {
-        &KIND
-    }
+    layer::common_methods!(KIND);
 
     fn users(&self) -> Vec<String> {
         self.users.clone()
-    }
-
-    fn settings_json(&self) -> Result<String, serde_json::Error> {
-        serde_json::to_string(&self.settings)
-    }
-
-    fn log(&self) -> &dyn crate::games::log::StoredLog {
-        &self.log
     }
 
     fn finished(&self) -> bool {
@@ -436,7 +389,8 @@ impl ThreadGame for Game {
     }
 
     fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
-        Game::revert(self, r.moderator, r.to, r.reason, r.now, r.raw)
+        let by = Reverting::new(r.to, r.moderator, r.reason, r.now, r.raw);
+        Game::revert(self, by)
             .map(accepted)
             .map_err(|e| e.to_string())
     }
@@ -515,14 +469,6 @@ impl ThreadGame for Game {
         let game = self.clone();
         let thread = thread.to_string();
         Box::new(move || kfb_picture(&game, Some(&thread), now).map_err(|e| e.to_string()))
-    }
-
-    fn clone_box(&self) -> Box<dyn ThreadGame> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 
     fn square_seen(

@@ -367,3 +367,147 @@ impl dyn ThreadGame + '_ {
         self.as_any().downcast_ref()
     }
 }
+
+/// The [`ThreadGame`] methods every game's state writes alike, for a `Clone` state with a
+/// `settings` field (stored as JSON) and a `log` field ([`crate::games::log::Log`]): its
+/// kind, its settings as stored, its log, a copy, and itself as [`Any`]. Written once here
+/// so the games' command files keep only what differs.
+macro_rules! common_methods {
+    ($kind:expr) => {
+        fn kind(&self) -> &'static $crate::commands::layer::GameKind {
+            &$kind
+        }
+
+        fn settings_json(&self) -> Result<String, serde_json::Error> {
+            serde_json::to_string(&self.settings)
+        }
+
+        fn log(&self) -> &dyn $crate::games::log::StoredLog {
+            &self.log
+        }
+
+        fn clone_box(&self) -> Box<dyn $crate::commands::layer::ThreadGame> {
+            Box::new(self.clone())
+        }
+
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
+    };
+}
+pub(crate) use common_methods;
+
+/// A game's [`GameKind::load`], named `$name`: [`load_with`] and `$build`, the game's
+/// `from_log` taking the users, the decoded settings and the log.
+macro_rules! loader {
+    ($name:ident, $build:expr) => {
+        fn $name(
+            users: Vec<String>,
+            settings: &str,
+            rows: Vec<$crate::commands::layer::LogRow>,
+        ) -> Result<Box<dyn $crate::commands::layer::ThreadGame>, String> {
+            $crate::commands::layer::load_with(users, settings, rows, $build)
+        }
+    };
+}
+pub(crate) use loader;
+
+/// An accepted action's reply: its text numbered as the log numbers the action (`#12 …`;
+/// an entry without a number is not), notifying whoever it asks to act.
+pub fn accepted(number: Option<u32>, text: String, notify: Option<Notify>) -> Reply {
+    let text = match number {
+        Some(n) => format!("#{n} {text}"),
+        None => text,
+    };
+    Reply {
+        notify,
+        ..Reply::ok(text)
+    }
+}
+
+/// A new game and the reply that announces it (`text`), notifying its players.
+pub fn announced(game: impl ThreadGame + 'static, text: String, notify: Notify) -> NewGame {
+    NewGame {
+        game: Box::new(game),
+        reply: Reply {
+            notify: Some(notify),
+            ..Reply::ok(text)
+        },
+    }
+}
+
+/// A command's main text: its option `key`, or else its bare words joined by spaces (so
+/// `/move Nb3-d4` reads as `/move notation:Nb3-d4`, spaces kept).
+pub fn main_text(cmd: &Command, key: &str) -> Option<String> {
+    cmd.opt(key)
+        .map(String::from)
+        .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")))
+}
+
+/// `/offer [what:]draw`: whether it offers a draw, the only thing a player can offer.
+///
+/// # Errors
+/// It offers something else.
+pub fn draw_offer(cmd: &Command) -> Result<(), String> {
+    let what = cmd
+        .opt("what")
+        .or(cmd.positional.first().map(String::as_str))
+        .unwrap_or("draw");
+    if what.eq_ignore_ascii_case("draw") {
+        Ok(())
+    } else {
+        Err("only a draw can be offered: /offer draw".into())
+    }
+}
+
+/// A move-limit overrun by `seat` falling due `at`: its player and the organiser (who
+/// created the game: the first entry of its log, `organiser`) are told `text`.
+pub fn overrun_due(
+    seat: usize,
+    at: Timestamp,
+    user: &str,
+    organiser: Option<String>,
+    text: String,
+) -> Due {
+    Due {
+        seat,
+        at,
+        notify: Notify::to(std::iter::once(user.to_string()).chain(organiser), text),
+    }
+}
+
+/// An on/off option's value (`on`, `yes`, `true`, or `off`, `no`, `false`, in any case);
+/// `None` for anything else.
+pub fn switch(value: &str) -> Option<bool> {
+    match value.to_lowercase().as_str() {
+        "on" | "yes" | "true" => Some(true),
+        "off" | "no" | "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// The on/off option `key` ([`switch`]).
+///
+/// # Errors
+/// It is neither on nor off.
+pub fn on_off(key: &str, value: &str) -> Result<bool, String> {
+    switch(value).ok_or_else(|| format!("{key} must be on or off"))
+}
+
+/// A duration option of `/<group> new` (`move_limit:2d`), if given.
+///
+/// # Errors
+/// It is not a duration.
+pub fn duration_opt(cmd: &Command, key: &str) -> Result<Option<u64>, String> {
+    cmd.opt(key)
+        .map(|l| crate::time::parse_duration(l).map_err(|e| e.to_string()))
+        .transpose()
+}
+
+/// `seed:<n>` of `/<group> new`, if given (shared rules 0.5).
+///
+/// # Errors
+/// It is not a seed.
+pub fn seed_opt(cmd: &Command) -> Result<Option<u64>, String> {
+    cmd.opt("seed").map(crate::games::parse_seed).transpose()
+}

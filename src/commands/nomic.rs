@@ -4,9 +4,7 @@
 //! `/assign`, `/edit`, `/order`, `/set`, `/proposal void|fix`; plus the shared `/takeback`,
 //! `/revert`, `/status`, `/moves` and `/export`.
 
-use std::any::Any;
-
-use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, Revert, ThreadGame};
+use super::layer::{self, on_off, Due, GameKind, NewGame, PictureJob, Revert, ThreadGame};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::nomic::{
     self, export, half_letter, parse_piece, Action, Edit, Game, Join, Local, Settings, ASYNC, LIVE,
@@ -36,14 +34,6 @@ fn users_of(list: &str) -> Vec<String> {
         .map(mention)
         .filter(|u| !u.is_empty())
         .collect()
-}
-
-fn on_off(key: &str, value: &str) -> Result<bool, String> {
-    match value.to_lowercase().as_str() {
-        "on" | "yes" | "true" => Ok(true),
-        "off" | "no" | "false" => Ok(false),
-        _ => Err(format!("{key} must be on or off")),
-    }
 }
 
 fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, String> {
@@ -138,39 +128,15 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     })
 }
 
-fn load(
-    users: Vec<String>,
-    settings: &str,
-    rows: Vec<LogRow>,
-) -> Result<Box<dyn ThreadGame>, String> {
-    super::layer::load_with(users, settings, rows, |u, s: Settings, l| {
-        Game::from_log(u, s, l)
-    })
-}
+layer::loader!(load, |u, s: Settings, l| Game::from_log(u, s, l));
 
 fn notify_of(asks: &[(String, String)]) -> Option<Notify> {
-    let mut out: Option<Notify> = None;
-    for (u, what) in asks {
-        let n = Notify::to([u.clone()], what.clone());
-        out = Some(match out {
-            Some(o) => o.and(n),
-            None => n,
-        });
-    }
-    out
+    Notify::each(asks.iter().cloned())
 }
 
 fn accepted(a: nomic::Accepted) -> Reply {
-    let text = match a.number {
-        Some(n) => format!("#{n} {}", a.text),
-        None => a.text,
-    };
-    Reply {
-        ok: Some(true),
-        text,
-        notify: notify_of(&a.notify),
-        ..Reply::default()
-    }
+    let notify = notify_of(&a.notify);
+    layer::accepted(a.number, a.text, notify)
 }
 
 fn half(text: &str, key: &str) -> Result<usize, String> {
@@ -689,20 +655,10 @@ fn vote_buttons(thread: &str, proposal: u32) -> Vec<String> {
 }
 
 impl ThreadGame for Game {
-    fn kind(&self) -> &'static GameKind {
-        &KIND
-    }
+    layer::common_methods!(KIND);
 
     fn users(&self) -> Vec<String> {
         self.players.clone()
-    }
-
-    fn settings_json(&self) -> Result<String, serde_json::Error> {
-        serde_json::to_string(&self.settings)
-    }
-
-    fn log(&self) -> &dyn crate::games::log::StoredLog {
-        &self.log
     }
 
     fn finished(&self) -> bool {
@@ -843,14 +799,6 @@ impl ThreadGame for Game {
             Ok(n) => st.open_vote().is_some_and(|p| p.n == n) && !st.over,
             Err(_) => false,
         }
-    }
-
-    fn clone_box(&self) -> Box<dyn ThreadGame> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 
     fn square_seen(

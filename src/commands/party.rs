@@ -3,11 +3,11 @@
 //! create|end` and `/ledger`, and the shared `/takeback`, `/revert`, `/status`, `/moves`,
 //! `/export`.
 
-use std::any::Any;
-
-use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, Revert, ThreadGame};
+use super::layer::{
+    self, announced, duration_opt, main_text, seed_opt, switch, Due, GameKind, NewGame, PictureJob,
+    Revert, ThreadGame,
+};
 use super::{mention, Caller, Command, Notify, Reply};
-use crate::games::parse_seed;
 use crate::games::party::{self, export, Game, Kind, Request, Settings};
 use crate::time::{parse_duration, Timestamp};
 
@@ -43,12 +43,8 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         position: cmd.opt("position").map(str::to_string),
         echo: cmd.opt("echo").map(party::EchoRule::parse).transpose()?,
     };
-    if let Some(l) = cmd.opt("turn_limit") {
-        new.turn_limit = Some(parse_duration(l).map_err(|e| e.to_string())?);
-    }
-    if let Some(s) = cmd.opt("seed") {
-        new.seed = parse_seed(s)?;
-    }
+    new.turn_limit = duration_opt(cmd, "turn_limit")?.or(new.turn_limit);
+    new.seed = seed_opt(cmd)?.unwrap_or(new.seed);
     let game = Game::create(new, caller.user, caller.now)?;
     let list: Vec<String> = game
         .position()
@@ -76,28 +72,12 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         text.push_str("\nEach Swinger has a King; pick five pieces of total value at most 30 with /party pieces set:<letters> (see /pieces).");
         "you are a Swinger in a new game of Party Chess: pick five pieces with /party pieces set:<letters>".to_string()
     };
-    let reply = Reply {
-        ok: Some(true),
-        text,
-        notify: Some(Notify::to(game.users(), what)),
-        ..Reply::default()
-    };
-    Ok(NewGame {
-        game: Box::new(game),
-        reply,
-    })
+    let notify = Notify::to(game.users(), what);
+    Ok(announced(game, text, notify))
 }
 
-fn load(
-    users: Vec<String>,
-    settings: &str,
-    rows: Vec<LogRow>,
-) -> Result<Box<dyn ThreadGame>, String> {
-    // The seats are in the log's start (a Swinger may join later), not in the stored users.
-    super::layer::load_with(users, settings, rows, |_, s: Settings, l| {
-        Game::from_log(s, l)
-    })
-}
+// The seats are in the log's start (a Swinger may join later), not in the stored users.
+layer::loader!(load, |_, s: Settings, l| Game::from_log(s, l));
 
 /// `/pieces`: every type with its value, limit and movement; why il-Nabi and the Zombie are
 /// not pieces.
@@ -138,14 +118,6 @@ fn player_and_switch(cmd: &Command) -> (Option<String>, Option<bool>) {
     (player, on)
 }
 
-fn switch(v: &str) -> Option<bool> {
-    match v.to_ascii_lowercase().as_str() {
-        "on" | "yes" | "true" => Some(true),
-        "off" | "no" | "false" => Some(false),
-        _ => None,
-    }
-}
-
 fn request(cmd: &Command) -> Option<Result<Request, String>> {
     let player = || {
         cmd.opt("player")
@@ -153,11 +125,7 @@ fn request(cmd: &Command) -> Option<Result<Request, String>> {
             .ok_or_else(|| "missing player:@x".to_string())
     };
     Some(match cmd.name.as_str() {
-        "move" => match cmd
-            .opt("notation")
-            .map(String::from)
-            .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")))
-        {
+        "move" => match main_text(cmd, "notation") {
             Some(t) => Ok(Request::Play(t)),
             None => Err("missing notation (like /move Rc3-c9 or /move R@c5)".into()),
         },
@@ -218,41 +186,14 @@ fn request(cmd: &Command) -> Option<Result<Request, String>> {
 }
 
 fn accepted(a: party::Accepted) -> Reply {
-    let text = match a.number {
-        Some(n) => format!("#{n} {}", a.text),
-        None => a.text,
-    };
-    let mut notify: Option<Notify> = None;
-    for (u, what) in a.notify {
-        let n = Notify::to([u], what);
-        notify = Some(match notify {
-            Some(o) => o.and(n),
-            None => n,
-        });
-    }
-    Reply {
-        ok: Some(true),
-        text,
-        notify,
-        ..Reply::default()
-    }
+    layer::accepted(a.number, a.text, Notify::each(a.notify))
 }
 
 impl ThreadGame for Game {
-    fn kind(&self) -> &'static GameKind {
-        &KIND
-    }
+    layer::common_methods!(KIND);
 
     fn users(&self) -> Vec<String> {
         Game::users(self)
-    }
-
-    fn settings_json(&self) -> Result<String, serde_json::Error> {
-        serde_json::to_string(&self.settings)
-    }
-
-    fn log(&self) -> &dyn crate::games::log::StoredLog {
-        &self.log
     }
 
     fn finished(&self) -> bool {
@@ -356,14 +297,6 @@ impl ThreadGame for Game {
     fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {
         let view = crate::render::party::view_of(&self.at(now));
         Box::new(move || crate::render::party::render_party(&view).map_err(|e| e.to_string()))
-    }
-
-    fn clone_box(&self) -> Box<dyn ThreadGame> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 
     fn square_seen(

@@ -7,7 +7,6 @@
 //! [`create`], [`load`] and [`import`] for it, and [`super::register`] (or a line in
 //! [`super::KINDS`]).
 
-use std::any::Any;
 use std::fmt::Debug;
 use std::marker::PhantomData;
 
@@ -16,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, Revert, ThreadGame};
 use super::{Caller, Command, Notify, Reply};
-use crate::games::log::{Log, LogError, Logged, StoredLog};
+use crate::games::log::{Log, LogError, Logged, Reverting};
 use crate::time::Timestamp;
 
 /// Why a play or a setting is refused, in words for the player.
@@ -120,7 +119,7 @@ impl<R: Rules> RulesGame<R> {
         log: Log<Step<R::Action>>,
     ) -> Result<Self, RuleError> {
         let mut state = R::setup(&settings, users.len())?;
-        for e in log.iter().filter(|e| e.reverted.is_none()) {
+        for e in log.in_effect() {
             if let Step::Play { seat, action } = &e.action {
                 state.apply(*seat, action);
             }
@@ -176,12 +175,7 @@ impl<R: Rules> RulesGame<R> {
     }
 
     fn accepted(&self, number: Option<u32>, lines: Vec<String>) -> Reply {
-        Reply {
-            ok: Some(true),
-            text: format!("#{} {}", number.unwrap_or(0), lines.join("\n")),
-            notify: self.next(),
-            ..Reply::default()
-        }
+        super::layer::accepted(Some(number.unwrap_or(0)), lines.join("\n"), self.next())
     }
 
     fn play(&mut self, user: &str, text: &str, now: Timestamp, raw: &str) -> Reply {
@@ -203,20 +197,10 @@ impl<R: Rules> RulesGame<R> {
 }
 
 impl<R: Rules> ThreadGame for RulesGame<R> {
-    fn kind(&self) -> &'static GameKind {
-        R::kind()
-    }
+    super::layer::common_methods!(*R::kind());
 
     fn users(&self) -> Vec<String> {
         self.users.clone()
-    }
-
-    fn settings_json(&self) -> Result<String, serde_json::Error> {
-        serde_json::to_string(&self.settings)
-    }
-
-    fn log(&self) -> &dyn StoredLog {
-        &self.log
     }
 
     fn finished(&self) -> bool {
@@ -270,21 +254,11 @@ impl<R: Rules> ThreadGame for RulesGame<R> {
 
     fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
         let undone = self.revert_preview(r.to)?;
-        let step = Step::Revert {
-            to: r.to,
-            reason: r.reason.to_string(),
-        };
-        let number = self
+        let by = Reverting::new(r.to, r.moderator, r.reason, r.now, r.raw);
+        let (number, line) = self
             .log
-            .revert(r.to, r.moderator, r.reason, r.now, r.raw, step);
+            .revert_by(&by, &undone, |to, reason| Step::Revert { to, reason });
         self.replay()?;
-        let line = format!(
-            "{} reverted the game to before #{} ({}); undone: {}",
-            r.moderator,
-            r.to,
-            r.reason,
-            undone.join("; ")
-        );
         Ok(self.accepted(number, vec![line]))
     }
 
@@ -356,14 +330,6 @@ impl<R: Rules> ThreadGame for RulesGame<R> {
 
     fn picture(&self, _thread: &str, _now: Timestamp) -> PictureJob {
         Box::new(|| Err("this game has no picture".to_string()))
-    }
-
-    fn clone_box(&self) -> Box<dyn ThreadGame> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

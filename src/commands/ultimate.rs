@@ -2,16 +2,17 @@
 //! `/offer draw`, `/accept`, `/decline`, `/ultimate concede`, and the shared `/takeback`,
 //! `/revert`, `/status`, `/moves` and `/export`.
 
-use std::any::Any;
-
-use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, Revert, SquareSeen, ThreadGame};
+use super::layer::{
+    self, announced, draw_offer, duration_opt, main_text, on_off, overrun_due, seed_opt, Due,
+    GameKind, NewGame, PictureJob, Revert, SquareSeen, ThreadGame,
+};
 use super::{mention, Caller, Command, Notify, Reply};
+use crate::games::hint;
 use crate::games::ultimate::{
     self, export, square_name, Game, Mode, Request, Seat, Seating, Settings, Stalemate,
 };
-use crate::games::{hint, parse_seed};
 use crate::render::{parse_cross_square, render_ultimate, CrossPiece, CrossView};
-use crate::time::{parse_duration, Timestamp};
+use crate::time::Timestamp;
 
 /// Ultimate Chess in the game layer.
 pub static KIND: GameKind = GameKind {
@@ -28,14 +29,6 @@ pub static KIND: GameKind = GameKind {
     },
     acts_on_leave: false,
 };
-
-fn on_off(key: &str, value: &str) -> Result<bool, String> {
-    match value.to_lowercase().as_str() {
-        "on" | "yes" | "true" => Ok(true),
-        "off" | "no" | "false" => Ok(false),
-        _ => Err(format!("{key} must be on or off")),
-    }
-}
 
 fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, String> {
     let named: Vec<Option<String>> = ["silver", "red", "black", "green"]
@@ -74,12 +67,8 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     if let Some(v) = cmd.opt("promote_at_file_end") {
         new.promote_at_file_end = on_off("promote_at_file_end", v)?;
     }
-    if let Some(l) = cmd.opt("move_limit") {
-        new.move_limit = Some(parse_duration(l).map_err(|e| e.to_string())?);
-    }
-    if let Some(s) = cmd.opt("seed") {
-        new.seed = parse_seed(s)?;
-    }
+    new.move_limit = duration_opt(cmd, "move_limit")?.or(new.move_limit);
+    new.seed = seed_opt(cmd)?.unwrap_or(new.seed);
     new.position = cmd.opt("position").map(str::to_string);
     let game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
     let seats: Vec<String> = Seat::ALL.iter().map(|&s| game.name(s)).collect();
@@ -106,33 +95,15 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
             None => "you play in a new game of Ultimate Chess".to_string(),
         },
     );
-    let reply = Reply {
-        ok: Some(true),
-        text,
-        notify: Some(notify),
-        ..Reply::default()
-    };
-    Ok(NewGame {
-        game: Box::new(game),
-        reply,
-    })
+    Ok(announced(game, text, notify))
 }
 
-fn load(
-    users: Vec<String>,
-    settings: &str,
-    rows: Vec<LogRow>,
-) -> Result<Box<dyn ThreadGame>, String> {
-    super::layer::load_with(users, settings, rows, |u, s: Settings, l| {
-        Game::from_log(u, s, l)
-    })
-}
+layer::loader!(load, |u, s: Settings, l| Game::from_log(u, s, l));
 
 /// What each notified user must do now.
 fn notify_of(game: &Game, users: &[String]) -> Option<Notify> {
     let mover = game.to_move().map(|s| game.user(s).to_string());
-    let mut out: Option<Notify> = None;
-    for u in users {
+    let asks = users.iter().map(|u| {
         let offered = game.state().draw_offer.is_some();
         let what = if Some(u) == mover.as_ref() {
             let seat = game.seat_of(u).map(|s| game.name(s)).unwrap_or_default();
@@ -147,53 +118,29 @@ fn notify_of(game: &Game, users: &[String]) -> Option<Notify> {
         } else {
             "your turn to act in Ultimate Chess".to_string()
         };
-        let n = Notify::to([u.clone()], what);
-        out = Some(match out {
-            Some(o) => o.and(n),
-            None => n,
-        });
-    }
-    out
+        (u.clone(), what)
+    });
+    Notify::each(asks)
 }
 
 fn accepted(game: &Game, a: ultimate::Accepted) -> Reply {
-    let text = match a.number {
-        Some(n) => format!("#{n} {}", a.text),
-        None => a.text,
-    };
-    Reply {
-        ok: Some(true),
-        text,
-        notify: notify_of(game, &a.notify),
-        ..Reply::default()
-    }
+    let notify = notify_of(game, &a.notify);
+    layer::accepted(a.number, a.text, notify)
 }
 
 fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>> {
     Some(Ok(match cmd.name.as_str() {
-        "move" => {
-            let text = cmd
-                .opt("notation")
-                .map(String::from)
-                .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")));
-            match text {
-                Some(t) => Request::Move(t),
-                None => return Some(Err("missing notation (like /move e2-e5)".into())),
-            }
-        }
+        "move" => match main_text(cmd, "notation") {
+            Some(t) => Request::Move(t),
+            None => return Some(Err("missing notation (like /move e2-e5)".into())),
+        },
         "concede" => Request::Concede {
             to: cmd.opt("to").map(mention),
         },
-        "offer" => {
-            let what = cmd
-                .opt("what")
-                .or(cmd.positional.first().map(String::as_str))
-                .unwrap_or("draw");
-            if !what.eq_ignore_ascii_case("draw") {
-                return Some(Err("only a draw can be offered: /offer draw".into()));
-            }
-            Request::OfferDraw
-        }
+        "offer" => match draw_offer(cmd) {
+            Ok(()) => Request::OfferDraw,
+            Err(e) => return Some(Err(e)),
+        },
         "accept" => Request::AcceptDraw,
         "decline" => Request::DeclineDraw,
         "ultimate concede" => {
@@ -278,20 +225,10 @@ pub fn cross_view(game: &Game) -> CrossView {
 }
 
 impl ThreadGame for Game {
-    fn kind(&self) -> &'static GameKind {
-        &KIND
-    }
+    layer::common_methods!(KIND);
 
     fn users(&self) -> Vec<String> {
         self.users.clone()
-    }
-
-    fn settings_json(&self) -> Result<String, serde_json::Error> {
-        serde_json::to_string(&self.settings)
-    }
-
-    fn log(&self) -> &dyn crate::games::log::StoredLog {
-        &self.log
     }
 
     fn finished(&self) -> bool {
@@ -365,13 +302,9 @@ impl ThreadGame for Game {
         let organiser = self.log.first().map(|e| e.actor.clone());
         self.overruns(after, until)
             .into_iter()
-            .map(|(seat, at)| Due {
-                seat: seat.index(),
-                at,
-                notify: Notify::to(
-                    std::iter::once(self.user(seat).to_string()).chain(organiser.clone()),
-                    self.overrun_text(seat),
-                ),
+            .map(|(seat, at)| {
+                let (user, text) = (self.user(seat), self.overrun_text(seat));
+                overrun_due(seat.index(), at, user, organiser.clone(), text)
             })
             .collect()
     }
@@ -379,14 +312,6 @@ impl ThreadGame for Game {
     fn picture(&self, _thread: &str, _now: Timestamp) -> PictureJob {
         let view = cross_view(self);
         Box::new(move || render_ultimate(&view).map_err(|e| e.to_string()))
-    }
-
-    fn clone_box(&self) -> Box<dyn ThreadGame> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 
     fn square_seen(

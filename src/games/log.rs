@@ -127,6 +127,33 @@ impl<'a, A> IntoIterator for &'a Log<A> {
     }
 }
 
+impl<A> Log<A> {
+    /// A new game's log: its start, by the organiser who created it (unnumbered, typed as
+    /// nothing).
+    pub fn started(organiser: &str, time: Timestamp, start: A) -> Log<A> {
+        Log(vec![Entry {
+            number: None,
+            actor: organiser.to_string(),
+            time,
+            command: String::new(),
+            action: start,
+            reverted: None,
+        }])
+    }
+
+    /// The entries in effect (neither taken back nor reverted), in order: what a game's
+    /// state replays from (shared rules 7.1).
+    pub fn in_effect(&self) -> impl Iterator<Item = &Entry<A>> {
+        self.0.iter().filter(|e| e.reverted.is_none())
+    }
+}
+
+/// Why a game's log does not replay, in the words every game uses: `why` is the refusal of
+/// the entry that no longer applies.
+pub fn replay_failed(why: impl std::fmt::Display) -> String {
+    format!("the log does not replay: {why}")
+}
+
 impl<A: Logged> Log<A> {
     /// The number the next numbered action gets.
     pub fn next_number(&self) -> u32 {
@@ -246,6 +273,68 @@ impl<A: Logged> Log<A> {
             }
         }
         self.push(moderator, time, command, revert, true)
+    }
+}
+
+/// A moderator's revert as a game takes it (shared rules 7.3): to before action `to`, by
+/// `moderator` for `reason`, at `time`, typed as `command`.
+#[derive(Clone, Copy, Debug)]
+pub struct Reverting<'a> {
+    /// The first action undone.
+    pub to: u32,
+    /// Who confirmed it.
+    pub moderator: &'a str,
+    /// Why.
+    pub reason: &'a str,
+    /// When.
+    pub time: Timestamp,
+    /// The command as typed.
+    pub command: &'a str,
+}
+
+impl<'a> Reverting<'a> {
+    /// A revert to before `to` by `moderator` for `reason`, at `time`, typed as `command`.
+    pub fn new(
+        to: u32,
+        moderator: &'a str,
+        reason: &'a str,
+        time: Timestamp,
+        command: &'a str,
+    ) -> Self {
+        Reverting {
+            to,
+            moderator,
+            reason,
+            time,
+            command,
+        }
+    }
+
+    /// The line that announces it, naming what its preview listed as `undone`.
+    pub fn text(&self, undone: &[String]) -> String {
+        format!(
+            "{} reverted the game to before #{} ({}); undone: {}",
+            self.moderator,
+            self.to,
+            self.reason,
+            undone.join("; ")
+        )
+    }
+}
+
+impl<A: Logged> Log<A> {
+    /// [`Log::revert`] for `by`, whose preview listed `undone`, appending the game's revert
+    /// action (`revert` makes it from `to` and the reason): its number, and the line that
+    /// announces it ([`Reverting::text`]).
+    pub fn revert_by(
+        &mut self,
+        by: &Reverting<'_>,
+        undone: &[String],
+        revert: impl FnOnce(u32, String) -> A,
+    ) -> (Option<u32>, String) {
+        let action = revert(by.to, by.reason.to_string());
+        let number = self.revert(by.to, by.moderator, by.reason, by.time, by.command, action);
+        (number, by.text(undone))
     }
 }
 

@@ -67,11 +67,13 @@
 //! The picture caches together stay within `ARBITER_PICTURE_CACHE_MB` megabytes (64 by
 //! default): fewer games are kept drawn rather than more memory used.
 pub mod chex;
+pub mod export_common;
 pub mod hint;
 pub mod kfb;
 pub mod log;
 mod notify;
 pub mod seeded;
+pub mod text_error;
 
 pub use notify::Notify;
 

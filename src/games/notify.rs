@@ -50,6 +50,15 @@ impl Notify {
         self
     }
 
+    /// One line per (user, what they must do), in one message; `None` for no line at all.
+    pub fn each<U: Into<String>, W: Into<String>>(
+        asks: impl IntoIterator<Item = (U, W)>,
+    ) -> Option<Notify> {
+        asks.into_iter()
+            .map(|(u, what)| Notify::to([u], what))
+            .reduce(Notify::and)
+    }
+
     /// Both notifications in one message (a user named in both is still notified once).
     pub fn and(mut self, other: Notify) -> Notify {
         self.lines.extend(other.lines);

@@ -720,6 +720,21 @@ impl Canvas {
         };
     }
 
+    /// A round glow of `c` over the `size`-pixel square at (`x`, `y`): strongest in the
+    /// middle, fading out before the corners (a king in check, in the games that mark one).
+    pub fn glow(&mut self, x: i32, y: i32, size: u32, c: Rgb8) {
+        let half = size as f32 / 2.0;
+        for yy in 0..size as i32 {
+            for xx in 0..size as i32 {
+                let dx = xx as f32 + 0.5 - half;
+                let dy = yy as f32 + 0.5 - half;
+                let d = (dx * dx + dy * dy).sqrt() / (half * 1.45);
+                let a = (1.25 * (1.0 - d)).clamp(0.0, 1.0);
+                self.blend(x + xx, y + yy, c, a);
+            }
+        }
+    }
+
     /// The pixel span `[x0, x1)` × `[y0, y1)` of a rectangle clipped to the canvas.
     fn clip(&self, x: i32, y: i32, w: u32, h: u32) -> Option<(usize, usize, usize, usize)> {
         clip_to(self.w, self.h, x, y, w, h)

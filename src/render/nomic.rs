@@ -157,16 +157,7 @@ fn draw_piece(c: &mut Canvas, f: &Fonts, view: &NomicView, p: NomicPiece, x: i32
 
 /// A king in check: a red glow on its square (and a dark frame when it is checkmated).
 fn check_glow(c: &mut Canvas, x: i32, y: i32, sq: u32, mated: bool) {
-    let half = sq as f32 / 2.0;
-    for yy in 0..sq as i32 {
-        for xx in 0..sq as i32 {
-            let dx = xx as f32 + 0.5 - half;
-            let dy = yy as f32 + 0.5 - half;
-            let d = (dx * dx + dy * dy).sqrt() / (half * 1.45);
-            let a = (1.25 * (1.0 - d)).clamp(0.0, 1.0);
-            c.blend(x + xx, y + yy, CHECK, a);
-        }
-    }
+    c.glow(x, y, sq, CHECK);
     if mated {
         c.frame(x, y, sq, sq, 4, MATE_FRAME);
     } else {

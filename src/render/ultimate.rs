@@ -555,16 +555,7 @@ fn coordinates(canvas: &mut Canvas, fonts: &Fonts, lay: &Layout) {
 
 /// A red glow, strongest in the middle of the square, inside a red frame.
 fn check_glow(canvas: &mut Canvas, x: i32, y: i32) {
-    let half = SQ as f32 / 2.0;
-    for yy in 0..SQ as i32 {
-        for xx in 0..SQ as i32 {
-            let dx = xx as f32 + 0.5 - half;
-            let dy = yy as f32 + 0.5 - half;
-            let d = (dx * dx + dy * dy).sqrt() / (half * 1.45);
-            let a = (1.25 * (1.0 - d)).clamp(0.0, 1.0);
-            canvas.blend(x + xx, y + yy, CHECK, a);
-        }
-    }
+    canvas.glow(x, y, SQ, CHECK);
     canvas.frame(x, y, SQ, SQ, 3, CHECK_FRAME);
 }
 

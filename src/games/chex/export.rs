@@ -24,33 +24,11 @@
 
 use super::game::{describe, Action, Entry, Game, Outcome, Settings};
 use super::position::Side;
+pub use crate::games::export_common::ImportError;
+use crate::games::export_common::{
+    head, limit_tag, push_result_and_log, push_tag, read_setup, Setup,
+};
 use crate::games::log::export_line;
-use crate::time::format_duration;
-
-/// A game file that does not read back.
-#[derive(Debug, thiserror::Error)]
-pub enum ImportError {
-    /// No `[Setup …]` line.
-    #[error("this is not an Arbiter Chex export (no [Setup …] line)")]
-    NoSetup,
-    /// A line does not decode.
-    #[error("line {line}: {message}")]
-    Bad {
-        /// Line number.
-        line: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// The log does not replay.
-    #[error("the game does not replay: {0}")]
-    Replay(String),
-}
-
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Setup {
-    users: Vec<String>,
-    settings: SettingsOut,
-}
 
 /// Settings with the seed optional (hidden while in play).
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -70,23 +48,17 @@ pub const EVENT_TAG: &str = "[Event \"Chex\"]";
 pub fn export(game: &Game) -> String {
     let st = &game.settings;
     let over = game.finished();
-    let mut s = String::new();
-    s.push_str(EVENT_TAG);
-    s.push('\n');
-    s.push_str("[Variant \"chex\"]\n");
+    let mut s = head(EVENT_TAG, "chex");
     for side in Side::BOTH {
-        s.push_str(&format!("[{} \"{}\"]\n", side.name(), game.user(side)));
+        push_tag(&mut s, side.name(), game.user(side));
     }
-    s.push_str(&format!("[DrawMode \"{}\"]\n", st.draw_mode.as_str()));
-    s.push_str(&format!("[Stalemate \"{}\"]\n", st.stalemate.as_str()));
-    s.push_str(&format!("[MaxBoard \"{}\"]\n", st.max_board));
-    s.push_str(&format!(
-        "[MoveLimit \"{}\"]\n",
-        st.move_limit.map_or("off".into(), format_duration)
-    ));
-    s.push_str(&format!("[SeedHash \"{}\"]\n", st.seed_hash));
+    push_tag(&mut s, "DrawMode", st.draw_mode.as_str());
+    push_tag(&mut s, "Stalemate", st.stalemate.as_str());
+    push_tag(&mut s, "MaxBoard", st.max_board);
+    push_tag(&mut s, "MoveLimit", limit_tag(st.move_limit));
+    push_tag(&mut s, "SeedHash", &st.seed_hash);
     if over {
-        s.push_str(&format!("[Seed \"{}\"]\n", st.seed));
+        push_tag(&mut s, "Seed", st.seed);
     }
     // Seeds drawn at reverts that reopened the game (Chex rules 5.5a), each from its revert
     // on; the seed itself once the game is over.
@@ -109,7 +81,6 @@ pub fn export(game: &Game) -> String {
         Some(Outcome::Draw(_)) => "1/2-1/2",
         None => "*",
     };
-    s.push_str(&format!("[Result \"{result}\"]\n"));
     let setup = Setup {
         users: game.users.clone(),
         settings: SettingsOut {
@@ -121,19 +92,14 @@ pub fn export(game: &Game) -> String {
             seed_hash: st.seed_hash.clone(),
         },
     };
-    if let Ok(json) = serde_json::to_string(&setup) {
-        s.push_str(&format!("[Setup {json}]\n"));
-    }
-    s.push('\n');
-    for e in &game.log {
+    push_result_and_log(&mut s, result, &setup, &game.log, |e| {
         let what = describe(&e.action, &game.users);
-        let line = if over {
+        if over {
             export_line(e, "", &what)
         } else {
             export_line(&hide_seed(e), "", &what)
-        };
-        s.push_str(&line);
-    }
+        }
+    });
     s
 }
 
@@ -161,15 +127,14 @@ pub fn derived_seed(hash: &str) -> u64 {
 /// # Errors
 /// An [`ImportError`] naming the line.
 pub fn import(text: &str) -> Result<Game, ImportError> {
-    let (setup, entries): (Option<Setup>, Vec<Entry>) = crate::games::log::read_export(text)
-        .map_err(|b| ImportError::Bad {
-            line: b.line,
-            message: b.message,
-        })?;
+    let missing = "no [Setup …] line";
+    let (setup, entries): (Setup<SettingsOut>, Vec<Entry>) = read_setup(text, "Chex", missing)?;
     if !text.lines().any(|l| l.trim() == EVENT_TAG) {
-        return Err(ImportError::NoSetup);
+        return Err(ImportError::NotExport {
+            game: "Chex",
+            missing,
+        });
     }
-    let setup = setup.ok_or(ImportError::NoSetup)?;
     let s = setup.settings;
     let settings = Settings {
         draw_mode: s.draw_mode,

@@ -2,7 +2,7 @@
 //! append-only log of actions and the state replaying it gives. Pure: the caller passes every
 //! action's time and the seed.
 
-use crate::games::log::{Log, LogError};
+use crate::games::log::{Log, LogError, Reverting};
 use crate::time::{format_duration, Timestamp};
 
 use super::export::derived_seed;
@@ -621,14 +621,7 @@ impl Game {
             seed_hash: seed_hash(new.seed),
             reshuffled: false,
         };
-        let log = vec![Entry {
-            number: None,
-            actor: organiser.to_string(),
-            time: now,
-            command: String::new(),
-            action: Action::Start { position },
-            reverted: None,
-        }];
+        let log = crate::games::log::Log::started(organiser, now, Action::Start { position });
         Game::from_log(new.users.to_vec(), settings, log)
     }
 
@@ -661,10 +654,7 @@ impl Game {
     pub fn replay(&mut self) -> Result<(), Refusal> {
         let mut st = State::new(Position::start(), 0);
         let mut lines = Vec::new();
-        for e in &self.log {
-            if e.reverted.is_some() {
-                continue;
-            }
+        for e in self.log.in_effect() {
             fold(
                 &mut st,
                 &self.settings,
@@ -674,7 +664,7 @@ impl Game {
                 e.number,
                 &mut lines,
             )
-            .map_err(|r| Refusal::Rule(format!("the log does not replay: {r}")))?;
+            .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
         }
         self.state = st;
         Ok(())
@@ -968,7 +958,7 @@ impl Game {
                 to,
                 reason,
                 entropy,
-            } => return self.revert(actor, to, &reason, entropy, now, command),
+            } => return self.revert(Reverting::new(to, actor, &reason, now, command), entropy),
             Request::Stack { side, letters } => {
                 let mut order = Vec::new();
                 for c in letters.chars().filter(|c| !c.is_whitespace()) {
@@ -1496,19 +1486,11 @@ impl Game {
             })
     }
 
-    fn revert(
-        &mut self,
-        moderator: &str,
-        to: u32,
-        reason: &str,
-        entropy: u64,
-        now: Timestamp,
-        command: &str,
-    ) -> Result<Accepted, Refusal> {
-        let undone = self.revert_preview(to)?;
+    fn revert(&mut self, by: Reverting<'_>, entropy: u64) -> Result<Accepted, Refusal> {
+        let undone = self.revert_preview(by.to)?;
         let was = self.frame();
         let reopens = self.finished();
-        let reseed = self.revert_reseeds(to).then(|| {
+        let reseed = self.revert_reseeds(by.to).then(|| {
             let seed = crate::games::drawn_seed(entropy);
             Reseed {
                 seed: Some(seed),
@@ -1516,26 +1498,18 @@ impl Game {
             }
         });
         let old = self.log.clone();
-        let number = self.log.revert(
-            to,
-            moderator,
-            reason,
-            now,
-            command,
-            Action::Revert {
+        let (number, line) = self
+            .log
+            .revert_by(&by, &undone, |to, reason| Action::Revert {
                 to,
-                reason: reason.to_string(),
+                reason,
                 reseed: reseed.clone(),
-            },
-        );
+            });
         if let Err(e) = self.replay() {
             self.log = old;
             return Err(e);
         }
-        let mut lines = vec![format!(
-            "{moderator} reverted the game to before #{to} ({reason}); undone: {}",
-            undone.join("; ")
-        )];
+        let mut lines = vec![line];
         if let Some(r) = &reseed {
             let why = if reopens {
                 "The game is open again; its seed was revealed at the end"

@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::games::text_error::{field_err as err, FieldError};
+
 use super::position::{Abs, Kind, Piece, Position, Side};
 
 /// A field of the position text.
@@ -34,21 +36,7 @@ impl fmt::Display for Field {
 }
 
 /// A position text that does not read, with the field that is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{field}: {message}")]
-pub struct TextError {
-    /// The field.
-    pub field: Field,
-    /// What is wrong with it.
-    pub message: String,
-}
-
-fn err<T>(field: Field, message: impl Into<String>) -> Result<T, TextError> {
-    Err(TextError {
-        field,
-        message: message.into(),
-    })
-}
+pub type TextError = FieldError<Field>;
 
 /// The placement's rows, top first, as pieces by (file, rank from the bottom).
 /// Pieces by (file, rank from the bottom), with the board's width and height.

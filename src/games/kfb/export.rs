@@ -1,44 +1,17 @@
 //! Export of a game as text: a BPGN-like log of every action (see the README).
 
 use super::game::{describe, Action, Entry, Game, Settings, COLOUR_NAMES};
+pub use crate::games::export_common::ImportError;
+use crate::games::export_common::{push_log, push_setup, push_tag, read_setup, Setup};
 use crate::games::log::export_line;
-
-/// A game file that does not read back.
-#[derive(Debug, thiserror::Error)]
-pub enum ImportError {
-    /// No `[Setup …]` line.
-    #[error("this is not an Arbiter game export (no [Setup …] line)")]
-    NoSetup,
-    /// A line's data does not decode.
-    #[error("line {line}: {message}")]
-    Bad {
-        /// Line number.
-        line: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// The log does not replay.
-    #[error("the game does not replay: {0}")]
-    Replay(String),
-}
-
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Setup {
-    users: Vec<String>,
-    settings: Settings,
-}
 
 /// Reads a game back from [`bpgn`] text (the `;;` data after each line).
 ///
 /// # Errors
 /// An [`ImportError`] naming the line.
 pub fn import(text: &str) -> Result<Game, ImportError> {
-    let (setup, entries): (Option<Setup>, Vec<Entry>) = crate::games::log::read_export(text)
-        .map_err(|b| ImportError::Bad {
-            line: b.line,
-            message: b.message,
-        })?;
-    let setup = setup.ok_or(ImportError::NoSetup)?;
+    let (setup, entries): (Setup<Settings>, Vec<Entry>) =
+        read_setup(text, "game", "no [Setup …] line")?;
     Game::from_log(setup.users, setup.settings, entries)
         .map_err(|e| ImportError::Replay(e.to_string()))
 }
@@ -48,26 +21,21 @@ pub fn import(text: &str) -> Result<Game, ImportError> {
 pub fn bpgn(game: &Game) -> String {
     let mut s = String::new();
     s.push_str("[Event \"Kung Fu Bughouse with Different Armies\"]\n");
-    s.push_str(&format!("[Team1 \"{}\"]\n", game.users[..3].join(", ")));
-    s.push_str(&format!("[Team2 \"{}\"]\n", game.users[3..].join(", ")));
-    s.push_str(&format!("[Seed \"{}\"]\n", game.settings.seed));
-    s.push_str(&format!("[MoveLimit \"{}\"]\n", game.settings.move_limit));
-    s.push_str(&format!(
-        "[InactivityPosts \"{}\"]\n",
-        game.settings.inactivity_posts
-    ));
+    push_tag(&mut s, "Team1", game.users[..3].join(", "));
+    push_tag(&mut s, "Team2", game.users[3..].join(", "));
+    push_tag(&mut s, "Seed", game.settings.seed);
+    push_tag(&mut s, "MoveLimit", game.settings.move_limit);
+    push_tag(&mut s, "InactivityPosts", game.settings.inactivity_posts);
     let result = match &game.state().winner {
         Some((t, how)) => format!("team {} ({how})", t + 1),
         None => "*".into(),
     };
-    s.push_str(&format!("[Result \"{result}\"]\n"));
+    push_tag(&mut s, "Result", result);
     let setup = Setup {
         users: game.users.clone(),
         settings: game.settings.clone(),
     };
-    if let Ok(json) = serde_json::to_string(&setup) {
-        s.push_str(&format!("[Setup {json}]\n"));
-    }
+    push_setup(&mut s, &setup);
     let st = game.state();
     if let Some(boards) = &st.boards {
         for (i, b) in boards.iter().enumerate() {
@@ -89,15 +57,15 @@ pub fn bpgn(game: &Game) -> String {
         }
     }
     s.push('\n');
-    for e in &game.log {
+    push_log(&mut s, &game.log, |e| {
         let board = match (&e.action, &st.boards) {
             (Action::Move { player, .. }, Some(_)) => {
                 format!(" board {}", st.players[*player].board + 1)
             }
             _ => String::new(),
         };
-        s.push_str(&export_line(e, &board, &describe(&e.action, &game.users)));
-    }
+        export_line(e, &board, &describe(&e.action, &game.users))
+    });
     s
 }
 

@@ -7,7 +7,7 @@ use crate::engine::{
     fen, notation, ArmyId, CaptureFate, Catalog, Colour, DropRules, Geometry, HandPiece, Move,
     Position, RuleSet, Rules, Side,
 };
-use crate::games::log::{Log, LogError};
+use crate::games::log::{Log, LogError, Reverting};
 use crate::games::Notify;
 use crate::time::{stamp, Style, Timestamp};
 
@@ -350,10 +350,7 @@ impl Game {
     /// A logged action that no longer applies (a corrupted log).
     pub fn replay(&mut self) -> Result<(), Refusal> {
         let mut state = Self::initial_state(&self.users, &self.settings);
-        for e in &self.log {
-            if e.reverted.is_some() {
-                continue;
-            }
+        for e in self.log.in_effect() {
             Self::apply_to(&mut state, &self.settings, &self.catalog, &e.action, e.time)?;
         }
         self.state = state;
@@ -1196,37 +1193,22 @@ impl Game {
     ///
     /// # Errors
     /// As [`Game::revert_preview`].
-    pub fn revert(
-        &mut self,
-        moderator: &str,
-        to: u32,
-        reason: &str,
-        now: Timestamp,
-        command: &str,
-    ) -> Result<Accepted, Refusal> {
-        let undone = self.revert_preview(to)?;
-        let number = self.log.revert(
-            to,
-            moderator,
-            reason,
-            now,
-            command,
-            Action::Revert {
-                to,
-                reason: reason.to_string(),
-            },
-        );
+    pub fn revert(&mut self, by: Reverting<'_>) -> Result<Accepted, Refusal> {
+        let undone = self.revert_preview(by.to)?;
+        let (number, line) = self
+            .log
+            .revert_by(&by, &undone, |to, reason| Action::Revert { to, reason });
         self.replay()?;
         Ok(Accepted {
             number,
-            text: format!(
-                "{moderator} reverted the game to before #{to} ({reason}); undone: {}",
-                undone.join("; ")
-            ),
+            text: line,
             // Everyone's position may have changed.
             notify: Some(Notify::to(
                 self.users.clone(),
-                format!("{moderator} reverted the game to before #{to} ({reason}); see where it stands with /status"),
+                format!(
+                    "{} reverted the game to before #{} ({}); see where it stands with /status",
+                    by.moderator, by.to, by.reason
+                ),
             )),
         })
     }

@@ -18,26 +18,12 @@
 
 use super::game::{describe, limit_text, Entry, Game, Settings};
 use super::position::half_letter;
+pub use crate::games::export_common::ImportError;
+use crate::games::export_common::{head, push_result_and_log, push_tag, read_setup};
 use crate::games::log::export_line;
 
-/// A game file that does not read back.
-#[derive(Debug, thiserror::Error)]
-pub enum ImportError {
-    /// Not a Nomic Chess export.
-    #[error("this is not an Arbiter Nomic Chess export (no [Event \"Nomic Chess\"] and [Setup …] lines)")]
-    NotNomic,
-    /// A line's data does not decode.
-    #[error("line {line}: {message}")]
-    Bad {
-        /// Line number.
-        line: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// The log does not replay.
-    #[error("the game does not replay: {0}")]
-    Replay(String),
-}
+/// What a text lacks when it is not a Nomic Chess export.
+const MISSING: &str = "no [Event \"Nomic Chess\"] and [Setup …] lines";
 
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Setup {
@@ -50,17 +36,14 @@ pub const EVENT_TAG: &str = "[Event \"Nomic Chess\"]";
 
 /// The whole game as text.
 pub fn export(game: &Game) -> String {
-    let mut s = String::new();
-    s.push_str(EVENT_TAG);
-    s.push('\n');
-    s.push_str("[Variant \"nomic\"]\n");
+    let mut s = head(EVENT_TAG, "nomic");
     for (i, p) in game.players.iter().enumerate() {
         s.push_str(&format!("[Half{} \"{p}\"]\n", half_letter(i)));
     }
     // The settings in force (Referees' /set, adopted changes to rule 206, Referees added or
     // removed); [Setup] keeps those of creation, which the log replays from.
     let st = &game.state().settings;
-    s.push_str(&format!("[Referees \"{}\"]\n", st.referees.join(", ")));
+    push_tag(&mut s, "Referees", st.referees.join(", "));
     s.push_str(&format!(
         "[Limits \"part1 {}, part3 {}, vote {}\"]\n",
         limit_text(st.part1_limit),
@@ -72,25 +55,20 @@ pub fn export(game: &Game) -> String {
         st.proposal_max,
         if st.friendly_capture { "on" } else { "off" }
     ));
-    s.push_str(&format!("[Seed \"{}\"]\n", st.seed));
+    push_tag(&mut s, "Seed", st.seed);
     let state = game.state();
     let result = match (state.over, state.winner) {
         (true, Some(w)) => format!("{} wins", game.players[w]),
         (true, None) => "no winner".into(),
         _ => "*".into(),
     };
-    s.push_str(&format!("[Result \"{result}\"]\n"));
     let setup = Setup {
         players: game.players.clone(),
         settings: game.settings.clone(),
     };
-    if let Ok(json) = serde_json::to_string(&setup) {
-        s.push_str(&format!("[Setup {json}]\n"));
-    }
-    s.push('\n');
-    for e in &game.log {
-        s.push_str(&export_line(e, "", &describe(&e.action, &game.players)));
-    }
+    push_result_and_log(&mut s, &result, &setup, &game.log, |e| {
+        export_line(e, "", &describe(&e.action, &game.players))
+    });
     s
 }
 
@@ -100,14 +78,12 @@ pub fn export(game: &Game) -> String {
 /// An [`ImportError`] naming the line.
 pub fn import(text: &str) -> Result<Game, ImportError> {
     if !text.lines().any(|l| l.trim() == EVENT_TAG) {
-        return Err(ImportError::NotNomic);
+        return Err(ImportError::NotExport {
+            game: "Nomic Chess",
+            missing: MISSING,
+        });
     }
-    let (setup, entries): (Option<Setup>, Vec<Entry>) = crate::games::log::read_export(text)
-        .map_err(|b| ImportError::Bad {
-            line: b.line,
-            message: b.message,
-        })?;
-    let setup = setup.ok_or(ImportError::NotNomic)?;
+    let (setup, entries): (Setup, Vec<Entry>) = read_setup(text, "Nomic Chess", MISSING)?;
     Game::from_log(setup.players, setup.settings, entries)
         .map_err(|e| ImportError::Replay(e.to_string()))
 }

@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::games::log::Reverting;
 use crate::time::{format_duration, Timestamp};
 
 use super::position::{
@@ -2872,14 +2873,8 @@ impl Game {
             }
             None => None,
         };
-        let log = vec![Entry {
-            number: None,
-            actor: organiser.to_string(),
-            time: now,
-            command: String::new(),
-            action: Action::Start { position, order },
-            reverted: None,
-        }];
+        let log =
+            crate::games::log::Log::started(organiser, now, Action::Start { position, order });
         Game::from_log(new.players, settings, log)
     }
 
@@ -2916,15 +2911,12 @@ impl Game {
         let start = self.log.first().map_or(0, |e| e.time);
         let mut st = State::new(self.players.len(), self.settings.clone(), start);
         let ctx = self.ctx(true);
-        for e in &self.log {
-            if e.reverted.is_some() {
-                continue;
-            }
+        for e in self.log.in_effect() {
             let mut ev = Vec::new();
             st.advance(e.time, &ctx, &mut ev);
             let mut a = e.action.clone();
             fold(&mut st, &ctx, &e.actor, &mut a, e.time)
-                .map_err(|r| Refusal::Rule(format!("the log does not replay: {r}")))?;
+                .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
         }
         self.state = st;
         Ok(())
@@ -3037,7 +3029,9 @@ impl Game {
     ) -> Result<Accepted, String> {
         match action {
             Action::Takeback { .. } => return self.takeback(actor, now, command),
-            Action::Revert { to, reason } => return self.revert(actor, to, &reason, now, command),
+            Action::Revert { to, reason } => {
+                return self.revert(Reverting::new(to, actor, &reason, now, command))
+            }
             Action::Start { .. } => return refuse("the game has started"),
             _ => {}
         }
@@ -3188,39 +3182,18 @@ impl Game {
             .map_err(|e| e.to_string())
     }
 
-    fn revert(
-        &mut self,
-        moderator: &str,
-        to: u32,
-        reason: &str,
-        now: Timestamp,
-        command: &str,
-    ) -> Result<Accepted, String> {
-        let undone = self.revert_preview(to)?;
+    fn revert(&mut self, by: Reverting<'_>) -> Result<Accepted, String> {
+        let undone = self.revert_preview(by.to)?;
         let saved = self.log.clone();
-        let number = self.log.revert(
-            to,
-            moderator,
-            reason,
-            now,
-            command,
-            Action::Revert {
-                to,
-                reason: reason.to_string(),
-            },
-        );
+        let (number, line) = self
+            .log
+            .revert_by(&by, &undone, |to, reason| Action::Revert { to, reason });
         if let Err(e) = self.replay() {
             self.log = saved;
             let _ = self.replay();
             return refuse(e.to_string());
         }
-        Ok(self.accepted(
-            number,
-            vec![format!(
-                "{moderator} reverted the game to before #{to} ({reason}); undone: {}",
-                undone.join("; ")
-            )],
-        ))
+        Ok(self.accepted(number, vec![line]))
     }
 
     /// The plays offered to a user now: pushes (`push bottom:A top:B`) before a push, then

@@ -6,6 +6,7 @@
 //! (`-` for the start). What follows ` ;; ` is what [`import`] reads back.
 
 use super::game::{Entry, Game, Settings};
+use crate::games::export_common::{head, push_log, push_setup, push_tag};
 use crate::games::log::export_line;
 use crate::time::format_duration;
 
@@ -19,32 +20,31 @@ struct Setup {
 
 /// The whole game as text.
 pub fn export(game: &Game) -> String {
-    let mut s = format!("{EVENT_TAG}\n[Variant \"party\"]\n");
+    let mut s = head(EVENT_TAG, "party");
     for (i, u) in game.users().iter().enumerate() {
         s.push_str(&format!("[Seat{} \"{u}\"]\n", i + 1));
     }
-    s.push_str(&format!("[Umpire \"{}\"]\n", game.state().umpire));
-    s.push_str(&format!(
-        "[TurnLimit \"{}\"]\n",
-        format_duration(game.settings.turn_limit)
-    ));
-    s.push_str(&format!("[Seed \"{}\"]\n", game.settings.seed));
-    s.push_str(&format!("[Echo \"{}\"]\n", game.settings.echo.word()));
+    push_tag(&mut s, "Umpire", &game.state().umpire);
+    push_tag(
+        &mut s,
+        "TurnLimit",
+        format_duration(game.settings.turn_limit),
+    );
+    push_tag(&mut s, "Seed", game.settings.seed);
+    push_tag(&mut s, "Echo", game.settings.echo.word());
     let setup = Setup {
         settings: game.settings.clone(),
     };
-    if let Ok(json) = serde_json::to_string(&setup) {
-        s.push_str(&format!("[Setup {json}]\n"));
-    }
+    push_setup(&mut s, &setup);
     s.push('\n');
-    for e in &game.log {
+    push_log(&mut s, &game.log, |e| {
         let what = if e.command.is_empty() {
             "the game starts"
         } else {
             e.command.as_str()
         };
-        s.push_str(&export_line(e, "", what));
-    }
+        export_line(e, "", what)
+    });
     s
 }
 

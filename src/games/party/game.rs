@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::games::log::Reverting;
 use crate::time::{format_duration, Timestamp};
 
 use super::board::Position;
@@ -356,18 +357,15 @@ impl Game {
             seed: new.seed,
             echo,
         };
-        let log = vec![Entry {
-            number: None,
-            actor: organiser.to_string(),
-            time: now,
-            command: String::new(),
-            action: Action::Start {
+        let log = crate::games::log::Log::started(
+            organiser,
+            now,
+            Action::Start {
                 users,
                 umpire: new.umpire,
                 position,
             },
-            reverted: None,
-        }];
+        );
         Game::from_log(settings, log)
     }
 
@@ -387,12 +385,9 @@ impl Game {
 
     fn replay(&mut self) -> R<()> {
         let mut st = State::empty();
-        for e in &self.log {
-            if e.reverted.is_some() {
-                continue;
-            }
+        for e in self.log.in_effect() {
             fold(&mut st, &self.settings, &e.action, e.time, &mut Vec::new())
-                .map_err(|r| format!("the log does not replay: {r}"))?;
+                .map_err(crate::games::log::replay_failed)?;
         }
         self.state = st;
         Ok(())
@@ -698,7 +693,9 @@ impl Game {
                 }
             }
             Request::Takeback => return self.takeback(actor, now, command, pre),
-            Request::Revert(to, reason) => return self.revert(actor, to, &reason, now, command),
+            Request::Revert(to, reason) => {
+                return self.revert(Reverting::new(to, actor, &reason, now, command))
+            }
         };
         let is_play = matches!(action, Action::Play { .. });
         let mut st = self.state.clone();
@@ -859,35 +856,13 @@ impl Game {
             .map_err(|e| e.to_string())
     }
 
-    fn revert(
-        &mut self,
-        moderator: &str,
-        to: u32,
-        reason: &str,
-        now: Timestamp,
-        command: &str,
-    ) -> R<Accepted> {
-        let undone = self.revert_preview(to)?;
-        let number = self.log.revert(
-            to,
-            moderator,
-            reason,
-            now,
-            command,
-            Action::Revert {
-                to,
-                reason: reason.to_string(),
-            },
-        );
+    fn revert(&mut self, by: Reverting<'_>) -> R<Accepted> {
+        let undone = self.revert_preview(by.to)?;
+        let (number, line) = self
+            .log
+            .revert_by(&by, &undone, |to, reason| Action::Revert { to, reason });
         self.replay()?;
-        Ok(self.accepted(
-            number,
-            vec![format!(
-                "{moderator} reverted the game to before #{to} ({reason}); undone: {}",
-                undone.join("; ")
-            )],
-            true,
-        ))
+        Ok(self.accepted(number, vec![line], true))
     }
 
     // ----- texts --------------------------------------------------------------------------

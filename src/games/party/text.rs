@@ -17,6 +17,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::games::text_error::{field_err as err, FieldError};
+
 use super::board::{Position, Sq, SIDE};
 use super::piece::{EchoRule, Kind, Piece, Src, MAX_HN};
 
@@ -45,21 +47,7 @@ impl fmt::Display for Field {
 }
 
 /// A position text that does not read, with the field that is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{field}: {message}")]
-pub struct TextError {
-    /// The field.
-    pub field: Field,
-    /// What is wrong with it.
-    pub message: String,
-}
-
-fn err<T>(field: Field, message: impl Into<String>) -> Result<T, TextError> {
-    Err(TextError {
-        field,
-        message: message.into(),
-    })
-}
+pub type TextError = FieldError<Field>;
 
 fn piece_text(p: Piece) -> String {
     match p.kind {

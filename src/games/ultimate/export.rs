@@ -18,33 +18,11 @@
 
 use super::game::{describe, Entry, Game, Outcome, Settings};
 use super::Seat;
+pub use crate::games::export_common::ImportError;
+use crate::games::export_common::{
+    head, limit_tag, push_result_and_log, push_tag, read_setup, Setup,
+};
 use crate::games::log::export_line;
-use crate::time::format_duration;
-
-/// A game file that does not read back.
-#[derive(Debug, thiserror::Error)]
-pub enum ImportError {
-    /// No `[Setup …]` line.
-    #[error("this is not an Arbiter Ultimate Chess export (no [Setup …] line)")]
-    NoSetup,
-    /// A line's data does not decode.
-    #[error("line {line}: {message}")]
-    Bad {
-        /// Line number.
-        line: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// The log does not replay.
-    #[error("the game does not replay: {0}")]
-    Replay(String),
-}
-
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Setup {
-    users: Vec<String>,
-    settings: Settings,
-}
 
 /// The tag that marks an Ultimate Chess export.
 pub const EVENT_TAG: &str = "[Event \"Ultimate Chess\"]";
@@ -56,42 +34,32 @@ pub fn is_export(text: &str) -> bool {
 
 /// The whole game as text (see the module documentation).
 pub fn export(game: &Game) -> String {
-    let mut s = String::new();
-    s.push_str(EVENT_TAG);
-    s.push('\n');
-    s.push_str("[Variant \"ultimate\"]\n");
+    let mut s = head(EVENT_TAG, "ultimate");
     for seat in Seat::ALL {
-        s.push_str(&format!("[{} \"{}\"]\n", seat.name(), game.user(seat)));
+        push_tag(&mut s, seat.name(), game.user(seat));
     }
     let st = &game.settings;
-    s.push_str(&format!("[Mode \"{}\"]\n", st.mode.as_str()));
-    s.push_str(&format!("[Stalemate \"{}\"]\n", st.stalemate.as_str()));
-    s.push_str(&format!(
-        "[PromoteAtFileEnd \"{}\"]\n",
-        if st.promote_at_file_end { "on" } else { "off" }
-    ));
-    s.push_str(&format!(
-        "[MoveLimit \"{}\"]\n",
-        st.move_limit.map_or("off".into(), format_duration)
-    ));
-    s.push_str(&format!("[Seed \"{}\"]\n", st.seed));
+    push_tag(&mut s, "Mode", st.mode.as_str());
+    push_tag(&mut s, "Stalemate", st.stalemate.as_str());
+    push_tag(
+        &mut s,
+        "PromoteAtFileEnd",
+        if st.promote_at_file_end { "on" } else { "off" },
+    );
+    push_tag(&mut s, "MoveLimit", limit_tag(st.move_limit));
+    push_tag(&mut s, "Seed", st.seed);
     let result = match &game.state().outcome {
         Some(Outcome::Win(w)) => format!("{} wins", w.name()),
         Some(Outcome::Draw { .. }) => "draw".into(),
         None => "*".into(),
     };
-    s.push_str(&format!("[Result \"{result}\"]\n"));
     let setup = Setup {
         users: game.users.clone(),
         settings: game.settings.clone(),
     };
-    if let Ok(json) = serde_json::to_string(&setup) {
-        s.push_str(&format!("[Setup {json}]\n"));
-    }
-    s.push('\n');
-    for e in &game.log {
-        s.push_str(&export_line(e, "", &describe(&e.action, &game.users)));
-    }
+    push_result_and_log(&mut s, &result, &setup, &game.log, |e| {
+        export_line(e, "", &describe(&e.action, &game.users))
+    });
     s
 }
 
@@ -100,12 +68,8 @@ pub fn export(game: &Game) -> String {
 /// # Errors
 /// An [`ImportError`] naming the line.
 pub fn import(text: &str) -> Result<Game, ImportError> {
-    let (setup, entries): (Option<Setup>, Vec<Entry>) = crate::games::log::read_export(text)
-        .map_err(|b| ImportError::Bad {
-            line: b.line,
-            message: b.message,
-        })?;
-    let setup = setup.ok_or(ImportError::NoSetup)?;
+    let (setup, entries): (Setup<Settings>, Vec<Entry>) =
+        read_setup(text, "Ultimate Chess", "no [Setup …] line")?;
     Game::from_log(setup.users, setup.settings, entries)
         .map_err(|e| ImportError::Replay(e.to_string()))
 }

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use crate::engine::notation::NotationError;
 use crate::engine::Square;
+use crate::games::log::Reverting;
 use crate::time::{format_duration, Timestamp};
 
 use super::board::{parse_square, Kind, Seat};
@@ -423,16 +424,13 @@ impl Game {
             move_limit: new.move_limit,
             seed: new.seed,
         };
-        let log = vec![Entry {
-            number: None,
-            actor: organiser.to_string(),
-            time: now,
-            command: String::new(),
-            action: Action::Start {
+        let log = crate::games::log::Log::started(
+            organiser,
+            now,
+            Action::Start {
                 position: start.as_ref().map(Position::to_text),
             },
-            reverted: None,
-        }];
+        );
         Game::from_log(users, settings, log)
     }
 
@@ -466,10 +464,7 @@ impl Game {
     pub fn replay(&mut self) -> Result<(), Refusal> {
         let mut st = State::new(Position::start(self.settings.mode), 0);
         let mut lines = Vec::new();
-        for e in &self.log {
-            if e.reverted.is_some() {
-                continue;
-            }
+        for e in self.log.in_effect() {
             fold(
                 &mut st,
                 &self.settings,
@@ -478,7 +473,7 @@ impl Game {
                 e.time,
                 &mut lines,
             )
-            .map_err(|r| Refusal::Rule(format!("the log does not replay: {r}")))?;
+            .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
         }
         self.state = st;
         Ok(())
@@ -784,7 +779,9 @@ impl Game {
                 Action::DeclineDraw { seat }
             }
             Request::Takeback => return self.takeback(actor, now, command),
-            Request::Revert { to, reason } => return self.revert(actor, to, &reason, now, command),
+            Request::Revert { to, reason } => {
+                return self.revert(Reverting::new(to, actor, &reason, now, command))
+            }
         };
         self.commit(actor, now, command, action)
     }
@@ -918,34 +915,13 @@ impl Game {
     }
 
     /// Reverts the game to before action `to` (a moderator, after confirmation).
-    fn revert(
-        &mut self,
-        moderator: &str,
-        to: u32,
-        reason: &str,
-        now: Timestamp,
-        command: &str,
-    ) -> Result<Accepted, Refusal> {
-        let undone = self.revert_preview(to)?;
-        let number = self.log.revert(
-            to,
-            moderator,
-            reason,
-            now,
-            command,
-            Action::Revert {
-                to,
-                reason: reason.to_string(),
-            },
-        );
+    fn revert(&mut self, by: Reverting<'_>) -> Result<Accepted, Refusal> {
+        let undone = self.revert_preview(by.to)?;
+        let (number, line) = self
+            .log
+            .revert_by(&by, &undone, |to, reason| Action::Revert { to, reason });
         self.replay()?;
-        Ok(self.accepted(
-            number,
-            vec![format!(
-                "{moderator} reverted the game to before #{to} ({reason}); undone: {}",
-                undone.join("; ")
-            )],
-        ))
+        Ok(self.accepted(number, vec![line]))
     }
 
     // ----- texts -----------------------------------------------------------------------

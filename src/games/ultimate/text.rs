@@ -14,6 +14,8 @@
 
 use std::fmt;
 
+use crate::games::text_error::{field_err as err, FieldError};
+
 use crate::engine::Coord;
 
 use super::board::{
@@ -52,21 +54,7 @@ impl fmt::Display for Field {
 }
 
 /// A position text that does not read, with the field that is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{field}: {message}")]
-pub struct TextError {
-    /// The field.
-    pub field: Field,
-    /// What is wrong with it.
-    pub message: String,
-}
-
-fn err<T>(field: Field, message: impl Into<String>) -> Result<T, TextError> {
-    Err(TextError {
-        field,
-        message: message.into(),
-    })
-}
+pub type TextError = FieldError<Field>;
 
 impl Position {
     /// The placement field.
