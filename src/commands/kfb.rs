@@ -23,11 +23,7 @@ pub static KIND: GameKind = GameKind {
     declared: super::declare::kfb::ENTRIES,
     create,
     load,
-    import: |text| {
-        kfb::export::import(text)
-            .map(|g| Box::new(g) as Box<dyn ThreadGame>)
-            .map_err(|e| e.to_string())
-    },
+    import: |text| super::imported(kfb::export::import(text)),
     acts_on_leave: false,
 };
 

@@ -346,6 +346,17 @@ pub fn owners_of_command(name: &str) -> Vec<&'static GameKind> {
         .collect()
 }
 
+/// A game's import as [`GameKind::import`] wants it: the game boxed, the error as text.
+///
+/// # Errors
+/// The export does not read: the game's reason.
+pub fn imported<G: ThreadGame + 'static, E: std::fmt::Display>(
+    read: Result<G, E>,
+) -> Result<Box<dyn ThreadGame>, String> {
+    read.map(|g| Box::new(g) as Box<dyn ThreadGame>)
+        .map_err(|e| e.to_string())
+}
+
 /// A game read from any game's export text: the first kind that reads it.
 ///
 /// # Errors

@@ -14,8 +14,8 @@ pub mod ultimate;
 use std::collections::{HashMap, HashSet};
 
 pub use layer::{
-    acting_on_leave, import, kind_of, kinds, register, Due, GameKind, LogRow, NewGame, PictureJob,
-    Revert, SquareSeen, ThreadGame, KINDS,
+    acting_on_leave, import, imported, kind_of, kinds, register, Due, GameKind, LogRow, NewGame,
+    PictureJob, Revert, SquareSeen, ThreadGame, KINDS,
 };
 pub use tournament::{standings_picture, standings_picture_named, tournament_lines, MatchOpen};
 

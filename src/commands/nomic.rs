@@ -21,11 +21,7 @@ pub static KIND: GameKind = GameKind {
     declared: super::declare::nomic::ENTRIES,
     create,
     load,
-    import: |text| {
-        export::import(text)
-            .map(|g| Box::new(g) as Box<dyn ThreadGame>)
-            .map_err(|e| e.to_string())
-    },
+    import: |text| super::imported(export::import(text)),
     acts_on_leave: false,
 };
 

@@ -19,7 +19,7 @@ pub static KIND: GameKind = GameKind {
     declared: super::declare::party::ENTRIES,
     create,
     load,
-    import: |text| export::import(text).map(|g| Box::new(g) as Box<dyn ThreadGame>),
+    import: |text| super::imported(export::import(text)),
     acts_on_leave: true,
 };
 

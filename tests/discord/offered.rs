@@ -1,6 +1,6 @@
 //! The `/move` autocomplete offers what `/move` accepts (issue 24): with pawns of two armies
 //! in hand, one suggestion per army, each accepted exactly as suggested; the bare drop is
-//! refused with those texts.
+//! refused with those texts. Off turn nothing is suggested.
 
 use serde_json::json;
 
@@ -53,6 +53,11 @@ async fn suggested_moves_are_accepted_as_suggested() {
         let t = play(user, m);
         accepted(&fake.answer(&t).await, m);
     }
+
+    // Off turn nothing is suggested, since nothing could be played now: a has just moved on
+    // board 1 and is under the Kung Fu lock, while its opponent d is offered moves.
+    assert_eq!(suggestions(&fake, a, thread, "").await, Vec::<String>::new());
+    assert!(!suggestions(&fake, d, thread, "").await.is_empty());
 
     // Typing the plain drop suggests it once per army.
     let choices = suggestions(&fake, b, thread, "P@e6").await;
