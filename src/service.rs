@@ -443,6 +443,42 @@ impl Service {
         e.slot.clone()
     }
 
+    /// `/mygames`: the games in play that wait on the caller, most urgent first (the earliest
+    /// deadline, then the longest wait), then the other games they play, with whom those
+    /// wait on. Each game is read under its own lock, one at a time.
+    async fn my_games(&self, caller: &Caller<'_>) -> Reply {
+        let user = caller.user;
+        let mut threads: Vec<String> = match &self.store {
+            Some(store) => match store.unfinished_threads_of(user).await {
+                Ok(t) => t,
+                Err(e) => return internal_error(&e),
+            },
+            None => Vec::new(),
+        };
+        threads.extend(lock(&self.slots).keys().cloned());
+        threads.sort();
+        threads.dedup();
+        let mut games = Vec::new();
+        for thread in threads {
+            let slot = self.slot(&thread);
+            let mut cell = slot.cell.lock().await;
+            if let Err(e) = self.sync(&mut cell, &thread).await {
+                tracing::error!(error = %e, thread, "storage failed");
+                continue;
+            }
+            if let Some(game) = cell.hub.game(&thread) {
+                if !game.finished() && game.users().iter().any(|u| u == user) {
+                    games.push(crate::commands::MyGame {
+                        thread: thread.clone(),
+                        title: game.kind().title,
+                        waits: game.waits(caller.now),
+                    });
+                }
+            }
+        }
+        crate::commands::my_games_reply(user, games)
+    }
+
     /// Notes what eviction needs of a slot after a command.
     fn touched(&self, thread: &str, cell: &Cell) {
         if let Some(e) = lock(&self.slots).get_mut(thread) {
@@ -1036,6 +1072,10 @@ impl Service {
         shows: Shows,
         mut accepted: Option<tokio::sync::oneshot::Sender<()>>,
     ) -> Handled {
+        if cmd.name == "mygames" {
+            // Across threads: no thread's lock is held while the games are read.
+            return Handled::plain(self.my_games(caller).await);
+        }
         let started = Instant::now();
         let thread = caller.thread;
         let tournament_command = is_tournament_command(&cmd.name);

@@ -101,4 +101,5 @@ scripts! {
     party_through_the_layer => "party.txt",
     kfb_shared_messages => "kfb_messages.txt",
     moves_off_turn_lists_plays_to_plan => "planning.txt",
+    my_games_list_what_waits_on_the_caller_first => "mygames.txt",
 }

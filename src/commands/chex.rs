@@ -165,6 +165,17 @@ impl ThreadGame for Game {
         self.users.clone()
     }
 
+    /// The side to act: a draw and its placing, or a move (Chex rules 5.2).
+    fn waits(&self, now: Timestamp) -> Vec<layer::Wait> {
+        // Only actions change who is to move: the move limit merely announces an overrun.
+        let asked: Vec<(String, String)> = self
+            .to_move()
+            .map(|s| (self.user(s).to_string(), "your turn".to_string()))
+            .into_iter()
+            .collect();
+        layer::waiting(self, |_| asked.clone(), now)
+    }
+
     fn finished(&self) -> bool {
         Game::finished(self)
     }

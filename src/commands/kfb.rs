@@ -338,6 +338,56 @@ impl ThreadGame for Game {
         self.users.clone()
     }
 
+    /// In the draft, the team on turn; then, on each board, the player to move whose
+    /// opponent moved last (before a board's opening move, its first player, since the draft
+    /// ended). KFB has no turn limit, so no deadline: the Kung Fu lock only restrains the
+    /// player who moved (KFB rules 1.4).
+    fn waits(&self, now: Timestamp) -> Vec<layer::Wait> {
+        if self.finished() {
+            return Vec::new();
+        }
+        let since_start = self.log().changed_at().unwrap_or(now);
+        let wait = |seat: usize, what: String, since: Timestamp| layer::Wait {
+            user: self.users[seat].clone(),
+            what,
+            since,
+            deadline: None,
+        };
+        let st = self.state();
+        let Some(boards) = &st.boards else {
+            return self
+                .draft_pickers()
+                .into_iter()
+                .map(|s| wait(s, "pick in the draft".to_string(), since_start))
+                .collect();
+        };
+        let drafted = self
+            .log
+            .iter()
+            .filter(|e| e.reverted.is_none() && matches!(e.action, kfb::Action::Pick(_)))
+            .map(|e| e.time)
+            .max()
+            .unwrap_or(since_start);
+        boards
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                let board = i + 1;
+                if !b.first_moved {
+                    return Some(wait(b.first, format!("move on board {board}"), drafted));
+                }
+                let (first, second) = (&st.players[b.first], &st.players[b.second]);
+                let (to_move, since) = match (first.last_move, second.last_move) {
+                    (Some(f), Some(s)) if s >= f => (b.first, s),
+                    (Some(f), _) => (b.second, f),
+                    (None, Some(s)) => (b.first, s),
+                    (None, None) => return None,
+                };
+                Some(wait(to_move, format!("move on board {board}"), since))
+            })
+            .collect()
+    }
+
     fn finished(&self) -> bool {
         Game::finished(self)
     }

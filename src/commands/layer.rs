@@ -47,6 +47,73 @@ pub struct Due {
     pub notify: Notify,
 }
 
+/// Someone a game waits on: the user, what is expected of them, since when, and by when if
+/// a limit runs. Reminders and `/mygames` are written once on this.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wait {
+    /// The user waited on.
+    pub user: String,
+    /// What is expected of them, as a task (`move on board 2`, `vote on proposal 3`).
+    pub what: String,
+    /// Since when.
+    pub since: Timestamp,
+    /// When a limit runs out on them, if one does.
+    pub deadline: Option<Timestamp>,
+}
+
+/// How far ahead [`ThreadGame::waits`] looks for a waiting user's deadline.
+const DEADLINE_HORIZON: Timestamp = 30 * 24 * 3600;
+
+/// The waits of the users a game asks to act at `now`, where `asked_at(t)` tells who is
+/// asked to do what (user, task) at any moment `t` (timers change it: a turn limit runs out).
+/// A wait runs since the later of the game's last action and the last timer before which
+/// that user was not asked; its deadline is the first timer after which they no longer are
+/// (a limit running out on them), looked for an hour, a day, then 30 days ahead.
+pub fn waiting<G: ThreadGame + ?Sized>(
+    game: &G,
+    asked_at: impl Fn(Timestamp) -> Vec<(String, String)>,
+    now: Timestamp,
+) -> Vec<Wait> {
+    let asked = asked_at(now);
+    if asked.is_empty() {
+        return Vec::new();
+    }
+    let changed = game.log().changed_at().unwrap_or(now).min(now);
+    let past = if changed < now {
+        game.due(changed, now)
+    } else {
+        Vec::new()
+    };
+    asked
+        .into_iter()
+        .map(|pair| {
+            let since = past
+                .iter()
+                .rev()
+                .find(|d| !asked_at(d.at.saturating_sub(1)).contains(&pair))
+                .map_or(changed, |d| d.at);
+            let mut deadline = None;
+            for horizon in [3600, 24 * 3600, DEADLINE_HORIZON] {
+                let ahead = game.due(now, now.saturating_add(horizon));
+                deadline = ahead
+                    .iter()
+                    .map(|d| d.at)
+                    .find(|&at| !asked_at(at).contains(&pair));
+                if deadline.is_some() {
+                    break;
+                }
+            }
+            let (user, what) = pair;
+            Wait {
+                user,
+                what,
+                since,
+                deadline,
+            }
+        })
+        .collect()
+}
+
 /// What stands on a square a user names in `/moves square:`, as the game tells it to them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SquareSeen {
@@ -163,6 +230,15 @@ pub trait ThreadGame: Send + Sync {
     /// again. `None` when the game does not say (its notifications then stand as they are).
     fn awaited(&self, _now: Timestamp) -> Option<Vec<(String, String)>> {
         None
+    }
+    /// Whom the game waits on at `now`, each since when and by when. By default: the users
+    /// [`ThreadGame::awaited`] names, timed by [`waiting`]; a game whose players wait on each
+    /// other otherwise (KFB's boards, Chex) says so itself. Nobody once it is over.
+    fn waits(&self, now: Timestamp) -> Vec<Wait> {
+        if self.finished() || self.awaited(now).is_none() {
+            return Vec::new();
+        }
+        waiting(self, |t| self.awaited(t).unwrap_or_default(), now)
     }
     /// What `user` could play in the position as it stands if it were their turn, each as
     /// `/move` would read it then (`board` is the KFB proxy board): `/moves` lists them after

@@ -5,6 +5,7 @@ pub mod chex;
 pub mod declare;
 pub mod kfb;
 mod layer;
+mod mygames;
 pub mod nomic;
 pub mod party;
 pub mod rules;
@@ -15,8 +16,9 @@ use std::collections::{HashMap, HashSet};
 
 pub use layer::{
     acting_on_leave, import, imported, kind_of, kinds, register, Due, GameKind, LogRow, NewGame,
-    PictureJob, Revert, SquareSeen, ThreadGame, KINDS,
+    PictureJob, Revert, SquareSeen, ThreadGame, Wait, KINDS,
 };
+pub use mygames::{my_games_reply, MyGame};
 pub use tournament::{standings_picture, standings_picture_named, tournament_lines, MatchOpen};
 
 pub use crate::games::Notify;

@@ -329,6 +329,23 @@ impl ThreadGame for Game {
         })
     }
 
+    /// Before play begins, the Swingers who have not picked their pieces (Party rules 3.3);
+    /// then the Swinger to play, with the turn limit as the deadline.
+    fn waits(&self, now: Timestamp) -> Vec<layer::Wait> {
+        if ThreadGame::finished(self) {
+            return Vec::new();
+        }
+        let picks = self.waiting_picks();
+        if self.to_play().is_none() && !picks.is_empty() {
+            let asked: Vec<(String, String)> = picks
+                .into_iter()
+                .map(|u| (u, "pick your five pieces (/party pieces set:)".to_string()))
+                .collect();
+            return layer::waiting(self, |_| asked.clone(), now);
+        }
+        layer::waiting(self, |t| self.awaited(t).unwrap_or_default(), now)
+    }
+
     fn awaited(&self, now: Timestamp) -> Option<Vec<(String, String)>> {
         let g = self.at(now);
         Some(

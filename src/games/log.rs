@@ -353,6 +353,9 @@ pub trait StoredLog {
     /// # Errors
     /// The action does not serialise (never, for plain data).
     fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>>;
+    /// When the game last changed: the time of its latest action in effect (numbered), or of
+    /// its start; chat lines and undone actions do not count.
+    fn changed_at(&self) -> Option<Timestamp>;
 }
 
 impl<A: Logged> StoredLog for Log<A> {
@@ -362,6 +365,15 @@ impl<A: Logged> StoredLog for Log<A> {
 
     fn reverted(&self) -> Vec<bool> {
         self.0.iter().map(|e| e.reverted.is_some()).collect()
+    }
+
+    fn changed_at(&self) -> Option<Timestamp> {
+        self.0
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(i, e)| e.reverted.is_none() && (e.number.is_some() || *i == 0))
+            .map(|(_, e)| e.time)
     }
 
     fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {

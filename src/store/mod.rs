@@ -640,6 +640,24 @@ impl Store {
         }))
     }
 
+    /// The threads of the games in play that `user` is seated in (for `/mygames`).
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn unfinished_threads_of(&self, user: &str) -> Result<Vec<String>, StoreError> {
+        // The users are a JSON list of strings: a user's games hold `"<user>"`. LIKE's
+        // wildcards in a name only widen the search; the caller checks each game's users.
+        let rows = sqlx::query(
+            "SELECT thread FROM games WHERE finished = 0 AND users LIKE $1 ORDER BY thread",
+        )
+        .bind(format!("%\"{user}\"%"))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>(0).map_err(StoreError::from))
+            .collect()
+    }
+
     /// Games with a timer falling due by `now` (by their stored next due time, indexed).
     ///
     /// # Errors

@@ -56,7 +56,10 @@ async fn suggested_moves_are_accepted_as_suggested() {
 
     // Off turn nothing is suggested, since nothing could be played now: a has just moved on
     // board 1 and is under the Kung Fu lock, while its opponent d is offered moves.
-    assert_eq!(suggestions(&fake, a, thread, "").await, Vec::<String>::new());
+    assert_eq!(
+        suggestions(&fake, a, thread, "").await,
+        Vec::<String>::new()
+    );
     assert!(!suggestions(&fake, d, thread, "").await.is_empty());
 
     // Typing the plain drop suggests it once per army.

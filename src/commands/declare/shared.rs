@@ -138,6 +138,12 @@ pub static ENTRIES: &[Entry] = &[
         &[opt("army", "Nomic Chess: the army offered to you", NUMBER).only(&["nomic"])],
     )),
     Entry::One(command(
+        "mygames",
+        "Your games in progress: those waiting on you first, most urgent first (only you see it)",
+        &[],
+        &[],
+    )),
+    Entry::One(command(
         "help",
         "How to play with Arbiter: the commands",
         &[],

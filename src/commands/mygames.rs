@@ -1,0 +1,155 @@
+//! `/mygames`: a player's games in play, those waiting on them first, most urgent first (the
+//! earliest deadline, then the longest wait), then those waiting on others. It reads each
+//! game's [`ThreadGame::waits`](super::ThreadGame::waits), the one account of who is waited
+//! on that reminders share.
+
+use super::layer::Wait;
+use super::Reply;
+use crate::time::{stamp, Style};
+
+/// One of the caller's games, as read for `/mygames`.
+#[derive(Clone, Debug)]
+pub struct MyGame {
+    /// Its thread.
+    pub thread: String,
+    /// The game's name (`Party Chess`).
+    pub title: &'static str,
+    /// Whom it waits on now.
+    pub waits: Vec<Wait>,
+}
+
+/// A thread as a player sees it: a Discord channel mention for a Discord thread id, the
+/// name itself on the console.
+fn thread_ref(thread: &str) -> String {
+    if !thread.is_empty() && thread.bytes().all(|b| b.is_ascii_digit()) {
+        format!("<#{thread}>")
+    } else {
+        thread.to_string()
+    }
+}
+
+/// `move on board 2 since <t:…:R>, deadline <t:…:R>`.
+fn wait_text(w: &Wait, whose: Option<&str>) -> String {
+    let mut s = match whose {
+        Some(user) => format!("@{user}: {}", w.what),
+        None => w.what.clone(),
+    };
+    s.push_str(&format!(" since {}", stamp(w.since, Style::Relative)));
+    if let Some(d) = w.deadline {
+        s.push_str(&format!(", deadline {}", stamp(d, Style::Relative)));
+    }
+    s
+}
+
+/// The reply: `ok:`, one line per game waiting on `user` in order of urgency, then
+/// `waiting on others:` and the rest (ephemeral: it is the caller's own list).
+pub fn my_games_reply(user: &str, games: Vec<MyGame>) -> Reply {
+    let mut mine = Vec::new();
+    let mut others = Vec::new();
+    for g in games {
+        let (on_me, on_others): (Vec<Wait>, Vec<Wait>) =
+            g.waits.iter().cloned().partition(|w| w.user == user);
+        if on_me.is_empty() {
+            others.push((g, on_others));
+        } else {
+            mine.push((g, on_me));
+        }
+    }
+    let urgency = |waits: &[Wait]| {
+        let deadline = waits.iter().filter_map(|w| w.deadline).min();
+        let since = waits.iter().map(|w| w.since).min().unwrap_or(0);
+        (deadline.is_none(), deadline, since)
+    };
+    mine.sort_by(|(a, wa), (b, wb)| {
+        urgency(wa)
+            .cmp(&urgency(wb))
+            .then_with(|| a.thread.cmp(&b.thread))
+    });
+    others.sort_by(|(a, _), (b, _)| a.thread.cmp(&b.thread));
+    if mine.is_empty() && others.is_empty() {
+        return Reply {
+            ephemeral: true,
+            ..Reply::ok("you play in no game in progress")
+        };
+    }
+    let mut lines = vec![format!(
+        "{} of your {} games in progress wait on you",
+        mine.len(),
+        mine.len() + others.len()
+    )];
+    for (g, waits) in &mine {
+        let what: Vec<String> = waits.iter().map(|w| wait_text(w, None)).collect();
+        lines.push(format!(
+            "{}: {}: {}",
+            thread_ref(&g.thread),
+            g.title,
+            what.join("; ")
+        ));
+    }
+    if !others.is_empty() {
+        lines.push("waiting on others:".to_string());
+        for (g, waits) in &others {
+            let what: Vec<String> = waits.iter().map(|w| wait_text(w, Some(&w.user))).collect();
+            let what = if what.is_empty() {
+                "nobody is asked to act now".to_string()
+            } else {
+                what.join("; ")
+            };
+            lines.push(format!("{}: {}: {what}", thread_ref(&g.thread), g.title));
+        }
+    }
+    Reply {
+        ok: Some(true),
+        text: lines.join("\n"),
+        ephemeral: true,
+        ..Reply::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wait(user: &str, since: u64, deadline: Option<u64>) -> Wait {
+        Wait {
+            user: user.into(),
+            what: "move".into(),
+            since,
+            deadline,
+        }
+    }
+
+    #[test]
+    fn the_most_urgent_come_first_then_the_others() {
+        let game = |thread: &str, waits| MyGame {
+            thread: thread.into(),
+            title: "Chex",
+            waits,
+        };
+        let r = my_games_reply(
+            "ann",
+            vec![
+                game("a", vec![wait("ann", 10, None)]),
+                game("b", vec![wait("ann", 50, Some(500))]),
+                game("c", vec![wait("bob", 5, None)]),
+                game("d", vec![wait("ann", 5, None)]),
+                game("e", vec![wait("ann", 60, Some(400))]),
+            ],
+        );
+        let lines: Vec<&str> = r.text.lines().collect();
+        assert!(lines[0].starts_with("4 of your 5"), "{}", r.text);
+        let threads: Vec<&str> = lines[1..]
+            .iter()
+            .map(|l| l.split(':').next().unwrap())
+            .collect();
+        assert_eq!(threads, ["e", "b", "d", "a", "waiting on others", "c"]);
+        assert!(
+            lines[6].contains("@bob: move since <t:5:R>"),
+            "{}",
+            lines[6]
+        );
+        assert!(lines[1].contains("deadline <t:400:R>"), "{}", lines[1]);
+        assert!(r.ephemeral);
+        assert_eq!(thread_ref("123"), "<#123>");
+    }
+}
