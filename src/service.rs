@@ -93,22 +93,33 @@ const CATCH_UP_WIDTH: usize = 140;
 /// ones, the rest counted), then the last one's own announcement, which says where the game
 /// stands now and notifies only whoever must act now. Nobody is pinged for the timers in
 /// the list.
-pub fn catch_up(mut dues: Vec<Due>, now: Timestamp) -> Vec<Notify> {
+pub fn catch_up(dues: Vec<Due>, now: Timestamp) -> Vec<Notify> {
+    // Reminders are each their own message to their one user, after the game's own timers.
+    let (reminders, dues): (Vec<Due>, Vec<Due>) = dues
+        .into_iter()
+        .partition(|d| crate::commands::remind::is_reminder(d.seat));
+    let mut out = own_timers(dues, now);
+    out.extend(reminders.into_iter().map(|d| marked_late(d, now)));
+    out
+}
+
+/// A timer's message, saying so if it fell due more than a minute ago.
+fn marked_late(d: Due, now: Timestamp) -> Notify {
+    if now > d.at + LATE {
+        d.notify.append(&format!(
+            " (late: this fell due at {} while the bot was away)",
+            crate::time::stamp(d.at, crate::time::Style::Full)
+        ))
+    } else {
+        d.notify
+    }
+}
+
+/// [`catch_up`] of a game's own timers.
+fn own_timers(mut dues: Vec<Due>, now: Timestamp) -> Vec<Notify> {
     let late = dues.iter().filter(|d| now > d.at + LATE).count();
     if late < 2 {
-        return dues
-            .into_iter()
-            .map(|d| {
-                if now > d.at + LATE {
-                    d.notify.append(&format!(
-                        " (late: this fell due at {} while the bot was away)",
-                        crate::time::stamp(d.at, crate::time::Style::Full)
-                    ))
-                } else {
-                    d.notify
-                }
-            })
-            .collect();
+        return dues.into_iter().map(|d| marked_late(d, now)).collect();
     }
     dues.sort_by_key(|d| d.at);
     let n = dues.len();
@@ -1478,7 +1489,7 @@ impl Service {
                 let game = game.clone_box();
                 let stored = self.store.is_some();
                 let found = tokio::task::spawn_blocking(move || {
-                    let dues = game.due(from, now);
+                    let dues = crate::commands::remind::timers(&*game, from, now);
                     let next = if stored {
                         crate::store::next_due(&*game, now)
                     } else {

@@ -102,4 +102,5 @@ scripts! {
     kfb_shared_messages => "kfb_messages.txt",
     moves_off_turn_lists_plays_to_plan => "planning.txt",
     my_games_list_what_waits_on_the_caller_first => "mygames.txt",
+    reminders_ping_the_one_user_waited_on => "reminders.txt",
 }

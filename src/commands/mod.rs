@@ -8,6 +8,7 @@ mod layer;
 mod mygames;
 pub mod nomic;
 pub mod party;
+pub mod remind;
 pub mod rules;
 mod tournament;
 pub mod ultimate;
@@ -430,7 +431,7 @@ impl Hub {
     pub fn due_timers(&self, after: Timestamp, until: Timestamp) -> Vec<(String, Due)> {
         let mut out = Vec::new();
         for thread in self.threads() {
-            for d in self.games[&thread].due(after, until) {
+            for d in remind::timers(&*self.games[&thread], after, until) {
                 if !self.notified.contains(&(thread.clone(), d.seat, d.at)) {
                     out.push((thread.clone(), d));
                 }

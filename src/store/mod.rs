@@ -189,10 +189,15 @@ pub fn next_due(game: &dyn ThreadGame, swept: Timestamp) -> Option<Timestamp> {
         .and_then(Result::ok)
         .map_or(0, |r| r.time);
     let base = last.max(swept);
-    (0..23).find_map(|k| {
+    let own = (0..23).find_map(|k| {
         let until = base.saturating_add(60 << k);
         game.due(swept, until).iter().map(|d| d.at).min()
-    })
+    });
+    let reminder = crate::commands::remind::next_reminder(game, swept);
+    match (own, reminder) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// A duplicate key on insert means another writer (or an earlier delivery of the same
