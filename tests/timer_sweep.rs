@@ -219,3 +219,43 @@ fn a_long_window_of_timers_is_the_timers_found_one_by_one() {
     }
     assert_eq!(all, one_by_one);
 }
+
+/// Reminders (issue 41) are timers too: one that fell due while the bot was down is sent
+/// once when it is back, marked late, and only the last one missed for each wait, not one per
+/// missed interval; it pings the one user waited on, and the next sweep sends nothing again.
+#[test]
+fn a_reminder_missed_while_down_is_sent_once_after_a_restart() {
+    let url = common::fresh_db("reminder_restart");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let svc = service(&url).await;
+        kfb(&svc, "k1").await;
+        send(&svc, "a", "k1", START + 60, "/move e2-e4").await;
+        // Swept up to a minute later: nothing to remind of yet.
+        assert!(svc.due_messages(START, START + 120).await.len() <= 1);
+        drop(svc);
+        // Down for 40 hours: three reminders of d's wait fell due (12h, 24h, 36h after a's move).
+        let svc = service(&url).await;
+        let back = START + 60 + 40 * 3600;
+        let sent: Vec<String> = svc
+            .due_messages(START + 120, back)
+            .await
+            .into_iter()
+            .map(|(_, n)| n.text())
+            .filter(|t| t.contains("reminder:"))
+            .collect();
+        let to_d: Vec<&String> = sent.iter().filter(|t| t.starts_with("@d:")).collect();
+        assert_eq!(to_d.len(), 1, "{sent:?}");
+        assert!(to_d[0].contains("move on board 1"), "{}", to_d[0]);
+        assert!(to_d[0].contains("(late: this fell due at"), "{}", to_d[0]);
+        let again = svc.due_messages(back, back + 60).await;
+        assert!(
+            again.iter().all(|(_, n)| !n.text().contains("reminder:")),
+            "{again:?}"
+        );
+    });
+}

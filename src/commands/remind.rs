@@ -61,14 +61,15 @@ fn text(game: &dyn ThreadGame, w: &Wait, warning: bool) -> String {
     }
 }
 
-/// The reminders falling due in `(after, until]` for the waits as they stand at `after`: of
-/// several for one wait, only the last (the others were missed while nobody swept).
+/// The reminders falling due in `(after, until]` for the waits as they stand at `until`: of
+/// several for one wait, only the last (the others were missed while nobody swept). A wait
+/// that ended meanwhile is reminded of no more.
 pub fn reminders(game: &dyn ThreadGame, after: Timestamp, until: Timestamp) -> Vec<Due> {
     if until <= after || game.finished() {
         return Vec::new();
     }
     let users = game.users();
-    game.waits(after)
+    game.waits(until)
         .into_iter()
         .filter_map(|w| {
             let (at, warning) = times(&w, REMIND_AFTER)
@@ -84,12 +85,14 @@ pub fn reminders(game: &dyn ThreadGame, after: Timestamp, until: Timestamp) -> V
         .collect()
 }
 
-/// The next reminder after `after`, for the waits as they stand then.
+/// The next reminder after `after`, for the waits as they stand then (or after the game's
+/// last action, if that is later).
 pub fn next_reminder(game: &dyn ThreadGame, after: Timestamp) -> Option<Timestamp> {
     if game.finished() {
         return None;
     }
-    game.waits(after)
+    let at = game.log().changed_at().map_or(after, |t| t.max(after));
+    game.waits(at)
         .iter()
         .flat_map(|w| times(w, REMIND_AFTER))
         .map(|(t, _)| t)
