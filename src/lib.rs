@@ -18,6 +18,9 @@
 //!   (its name, its `/<game> new`, how to load and import one) and a `ThreadGame` (its log,
 //!   commands, status, offered moves, export, timers and picture). Everything below this layer
 //!   sees games only through that seam.
+//!   The layer also knows whom each game waits on, since when and by when
+//!   (`ThreadGame::waits`): `/mygames` and the reminders (`commands::remind`, timers like
+//!   the games' own) are written once on it.
 //! - [`render`]: pictures (PNG) of every game and of tournament standings; [`swiss`] and
 //!   [`tournament`]: FIDE Dutch pairings, signups, teams and rounds.
 //! - [`service`]: the hub with storage. One lock per game thread (games never wait for each

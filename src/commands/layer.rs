@@ -232,7 +232,7 @@ pub trait ThreadGame: Send + Sync {
         None
     }
     /// Whom the game waits on at `now`, each since when and by when. By default: the users
-    /// [`ThreadGame::awaited`] names, timed by [`waiting`]; a game whose players wait on each
+    /// [`ThreadGame::awaited`] names, timed by [`waiting`](crate::commands::waiting); a game whose players wait on each
     /// other otherwise (KFB's boards, Chex) says so itself. Nobody once it is over.
     fn waits(&self, now: Timestamp) -> Vec<Wait> {
         if self.finished() || self.awaited(now).is_none() {

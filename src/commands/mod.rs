@@ -16,8 +16,8 @@ pub mod ultimate;
 use std::collections::{HashMap, HashSet};
 
 pub use layer::{
-    acting_on_leave, import, imported, kind_of, kinds, register, Due, GameKind, LogRow, NewGame,
-    PictureJob, Revert, SquareSeen, ThreadGame, Wait, KINDS,
+    acting_on_leave, import, imported, kind_of, kinds, register, waiting, Due, GameKind, LogRow,
+    NewGame, PictureJob, Revert, SquareSeen, ThreadGame, Wait, KINDS,
 };
 pub use mygames::{my_games_reply, MyGame};
 pub use tournament::{standings_picture, standings_picture_named, tournament_lines, MatchOpen};
