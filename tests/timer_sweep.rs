@@ -31,6 +31,15 @@ async fn send(svc: &Service, user: &str, thread: &str, now: u64, text: &str) {
     assert_eq!(r.ok, Some(true), "{thread}: {user} {text}: {}", r.text);
 }
 
+/// A runtime of two workers, as the bot runs on two cores.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 async fn service(url: &str) -> Service {
     Service::with_store(Store::connect(Some(url)).await.unwrap())
         .await
@@ -74,11 +83,7 @@ async fn expected(
 #[test]
 fn every_timer_of_a_game_not_in_memory_is_announced_within_one_tick_once() {
     let url = common::fresh_db("sweep_tick");
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     rt.block_on(async {
         let tick = TICK.as_secs();
         assert!(tick >= 1);
@@ -226,11 +231,7 @@ fn a_long_window_of_timers_is_the_timers_found_one_by_one() {
 #[test]
 fn a_reminder_missed_while_down_is_sent_once_after_a_restart() {
     let url = common::fresh_db("reminder_restart");
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     rt.block_on(async {
         let svc = service(&url).await;
         kfb(&svc, "k1").await;
