@@ -16,6 +16,7 @@ fn drafted_game(seed: u64) -> Game {
         .map(|s| s.to_string())
         .collect();
     let settings = Settings {
+        remind: None,
         seed: 1,
         move_limit: 360,
         ..Settings::default()

@@ -40,6 +40,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         return Err("each team needs exactly three players: team1:@a @b @c team2:@d @e @f".into());
     }
     let mut settings = Settings {
+        remind: None,
         seed: entropy,
         ..Settings::default()
     };
@@ -63,6 +64,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         settings.promoted_to_pawn = layer::switch(v).ok_or("promoted_pawns must be on (a captured promoted piece returns to hand as a pawn) or off")?;
     }
     settings.seed = layer::seed_opt(cmd)?.unwrap_or(settings.seed);
+    settings.remind = layer::remind_opt(cmd)?;
     let users: Vec<String> = t1.into_iter().chain(t2).collect();
     match Game::new(users, settings) {
         Ok(game) => {
@@ -333,6 +335,10 @@ fn proxy(
 
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
+
+    fn remind_after(&self) -> Option<u64> {
+        self.settings.remind
+    }
 
     fn users(&self) -> Vec<String> {
         self.users.clone()

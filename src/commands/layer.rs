@@ -231,6 +231,11 @@ pub trait ThreadGame: Send + Sync {
     fn awaited(&self, _now: Timestamp) -> Option<Vec<(String, String)>> {
         None
     }
+    /// How long a player is waited on before a reminder, as the game was created with
+    /// (`remind:`): `None` the default, `Some(0)` never.
+    fn remind_after(&self) -> Option<u64> {
+        None
+    }
     /// Whom the game waits on at `now`, each since when and by when. By default: the users
     /// [`ThreadGame::awaited`] names, timed by [`waiting`](crate::commands::waiting); a game whose players wait on each
     /// other otherwise (KFB's boards, Chex) says so itself. Nobody once it is over.
@@ -529,6 +534,24 @@ pub fn main_text(cmd: &Command, key: &str) -> Option<String> {
     cmd.opt(key)
         .map(String::from)
         .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")))
+}
+
+/// `remind:<duration>|off` on `/<game> new`: how long a player is waited on before a
+/// reminder (`Some(0)`: never); `None` when not given.
+///
+/// # Errors
+/// Neither a duration nor `off`.
+pub fn remind_opt(cmd: &Command) -> Result<Option<u64>, String> {
+    match cmd.opt("remind").map(str::trim) {
+        None => Ok(None),
+        Some(v) if v.eq_ignore_ascii_case("off") => Ok(Some(0)),
+        Some(v) => match crate::time::parse_duration(v) {
+            Ok(secs) if secs > 0 => Ok(Some(secs)),
+            _ => Err(format!(
+                "remind: takes a duration like 12h or 2d, or off; not {v}"
+            )),
+        },
+    }
 }
 
 /// `/offer [what:]draw`: whether it offers a draw, the only thing a player can offer.

@@ -41,6 +41,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         ..nomic::NewGame::default()
     };
     let mut s = Settings {
+        remind: None,
         seed: entropy,
         ..Settings::default()
     };
@@ -83,6 +84,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     if let Some(v) = cmd.opt("seed") {
         s.seed = parse_seed(v)?;
     }
+    s.remind = layer::remind_opt(cmd)?;
     new.settings = s;
     new.order = cmd.opt("order").map(users_of);
     new.position = cmd.opt("position").map(str::to_string);
@@ -652,6 +654,10 @@ fn vote_buttons(thread: &str, proposal: u32) -> Vec<String> {
 
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
+
+    fn remind_after(&self) -> Option<u64> {
+        self.settings.remind
+    }
 
     fn users(&self) -> Vec<String> {
         self.players.clone()

@@ -45,7 +45,9 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     };
     new.turn_limit = duration_opt(cmd, "turn_limit")?.or(new.turn_limit);
     new.seed = seed_opt(cmd)?.unwrap_or(new.seed);
-    let game = Game::create(new, caller.user, caller.now)?;
+    let remind = layer::remind_opt(cmd)?;
+    let mut game = Game::create(new, caller.user, caller.now)?;
+    game.settings.remind = remind;
     let list: Vec<String> = game
         .position()
         .list
@@ -191,6 +193,10 @@ fn accepted(a: party::Accepted) -> Reply {
 
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
+
+    fn remind_after(&self) -> Option<u64> {
+        self.settings.remind
+    }
 
     fn users(&self) -> Vec<String> {
         Game::users(self)

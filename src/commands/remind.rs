@@ -22,6 +22,15 @@ const WARNING: Timestamp = 3600;
 /// place among the game's users.
 const REMINDER_SEAT: usize = 1 << 20;
 
+/// A game's reminder interval: its own `remind:`, else [`REMIND_AFTER`]; `None` when off.
+fn interval(game: &dyn ThreadGame) -> Option<Timestamp> {
+    match game.remind_after() {
+        Some(0) => None,
+        Some(s) => Some(s),
+        None => Some(REMIND_AFTER),
+    }
+}
+
 /// Whether a timer's seat is a reminder's.
 pub fn is_reminder(seat: usize) -> bool {
     seat >= REMINDER_SEAT
@@ -68,11 +77,14 @@ pub fn reminders(game: &dyn ThreadGame, after: Timestamp, until: Timestamp) -> V
     if until <= after || game.finished() {
         return Vec::new();
     }
+    let Some(every) = interval(game) else {
+        return Vec::new();
+    };
     let users = game.users();
     game.waits(until)
         .into_iter()
         .filter_map(|w| {
-            let (at, warning) = times(&w, REMIND_AFTER)
+            let (at, warning) = times(&w, every)
                 .into_iter()
                 .rfind(|(t, _)| *t > after && *t <= until)?;
             let seat = REMINDER_SEAT + users.iter().position(|u| *u == w.user)?;
@@ -91,10 +103,11 @@ pub fn next_reminder(game: &dyn ThreadGame, after: Timestamp) -> Option<Timestam
     if game.finished() {
         return None;
     }
+    let every = interval(game)?;
     let at = game.log().changed_at().map_or(after, |t| t.max(after));
     game.waits(at)
         .iter()
-        .flat_map(|w| times(w, REMIND_AFTER))
+        .flat_map(|w| times(w, every))
         .map(|(t, _)| t)
         .filter(|&t| t > after)
         .min()

@@ -1,7 +1,7 @@
 //! Chex's own commands: `/chex new`, `/draw`, `/place` and the organiser's `/chex resign`
 //! (Chex rules 5.10).
 
-use super::{command, opt, Entry, Kind, Run, Who, COUNT, SEED};
+use super::{command, opt, Entry, Kind, Run, Who, COUNT, REMIND, SEED};
 
 const CHEX: &[&str] = &["chex"];
 
@@ -47,6 +47,7 @@ pub static ENTRIES: &[Entry] = &[
                         "Seed of the stacks' shuffle (default: random; its SHA-256 is shown)",
                         SEED,
                     ),
+                    REMIND,
                     opt("position", "Start from this position text", Kind::Line)
                         .hint("<position text>"),
                 ],

@@ -2,7 +2,7 @@
 //! `/proxy` (KFB rules 1.2, 1.9, 1.10).
 
 use super::shared::ARMIES;
-use super::{command, opt, Entry, Kind, Run, Who, NUMBER, SEED, SWITCH};
+use super::{command, opt, Entry, Kind, Run, Who, NUMBER, REMIND, SEED, SWITCH};
 
 const KFB: &[&str] = &["kfb"];
 
@@ -32,6 +32,7 @@ pub static ENTRIES: &[Entry] = &[
                     NUMBER,
                 ),
                 opt("seed", "Seed for the draft order (default: random)", SEED),
+                REMIND,
                 opt(
                     "promoted_pawns",
                     "on (default): a captured promoted piece returns to hand as a pawn",

@@ -222,6 +222,13 @@ pub const SEED: Kind = Kind::Int {
     min: 0,
     max: (1 << 53) - 1,
 };
+/// `remind:` on every `/<game> new`.
+pub const REMIND: Opt = opt(
+    "remind",
+    "Remind whoever is waited on after this long, like 12h, or off (default 12h)",
+    Kind::Text,
+)
+.hint("<duration>|off");
 /// On or off.
 pub const SWITCH: Kind = Kind::Choice(&["on", "off"]);
 

@@ -2,7 +2,7 @@
 //! `/propose` and `/vote`; Judgments; and the Referees' `/pause`, `/resume`, `/assign`,
 //! `/order`, `/set`, `/proposal …` and `/edit …`. Votes also come as buttons.
 
-use super::{command, opt, Entry, Kind, Run, To, Who, COUNT, NUMBER, SEED, SWITCH};
+use super::{command, opt, Entry, Kind, Run, To, Who, COUNT, NUMBER, REMIND, SEED, SWITCH};
 
 const NOMIC: &[&str] = &["nomic"];
 
@@ -55,6 +55,7 @@ pub static ENTRIES: &[Entry] = &[
                     )
                     .console(),
                     opt("seed", "Seed for the Order (default: random)", SEED),
+                    REMIND,
                     opt("position", "Start from this position text", Kind::Line)
                         .hint("<position text>"),
                 ],

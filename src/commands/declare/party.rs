@@ -1,7 +1,7 @@
 //! Party Chess's own commands: `/party …` (most of them the Chess-Umpire's), `/pass`,
 //! `/surrender`, `/pieces` and the ledger (Party rules 3.9).
 
-use super::{command, opt, Entry, Kind, Run, To, Who, COUNT, SEED, SWITCH};
+use super::{command, opt, Entry, Kind, Run, To, Who, COUNT, REMIND, SEED, SWITCH};
 
 const PARTY: &[&str] = &["party"];
 
@@ -44,6 +44,7 @@ pub static ENTRIES: &[Entry] = &[
                         "How an Echo moves: by the rules of the piece last moved (default) or by its very move",
                         Kind::Choice(&["rules", "vector"]),
                     ),
+                    REMIND,
                     opt(
                         "position",
                         "Start from this position text (seat n = the n-th Swinger)",

@@ -72,6 +72,10 @@ impl StalemateMode {
 /// Per-game settings (§5.10).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
+    /// How long a player is waited on before a reminder (`remind:` on `/… new`): `None` the
+    /// default, `Some(0)` never (shared rules 7.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remind: Option<u64>,
     /// `draw_mode:`.
     pub draw_mode: DrawMode,
     /// `stalemate:`.
@@ -94,6 +98,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
+            remind: None,
             draw_mode: DrawMode::Reveal,
             stalemate: StalemateMode::Declare,
             max_board: MAX_BOARD,
@@ -613,6 +618,7 @@ impl Game {
             None => None,
         };
         let settings = Settings {
+            remind: None,
             draw_mode: new.draw_mode,
             stalemate: new.stalemate,
             max_board: new.max_board,

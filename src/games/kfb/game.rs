@@ -19,6 +19,10 @@ pub const COLOUR_NAMES: [&str; 3] = ["red", "lightgreen", "blue"];
 /// Per-game settings.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
+    /// How long a player is waited on before a reminder (`remind:` on `/… new`): `None` the
+    /// default, `Some(0)` never (shared rules 7.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remind: Option<u64>,
     /// Kung Fu move limit in seconds (KFB rules 1.6).
     pub move_limit: u64,
     /// Posts before inactivity may be claimed (§1.7).
@@ -32,6 +36,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
+            remind: None,
             move_limit: 6 * 3600,
             inactivity_posts: 18,
             seed: 0,

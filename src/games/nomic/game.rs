@@ -133,6 +133,10 @@ pub fn limits_of(text: &str) -> Option<(u64, u64)> {
 /// Settings (§6.8, §6.9, §6.11).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
+    /// How long a player is waited on before a reminder (`remind:` on `/… new`): `None` the
+    /// default, `Some(0)` never (shared rules 7.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remind: Option<u64>,
     /// Seconds for part 1 (and part 2).
     pub part1_limit: u64,
     /// Seconds for the submission of part 3 (and an undead slot).
@@ -152,6 +156,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
+            remind: None,
             part1_limit: LIVE,
             part3_limit: LIVE,
             vote_limit: LIVE,

@@ -25,6 +25,10 @@ pub const MAX_EXTENSION: u64 = 7 * 86_400;
 /// Per-game settings.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
+    /// How long a player is waited on before a reminder (`remind:` on `/… new`): `None` the
+    /// default, `Some(0)` never (shared rules 7.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remind: Option<u64>,
     /// Seconds a turn lasts after the state is announced.
     pub turn_limit: u64,
     /// The seed that ordered the Play List.
@@ -37,6 +41,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
+            remind: None,
             turn_limit: DEFAULT_LIMIT,
             seed: 0,
             echo: EchoRule::Rules,
@@ -353,6 +358,7 @@ impl Game {
             ),
         };
         let settings = Settings {
+            remind: None,
             turn_limit: new.turn_limit.unwrap_or(DEFAULT_LIMIT),
             seed: new.seed,
             echo,
