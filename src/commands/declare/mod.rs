@@ -476,19 +476,6 @@ pub fn all() -> impl Iterator<Item = &'static Declared> {
     entries().into_iter().flat_map(Entry::commands)
 }
 
-/// The declaration a command as the layer reads it comes from: by its name, and for a
-/// group named by its first word, by that word.
-pub fn find(cmd: &Command) -> Option<&'static Declared> {
-    let word = cmd.positional.first().map(|w| w.to_lowercase());
-    all().find(|d| match d.layer {
-        Layer::Path => d.path == cmd.name,
-        Layer::Word => d
-            .path
-            .split_once(' ')
-            .is_some_and(|(g, s)| g == cmd.name && word.as_deref() == Some(s)),
-    })
-}
-
 /// Whether a group's subcommand is part of the command's name (`/kfb new`, `/proxy grant`).
 pub fn takes_subcommand(name: &str) -> bool {
     all().any(|d| d.layer == Layer::Path && d.path.split_once(' ').is_some_and(|(g, _)| g == name))
@@ -611,11 +598,7 @@ mod tests {
 
     #[test]
     fn a_command_reads_as_typed_on_the_console() {
-        let give = find(&Command {
-            name: "give".into(),
-            ..Command::default()
-        })
-        .unwrap();
+        let give = all().find(|d| d.path == "give").unwrap();
         let cmd = give.command(&[("to", "@7".into())]);
         assert_eq!(cmd.opt("piece"), Some("K"));
         assert_eq!(cmd.opt("to"), Some("@7"));
