@@ -23,6 +23,8 @@ pub struct Console {
     buttons: std::collections::HashMap<String, String>,
     entropy: u64,
     pending_output: Vec<String>,
+    /// The console server's `/settings reminder_after:` and `stall_after:` (seconds, 0 off).
+    pace: [Option<u64>; 2],
 }
 
 /// Prints a reply at `now`: its first line after `ok:` or `refused:`, its other lines, its
@@ -112,10 +114,12 @@ impl Console {
         let mut c = Console::with_service(rt, svc, now, entropy);
         // Timers that fell due while no console ran fire now, once.
         let due = c.rt.block_on(c.svc.due_messages(0, now));
-        c.pending_output = due
-            .into_iter()
-            .flat_map(|(t, n)| thread_lines(&t, &n.text(), now))
-            .collect();
+        let mut lines = Vec::new();
+        for (t, n) in due {
+            lines.extend(thread_lines(&t, &n.text(), now));
+            c.show_buttons(&n, &mut lines);
+        }
+        c.pending_output = lines;
         Ok(c)
     }
 
@@ -135,6 +139,7 @@ impl Console {
             moderators: HashSet::new(),
             buttons: std::collections::HashMap::new(),
             entropy,
+            pace: [None, None],
         }
     }
 
@@ -169,7 +174,17 @@ impl Console {
         };
         if rest.starts_with('/') {
             match parse_command(rest) {
-                Some(cmd) => {
+                Some(cmd) if cmd.name == "settings" => {
+                    let r = self.settings(user, &cmd);
+                    print_reply(&mut out, &r, self.now);
+                }
+                Some(mut cmd) => {
+                    let owned;
+                    let mut rest = rest;
+                    if let Some(more) = self.with_pace(&mut cmd) {
+                        owned = format!("{rest}{more}");
+                        rest = &owned;
+                    }
                     let roles = Roles {
                         organiser: self.organisers.contains(user),
                         moderator: self.moderators.contains(user),
@@ -201,6 +216,75 @@ impl Console {
                 .block_on(self.svc.chat(user, &self.thread, self.now));
         }
         out
+    }
+
+    /// A timer message's buttons (a reminder's "not waiting on me"), each on a line of its own
+    /// as replies show theirs; pressed as the user it notifies.
+    fn show_buttons(&mut self, n: &commands::Notify, out: &mut Vec<String>) {
+        for b in n.buttons() {
+            out.push(format!("[button:{b}]"));
+            let user = n.users().into_iter().next().unwrap_or_default();
+            self.buttons.insert(b.clone(), user);
+        }
+    }
+
+    /// `/settings` on the console (its one server): the organiser sets the reminder interval
+    /// and stall time of new games; roles are Discord's (here `!as organiser <user>`).
+    fn settings(&mut self, user: &str, cmd: &commands::Command) -> Reply {
+        if let Err(e) = commands::declare::check(cmd) {
+            return Reply::refused(e);
+        }
+        let show = |p: [Option<u64>; 2]| {
+            format!(
+                "new games: reminders after {}, paused when untouched for {}",
+                crate::time::pace_text(p[0].unwrap_or(commands::remind::REMIND_AFTER)),
+                crate::time::pace_text(p[1].unwrap_or(commands::remind::STALL_AFTER))
+            )
+        };
+        if cmd.options.is_empty() {
+            return Reply::ok(show(self.pace));
+        }
+        if !self.organisers.contains(user) {
+            return Reply::refused("only an organiser may change the settings");
+        }
+        let mut pace = self.pace;
+        for (k, v) in &cmd.options {
+            let i = match k.as_str() {
+                "reminder_after" => 0,
+                "stall_after" => 1,
+                other => {
+                    return Reply::refused(format!(
+                        "{other}: is Discord's (roles and defaults of its servers); the console sets reminder_after: and stall_after:"
+                    ))
+                }
+            };
+            match crate::time::parse_pace(v) {
+                Ok(secs) => pace[i] = Some(secs),
+                Err(e) => return Reply::refused(format!("{k}: {e}")),
+            }
+        }
+        self.pace = pace;
+        Reply::ok(show(pace))
+    }
+
+    /// A game's `new` without its own `remind:`/`stall:` gets the server's: the options
+    /// added, as text to append to the command as typed.
+    fn with_pace(&self, cmd: &mut commands::Command) -> Option<String> {
+        let new_game = commands::kinds()
+            .iter()
+            .any(|k| cmd.name == format!("{} new", k.group));
+        if !new_game {
+            return None;
+        }
+        let mut more = String::new();
+        for (name, value) in [("remind", self.pace[0]), ("stall", self.pace[1])] {
+            if let (Some(v), None) = (value, cmd.opt(name)) {
+                let text = crate::time::pace_text(v);
+                more.push_str(&format!(" {name}:{text}"));
+                cmd.options.push((name.to_string(), text));
+            }
+        }
+        (!more.is_empty()).then_some(more)
     }
 
     /// What a reply asks for beyond itself: news for other threads, printed as
@@ -246,6 +330,7 @@ impl Console {
                         });
                         for (thread, n) in due {
                             out.extend(thread_lines(&thread, &n.text(), self.now));
+                            self.show_buttons(&n, out);
                         }
                     }
                     _ => out.push(

@@ -21,6 +21,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Mutex;
 
+use crate::commands::notify::{read_nowait_button, Attention};
+use crate::commands::remind;
 use crate::commands::{Caller, Command, Due, Hub, Notify, PictureJob, Reply, ThreadGame};
 use crate::store::{LogLine, Store, StoreError, TournamentRows};
 use crate::time::Timestamp;
@@ -97,7 +99,7 @@ pub fn catch_up(dues: Vec<Due>, now: Timestamp) -> Vec<Notify> {
     // Reminders are each their own message to their one user, after the game's own timers.
     let (reminders, dues): (Vec<Due>, Vec<Due>) = dues
         .into_iter()
-        .partition(|d| crate::commands::remind::is_reminder(d.seat));
+        .partition(|d| remind::is_reminder(d.seat));
     let mut out = own_timers(dues, now);
     out.extend(reminders.into_iter().map(|d| marked_late(d, now)));
     out
@@ -289,6 +291,19 @@ pub struct Service {
     pictures: std::sync::OnceLock<crate::cpu::Pool>,
     idle: StdMutex<(Duration, Duration)>,
     loads: AtomicU64,
+    /// Players' settings, dismissed waits and resumed games: the store's (read from the
+    /// database), or the service's own without one.
+    attention: crate::store::Shared<Attention>,
+}
+
+/// The line `/status` starts with while a game is paused.
+fn paused_line(game: &dyn ThreadGame, thread: &str, att: &Attention, now: Timestamp) -> Option<String> {
+    let since = remind::paused(game, thread, att, now)?;
+    Some(format!(
+        "paused since {} ({}): limits and reminders stop until a player acts or the organiser uses /resume",
+        crate::time::stamp(since, crate::time::Style::Full),
+        crate::time::stamp(since, crate::time::Style::Relative)
+    ))
 }
 
 /// A snapshot of a game's log, to find what a command changed.
@@ -372,6 +387,7 @@ fn cores() -> usize {
 impl Service {
     fn new(store: Option<Store>) -> Service {
         Service {
+            attention: store.as_ref().map(Store::attention).unwrap_or_default(),
             store,
             slots: StdMutex::default(),
             tours: Mutex::default(),
@@ -454,6 +470,121 @@ impl Service {
         e.slot.clone()
     }
 
+    /// The players' settings, dismissed waits and resumed games as they stand.
+    fn attention(&self) -> std::sync::Arc<Attention> {
+        lock(&self.attention).clone()
+    }
+
+    /// `/notify`: shows the caller's notification settings, or changes those named.
+    async fn notify(&self, caller: &Caller<'_>, cmd: &Command) -> Reply {
+        let user = caller.user;
+        let now = self.attention().prefs(user);
+        if let Err(e) = crate::commands::declare::check(cmd) {
+            return Reply::refused(e);
+        }
+        let changing = !cmd.options.is_empty();
+        if !changing {
+            return Reply {
+                ephemeral: true,
+                ..Reply::ok(format!(
+                    "your notifications: {}\nchange them with /notify reminders:on|off after:<duration> quiet:<HH-HH>|off zone:<IANA zone or ±HH:MM>",
+                    now.describe()
+                ))
+            };
+        }
+        let new = match now.changed(cmd) {
+            Ok(p) => p,
+            Err(e) => {
+                return Reply {
+                    ephemeral: true,
+                    ..Reply::refused(e)
+                }
+            }
+        };
+        match &self.store {
+            Some(store) => {
+                if let Err(e) = store.set_prefs(user, &new).await {
+                    return internal_error(&e);
+                }
+            }
+            None => std::sync::Arc::make_mut(&mut lock(&self.attention)).set_prefs(user, new.clone()),
+        }
+        tracing::info!(user, prefs = ?new, "notification settings changed");
+        Reply {
+            ephemeral: true,
+            ..Reply::ok(format!("your notifications: {}", new.describe()))
+        }
+    }
+
+    /// "not waiting on me" on a reminder: no more reminders for that wait.
+    async fn not_waiting_on_me(&self, user: &str, thread: &str, waited: &str, since: Timestamp) -> Reply {
+        let refused = |text: &str| Reply {
+            ephemeral: true,
+            ..Reply::refused(text)
+        };
+        if user != waited {
+            return refused("this reminder is someone else's; only they can say the game is not waiting on them");
+        }
+        if self.attention().dismissed(thread, user, since) {
+            return refused("already noted: no more reminders for this wait");
+        }
+        match &self.store {
+            Some(store) => {
+                if let Err(e) = store.dismiss(thread, user, since).await {
+                    return internal_error(&e);
+                }
+            }
+            None => {
+                std::sync::Arc::make_mut(&mut lock(&self.attention)).dismiss(thread, user, since);
+            }
+        }
+        tracing::info!(user, thread, since, "not waiting on me");
+        Reply {
+            ephemeral: true,
+            ..Reply::ok("noted: no more reminders for this wait; you will be pinged as usual when something new is asked of you")
+        }
+    }
+
+    /// `/resume` of a game the layer paused (nobody acted for its stall time): the
+    /// organiser (or the game's creator) resumes it, and reminders start again from now.
+    /// `None` when the layer did not pause it (the game's own `/resume`, if it has one, runs).
+    async fn layer_resume(&self, hub: &Hub, caller: &Caller<'_>) -> Option<Reply> {
+        let thread = caller.thread;
+        let game = hub.game(thread)?;
+        let att = self.attention();
+        let now = caller.now;
+        let since = remind::paused(game, thread, &att, now);
+        if game.stalled(now).is_some() {
+            return None;
+        }
+        let Some(since) = since else {
+            // Not paused: the game's own /resume (a Nomic Referee's), or a refusal.
+            let variant = game.kind().variant;
+            let owns = crate::commands::declare::all()
+                .any(|d| d.path == "resume" && d.games.contains(&variant));
+            return (!owns).then(|| Reply::refused("this game is not paused"));
+        };
+        let organiser = remind::organiser(game);
+        if !caller.roles.organiser && organiser.as_deref() != Some(caller.user) {
+            return Some(Reply::refused(
+                "only the organiser may resume a paused game (or any player, by playing)",
+            ));
+        }
+        match &self.store {
+            Some(store) => {
+                if let Err(e) = store.resume(thread, now).await {
+                    return Some(internal_error(&e));
+                }
+            }
+            None => std::sync::Arc::make_mut(&mut lock(&self.attention)).resume(thread, now),
+        }
+        tracing::info!(thread, user = caller.user, "resumed");
+        Some(Reply::ok(format!(
+            "resumed: the game was paused since {}; reminders run again from now",
+            crate::time::stamp(since, crate::time::Style::Full)
+        )))
+    }
+
     /// `/mygames`: the games in play that wait on the caller, most urgent first (the earliest
     /// deadline, then the longest wait), then the other games they play, with whom those
     /// wait on. Each game is read under its own lock, one at a time.
@@ -483,6 +614,7 @@ impl Service {
                         thread: thread.clone(),
                         title: game.kind().title,
                         waits: game.waits(caller.now),
+                        paused: remind::paused(game, &thread, &self.attention(), caller.now),
                     });
                 }
             }
@@ -1087,6 +1219,10 @@ impl Service {
             // Across threads: no thread's lock is held while the games are read.
             return Handled::plain(self.my_games(caller).await);
         }
+        if cmd.name == "notify" {
+            // The caller's own settings, in no thread.
+            return Handled::plain(self.notify(caller, cmd).await);
+        }
         let started = Instant::now();
         let thread = caller.thread;
         let tournament_command = is_tournament_command(&cmd.name);
@@ -1126,10 +1262,24 @@ impl Service {
                     }
                 }
                 timing.load = started.elapsed();
+                if cmd.name == "resume" {
+                    if let Some(reply) = self.layer_resume(&cell.hub, caller).await {
+                        return Attempt::Done(Handled::plain(reply));
+                    }
+                }
                 let was = before(&cell.hub, thread);
                 let t = Instant::now();
                 let mut reply = cell.hub.handle(caller, entropy, cmd, raw);
                 timing.handle = t.elapsed();
+                if cmd.name == "status" && reply.ok == Some(true) {
+                    if let Some(line) = cell
+                        .hub
+                        .game(thread)
+                        .and_then(|g| paused_line(g, thread, &self.attention(), caller.now))
+                    {
+                        reply.text = format!("{line}\n{}", reply.text);
+                    }
+                }
                 if reply.ok == Some(true)
                     && shows == Shows::Picture
                     && cell.hub.game(thread).is_some_and(|g| g.pictured(&cmd.name))
@@ -1331,6 +1481,9 @@ impl Service {
 
     /// A button press.
     pub async fn press(&self, user: &str, id: &str, now: Timestamp) -> Reply {
+        if let Some((thread, waited, since)) = read_nowait_button(id) {
+            return self.not_waiting_on_me(user, &thread, &waited, since).await;
+        }
         if let Some((thread, text)) = crate::commands::command_button(id) {
             // A button standing for a command (a Nomic vote): handled as if the presser typed
             // it in its thread, like any command.
@@ -1488,10 +1641,12 @@ impl Service {
                 // states): on a blocking thread, so the other games of the sweep go on.
                 let game = game.clone_box();
                 let stored = self.store.is_some();
+                let att = self.attention();
+                let place = thread.to_string();
                 let found = tokio::task::spawn_blocking(move || {
-                    let dues = crate::commands::remind::timers(&*game, from, now);
+                    let dues = remind::timers(&*game, &place, &att, from, now);
                     let next = if stored {
-                        crate::store::next_due(&*game, now)
+                        crate::store::next_due(&*game, &place, &att, now)
                     } else {
                         None
                     };

@@ -45,6 +45,31 @@ pub fn parse_duration(text: &str) -> Result<u64, DurationError> {
     Ok(total)
 }
 
+/// A reminder interval or stall time as `remind:`/`stall:` take it: a duration, or `off`
+/// for 0.
+pub fn pace_text(secs: u64) -> String {
+    if secs == 0 {
+        "off".into()
+    } else {
+        format_duration(secs)
+    }
+}
+
+/// Reads a reminder interval or stall time: a duration, or `off` (0).
+///
+/// # Errors
+/// Neither.
+pub fn parse_pace(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("off") {
+        return Ok(0);
+    }
+    match parse_duration(t) {
+        Ok(s) if s > 0 => Ok(s),
+        _ => Err(format!("takes a duration like 12h or 30d, or off; not {t}")),
+    }
+}
+
 /// Formats seconds as `6h`, `1h30m`, `90s` → `1m30s`.
 pub fn format_duration(secs: u64) -> String {
     if secs == 0 {

@@ -103,4 +103,6 @@ scripts! {
     moves_off_turn_lists_plays_to_plan => "planning.txt",
     my_games_list_what_waits_on_the_caller_first => "mygames.txt",
     reminders_ping_the_one_user_waited_on => "reminders.txt",
+    notify_settings_shape_reminders => "notify.txt",
+    stalled_games_pause_and_resume => "stall.txt",
 }

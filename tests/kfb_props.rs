@@ -16,7 +16,8 @@ fn drafted_game(seed: u64) -> Game {
         .map(|s| s.to_string())
         .collect();
     let settings = Settings {
-        remind: None,
+        pace: arbiter::games::pace::Pace::default(),
+        created: None,
         seed: 1,
         move_limit: 360,
         ..Settings::default()

@@ -56,9 +56,9 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     new.move_limit = duration_opt(cmd, "move_limit")?.or(new.move_limit);
     new.seed = seed_opt(cmd)?.unwrap_or(new.seed);
     new.position = cmd.opt("position").map(str::to_string);
-    let remind = layer::remind_opt(cmd)?;
+    let pace = layer::pace_opt(cmd)?;
     let mut game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
-    game.settings.remind = remind;
+    game.settings.pace = pace;
     let text = format!(
         "Chex created by {}: {}, {}; draw_mode {}, stalemate {}, board limit {}×{}{}\nSeed hash (SHA-256 of the seed's decimal text): {}\n{}",
         caller.user,
@@ -163,8 +163,8 @@ fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
 
-    fn remind_after(&self) -> Option<u64> {
-        self.settings.remind
+    fn pace(&self) -> crate::games::pace::Pace {
+        self.settings.pace
     }
 
     fn users(&self) -> Vec<String> {

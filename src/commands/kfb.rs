@@ -40,7 +40,8 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         return Err("each team needs exactly three players: team1:@a @b @c team2:@d @e @f".into());
     }
     let mut settings = Settings {
-        remind: None,
+        pace: crate::games::pace::Pace::default(),
+        created: None,
         seed: entropy,
         ..Settings::default()
     };
@@ -64,7 +65,8 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         settings.promoted_to_pawn = layer::switch(v).ok_or("promoted_pawns must be on (a captured promoted piece returns to hand as a pawn) or off")?;
     }
     settings.seed = layer::seed_opt(cmd)?.unwrap_or(settings.seed);
-    settings.remind = layer::remind_opt(cmd)?;
+    settings.pace = layer::pace_opt(cmd)?;
+    settings.created = Some((caller.user.to_string(), caller.now));
     let users: Vec<String> = t1.into_iter().chain(t2).collect();
     match Game::new(users, settings) {
         Ok(game) => {
@@ -336,8 +338,20 @@ fn proxy(
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
 
-    fn remind_after(&self) -> Option<u64> {
-        self.settings.remind
+    fn pace(&self) -> crate::games::pace::Pace {
+        self.settings.pace
+    }
+
+    fn last_change(&self) -> Option<Timestamp> {
+        let created = self.settings.created.as_ref().map(|c| c.1);
+        match (self.log().changed_at(), created) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn organiser(&self) -> Option<String> {
+        self.settings.created.as_ref().map(|c| c.0.clone())
     }
 
     fn users(&self) -> Vec<String> {
@@ -352,7 +366,7 @@ impl ThreadGame for Game {
         if self.finished() {
             return Vec::new();
         }
-        let since_start = self.log().changed_at().unwrap_or(now);
+        let since_start = self.last_change().unwrap_or(now);
         let wait = |seat: usize, what: String, since: Timestamp| layer::Wait {
             user: self.users[seat].clone(),
             what,

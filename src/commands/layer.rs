@@ -231,9 +231,24 @@ pub trait ThreadGame: Send + Sync {
     fn awaited(&self, _now: Timestamp) -> Option<Vec<(String, String)>> {
         None
     }
-    /// How long a player is waited on before a reminder, as the game was created with
-    /// (`remind:`): `None` the default, `Some(0)` never.
-    fn remind_after(&self) -> Option<u64> {
+    /// The reminder interval and stall time the game was created with (`remind:`, the
+    /// server's defaults).
+    fn pace(&self) -> crate::games::pace::Pace {
+        crate::games::pace::Pace::default()
+    }
+    /// When the game last changed: its latest action in effect, or its start.
+    fn last_change(&self) -> Option<Timestamp> {
+        self.log().changed_at()
+    }
+    /// Who created the game (the organiser, pinged when it pauses): by default the actor
+    /// of its log's first entry, its start.
+    fn organiser(&self) -> Option<String> {
+        self.log().row(0)?.ok().map(|r| r.actor)
+    }
+    /// Since when the game is paused by its own rules (a whole round of turns run out by
+    /// default), if it is at `now`: its limits stop, and reminders with them. The layer's
+    /// own pause (nobody acted for the stall time) is [`super::remind::paused`].
+    fn stalled(&self, _now: Timestamp) -> Option<Timestamp> {
         None
     }
     /// Whom the game waits on at `now`, each since when and by when. By default: the users
@@ -536,22 +551,28 @@ pub fn main_text(cmd: &Command, key: &str) -> Option<String> {
         .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")))
 }
 
-/// `remind:<duration>|off` on `/<game> new`: how long a player is waited on before a
-/// reminder (`Some(0)`: never); `None` when not given.
+/// `remind:<duration>|off` and `stall:<duration>|off` on `/<game> new` (the front ends fill
+/// them in from the server's `/settings` when not given): how long a player is waited on
+/// before a reminder, and how long a game may sit untouched before it pauses (`Some(0)`:
+/// never; `None`: not given).
 ///
 /// # Errors
 /// Neither a duration nor `off`.
-pub fn remind_opt(cmd: &Command) -> Result<Option<u64>, String> {
-    match cmd.opt("remind").map(str::trim) {
+pub fn pace_opt(cmd: &Command) -> Result<crate::games::pace::Pace, String> {
+    let read = |name: &str, example: &str| match cmd.opt(name).map(str::trim) {
         None => Ok(None),
         Some(v) if v.eq_ignore_ascii_case("off") => Ok(Some(0)),
         Some(v) => match crate::time::parse_duration(v) {
             Ok(secs) if secs > 0 => Ok(Some(secs)),
             _ => Err(format!(
-                "remind: takes a duration like 12h or 2d, or off; not {v}"
+                "{name}: takes a duration like {example}, or off; not {v}"
             )),
         },
-    }
+    };
+    Ok(crate::games::pace::Pace {
+        remind: read("remind", "12h or 2d")?,
+        stall: read("stall", "30d")?,
+    })
 }
 
 /// `/offer [what:]draw`: whether it offers a draw, the only thing a player can offer.

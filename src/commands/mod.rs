@@ -8,6 +8,7 @@ mod layer;
 mod mygames;
 pub mod nomic;
 pub mod party;
+pub mod notify;
 pub mod remind;
 pub mod rules;
 mod tournament;
@@ -299,14 +300,16 @@ pub struct Reply {
 }
 
 impl Reply {
-    fn ok(text: impl Into<String>) -> Reply {
+    /// An accepted reply.
+    pub fn ok(text: impl Into<String>) -> Reply {
         Reply {
             ok: Some(true),
             text: text.into(),
             ..Reply::default()
         }
     }
-    fn refused(text: impl Into<String>) -> Reply {
+    /// A refusal (shown to its sender only).
+    pub fn refused(text: impl Into<String>) -> Reply {
         Reply {
             ok: Some(false),
             text: text.into(),
@@ -431,7 +434,8 @@ impl Hub {
     pub fn due_timers(&self, after: Timestamp, until: Timestamp) -> Vec<(String, Due)> {
         let mut out = Vec::new();
         for thread in self.threads() {
-            for d in remind::timers(&*self.games[&thread], after, until) {
+            let none = notify::Attention::default();
+            for d in remind::timers(&*self.games[&thread], &thread, &none, after, until) {
                 if !self.notified.contains(&(thread.clone(), d.seat, d.at)) {
                     out.push((thread.clone(), d));
                 }

@@ -16,6 +16,8 @@ pub struct MyGame {
     pub title: &'static str,
     /// Whom it waits on now.
     pub waits: Vec<Wait>,
+    /// Paused since (issue 41): it waits on nobody then.
+    pub paused: Option<crate::time::Timestamp>,
 }
 
 /// A thread as a player sees it: a Discord channel mention for a Discord thread id, the
@@ -47,8 +49,11 @@ pub fn my_games_reply(user: &str, games: Vec<MyGame>) -> Reply {
     let mut mine = Vec::new();
     let mut others = Vec::new();
     for g in games {
-        let (on_me, on_others): (Vec<Wait>, Vec<Wait>) =
-            g.waits.iter().cloned().partition(|w| w.user == user);
+        let (on_me, on_others): (Vec<Wait>, Vec<Wait>) = if g.paused.is_some() {
+            (Vec::new(), Vec::new())
+        } else {
+            g.waits.iter().cloned().partition(|w| w.user == user)
+        };
         if on_me.is_empty() {
             others.push((g, on_others));
         } else {
@@ -90,7 +95,12 @@ pub fn my_games_reply(user: &str, games: Vec<MyGame>) -> Reply {
         lines.push("waiting on others:".to_string());
         for (g, waits) in &others {
             let what: Vec<String> = waits.iter().map(|w| wait_text(w, Some(&w.user))).collect();
-            let what = if what.is_empty() {
+            let what = if let Some(p) = g.paused {
+                format!(
+                    "paused since {} (a player's action or the organiser's /resume resumes it)",
+                    crate::time::stamp(p, crate::time::Style::Relative)
+                )
+            } else if what.is_empty() {
                 "nobody is asked to act now".to_string()
             } else {
                 what.join("; ")
@@ -125,6 +135,7 @@ mod tests {
             thread: thread.into(),
             title: "Chex",
             waits,
+            paused: None,
         };
         let r = my_games_reply(
             "ann",

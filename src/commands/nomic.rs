@@ -41,7 +41,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         ..nomic::NewGame::default()
     };
     let mut s = Settings {
-        remind: None,
+        pace: crate::games::pace::Pace::default(),
         seed: entropy,
         ..Settings::default()
     };
@@ -84,7 +84,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     if let Some(v) = cmd.opt("seed") {
         s.seed = parse_seed(v)?;
     }
-    s.remind = layer::remind_opt(cmd)?;
+    s.pace = layer::pace_opt(cmd)?;
     new.settings = s;
     new.order = cmd.opt("order").map(users_of);
     new.position = cmd.opt("position").map(str::to_string);
@@ -655,8 +655,13 @@ fn vote_buttons(thread: &str, proposal: u32) -> Vec<String> {
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
 
-    fn remind_after(&self) -> Option<u64> {
-        self.settings.remind
+    fn pace(&self) -> crate::games::pace::Pace {
+        self.settings.pace
+    }
+
+    fn stalled(&self, now: Timestamp) -> Option<Timestamp> {
+        let st = self.state_at(now);
+        st.paused.filter(|_| st.stalled)
     }
 
     fn users(&self) -> Vec<String> {

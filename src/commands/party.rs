@@ -45,9 +45,9 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     };
     new.turn_limit = duration_opt(cmd, "turn_limit")?.or(new.turn_limit);
     new.seed = seed_opt(cmd)?.unwrap_or(new.seed);
-    let remind = layer::remind_opt(cmd)?;
+    let pace = layer::pace_opt(cmd)?;
     let mut game = Game::create(new, caller.user, caller.now)?;
-    game.settings.remind = remind;
+    game.settings.pace = pace;
     let list: Vec<String> = game
         .position()
         .list
@@ -165,6 +165,7 @@ fn request(cmd: &Command) -> Option<Result<Request, String>> {
             _ => Err("use /party create piece:<letter> for:@x".into()),
         },
         "party end" => Ok(Request::End),
+        "resume" => Ok(Request::Resume),
         "ledger" => {
             let text = cmd.opt("text").unwrap_or("").to_string();
             match cmd.positional.first().map(|s| s.to_ascii_lowercase()) {
@@ -194,8 +195,12 @@ fn accepted(a: party::Accepted) -> Reply {
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
 
-    fn remind_after(&self) -> Option<u64> {
-        self.settings.remind
+    fn pace(&self) -> crate::games::pace::Pace {
+        self.settings.pace
+    }
+
+    fn stalled(&self, now: Timestamp) -> Option<Timestamp> {
+        self.at(now).state().stalled
     }
 
     fn users(&self) -> Vec<String> {
@@ -281,12 +286,24 @@ impl ThreadGame for Game {
                     .map(|s| later.user(s).to_string())
                     .into_iter()
                     .collect();
-                // The notice is numbered and ends with the Weights and who plays next.
-                let what = text;
+                // The notice is numbered and ends with the Weights and who plays next; the
+                // default play that pauses the game pings its organiser and Umpire instead.
+                let notify = if later.state().stalled == Some(at) {
+                    let officials = super::remind::organiser(self)
+                        .into_iter()
+                        .chain([later.state().umpire.clone()]);
+                    Notify::to(
+                        officials,
+                        "this Party Chess game is paused for want of play: /resume when it should go on",
+                    )
+                    .headed(text)
+                } else {
+                    Notify::to(next, text)
+                };
                 Due {
                     seat: usize::from(seat),
                     at,
-                    notify: Notify::to(next, what),
+                    notify,
                 }
             })
             .collect()

@@ -7,11 +7,14 @@
 //! missed, marked late, rather than one per missed interval.
 
 use super::layer::{Due, ThreadGame, Wait};
+use super::notify::{nowait_button, Attention, Prefs};
 use super::Notify;
-use crate::time::{stamp, Style, Timestamp};
+use crate::time::{format_duration, stamp, Style, Timestamp};
 
 /// The reminder interval when nobody set one: 12 hours.
 pub const REMIND_AFTER: Timestamp = 12 * 3600;
+/// How long a game may sit untouched before it pauses, when nobody set it: 30 days.
+pub const STALL_AFTER: Timestamp = 30 * 24 * 3600;
 /// At most this many reminders for one wait.
 const REMINDERS: u64 = 3;
 /// A limit at least this long gets a warning...
@@ -21,10 +24,22 @@ const WARNING: Timestamp = 3600;
 /// Reminders are timers of their own seats, past any game's: `REMINDER_SEAT + ` the user's
 /// place among the game's users.
 const REMINDER_SEAT: usize = 1 << 20;
+/// The seat of the layer's pause announcement (nobody acted for the stall time).
+const PAUSE_SEAT: usize = REMINDER_SEAT - 1;
 
-/// A game's reminder interval: its own `remind:`, else [`REMIND_AFTER`]; `None` when off.
-fn interval(game: &dyn ThreadGame) -> Option<Timestamp> {
-    match game.remind_after() {
+/// A user's reminder interval in a game: their own `/notify after:`, else the game's
+/// `remind:` (which the server's default filled in), else [`REMIND_AFTER`]; `None` when off.
+///
+/// Ruling: the player's own interval wins even over a game's `remind:off` (they asked for
+/// reminders); their `reminders:off` wins over everything.
+fn interval(game: &dyn ThreadGame, prefs: &Prefs) -> Option<Timestamp> {
+    if prefs.off {
+        return None;
+    }
+    if let Some(s) = prefs.after {
+        return Some(s);
+    }
+    match game.pace().remind {
         Some(0) => None,
         Some(s) => Some(s),
         None => Some(REMIND_AFTER),
@@ -36,19 +51,25 @@ pub fn is_reminder(seat: usize) -> bool {
     seat >= REMINDER_SEAT
 }
 
-/// The reminder times of one wait (the deadline warning last), oldest first.
-fn times(w: &Wait, every: Timestamp) -> Vec<(Timestamp, bool)> {
+/// The reminder times of one wait (the deadline warning marked), oldest first: reminders in
+/// the user's quiet hours wait for their end (and are dropped if that is past the deadline),
+/// a warning in them is moved before they begin.
+fn times(w: &Wait, every: Timestamp, prefs: &Prefs) -> Vec<(Timestamp, bool)> {
     let mut v: Vec<(Timestamp, bool)> = (1..=REMINDERS)
-        .map(|k| w.since.saturating_add(every.saturating_mul(k)))
+        .map(|k| prefs.after_quiet(w.since.saturating_add(every.saturating_mul(k))))
         .filter(|&t| w.deadline.is_none_or(|d| t < d))
         .map(|t| (t, false))
         .collect();
     if let Some(d) = w.deadline {
         if d.saturating_sub(w.since) >= WARNED_LIMIT {
-            v.push((d - WARNING, true));
+            let at = prefs.before_quiet(d - WARNING);
+            if at > w.since {
+                v.push((at, true));
+            }
         }
     }
     v.sort_unstable();
+    v.dedup_by_key(|t| t.0);
     v
 }
 
@@ -70,53 +91,145 @@ fn text(game: &dyn ThreadGame, w: &Wait, warning: bool) -> String {
     }
 }
 
+/// How long the game may sit untouched before it pauses; `None`: never.
+fn stall_time(game: &dyn ThreadGame) -> Option<Timestamp> {
+    match game.pace().stall {
+        Some(0) => None,
+        Some(s) => Some(s),
+        None => Some(STALL_AFTER),
+    }
+}
+
+/// When the layer's pause falls due: the stall time after the last action (or the
+/// organiser's `/resume`, if later).
+fn pause_at(game: &dyn ThreadGame, thread: &str, att: &Attention) -> Option<Timestamp> {
+    if game.finished() {
+        return None;
+    }
+    let last = game.last_change()?;
+    let last = att.resumed(thread).map_or(last, |r| r.max(last));
+    Some(last.saturating_add(stall_time(game)?))
+}
+
+/// Since when the game is paused at `now`, if it is: by its own rules (a round of turns run
+/// out, [`ThreadGame::stalled`]), or by the layer because nobody acted for the stall time
+/// (`/settings stall_after:`, default 30 days). Reminders stop while it is; a player's
+/// accepted action or the organiser's `/resume` ends it.
+pub fn paused(game: &dyn ThreadGame, thread: &str, att: &Attention, now: Timestamp) -> Option<Timestamp> {
+    if game.finished() {
+        return None;
+    }
+    game.stalled(now)
+        .or_else(|| pause_at(game, thread, att).filter(|&t| t <= now))
+}
+
+/// Who created the game: the organiser, pinged when it pauses.
+pub fn organiser(game: &dyn ThreadGame) -> Option<String> {
+    game.organiser()
+}
+
+/// The announcement of the layer's pause, pinging the organiser.
+fn pause_due(game: &dyn ThreadGame, thread: &str, att: &Attention) -> Option<Due> {
+    let at = pause_at(game, thread, att)?;
+    let idle = stall_time(game)?;
+    let text = format!(
+        "this {} game is paused: nobody has acted for {}; reminders stop until a player acts or the organiser resumes it with /resume",
+        game.kind().title,
+        format_duration(idle)
+    );
+    Some(Due {
+        seat: PAUSE_SEAT,
+        at,
+        notify: Notify::to(organiser(game), text),
+    })
+}
+
 /// The reminders falling due in `(after, until]` for the waits as they stand at `until`: of
 /// several for one wait, only the last (the others were missed while nobody swept). A wait
-/// that ended meanwhile is reminded of no more.
-pub fn reminders(game: &dyn ThreadGame, after: Timestamp, until: Timestamp) -> Vec<Due> {
+/// that ended meanwhile is reminded of no more, nor one dismissed ("not waiting on me"),
+/// nor any once the game is paused.
+pub fn reminders(
+    game: &dyn ThreadGame,
+    thread: &str,
+    att: &Attention,
+    after: Timestamp,
+    until: Timestamp,
+) -> Vec<Due> {
     if until <= after || game.finished() {
         return Vec::new();
     }
-    let Some(every) = interval(game) else {
-        return Vec::new();
-    };
+    let pause = paused(game, thread, att, until);
     let users = game.users();
     game.waits(until)
         .into_iter()
+        .filter(|w| !att.dismissed(thread, &w.user, w.since))
         .filter_map(|w| {
-            let (at, warning) = times(&w, every)
+            let prefs = att.prefs(&w.user);
+            let every = interval(game, &prefs)?;
+            let (at, warning) = times(&w, every, &prefs)
                 .into_iter()
+                .filter(|(t, _)| pause.is_none_or(|p| *t < p))
                 .rfind(|(t, _)| *t > after && *t <= until)?;
             let seat = REMINDER_SEAT + users.iter().position(|u| *u == w.user)?;
             Some(Due {
                 seat,
                 at,
-                notify: Notify::to([w.user.clone()], text(game, &w, warning)),
+                notify: Notify::to([w.user.clone()], text(game, &w, warning))
+                    .with_button(nowait_button(thread, &w.user, w.since)),
             })
         })
         .collect()
 }
 
-/// The next reminder after `after`, for the waits as they stand then (or after the game's
-/// last action, if that is later).
-pub fn next_reminder(game: &dyn ThreadGame, after: Timestamp) -> Option<Timestamp> {
+/// The next reminder (or the layer's pause) after `after`, for the waits as they stand then
+/// (or after the game's last action, if that is later).
+pub fn next_reminder(
+    game: &dyn ThreadGame,
+    thread: &str,
+    att: &Attention,
+    after: Timestamp,
+) -> Option<Timestamp> {
     if game.finished() {
         return None;
     }
-    let every = interval(game)?;
-    let at = game.log().changed_at().map_or(after, |t| t.max(after));
-    game.waits(at)
+    let at = game.last_change().map_or(after, |t| t.max(after));
+    let pause = pause_at(game, thread, att);
+    let next = game
+        .waits(at)
         .iter()
-        .flat_map(|w| times(w, every))
+        .filter(|w| !att.dismissed(thread, &w.user, w.since))
+        .flat_map(|w| {
+            let prefs = att.prefs(&w.user);
+            interval(game, &prefs)
+                .map(|every| times(w, every, &prefs))
+                .unwrap_or_default()
+        })
         .map(|(t, _)| t)
-        .filter(|&t| t > after)
-        .min()
+        .filter(|&t| t > after && pause.is_none_or(|p| t < p))
+        .min();
+    match (next, pause.filter(|&p| p > after)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
-/// Every timer of a game falling due in `(after, until]`: its own, then the reminders.
-pub fn timers(game: &dyn ThreadGame, after: Timestamp, until: Timestamp) -> Vec<Due> {
+/// Every timer of a game falling due in `(after, until]`: its own, the layer's pause, then
+/// the reminders.
+pub fn timers(
+    game: &dyn ThreadGame,
+    thread: &str,
+    att: &Attention,
+    after: Timestamp,
+    until: Timestamp,
+) -> Vec<Due> {
     let mut v = game.due(after, until);
-    v.extend(reminders(game, after, until));
+    if let Some(p) = pause_due(game, thread, att).filter(|d| d.at > after && d.at <= until) {
+        // Only while nothing in the game paused it first.
+        if game.stalled(p.at).is_none() {
+            v.push(p);
+        }
+    }
+    v.extend(reminders(game, thread, att, after, until));
     v
 }
 
@@ -136,12 +249,29 @@ mod tests {
     #[test]
     fn three_reminders_then_none_and_a_warning_before_a_long_limit() {
         let h = 3600;
-        let t = times(&wait(0, None), 12 * h);
+        let q = Prefs::default();
+        let t = times(&wait(0, None), 12 * h, &q);
         assert_eq!(t, vec![(12 * h, false), (24 * h, false), (36 * h, false)]);
         // A 30-hour limit: two reminders before it, and the warning an hour before.
-        let t = times(&wait(0, Some(30 * h)), 12 * h);
+        let t = times(&wait(0, Some(30 * h)), 12 * h, &q);
         assert_eq!(t, vec![(12 * h, false), (24 * h, false), (29 * h, true)]);
         // A limit under six hours gets no warning.
-        assert_eq!(times(&wait(0, Some(5 * h)), 12 * h), vec![]);
+        assert_eq!(times(&wait(0, Some(5 * h)), 12 * h, &q), vec![]);
+    }
+
+    #[test]
+    fn quiet_hours_hold_reminders_back_and_move_warnings_forward() {
+        let h = 3600;
+        // Quiet 22-07 UTC; the wait began at midnight (a console day starts there).
+        let q = Prefs {
+            quiet: Some((22, 7)),
+            ..Prefs::default()
+        };
+        // Every 12h: 12:00 stays, 24:00 is quiet (moved to 07:00 next day), 36:00 stays.
+        let t = times(&wait(0, None), 12 * h, &q);
+        assert_eq!(t, vec![(12 * h, false), (31 * h, false), (36 * h, false)]);
+        // A deadline at 23:30 + 24h: the warning (22:30) is moved to 21:59:59.
+        let t = times(&wait(0, Some(47 * h + 1800)), 40 * h, &q);
+        assert_eq!(t, vec![(40 * h, false), (46 * h - 1, true)]);
     }
 }

@@ -66,9 +66,9 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     new.move_limit = duration_opt(cmd, "move_limit")?.or(new.move_limit);
     new.seed = seed_opt(cmd)?.unwrap_or(new.seed);
     new.position = cmd.opt("position").map(str::to_string);
-    let remind = layer::remind_opt(cmd)?;
+    let pace = layer::pace_opt(cmd)?;
     let mut game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
-    game.settings.remind = remind;
+    game.settings.pace = pace;
     let seats: Vec<String> = Seat::ALL.iter().map(|&s| game.name(s)).collect();
     let text = format!(
         "Ultimate Chess created by {}: {}; {} mode, stalemate {}{}; seed {}\n{}",
@@ -225,8 +225,8 @@ pub fn cross_view(game: &Game) -> CrossView {
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
 
-    fn remind_after(&self) -> Option<u64> {
-        self.settings.remind
+    fn pace(&self) -> crate::games::pace::Pace {
+        self.settings.pace
     }
 
     fn users(&self) -> Vec<String> {

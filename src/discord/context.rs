@@ -52,6 +52,12 @@ pub struct RoleSettings {
     /// Default inactivity posts of new games.
     #[serde(default)]
     pub inactivity_posts: Option<u32>,
+    /// Reminder interval of new games, in seconds (`Some(0)`: off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remind: Option<u64>,
+    /// Stall time of new games, in seconds (`Some(0)`: off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stall: Option<u64>,
 }
 
 /// A thread's message carrying command buttons: its id, the button ids and its heading (see
@@ -195,6 +201,8 @@ mod tests {
                 moderator: Some(RoleId::new(8)),
                 move_limit: Some(360),
                 inactivity_posts: Some(12),
+                remind: Some(3600),
+                stall: None,
             };
             state.save_settings(GuildId::new(9), s).await;
             let again = open().await;

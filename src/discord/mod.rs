@@ -69,6 +69,7 @@ async fn run_declared(
             if server_defaults {
                 slash::with_defaults(ctx, &mut given);
             }
+            slash::with_pace(ctx, &mut given);
             let place = slash::Place::of(d.path, "game");
             slash::new_game(ctx, &d.command(&given), place, title).await
         }

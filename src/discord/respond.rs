@@ -82,7 +82,9 @@ pub(super) async fn notify_among(
 ) {
     let to = n.users();
     users.extend(to.iter().cloned());
-    let out = Outgoing::text(mentionize(&n.text(), &users)).pinging(&to);
+    let out = Outgoing::text(mentionize(&n.text(), &users))
+        .pinging(&to)
+        .with_buttons(n.buttons().to_vec());
     match thread.send_message(http, out.into_message()).await {
         Ok(_) => tracing::info!(thread = %thread, users = ?to, "notification posted"),
         Err(e) => tracing::warn!(thread = %thread, error = %e, "notification not posted"),
@@ -213,6 +215,8 @@ impl Outgoing {
             .map(|id| {
                 let (label, style) = if id.starts_with("revert-confirm") {
                     ("Confirm revert".to_string(), ButtonStyle::Danger)
+                } else if crate::commands::notify::read_nowait_button(id).is_some() {
+                    ("Not waiting on me".to_string(), ButtonStyle::Secondary)
                 } else if let Some((_, cmd)) = crate::commands::command_button(id) {
                     // A command button (a Nomic vote): labelled by what it does.
                     let vote = cmd.strip_prefix("/vote ").unwrap_or(&cmd);

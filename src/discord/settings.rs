@@ -58,6 +58,19 @@ pub async fn run(ctx: Ctx<'_>, given: &[(&str, String)]) -> Result<(), BotError>
         Some(Ok(secs)) => Some(secs),
         None => None,
     };
+    let mut pace = [None, None];
+    for (i, name) in ["reminder_after", "stall_after"].into_iter().enumerate() {
+        if let Some(v) = value(name) {
+            match crate::time::parse_pace(v) {
+                Ok(secs) => pace[i] = Some(secs),
+                Err(e) => {
+                    let out = Outgoing::text(format!("refused: {name}: {e}"));
+                    pctx.send(out.into_reply(true)).await?;
+                    return Ok(());
+                }
+            }
+        }
+    }
     let now_set = {
         let mut roles = lock(&ctx.data().roles);
         let entry = roles.entry(guild).or_default();
@@ -73,6 +86,12 @@ pub async fn run(ctx: Ctx<'_>, given: &[(&str, String)]) -> Result<(), BotError>
         if default_inactivity_posts.is_some() {
             entry.inactivity_posts = default_inactivity_posts;
         }
+        if pace[0].is_some() {
+            entry.remind = pace[0];
+        }
+        if pace[1].is_some() {
+            entry.stall = pace[1];
+        }
         *entry
     };
     ctx.data().save_settings(guild, now_set).await;
@@ -83,11 +102,13 @@ pub async fn run(ctx: Ctx<'_>, given: &[(&str, String)]) -> Result<(), BotError>
         })
     };
     let text = format!(
-        "ok: organisers: {} or Manage Threads; moderators: {} or Manage Messages; new games: move limit {}, inactivity {} posts",
+        "ok: organisers: {} or Manage Threads; moderators: {} or Manage Messages; new games: move limit {}, inactivity {} posts, reminders after {}, paused when untouched for {}",
         show(now_set.organiser),
         show(now_set.moderator),
         crate::time::format_duration(now_set.move_limit.unwrap_or(6 * 3600)),
-        now_set.inactivity_posts.unwrap_or(18)
+        now_set.inactivity_posts.unwrap_or(18),
+        crate::time::pace_text(now_set.remind.unwrap_or(crate::commands::remind::REMIND_AFTER)),
+        crate::time::pace_text(now_set.stall.unwrap_or(crate::commands::remind::STALL_AFTER)),
     );
     pctx.send(Outgoing::text(text).into_reply(true)).await?;
     Ok(())

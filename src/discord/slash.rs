@@ -284,6 +284,23 @@ pub(super) fn with_defaults(ctx: Ctx<'_>, given: &mut Vec<(&'static str, String)
     }
 }
 
+/// Fills in the server's reminder interval and stall time (`/settings reminder_after:`,
+/// `stall_after:`) on any game's `new` that does not give its own.
+pub(super) fn with_pace(ctx: Ctx<'_>, given: &mut Vec<(&'static str, String)>) {
+    let defaults = ctx
+        .interaction
+        .guild_id
+        .and_then(|g| lock(&ctx.data().roles).get(&g).copied())
+        .unwrap_or_default();
+    for (name, value) in [("remind", defaults.remind), ("stall", defaults.stall)] {
+        if let Some(v) = value {
+            if !given.iter().any(|(k, _)| *k == name) {
+                given.push((name, crate::time::pace_text(v)));
+            }
+        }
+    }
+}
+
 /// A command that starts something in a thread of its own, once handled there.
 pub(super) struct Started {
     /// The new thread.

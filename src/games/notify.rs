@@ -11,6 +11,8 @@ pub struct Notify {
     /// A first line naming nobody (what happened), before the lines that ask.
     head: Option<String>,
     lines: Vec<(Vec<String>, String)>,
+    /// Buttons the message carries (a reminder's "not waiting on me").
+    buttons: Vec<String>,
 }
 
 impl Notify {
@@ -31,7 +33,22 @@ impl Notify {
         } else {
             vec![(who, what.into())]
         };
-        Notify { head: None, lines }
+        Notify {
+            head: None,
+            lines,
+            buttons: Vec::new(),
+        }
+    }
+
+    /// The notification carrying a button (its id).
+    pub fn with_button(mut self, id: impl Into<String>) -> Notify {
+        self.buttons.push(id.into());
+        self
+    }
+
+    /// The ids of the buttons it carries.
+    pub fn buttons(&self) -> &[String] {
+        &self.buttons
     }
 
     /// The notification under a first line that says what happened (naming nobody).
@@ -62,6 +79,7 @@ impl Notify {
     /// Both notifications in one message (a user named in both is still notified once).
     pub fn and(mut self, other: Notify) -> Notify {
         self.lines.extend(other.lines);
+        self.buttons.extend(other.buttons);
         self
     }
 

@@ -16,6 +16,7 @@ mod tournaments;
 
 pub use tournaments::{LogLine, TournamentRows};
 
+use crate::commands::notify::{nowait_key, Attention, Prefs, NOTIFY_KEY, NOWAIT_KEY, RESUMED_KEY};
 use crate::commands::{kind_of, LogRow, ThreadGame};
 use crate::time::Timestamp;
 
@@ -77,7 +78,15 @@ pub struct Store {
     group: std::sync::Arc<group::Group>,
     /// The SQLite file's checkpointer, stopped when the last clone of this store goes.
     _checkpointer: Option<std::sync::Arc<Checkpointer>>,
+    /// Players' notification settings, dismissed waits and resumed games (stored in `meta`,
+    /// read at connection; shared by the clones of this store and the service): reminders
+    /// and the next due times stored with games depend on them.
+    attention: Shared<Attention>,
 }
+
+/// A value shared between the store and the service: read as a snapshot (a cheap `Arc`
+/// clone), changed by copy on write.
+pub type Shared<T> = std::sync::Arc<std::sync::Mutex<std::sync::Arc<T>>>;
 
 /// How often the checkpointer copies a SQLite file's write-ahead log into the database
 /// (PASSIVE: it waits for no reader or writer), unless `ARBITER_SQLITE_CHECKPOINT_MS` says
@@ -181,7 +190,12 @@ pub struct StoredGame {
 /// turn's limit, and so on) have endless timers, so the question is asked over windows that
 /// double from the game's last action (a minute, two, four… up to about eight years) and the
 /// first window holding a timer answers it.
-pub fn next_due(game: &dyn ThreadGame, swept: Timestamp) -> Option<Timestamp> {
+pub fn next_due(
+    game: &dyn ThreadGame,
+    thread: &str,
+    att: &Attention,
+    swept: Timestamp,
+) -> Option<Timestamp> {
     let last = game
         .log_len()
         .checked_sub(1)
@@ -193,7 +207,7 @@ pub fn next_due(game: &dyn ThreadGame, swept: Timestamp) -> Option<Timestamp> {
         let until = base.saturating_add(60 << k);
         game.due(swept, until).iter().map(|d| d.at).min()
     });
-    let reminder = crate::commands::remind::next_reminder(game, swept);
+    let reminder = crate::commands::remind::next_reminder(game, thread, att, swept);
     match (own, reminder) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -434,12 +448,82 @@ impl Store {
             let task = rt.spawn(checkpoint_loop(pool.clone(), period));
             Some(std::sync::Arc::new(Checkpointer(task.abort_handle())))
         });
-        Ok(Store {
+        let store = Store {
             pool,
             backend,
             group: std::sync::Arc::default(),
             _checkpointer: checkpointer,
-        })
+            attention: Shared::default(),
+        };
+        let mut attention = Attention::default();
+        for prefix in [NOTIFY_KEY, NOWAIT_KEY, RESUMED_KEY] {
+            for (k, v) in store.meta_with_prefix(prefix).await? {
+                attention.load_row(&k, &v);
+            }
+        }
+        *store.attention_mut() = std::sync::Arc::new(attention);
+        Ok(store)
+    }
+
+    /// The players' settings, dismissed waits and resumed games, shared with the service.
+    pub fn attention(&self) -> Shared<Attention> {
+        self.attention.clone()
+    }
+
+    fn attention_mut(&self) -> std::sync::MutexGuard<'_, std::sync::Arc<Attention>> {
+        self.attention
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// [`Store::attention`] as it stands.
+    pub fn attention_now(&self) -> std::sync::Arc<Attention> {
+        self.attention_mut().clone()
+    }
+
+    /// Stores a player's `/notify` settings; the games they play are swept at once, so
+    /// their next due times follow the new settings.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn set_prefs(&self, user: &str, prefs: &Prefs) -> Result<(), StoreError> {
+        self.set_meta(&format!("{NOTIFY_KEY}{user}"), &serde_json::to_string(prefs)?)
+            .await?;
+        std::sync::Arc::make_mut(&mut self.attention_mut()).set_prefs(user, prefs.clone());
+        for thread in self.unfinished_threads_of(user).await? {
+            self.sweep_soon(&thread).await?;
+        }
+        Ok(())
+    }
+
+    /// Stores a "not waiting on me" for a wait.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn dismiss(&self, thread: &str, user: &str, since: Timestamp) -> Result<(), StoreError> {
+        self.set_meta(&nowait_key(thread, user, since), "").await?;
+        std::sync::Arc::make_mut(&mut self.attention_mut()).dismiss(thread, user, since);
+        self.sweep_soon(thread).await
+    }
+
+    /// Stores an organiser's `/resume` of a game paused for want of action.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn resume(&self, thread: &str, at: Timestamp) -> Result<(), StoreError> {
+        self.set_meta(&format!("{RESUMED_KEY}{thread}"), &at.to_string())
+            .await?;
+        std::sync::Arc::make_mut(&mut self.attention_mut()).resume(thread, at);
+        self.sweep_soon(thread).await
+    }
+
+    /// Has the next sweep read the game in `thread` (its next due time recomputed then).
+    async fn sweep_soon(&self, thread: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET next_due = 0 WHERE thread = $1 AND finished = 0")
+            .bind(thread)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// Which database this is.
@@ -466,7 +550,7 @@ impl Store {
         .bind(serde_json::to_string(&game.users())?)
         .bind(game.settings_json()?)
         .bind(i64_of(now))
-        .bind(next_due(game, 0).map(i64_of))
+        .bind(next_due(game, thread, &self.attention_now(), 0).map(i64_of))
         .execute(&self.pool)
         .await?;
         Ok(r.rows_affected() == 1)
@@ -564,7 +648,7 @@ impl Store {
             thread: thread.to_string(),
             expected,
             finished: i64::from(game.finished()),
-            next_due: next_due(game, swept).map(i64_of),
+            next_due: next_due(game, thread, &self.attention_now(), swept).map(i64_of),
             rows,
             reply: reply.to_string(),
             interaction: interaction.map(str::to_string),

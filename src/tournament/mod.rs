@@ -1012,7 +1012,8 @@ impl Tournament {
     /// The settings for the game of a match.
     pub fn game_settings(&self, round: u32, board: u32) -> kfb::Settings {
         kfb::Settings {
-            remind: None,
+            pace: crate::games::pace::Pace::default(),
+            created: None,
             move_limit: self.settings.move_limit,
             inactivity_posts: self.settings.inactivity_posts,
             // Shown in the match's announcement: a seed one can type back (shared rules 0.5).

@@ -1,7 +1,7 @@
 //! Chex's own commands: `/chex new`, `/draw`, `/place` and the organiser's `/chex resign`
 //! (Chex rules 5.10).
 
-use super::{command, opt, Entry, Kind, Run, Who, COUNT, REMIND, SEED};
+use super::{command, opt, Entry, Kind, Run, Who, COUNT, REMIND, SEED, STALL};
 
 const CHEX: &[&str] = &["chex"];
 
@@ -48,6 +48,7 @@ pub static ENTRIES: &[Entry] = &[
                         SEED,
                     ),
                     REMIND,
+                    STALL,
                     opt("position", "Start from this position text", Kind::Line)
                         .hint("<position text>"),
                 ],

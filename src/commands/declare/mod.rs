@@ -229,6 +229,16 @@ pub const REMIND: Opt = opt(
     Kind::Text,
 )
 .hint("<duration>|off");
+/// `stall:` on every `/<game> new`: how long the game may sit untouched before it pauses.
+/// Console-only (on Discord it comes from the server's `/settings stall_after:`), so the
+/// registered commands do not change.
+pub const STALL: Opt = opt(
+    "stall",
+    "Pause the game when nobody has acted for this long, like 30d, or off (default 30d)",
+    Kind::Text,
+)
+.hint("<duration>|off")
+.console();
 /// On or off.
 pub const SWITCH: Kind = Kind::Choice(&["on", "off"]);
 

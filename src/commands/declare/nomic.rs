@@ -2,7 +2,7 @@
 //! `/propose` and `/vote`; Judgments; and the Referees' `/pause`, `/resume`, `/assign`,
 //! `/order`, `/set`, `/proposal …` and `/edit …`. Votes also come as buttons.
 
-use super::{command, opt, Entry, Kind, Run, To, Who, COUNT, NUMBER, REMIND, SEED, SWITCH};
+use super::{command, opt, Entry, Kind, Run, To, Who, COUNT, NUMBER, REMIND, SEED, STALL, SWITCH};
 
 const NOMIC: &[&str] = &["nomic"];
 
@@ -56,6 +56,7 @@ pub static ENTRIES: &[Entry] = &[
                     .console(),
                     opt("seed", "Seed for the Order (default: random)", SEED),
                     REMIND,
+                    STALL,
                     opt("position", "Start from this position text", Kind::Line)
                         .hint("<position text>"),
                 ],
@@ -193,9 +194,6 @@ pub static ENTRIES: &[Entry] = &[
     )),
     Entry::One(
         command("pause", "Pause play (Referees, Nomic Chess)", NOMIC, &[]).by(Who::Referees),
-    ),
-    Entry::One(
-        command("resume", "Resume play (Referees, Nomic Chess)", NOMIC, &[]).by(Who::Referees),
     ),
     Entry::One(
         command(

@@ -1,7 +1,7 @@
 //! Party Chess's own commands: `/party …` (most of them the Chess-Umpire's), `/pass`,
 //! `/surrender`, `/pieces` and the ledger (Party rules 3.9).
 
-use super::{command, opt, Entry, Kind, Run, To, Who, COUNT, REMIND, SEED, SWITCH};
+use super::{command, opt, Entry, Kind, Run, To, Who, COUNT, REMIND, SEED, STALL, SWITCH};
 
 const PARTY: &[&str] = &["party"];
 
@@ -45,6 +45,7 @@ pub static ENTRIES: &[Entry] = &[
                         Kind::Choice(&["rules", "vector"]),
                     ),
                     REMIND,
+                    STALL,
                     opt(
                         "position",
                         "Start from this position text (seat n = the n-th Swinger)",

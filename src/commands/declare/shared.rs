@@ -2,7 +2,7 @@
 //! `/resign`, `/revert`, the draw offers), and `/help` and `/settings`, which belong to no
 //! game. An option one game alone reads says so (`only`), for that game's help.
 
-use super::{command, opt, Declared, Entry, Kind, Opt, Run, To, Who, COUNT, NUMBER};
+use super::{command, opt, Declared, Entry, Kind, Opt, Run, To, Who, COUNT, NUMBER, SWITCH};
 
 use super::EVERY as ALL;
 
@@ -144,6 +144,41 @@ pub static ENTRIES: &[Entry] = &[
         &[],
     )),
     Entry::One(command(
+        "notify",
+        "Your reminders: on or off, how often, quiet hours in your zone (only you see it)",
+        &[],
+        &[
+            opt("reminders", "Reminders when a game waits on you", SWITCH),
+            opt(
+                "after",
+                "Remind you after this long, like 8h or 2d (yours wins over the game's), or default",
+                Kind::Text,
+            )
+            .hint("<duration>"),
+            opt(
+                "quiet",
+                "Hours without reminders, like 22-07, or off (turn pings still come)",
+                Kind::Text,
+            )
+            .hint("<HH-HH>|off"),
+            opt(
+                "zone",
+                "Your time zone for quiet hours: Europe/Paris, America/New_York, +05:30…",
+                Kind::Text,
+            )
+            .hint("<zone>"),
+        ],
+    )),
+    Entry::One(
+        command(
+            "resume",
+            "Resume a paused game: the organiser (Nomic Chess: the Referees); play also resumes it",
+            &["nomic", "party"],
+            &[],
+        )
+        .by(Who::Organisers),
+    ),
+    Entry::One(command(
         "help",
         "How to play with Arbiter: the commands",
         &[],
@@ -183,6 +218,18 @@ const SETTINGS: Declared = command(
             "Default posts before inactivity may be claimed in new games",
             NUMBER,
         ),
+        opt(
+            "reminder_after",
+            "Remind players waited on this long in new games, like 12h, or off (default 12h)",
+            Kind::Text,
+        )
+        .hint("<duration>|off"),
+        opt(
+            "stall_after",
+            "Pause new games nobody has acted in for this long, like 30d, or off (default 30d)",
+            Kind::Text,
+        )
+        .hint("<duration>|off"),
     ],
 )
 .by(Who::Admins)

@@ -1,7 +1,7 @@
 //! Ultimate Chess's own commands: `/ultimate new`, `/concede` and the organiser's
 //! `/ultimate concede` (Ultimate rules 4.2, 4.9).
 
-use super::{command, opt, Entry, Kind, Run, Who, REMIND, SEED, SWITCH};
+use super::{command, opt, Entry, Kind, Run, Who, REMIND, SEED, STALL, SWITCH};
 
 const ULTIMATE: &[&str] = &["ultimate"];
 
@@ -49,6 +49,7 @@ pub static ENTRIES: &[Entry] = &[
                     .hint("<duration>"),
                     opt("seed", "Seed for the seating (default: random)", SEED),
                     REMIND,
+                    STALL,
                     opt(
                         "position",
                         "Start from this position text instead of the start array",

@@ -137,7 +137,7 @@ pub fn import(text: &str) -> Result<Game, ImportError> {
     }
     let s = setup.settings;
     let settings = Settings {
-        remind: None,
+        pace: crate::games::pace::Pace::default(),
         draw_mode: s.draw_mode,
         stalemate: s.stalemate,
         max_board: s.max_board,

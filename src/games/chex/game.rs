@@ -72,10 +72,10 @@ impl StalemateMode {
 /// Per-game settings (§5.10).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
-    /// How long a player is waited on before a reminder (`remind:` on `/… new`): `None` the
-    /// default, `Some(0)` never (shared rules 7.4).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub remind: Option<u64>,
+    /// The reminder interval and stall time (`remind:` on `/… new`, the server's defaults;
+    /// shared rules 7.4).
+    #[serde(flatten)]
+    pub pace: crate::games::pace::Pace,
     /// `draw_mode:`.
     pub draw_mode: DrawMode,
     /// `stalemate:`.
@@ -98,7 +98,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            remind: None,
+            pace: crate::games::pace::Pace::default(),
             draw_mode: DrawMode::Reveal,
             stalemate: StalemateMode::Declare,
             max_board: MAX_BOARD,
@@ -618,7 +618,7 @@ impl Game {
             None => None,
         };
         let settings = Settings {
-            remind: None,
+            pace: crate::games::pace::Pace::default(),
             draw_mode: new.draw_mode,
             stalemate: new.stalemate,
             max_board: new.max_board,

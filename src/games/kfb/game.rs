@@ -19,10 +19,10 @@ pub const COLOUR_NAMES: [&str; 3] = ["red", "lightgreen", "blue"];
 /// Per-game settings.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
-    /// How long a player is waited on before a reminder (`remind:` on `/… new`): `None` the
-    /// default, `Some(0)` never (shared rules 7.4).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub remind: Option<u64>,
+    /// The reminder interval and stall time (`remind:` on `/… new`, the server's defaults;
+    /// shared rules 7.4).
+    #[serde(flatten)]
+    pub pace: crate::games::pace::Pace,
     /// Kung Fu move limit in seconds (KFB rules 1.6).
     pub move_limit: u64,
     /// Posts before inactivity may be claimed (§1.7).
@@ -31,16 +31,22 @@ pub struct Settings {
     pub seed: u64,
     /// A captured promoted piece returns to hand as a pawn (§1.2).
     pub promoted_to_pawn: bool,
+    /// Who created the game and when (its log starts with the first pick): the organiser
+    /// pinged when it pauses, and the start of the draft's first wait. Games stored before
+    /// issue 41 have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<(String, crate::time::Timestamp)>,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            remind: None,
+            pace: crate::games::pace::Pace::default(),
             move_limit: 6 * 3600,
             inactivity_posts: 18,
             seed: 0,
             promoted_to_pawn: true,
+            created: None,
         }
     }
 }

@@ -133,10 +133,10 @@ pub fn limits_of(text: &str) -> Option<(u64, u64)> {
 /// Settings (§6.8, §6.9, §6.11).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
-    /// How long a player is waited on before a reminder (`remind:` on `/… new`): `None` the
-    /// default, `Some(0)` never (shared rules 7.4).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub remind: Option<u64>,
+    /// The reminder interval and stall time (`remind:` on `/… new`, the server's defaults;
+    /// shared rules 7.4).
+    #[serde(flatten)]
+    pub pace: crate::games::pace::Pace,
     /// Seconds for part 1 (and part 2).
     pub part1_limit: u64,
     /// Seconds for the submission of part 3 (and an undead slot).
@@ -156,7 +156,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            remind: None,
+            pace: crate::games::pace::Pace::default(),
             part1_limit: LIVE,
             part3_limit: LIVE,
             vote_limit: LIVE,
@@ -294,8 +294,13 @@ pub struct State {
     pub proposals: Vec<Proposal>,
     /// Judgments.
     pub judgments: Vec<Judgment>,
-    /// Paused by a Referee since.
+    /// Paused by a Referee since (or, when `stalled`, by the game itself).
     pub paused: Option<Timestamp>,
+    /// The pause is the game's own: every player let a turn run out in a row (issue 41). A
+    /// player's action or `/resume` (a Referee or the organiser) ends it.
+    pub stalled: bool,
+    /// Players whose turns ran out since a player last acted.
+    pub ran_out: std::collections::BTreeSet<usize>,
     /// The game is over.
     pub over: bool,
     /// The winner.
@@ -601,6 +606,8 @@ impl State {
             proposals: Vec::new(),
             judgments: Vec::new(),
             paused: None,
+            stalled: false,
+            ran_out: std::collections::BTreeSet::new(),
             over: false,
             winner: None,
             clock: t,
@@ -1098,7 +1105,7 @@ impl State {
                     a + 1,
                     format_duration(self.settings.part1_limit)
                 ));
-                self.end_turn(at, lines, ctx);
+                self.ran_out_turn(at, lines, ctx);
             }
             (Slot::Army(a), 2) => {
                 lines.push(format!("Army {} ({who}): part 2 ran out.", a + 1));
@@ -1120,17 +1127,54 @@ impl State {
                     a + 1,
                     format_duration(self.settings.part3_limit)
                 ));
-                self.end_turn(at, lines, ctx);
+                self.ran_out_turn(at, lines, ctx);
             }
             (Slot::Undead(_), _) => {
                 lines.push(format!(
                     "{who}'s undead slot ran out after {}.",
                     format_duration(self.settings.part3_limit)
                 ));
-                self.end_turn(at, lines, ctx);
+                self.ran_out_turn(at, lines, ctx);
             }
             (Slot::Idle, _) => {}
         }
+    }
+
+    /// A turn that ran out ends; once every player still in the game has let a turn run
+    /// out in a row, the game pauses (its limits stop) and the organiser and the Referees
+    /// are called (issue 41).
+    fn ran_out_turn(&mut self, at: Timestamp, lines: &mut Vec<String>, ctx: &Ctx<'_>) {
+        if let Some(p) = self.current_player() {
+            self.ran_out.insert(p);
+        }
+        self.end_turn(at, lines, ctx);
+        let players = self.voters();
+        if self.over || players.is_empty() || !players.iter().all(|p| self.ran_out.contains(p)) {
+            return;
+        }
+        self.paused = Some(at);
+        self.stalled = true;
+        lines.push(
+            "Every player let a turn run out in a row: the game is paused (its limits stop) until a player acts or the organiser resumes it with /resume."
+                .into(),
+        );
+        let what = "the Nomic Chess game is paused for want of play: /resume when it should go on";
+        self.call(ctx.organiser, what);
+        self.call_referees(what);
+    }
+
+    /// Ends the game's own pause: the running limits are extended by it.
+    fn unstall(&mut self, t: Timestamp) {
+        if let (true, Some(since)) = (self.stalled, self.paused) {
+            let by = t.saturating_sub(since);
+            self.shift(by);
+            if let Some(h) = &mut self.held {
+                *h += by;
+            }
+            self.paused = None;
+        }
+        self.stalled = false;
+        self.ran_out.clear();
     }
 
     fn shift(&mut self, by: u64) {
@@ -1434,7 +1478,18 @@ fn fold(
 ) -> Result<Vec<String>, String> {
     st.calls.clear();
     st.mated.clear();
+    let mut woke = false;
+    if ctx.players.iter().any(|p| p == actor) && !matches!(action, Action::Start { .. } | Action::Resume) {
+        // A player's action: turns no longer run out in a row, and a game paused for want
+        // of play resumes (if the action is refused, this state is dropped with it).
+        woke = st.stalled;
+        st.unstall(t);
+    }
     let mut f = Fold::new(st, ctx, actor, t);
+    if woke {
+        f.lines
+            .push("Play resumes (the game was paused for want of play); the limits run from now.".into());
+    }
     match action {
         Action::Start { position, order } => f.start(position.as_deref(), order)?,
         Action::Push { join } => f.push(*join)?,
@@ -2253,7 +2308,16 @@ impl<'a> Fold<'a> {
     /// `/resume`: a Referee resumes play; the running limits are extended by the pause
     /// (Nomic rules 6.10).
     fn resume(&mut self) -> Result<(), String> {
-        self.need_referee("resume play")?;
+        if self.st.paused.is_none() {
+            return refuse("play is not paused");
+        }
+        if self.st.stalled && self.organiser() {
+            // The organiser resumes a game paused for want of play.
+        } else {
+            self.need_referee("resume play")?;
+        }
+        self.st.stalled = false;
+        self.st.ran_out.clear();
         let Some(since) = self.st.paused.take() else {
             return refuse("play is not paused");
         };
@@ -3420,7 +3484,11 @@ impl Game {
             ));
         }
         if st.paused.is_some() {
-            v.push("Play is paused by a Referee.".into());
+            v.push(if st.stalled {
+                "Play is paused for want of play (every player let a turn run out).".into()
+            } else {
+                "Play is paused by a Referee.".into()
+            });
         }
         if let Some(l) = &st.last {
             v.push(format!("Last move: {}", l.text));

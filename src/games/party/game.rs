@@ -17,6 +17,9 @@ use super::piece::{parse_kind, EchoRule, Kind, Piece};
 use super::rules::{apply, in_check, Play};
 use super::weight::weight;
 
+/// What the default play that pauses a game adds (issue 41).
+pub const STALLED: &str = "Every Swinger let a turn run out in a row: the game is paused (the turn limit stops) until a Swinger plays or the organiser resumes it with /resume.";
+
 /// Three days (the default turn limit).
 pub const DEFAULT_LIMIT: u64 = 3 * 86_400;
 /// Seven days (the longest extension).
@@ -25,10 +28,10 @@ pub const MAX_EXTENSION: u64 = 7 * 86_400;
 /// Per-game settings.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
-    /// How long a player is waited on before a reminder (`remind:` on `/… new`): `None` the
-    /// default, `Some(0)` never (shared rules 7.4).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub remind: Option<u64>,
+    /// The reminder interval and stall time (`remind:` on `/… new`, the server's defaults;
+    /// shared rules 7.4).
+    #[serde(flatten)]
+    pub pace: crate::games::pace::Pace,
     /// Seconds a turn lasts after the state is announced.
     pub turn_limit: u64,
     /// The seed that ordered the Play List.
@@ -41,7 +44,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            remind: None,
+            pace: crate::games::pace::Pace::default(),
             turn_limit: DEFAULT_LIMIT,
             seed: 0,
             echo: EchoRule::Rules,
@@ -131,6 +134,9 @@ pub enum Action {
         /// The text.
         text: String,
     },
+    /// The organiser or the Chess-Umpire resumes a game paused because every Swinger let a
+    /// turn run out: the turn limit runs from now.
+    Resume,
     /// The Chess-Umpire ends the game (Party rules 3.10): the final Weights are its result.
     End {
         /// The final Weights line (`Weights: ann 39.5, ben 3.0`).
@@ -199,6 +205,11 @@ pub struct State {
     pub ledger: Vec<String>,
     /// The game was ended by its Umpire (`/party end`): the final Weights.
     pub ended: Option<String>,
+    /// Seats whose turns ran out to their default play since anyone last played.
+    pub ran_out: BTreeSet<u8>,
+    /// Paused since: every Swinger not Warm let a turn run out in a row (issue 41). The
+    /// turn limit stops; a play or the organiser's `/resume` ends it.
+    pub stalled: Option<Timestamp>,
 }
 
 impl State {
@@ -219,6 +230,8 @@ impl State {
             last: None,
             ledger: Vec::new(),
             ended: None,
+            ran_out: BTreeSet::new(),
+            stalled: None,
         }
     }
 }
@@ -267,6 +280,8 @@ pub enum Request {
     Create(String, String),
     /// `/ledger add|edit`.
     Ledger(Option<usize>, String),
+    /// `/resume` (the organiser or the Chess-Umpire) of a game paused for want of play.
+    Resume,
     /// `/party end` (the Chess-Umpire).
     End,
     /// `/takeback`.
@@ -358,7 +373,7 @@ impl Game {
             ),
         };
         let settings = Settings {
-            remind: None,
+            pace: crate::games::pace::Pace::default(),
             turn_limit: new.turn_limit.unwrap_or(DEFAULT_LIMIT),
             seed: new.seed,
             echo,
@@ -463,6 +478,9 @@ impl Game {
     /// When the current turn expires.
     pub fn deadline(&self) -> Option<Timestamp> {
         self.to_play()?;
+        if self.state.stalled.is_some() {
+            return None;
+        }
         Some(
             self.state
                 .extended
@@ -629,6 +647,13 @@ impl Game {
                     ));
                 }
                 Action::Extend { seat, until }
+            }
+            Request::Resume => {
+                self.need_umpire(umpire)?;
+                if self.state.stalled.is_none() {
+                    return Err("this game is not paused".into());
+                }
+                Action::Resume
             }
             Request::Warm(user, on) => {
                 self.need_umpire(umpire)?;
@@ -1262,6 +1287,30 @@ fn fold(
             reorder(&mut st.pos, Some(*seat));
             played(st, *seat, lines);
             begin_turn(st, now, lines);
+            if *how == How::Default {
+                st.ran_out.insert(*seat);
+                let active: Vec<u8> = st
+                    .pos
+                    .list
+                    .iter()
+                    .copied()
+                    .filter(|s| !st.warm.contains(s))
+                    .collect();
+                if active.iter().all(|s| st.ran_out.contains(s)) {
+                    st.stalled = Some(now);
+                    lines.push(STALLED.into());
+                }
+            } else {
+                st.ran_out.clear();
+                st.stalled = None;
+            }
+        }
+        Action::Resume => {
+            st.stalled = None;
+            st.ran_out.clear();
+            st.turn_started = now;
+            st.extended = None;
+            lines.push("The game resumes: the turn limit runs from now.".into());
         }
         Action::Extend { seat, until } => {
             st.extended = Some(st.turn_started + until);

@@ -52,10 +52,10 @@ impl Stalemate {
 /// Per-game settings (§4.9).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
-    /// How long a player is waited on before a reminder (`remind:` on `/… new`): `None` the
-    /// default, `Some(0)` never (shared rules 7.4).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub remind: Option<u64>,
+    /// The reminder interval and stall time (`remind:` on `/… new`, the server's defaults;
+    /// shared rules 7.4).
+    #[serde(flatten)]
+    pub pace: crate::games::pace::Pace,
     /// Standard, conquest or devastation.
     pub mode: Mode,
     /// Stalemate: draw or pass.
@@ -71,7 +71,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            remind: None,
+            pace: crate::games::pace::Pace::default(),
             mode: Mode::Standard,
             stalemate: Stalemate::Draw,
             promote_at_file_end: false,
@@ -423,7 +423,7 @@ impl Game {
             (None, m) => m.unwrap_or_default(),
         };
         let settings = Settings {
-            remind: None,
+            pace: crate::games::pace::Pace::default(),
             mode,
             stalemate: new.stalemate,
             promote_at_file_end: new.promote_at_file_end,

@@ -1,0 +1,19 @@
+//! How a game keeps its players moving, as created (`remind:` on `/<game> new`, and the
+//! server's `/settings reminder_after:` and `stall_after:` filled in then): the reminder
+//! interval and how long a game may sit untouched before it pauses. Every game's settings
+//! carry one, stored with them.
+
+use serde::{Deserialize, Serialize};
+
+/// A game's reminder interval and stall time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pace {
+    /// How long a player is waited on before a reminder: `None` the default (12 hours),
+    /// `Some(0)` never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remind: Option<u64>,
+    /// How long nobody may act before the game pauses: `None` the default (30 days),
+    /// `Some(0)` never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stall: Option<u64>,
+}
