@@ -314,3 +314,76 @@ async fn whoever_must_act_is_notified_once_and_nobody_else() {
     assert!(errors.is_empty(), "fake Discord saw: {errors:#?}");
     drop(bot);
 }
+
+/// Issue 41: a reminder is a new message notifying exactly the one user waited on, with a
+/// "not waiting on me" button that stops the reminders of that wait.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reminder_notifies_only_the_user_waited_on_and_its_button_stops_them() {
+    let fake = Fake::start().await;
+    let dir = scratch("bot-remind");
+    let db = format!("sqlite://{}?mode=rwc", dir.join("bot.db").display());
+    let _bot = Bot::start(&fake, dir, Some(db));
+    connected(&fake, 1).await;
+    let (p, org) = seats_from(1700);
+    let [ann, ben, ..] = &p;
+    let user = |name: &str, u: &User| json!({"name": name, "type": 6, "value": u.id.to_string()});
+    let options = json!([
+        user("white", ann),
+        user("black", ben),
+        int("seed", 7),
+        text("remind", "2s")
+    ]);
+    let t = fake.slash(&org, CHANNEL, "chex new", options, &[ann, ben]);
+    accepted(&fake.answer(&t).await, "chex new");
+    let thread = fake.lock().threads.last().expect("a thread").0;
+    let mark = fake.mark();
+    // White (ann) is to draw: within a few seconds she is reminded, and nobody else.
+    let reminder = fake
+        .wait("a reminder", 20, |i| {
+            i.public(thread)
+                .into_iter()
+                .find(|m| m.content.contains("reminder:"))
+                .cloned()
+        })
+        .await;
+    assert_eq!(reminder.notified, ids(&[ann]), "{}", reminder.content);
+    assert_eq!(reminder.pings, ids(&[ann]));
+    assert!(
+        reminder.content.contains("Chex waits on you"),
+        "{}",
+        reminder.content
+    );
+    assert!(!timestamps(&reminder.content, 'R').is_empty());
+    let notified: Vec<String> = fake
+        .lock()
+        .notified_since(thread, mark)
+        .into_iter()
+        .collect();
+    assert!(notified.iter().all(|u| *u == ann.id.to_string()), "{notified:?}");
+    // Her button: only she may press it; then no more reminders for this wait.
+    let [button] = reminder.buttons.as_slice() else {
+        panic!("one button: {:?}", reminder.buttons);
+    };
+    assert!(button.starts_with("nowait:"), "{button}");
+    let t = fake.press(ben, &reminder, button);
+    let r = fake.answer(&t).await;
+    assert!(message(&r).ephemeral, "a refusal is private");
+    assert!(message(&r).content.contains("someone else's"), "{}", message(&r).content);
+    let t = fake.press(ann, &reminder, button);
+    let r = fake.answer(&t).await;
+    assert!(message(&r).content.contains("no more reminders"), "{}", message(&r).content);
+    let mark = fake.mark();
+    tokio::time::sleep(std::time::Duration::from_secs(7)).await;
+    fake.settle().await;
+    let later: Vec<String> = fake
+        .lock()
+        .public(thread)
+        .iter()
+        .filter(|m| m.content.contains("reminder:"))
+        .map(|m| m.id.to_string())
+        .collect();
+    assert!(
+        fake.notified_since(thread, mark).await.is_empty(),
+        "no more reminders after \"not waiting on me\": {later:?}"
+    );
+}
