@@ -89,7 +89,8 @@ fn every_timer_of_a_game_not_in_memory_is_announced_within_one_tick_once() {
         assert!(tick >= 1);
         let svc = service(&url).await;
         // Locks expiring at different times on several boards of two games, and a Party Chess
-        // game whose turn limit recurs (each default play starts the next turn's limit).
+        // game whose turn limit recurs (each default play starts the next turn's limit; with
+        // `stall:off` a round of them does not pause it).
         kfb(&svc, "k1").await;
         kfb(&svc, "k2").await;
         send(&svc, "a", "k1", START, "/move e2-e4").await;
@@ -101,7 +102,7 @@ fn every_timer_of_a_game_not_in_memory_is_announced_within_one_tick_once() {
             "org",
             "p",
             START + 7,
-            "/party new umpire:@uma swingers:@ann @ben @cat seed:7 turn_limit:10m",
+            "/party new umpire:@uma swingers:@ann @ben @cat seed:7 turn_limit:10m stall:off",
         )
         .await;
         for u in ["ann", "ben", "cat"] {
@@ -195,7 +196,8 @@ fn every_timer_of_a_game_not_in_memory_is_announced_within_one_tick_once() {
 #[test]
 fn a_long_window_of_timers_is_the_timers_found_one_by_one() {
     let mut hub = arbiter::commands::Hub::new();
-    let text = "/nomic new players:@ann @ben @cat referees:@ref order:@ann @ben @cat seed:5";
+    // `stall:off`: turns running out never pause it.
+    let text = "/nomic new players:@ann @ben @cat referees:@ref order:@ann @ben @cat seed:5 stall:off";
     let cmd = parse_command(text).unwrap();
     let caller = Caller {
         user: "org",

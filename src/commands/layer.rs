@@ -245,6 +245,11 @@ pub trait ThreadGame: Send + Sync {
     fn organiser(&self) -> Option<String> {
         self.log().row(0)?.ok().map(|r| r.actor)
     }
+    /// Who else looks after the game (a Party game's Chess-Umpire, a Nomic game's Referees):
+    /// pinged with the organiser when it pauses.
+    fn officials(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// Since when the game is paused by its own rules (a whole round of turns run out by
     /// default), if it is at `now`: its limits stop, and reminders with them. The layer's
     /// own pause (nobody acted for the stall time) is [`super::remind::paused`].

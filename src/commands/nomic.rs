@@ -659,6 +659,10 @@ impl ThreadGame for Game {
         self.settings.pace
     }
 
+    fn officials(&self) -> Vec<String> {
+        self.state().settings.referees.clone()
+    }
+
     fn stalled(&self, now: Timestamp) -> Option<Timestamp> {
         let st = self.state_at(now);
         st.paused.filter(|_| st.stalled)

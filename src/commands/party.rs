@@ -199,6 +199,10 @@ impl ThreadGame for Game {
         self.settings.pace
     }
 
+    fn officials(&self) -> Vec<String> {
+        vec![self.state().umpire.clone()]
+    }
+
     fn stalled(&self, now: Timestamp) -> Option<Timestamp> {
         self.at(now).state().stalled
     }

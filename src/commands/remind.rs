@@ -137,11 +137,22 @@ fn pause_due(game: &dyn ThreadGame, thread: &str, att: &Attention) -> Option<Due
         game.kind().title,
         format_duration(idle)
     );
+    let who = organiser(game).into_iter().chain(game.officials());
     Some(Due {
         seat: PAUSE_SEAT,
         at,
-        notify: Notify::to(organiser(game), text),
+        notify: Notify::to(who, text),
     })
+}
+
+/// A wait as reminders count it: from the organiser's `/resume` if that came later (the
+/// reminders start again then).
+fn resumed(w: &Wait, thread: &str, att: &Attention) -> Wait {
+    let mut w = w.clone();
+    if let Some(r) = att.resumed(thread) {
+        w.since = w.since.max(r);
+    }
+    w
 }
 
 /// The reminders falling due in `(after, until]` for the waits as they stand at `until`: of
@@ -166,7 +177,7 @@ pub fn reminders(
         .filter_map(|w| {
             let prefs = att.prefs(&w.user);
             let every = interval(game, &prefs)?;
-            let (at, warning) = times(&w, every, &prefs)
+            let (at, warning) = times(&resumed(&w, thread, att), every, &prefs)
                 .into_iter()
                 .filter(|(t, _)| pause.is_none_or(|p| *t < p))
                 .rfind(|(t, _)| *t > after && *t <= until)?;
@@ -201,7 +212,7 @@ pub fn next_reminder(
         .flat_map(|w| {
             let prefs = att.prefs(&w.user);
             interval(game, &prefs)
-                .map(|every| times(w, every, &prefs))
+                .map(|every| times(&resumed(w, thread, att), every, &prefs))
                 .unwrap_or_default()
         })
         .map(|(t, _)| t)

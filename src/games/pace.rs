@@ -13,7 +13,7 @@ pub struct Pace {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remind: Option<u64>,
     /// How long nobody may act before the game pauses: `None` the default (30 days),
-    /// `Some(0)` never.
+    /// `Some(0)` never (not even when a whole round of turns runs out by default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stall: Option<u64>,
 }

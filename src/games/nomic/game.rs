@@ -1149,7 +1149,12 @@ impl State {
         }
         self.end_turn(at, lines, ctx);
         let players = self.voters();
-        if self.over || players.is_empty() || !players.iter().all(|p| self.ran_out.contains(p)) {
+        // `stall:off`: the game never pauses.
+        if self.over
+            || self.settings.pace.stall == Some(0)
+            || players.is_empty()
+            || !players.iter().all(|p| self.ran_out.contains(p))
+        {
             return;
         }
         self.paused = Some(at);

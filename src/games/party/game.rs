@@ -1296,7 +1296,8 @@ fn fold(
                     .copied()
                     .filter(|s| !st.warm.contains(s))
                     .collect();
-                if active.iter().all(|s| st.ran_out.contains(s)) {
+                // `stall:off`: the game never pauses.
+                if settings.pace.stall != Some(0) && active.iter().all(|s| st.ran_out.contains(s)) {
                     st.stalled = Some(now);
                     lines.push(STALLED.into());
                 }
