@@ -21,6 +21,9 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Mutex;
 
+mod replay;
+pub use replay::ReplayGuard;
+
 use crate::commands::{Caller, Command, Due, Hub, Notify, PictureJob, Reply, ThreadGame};
 use crate::store::{LogLine, Store, StoreError, TournamentRows};
 use crate::time::Timestamp;
@@ -289,6 +292,8 @@ pub struct Service {
     pictures: std::sync::OnceLock<crate::cpu::Pool>,
     idle: StdMutex<(Duration, Duration)>,
     loads: AtomicU64,
+    /// Threads whose game's replay is being drawn (one at a time per game: `replay.rs`).
+    replaying: StdMutex<HashSet<String>>,
 }
 
 /// A snapshot of a game's log, to find what a command changed.
@@ -380,6 +385,7 @@ impl Service {
             pictures: std::sync::OnceLock::new(),
             idle: StdMutex::new((IDLE, FINISHED_IDLE)),
             loads: AtomicU64::new(0),
+            replaying: StdMutex::default(),
         }
     }
 

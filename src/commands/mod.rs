@@ -9,6 +9,7 @@ mod mygames;
 pub mod nomic;
 pub mod party;
 pub mod remind;
+pub mod replay;
 pub mod rules;
 mod tournament;
 pub mod ultimate;
