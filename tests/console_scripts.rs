@@ -103,4 +103,5 @@ scripts! {
     moves_off_turn_lists_plays_to_plan => "planning.txt",
     my_games_list_what_waits_on_the_caller_first => "mygames.txt",
     reminders_ping_the_one_user_waited_on => "reminders.txt",
+    replay_posts_a_gif_and_refuses_bad_options => "replay.txt",
 }

@@ -449,6 +449,8 @@ fn cli_writes_a_png_and_rejects_bad_input() {
 fn bench() {
     let report = arbiter::render::bench(21).unwrap();
     println!("{report}");
+    let replays = arbiter::commands::replay::bench().unwrap();
+    print!("{}", arbiter::commands::replay::bench_text(&replays));
 }
 
 #[test]

@@ -530,6 +530,10 @@ impl ThreadGame for Game {
             let board = |seat: usize| snap.state().players[seat].board;
             let changed = match &e.action {
                 kfb::Action::Move { player, .. } => opts.board.is_none_or(|b| board(*player) == b),
+                // A king passed to a teammate changes the hands the picture shows.
+                kfb::Action::Give { from, to, .. } => opts
+                    .board
+                    .is_none_or(|b| board(*from) == b || board(*to) == b),
                 _ => false,
             };
             frames.step(
