@@ -174,6 +174,18 @@ impl Console {
         };
         if rest.starts_with('/') {
             match parse_command(rest) {
+                Some(cmd) if cmd.name == "replay" => match self.replay(&cmd) {
+                    Ok(r) => {
+                        out.push(format!("ok: {}", r.text()));
+                        out.push(format!(
+                            "[attachment:{} {}x{}]",
+                            r.file_name(),
+                            r.replay.size.0,
+                            r.replay.size.1
+                        ));
+                    }
+                    Err(why) => out.push(format!("refused: {why}")),
+                },
                 Some(cmd) if cmd.name == "settings" => {
                     let r = self.settings(user, &cmd);
                     print_reply(&mut out, &r, self.now);
@@ -309,6 +321,12 @@ impl Console {
         }
     }
 
+    /// `/replay` in the current thread, drawn (the console shows what Discord would attach).
+    fn replay(&mut self, cmd: &commands::Command) -> Result<commands::replay::Replayed, String> {
+        self.rt
+            .block_on(self.svc.replay(&self.thread, cmd, self.now))
+    }
+
     fn bang(&mut self, rest: &str, out: &mut Vec<String>) {
         let mut words = rest.split_whitespace();
         match words.next() {
@@ -398,6 +416,25 @@ impl Console {
                 }
                 None => out.push("error: write !leave <user>".into()),
             },
+            Some("replay") => {
+                // `!replay <file.gif> [from:…] [to:…] [board:…] [speed:…]`: `/replay`, written.
+                let Some(file) = words.next() else {
+                    out.push("error: write !replay <file.gif> [options]".into());
+                    return;
+                };
+                let options: Vec<&str> = words.collect();
+                let Some(cmd) = parse_command(&format!("/replay {}", options.join(" "))) else {
+                    out.push("error: write !replay <file.gif> [options]".into());
+                    return;
+                };
+                match self.replay(&cmd) {
+                    Ok(r) => match std::fs::write(file, &r.replay.gif) {
+                        Ok(()) => out.push(format!("wrote {file}: {}", r.text())),
+                        Err(e) => out.push(format!("error: cannot write {file}: {e}")),
+                    },
+                    Err(e) => out.push(format!("refused: {e}")),
+                }
+            }
             Some("render") => {
                 let Some(file) = words.next() else {
                     out.push("error: write !render <file.png>".into());

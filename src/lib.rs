@@ -16,12 +16,13 @@
 //!   clock.
 //! - [`commands`]: the command layer and the game layer (the seam). A game is a `GameKind`
 //!   (its name, its `/<game> new`, how to load and import one) and a `ThreadGame` (its log,
-//!   commands, status, offered moves, export, timers and picture). Everything below this layer
+//!   commands, status, offered moves, export, timers, picture and replay). Everything below this layer
 //!   sees games only through that seam.
 //!   The layer also knows whom each game waits on, since when and by when
 //!   (`ThreadGame::waits`): `/mygames` and the reminders (`commands::remind`, timers like
 //!   the games' own) are written once on it.
-//! - [`render`]: pictures (PNG) of every game and of tournament standings; [`swiss`] and
+//! - [`render`]: pictures (PNG) of every game and of tournament standings, and replays
+//!   (`/replay`: a game as one animated GIF, `render::replay`); [`swiss`] and
 //!   [`tournament`]: FIDE Dutch pairings, signups, teams and rounds.
 //! - [`service`]: the hub with storage. One lock per game thread (games never wait for each
 //!   other), games loaded on demand and dropped when idle, every command committed before it

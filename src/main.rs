@@ -93,6 +93,31 @@ enum Command {
         #[arg(short = 'o', long = "output")]
         output: Option<std::path::PathBuf>,
     },
+    /// Write a stored game's replay as an animated GIF (what `/replay` posts): the start,
+    /// then one frame per action that changed the board.
+    Replay {
+        /// Database URL (default: `DATABASE_URL`, else `arbiter.db` here).
+        #[arg(long)]
+        db: Option<String>,
+        /// The game: the name (Discord id) of its thread.
+        #[arg(long)]
+        thread: String,
+        /// The GIF file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// The first action to show.
+        #[arg(long)]
+        from: Option<u32>,
+        /// The last action to show.
+        #[arg(long)]
+        to: Option<u32>,
+        /// Kung Fu Bughouse: only this board (1–3).
+        #[arg(long)]
+        board: Option<u8>,
+        /// slow, normal or fast.
+        #[arg(long)]
+        speed: Option<String>,
+    },
     /// Read a game written by `export` into a database.
     Import {
         /// The export file.
@@ -168,7 +193,8 @@ enum Command {
     },
     /// Measure picture speed: median time to render and encode an 8×8 board, the KFB
     /// three-board picture, every other game's picture and a standings table, their sizes,
-    /// and each as a ratio to the 8×8 board's time.
+    /// and each as a ratio to the 8×8 board's time; then the replays of a 200-action KFB
+    /// game and a 300-play Party Chess game (time and bytes).
     RenderBench {
         /// Runs.
         #[arg(long, default_value_t = 21)]
@@ -363,6 +389,45 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                 None => print!("{text}"),
             }
         }
+        Command::Replay {
+            db,
+            thread,
+            out,
+            from,
+            to,
+            board,
+            speed,
+        } => {
+            let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
+            let game = runtime()?.block_on(async {
+                let store = arbiter::store::Store::connect(db.as_deref()).await?;
+                let stored = store.load(&thread).await?;
+                Ok::<_, arbiter::store::StoreError>(stored.map(|s| s.game))
+            })?;
+            let Some(game) = game else {
+                return Err(format!("no game in thread `{thread}`").into());
+            };
+            let mut line = String::from("/replay");
+            let options = [
+                ("from", from.map(|n| n.to_string())),
+                ("to", to.map(|n| n.to_string())),
+                ("board", board.map(|n| n.to_string())),
+                ("speed", speed),
+            ];
+            for (key, value) in options {
+                if let Some(v) = value {
+                    line.push_str(&format!(" {key}:{v}"));
+                }
+            }
+            let cmd = arbiter::commands::parse_command(&line).ok_or("bad options")?;
+            let opts = arbiter::commands::replay::ReplayOptions::of_command(&cmd)?;
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            let replayed = game.replay(&opts, now)?()?;
+            std::fs::write(&out, &replayed.replay.gif)?;
+            println!("wrote {}: {}", out.display(), replayed.text());
+        }
         Command::Import { file, thread, db } => {
             let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
             let text = std::fs::read_to_string(&file)?;
@@ -396,6 +461,8 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         }
         Command::RenderBench { runs } => {
             println!("{}", arbiter::render::bench(runs)?);
+            let replays = arbiter::commands::replay::bench()?;
+            print!("{}", arbiter::commands::replay::bench_text(&replays));
         }
         Command::Bench {
             variant,

@@ -21,6 +21,9 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Mutex;
 
+mod replay;
+pub use replay::ReplayGuard;
+
 use crate::commands::notify::{read_nowait_button, Attention};
 use crate::commands::remind;
 use crate::commands::{Caller, Command, Due, Hub, Notify, PictureJob, Reply, ThreadGame};
@@ -294,6 +297,8 @@ pub struct Service {
     /// Players' settings, dismissed waits and resumed games: the store's (read from the
     /// database), or the service's own without one.
     attention: crate::store::Shared<Attention>,
+    /// Threads whose game's replay is being drawn (one at a time per game: `replay.rs`).
+    replaying: StdMutex<HashSet<String>>,
 }
 
 /// The line `/status` starts with while a game is paused.
@@ -396,6 +401,7 @@ impl Service {
             pictures: std::sync::OnceLock::new(),
             idle: StdMutex::new((IDLE, FINISHED_IDLE)),
             loads: AtomicU64::new(0),
+            replaying: StdMutex::default(),
         }
     }
 

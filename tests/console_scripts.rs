@@ -105,4 +105,5 @@ scripts! {
     reminders_ping_the_one_user_waited_on => "reminders.txt",
     notify_settings_shape_reminders => "notify.txt",
     stalled_games_pause_and_resume => "stall.txt",
+    replay_posts_a_gif_and_refuses_bad_options => "replay.txt",
 }

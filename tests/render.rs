@@ -449,6 +449,8 @@ fn cli_writes_a_png_and_rejects_bad_input() {
 fn bench() {
     let report = arbiter::render::bench(21).unwrap();
     println!("{report}");
+    let replays = arbiter::commands::replay::bench().unwrap();
+    print!("{}", arbiter::commands::replay::bench_text(&replays));
 }
 
 #[test]
@@ -1107,4 +1109,256 @@ fn nomic_mated_at_the_push_and_offered() {
         view.lines
     );
     check_golden("nomic_mated_offered", &nomic_png(&g));
+}
+
+// ----- replays (issue 44) ---------------------------------------------------------------
+
+use arbiter::commands::replay::{example_game, ReplayOptions};
+use arbiter::commands::ThreadGame;
+use arbiter::render::replay::{Speed, CAPTION_HEIGHT};
+
+/// A replay decoded as a viewer shows it: the screen's size, and each frame composed over
+/// the ones before it, with its delay. Checks that every frame lies within the screen.
+fn decode_replay(gif_bytes: &[u8]) -> ((u32, u32), Vec<(image::RgbImage, u16)>) {
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::Indexed);
+    let mut d = opts.read_info(gif_bytes).unwrap();
+    let (w, h) = (u32::from(d.width()), u32::from(d.height()));
+    let palette = d.global_palette().unwrap().to_vec();
+    let mut screen = image::RgbImage::new(w, h);
+    let mut frames = Vec::new();
+    while let Some(f) = d.read_next_frame().unwrap() {
+        assert!(f.palette.is_none(), "one palette for the whole replay");
+        let (fl, ft, fw, fh) = (
+            u32::from(f.left),
+            u32::from(f.top),
+            u32::from(f.width),
+            u32::from(f.height),
+        );
+        assert!(fl + fw <= w && ft + fh <= h, "a frame outside the screen");
+        for y in 0..fh {
+            for x in 0..fw {
+                let i = f.buffer[(y * fw + x) as usize];
+                if Some(i) == f.transparent {
+                    continue;
+                }
+                let c = &palette[usize::from(i) * 3..usize::from(i) * 3 + 3];
+                screen.put_pixel(fl + x, ft + y, image::Rgb([c[0], c[1], c[2]]));
+            }
+        }
+        frames.push((screen.clone(), f.delay));
+    }
+    ((w, h), frames)
+}
+
+/// The share of a picture's pixels that differ by more than `levels` from the screen below
+/// the caption band (a picture smaller than the screen is compared where it lies).
+fn off_share(screen: &image::RgbImage, png: &[u8], levels: u8) -> f64 {
+    let pic = image::load_from_memory(png).unwrap().to_rgb8();
+    assert!(pic.width() <= screen.width() && pic.height() + CAPTION_HEIGHT <= screen.height());
+    let off = pic
+        .enumerate_pixels()
+        .filter(|(x, y, p)| {
+            let s = screen.get_pixel(*x, y + CAPTION_HEIGHT);
+            (0..3).any(|i| p.0[i].abs_diff(s.0[i]) > levels)
+        })
+        .count();
+    off as f64 / f64::from(pic.width() * pic.height())
+}
+
+/// The game as it stood after its first `rows` log entries, and the time of the last.
+fn prefix(game: &dyn ThreadGame, rows: usize) -> (Box<dyn ThreadGame>, u64) {
+    let rows: Vec<_> = (0..rows).map(|i| game.row(i).unwrap().unwrap()).collect();
+    let time = rows.last().unwrap().time;
+    let kind = game.kind();
+    let settings = game.settings_json().unwrap();
+    ((kind.load)(game.users(), &settings, rows).unwrap(), time)
+}
+
+/// Writes the first, a middle and the last frame 400 px wide to the temporary directory
+/// under `PICTURE_400=1`, to look at.
+fn look_at_frames(name: &str, frames: &[(image::RgbImage, u16)]) {
+    if std::env::var_os("PICTURE_400").is_some_and(|v| v == "1") {
+        for (tag, i) in [
+            ("first", 0),
+            ("middle", frames.len() / 2),
+            ("last", frames.len() - 1),
+        ] {
+            let img = &frames[i].0;
+            let h = img.height() * 400 / img.width();
+            let small = image::imageops::resize(img, 400, h, image::imageops::FilterType::Triangle);
+            small
+                .save(std::env::temp_dir().join(format!("replay-{name}-{tag}.400.png")))
+                .unwrap();
+        }
+    }
+}
+
+/// The replay of an example game of `plays` moves: one frame for the start and one per
+/// move (the example games change the board with `/move` alone), every frame the screen's
+/// size, the delays as `speed:fast` sets them, and the first and last frames the pictures
+/// of the start and of the final position (`expected` draws them for a game that shows
+/// them otherwise than its picture: Chex on one frame).
+fn check_replay(
+    name: &str,
+    plays: usize,
+    expected: impl Fn(&dyn ThreadGame, u64) -> Vec<u8>,
+) -> Box<dyn ThreadGame> {
+    let game = example_game(name, plays).unwrap();
+    let opts = ReplayOptions {
+        speed: Speed::Fast,
+        ..ReplayOptions::default()
+    };
+    let replayed = game.replay(&opts, 0).unwrap()().unwrap();
+    let r = &replayed.replay;
+    assert_eq!(
+        (r.scale, r.skipped),
+        (1.0, 0),
+        "{name}: a small replay at full size"
+    );
+    assert!(r.gif.len() < arbiter::render::replay::UPLOAD_LIMIT);
+    let rows: Vec<_> = (0..game.log_len())
+        .map(|i| game.row(i).unwrap().unwrap())
+        .collect();
+    let moves: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].command.starts_with("/move") && rows[i].reverted.is_none())
+        .collect();
+    let (size, frames) = decode_replay(&r.gif);
+    look_at_frames(name, &frames);
+    assert_eq!(
+        frames.len(),
+        moves.len() + 1,
+        "{name}: the start and each move"
+    );
+    assert_eq!(r.frames, frames.len());
+    assert_eq!(r.size, size);
+    for (i, (_, delay)) in frames.iter().enumerate() {
+        let want = if i + 1 == frames.len() { 200 } else { 50 };
+        assert_eq!(*delay, want, "{name}: frame {i}'s delay");
+    }
+    // The start: the game before its first move, as its picture showed it then.
+    let (start, at) = prefix(&*game, moves[0]);
+    let off = off_share(&frames[0].0, &expected(&*start, at), 24);
+    assert!(off < 0.002, "{name}: first frame {:.3}% off", off * 100.0);
+    let last = rows[*moves.last().unwrap()].time;
+    let (end, _) = prefix(&*game, moves.last().unwrap() + 1);
+    let off = off_share(&frames.last().unwrap().0, &expected(&*end, last), 24);
+    assert!(off < 0.002, "{name}: last frame {:.3}% off", off * 100.0);
+    game
+}
+
+fn picture_at(game: &dyn ThreadGame, now: u64) -> Vec<u8> {
+    game.picture("replay-test", now)().unwrap()
+}
+
+#[test]
+fn kfb_replay() {
+    check_replay("kfb", 40, picture_at);
+}
+
+#[test]
+fn ultimate_replay() {
+    check_replay("ultimate", 30, picture_at);
+}
+
+#[test]
+fn nomic_replay() {
+    check_replay("nomic", 30, picture_at);
+}
+
+#[test]
+fn party_replay() {
+    check_replay("party", 40, picture_at);
+}
+
+#[test]
+fn chex_replay_keeps_the_squares_still() {
+    use arbiter::games::chex;
+    use arbiter::render::{chex_view, render_chex};
+    // Every frame on the frame of the whole game: the union of the boards the moves leave.
+    let whole = |game: &dyn ThreadGame| {
+        let g = game.downcast::<chex::Game>().unwrap();
+        let mut frame: Option<(i32, i32, i32, i32)> = None;
+        g.each_state(|e, snap| {
+            if e.command.starts_with("/move") || e.number.is_none() {
+                let v = chex_view(snap);
+                let (x0, y0) = v.origin;
+                let (x1, y1) = (x0 + v.files as i32, y0 + v.ranks as i32);
+                frame = Some(match frame {
+                    None => (x0, y0, x1, y1),
+                    Some((a, b, c, d)) => (a.min(x0), b.min(y0), c.max(x1), d.max(y1)),
+                });
+            }
+        })
+        .unwrap();
+        frame.unwrap()
+    };
+    let full = example_game("chex", 40).unwrap();
+    let (x0, y0, x1, y1) = whole(&*full);
+    check_replay("chex", 40, |g, _| {
+        let v = chex_view(g.downcast::<chex::Game>().unwrap());
+        render_chex(&v.reframed((x0, y0), (x1 - x0) as u32, (y1 - y0) as u32)).unwrap()
+    });
+}
+
+#[test]
+fn replay_options_pick_the_frames() {
+    let game = example_game("kfb", 30).unwrap();
+    let run = |line: &str| {
+        let cmd = arbiter::commands::parse_command(line).unwrap();
+        let opts = ReplayOptions::of_command(&cmd)?;
+        let r = game.replay(&opts, 0)?()?;
+        Ok::<_, String>((r.first, r.last, decode_replay(&r.replay.gif)))
+    };
+    // Actions 1–6 are the draft; moves start at #7.
+    let (first, last, (_, frames)) = run("/replay from:10 to:14").unwrap();
+    assert_eq!((first, last, frames.len()), (10, 14, 6));
+    let (_, _, (size, frames)) = run("/replay board:2 to:20").unwrap();
+    assert!(frames.len() < 15, "board 2's moves only");
+    let (whole, _) = decode_replay(
+        &game.replay(&ReplayOptions::default(), 0).unwrap()()
+            .unwrap()
+            .replay
+            .gif,
+    );
+    assert!(size.0 < whole.0, "one board is narrower than three");
+    assert!(run("/replay from:3 to:5")
+        .unwrap_err()
+        .contains("changed the board"));
+    assert!(run("/replay to:99").unwrap_err().contains("no action #99"));
+    assert!(run("/replay speed:ludicrous").is_err());
+}
+
+#[test]
+fn a_long_replay_stays_under_the_limit() {
+    use arbiter::render::replay::{render_replay, ReplayFrame, ReplaySpec, Still};
+    // A tight limit stands for a long game: the replay shrinks, then skips frames.
+    let game = example_game("party", 30).unwrap();
+    let party = game.downcast::<arbiter::games::party::Game>().unwrap();
+    let mut stills = Vec::new();
+    party
+        .each_state(|e, snap| {
+            if e.command.starts_with("/move") {
+                stills.push(ReplayFrame {
+                    caption: e.command.clone(),
+                    still: Still::Party(Box::new(arbiter::render::party::view_of(snap))),
+                });
+            }
+        })
+        .unwrap();
+    let n = stills.len();
+    let spec = |limit| ReplaySpec {
+        header: "Party Chess".into(),
+        frames: stills.clone(),
+        speed: Speed::Normal,
+        limit,
+    };
+    let whole = render_replay(&spec(usize::MAX)).unwrap();
+    assert_eq!((whole.scale, whole.frames), (1.0, n));
+    let smaller = render_replay(&spec(whole.gif.len() * 2 / 3)).unwrap();
+    assert!(smaller.scale < 1.0 && smaller.gif.len() <= whole.gif.len() * 2 / 3);
+    let tiny = render_replay(&spec(whole.gif.len() / 12)).unwrap();
+    assert!(tiny.skipped > 0 && tiny.gif.len() <= whole.gif.len() / 12);
+    let (_, frames) = decode_replay(&tiny.gif);
+    assert_eq!(frames.len(), tiny.frames);
 }

@@ -6,10 +6,12 @@ use super::layer::{
     self, announced, draw_offer, duration_opt, main_text, overrun_due, seed_opt, Due, GameKind,
     NewGame, PictureJob, Revert, ThreadGame,
 };
+use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::chex::{
     self, export, parse_turn, DrawMode, Game, Request, Settings, Side, StalemateMode,
 };
+use crate::render::replay::Still;
 use crate::time::Timestamp;
 
 /// Chex in the game layer.
@@ -285,6 +287,46 @@ impl ThreadGame for Game {
     fn picture(&self, _thread: &str, _now: Timestamp) -> PictureJob {
         let view = crate::render::chex_view(self);
         Box::new(move || crate::render::render_chex(&view).map_err(|e| e.to_string()))
+    }
+
+    fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
+        opts.one_board()?;
+        let mut frames = Frames::new(opts, self.log.next_number().saturating_sub(1))?;
+        self.each_state(|e, snap| {
+            let changed = matches!(
+                e.action,
+                chex::Action::Draw { .. } | chex::Action::Place { .. } | chex::Action::Move { .. }
+            );
+            frames.step(
+                e.number,
+                changed,
+                || Some(Still::Chex(Box::new(crate::render::chex_view(snap)))),
+                || {
+                    let what = chex::describe(&e.action, &self.users);
+                    format!("#{} {what}", e.number.unwrap_or(0))
+                },
+            );
+        })
+        .map_err(|e| e.to_string())?;
+        // One frame for the whole replay, so the absolute squares stand still (rules 5.5a).
+        let mut frame: Option<(i32, i32, i32, i32)> = None;
+        for s in frames.stills_mut() {
+            let Still::Chex(v) = s else { continue };
+            let (x0, y0) = v.origin;
+            let (x1, y1) = (x0 + v.files as i32, y0 + v.ranks as i32);
+            frame = Some(match frame {
+                None => (x0, y0, x1, y1),
+                Some((a, b, c, d)) => (a.min(x0), b.min(y0), c.max(x1), d.max(y1)),
+            });
+        }
+        if let Some((x0, y0, x1, y1)) = frame {
+            for v in frames.stills_mut() {
+                if let Still::Chex(v) = v {
+                    **v = v.reframed((x0, y0), (x1 - x0) as u32, (y1 - y0) as u32);
+                }
+            }
+        }
+        frames.job(replay::header(KIND.title, &self.users), opts.speed)
     }
 
     fn square_seen(

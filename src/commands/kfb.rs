@@ -3,11 +3,12 @@
 
 mod picture;
 
-pub use picture::{clock_text, kfb_picture};
+pub use picture::{clock_text, kfb_picture, kfb_view};
 
 use super::layer::{
     self, main_text, Due, GameKind, NewGame, PictureJob, Revert, SquareSeen, ThreadGame,
 };
+use super::replay::{Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::engine::fen;
 use crate::games::hint;
@@ -535,6 +536,43 @@ impl ThreadGame for Game {
         let game = self.clone();
         let thread = thread.to_string();
         Box::new(move || kfb_picture(&game, Some(&thread), now).map_err(|e| e.to_string()))
+    }
+
+    fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
+        let mut frames = Frames::new(opts, self.next_number().saturating_sub(1))?;
+        self.each_state(|e, snap| {
+            let board = |seat: usize| snap.state().players[seat].board;
+            let changed = match &e.action {
+                kfb::Action::Move { player, .. } => opts.board.is_none_or(|b| board(*player) == b),
+                // A king passed to a teammate changes the hands the picture shows.
+                kfb::Action::Give { from, to, .. } => opts
+                    .board
+                    .is_none_or(|b| board(*from) == b || board(*to) == b),
+                _ => false,
+            };
+            frames.step(
+                e.number,
+                changed,
+                || picture::replay_still(snap, opts.board, e.time),
+                || {
+                    let on = match &e.action {
+                        kfb::Action::Move { player, .. } => {
+                            format!(" (board {})", board(*player) + 1)
+                        }
+                        _ => String::new(),
+                    };
+                    let what = kfb::describe(&e.action, &self.users);
+                    format!("#{} {what}{on}", e.number.unwrap_or(0))
+                },
+            );
+        })
+        .map_err(|e| e.to_string())?;
+        let teams = format!(
+            "team 1: {} vs team 2: {}",
+            self.users[..3].join(", "),
+            self.users[3..].join(", ")
+        );
+        frames.job(format!("{} · {teams}", KIND.title), opts.speed)
     }
 
     fn square_seen(

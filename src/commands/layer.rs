@@ -295,6 +295,19 @@ pub trait ThreadGame: Send + Sync {
     /// The picture of the game now, to render away from the executor. `thread` is the
     /// game's thread: a game may draw its picture over its last one, kept by thread.
     fn picture(&self, thread: &str, now: Timestamp) -> PictureJob;
+    /// `/replay`: the game so far as an animated picture, drawn away from the executor: the
+    /// position before the first action shown, then one frame per action that changed the
+    /// board (see [`super::replay`]). `now` is when it is asked for. No replay by default.
+    ///
+    /// # Errors
+    /// Why it is refused, for the user (options out of range, nothing to show).
+    fn replay(
+        &self,
+        _opts: &super::replay::ReplayOptions,
+        _now: Timestamp,
+    ) -> Result<super::replay::ReplayJob, String> {
+        Err("this game has no replay".into())
+    }
     /// Whether a command button's `command` (see [`super::command_button`]), shown with an
     /// earlier reply, still does something at `now` (a Nomic vote still open). The Discord
     /// front end takes the buttons that no longer do off their message. Yes by default.

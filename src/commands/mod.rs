@@ -10,6 +10,7 @@ pub mod nomic;
 pub mod party;
 pub mod notify;
 pub mod remind;
+pub mod replay;
 pub mod rules;
 mod tournament;
 pub mod ultimate;

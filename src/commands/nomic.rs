@@ -5,11 +5,13 @@
 //! `/revert`, `/status`, `/moves` and `/export`.
 
 use super::layer::{self, on_off, Due, GameKind, NewGame, PictureJob, Revert, ThreadGame};
+use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::nomic::{
     self, export, half_letter, parse_piece, Action, Edit, Game, Join, Local, Settings, ASYNC, LIVE,
 };
 use crate::games::parse_seed;
+use crate::render::replay::Still;
 use crate::render::{army_colour_name, render_nomic, HalfView, JoinView, NomicView};
 use crate::time::{parse_duration, Timestamp};
 
@@ -810,6 +812,31 @@ impl ThreadGame for Game {
             Ok(n) => st.open_vote().is_some_and(|p| p.n == n) && !st.over,
             Err(_) => false,
         }
+    }
+
+    fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
+        opts.one_board()?;
+        let mut frames = Frames::new(opts, self.log.next_number().saturating_sub(1))?;
+        self.each_state(|e, snap| {
+            let changed = matches!(
+                e.action,
+                nomic::Action::Push { .. }
+                    | nomic::Action::Move { .. }
+                    | nomic::Action::Edit(_)
+                    | nomic::Action::Demote { .. }
+            );
+            frames.step(
+                e.number,
+                changed,
+                || Some(Still::Nomic(Box::new(nomic_view(snap, e.time)))),
+                || {
+                    let what = nomic::describe(&e.action, &self.players);
+                    format!("#{} {}: {what}", e.number.unwrap_or(0), e.actor)
+                },
+            );
+        })
+        .map_err(|e| e.to_string())?;
+        frames.job(replay::header(KIND.title, &self.players), opts.speed)
     }
 
     fn square_seen(

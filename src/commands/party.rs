@@ -7,8 +7,10 @@ use super::layer::{
     self, announced, duration_opt, main_text, seed_opt, switch, Due, GameKind, NewGame, PictureJob,
     Revert, ThreadGame,
 };
+use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::party::{self, export, Game, Kind, Request, Settings};
+use crate::render::replay::Still;
 use crate::time::{parse_duration, Timestamp};
 
 /// Party Chess in the game layer.
@@ -324,6 +326,37 @@ impl ThreadGame for Game {
     fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {
         let view = crate::render::party::view_of(&self.at(now));
         Box::new(move || crate::render::party::render_party(&view).map_err(|e| e.to_string()))
+    }
+
+    fn replay(&self, opts: &ReplayOptions, now: Timestamp) -> Result<ReplayJob, String> {
+        opts.one_board()?;
+        // The default plays that fell due by now are part of the game (as its picture shows).
+        let game = self.at(now);
+        let mut frames = Frames::new(opts, game.next_number().saturating_sub(1))?;
+        game.each_state(|e, snap| {
+            let changed = matches!(
+                e.action,
+                party::Action::Play { .. } | party::Action::RemoveSwinger { .. }
+            );
+            frames.step(
+                e.number,
+                changed,
+                || Some(Still::Party(Box::new(crate::render::party::view_of(snap)))),
+                || {
+                    let n = e.number.unwrap_or(0);
+                    match &e.action {
+                        party::Action::Play { seat, notation, .. } => {
+                            format!("#{n} {} {notation}", snap.user(*seat))
+                        }
+                        party::Action::RemoveSwinger { seat } => {
+                            format!("#{n} seat {seat}'s office is destroyed")
+                        }
+                        _ => format!("#{n}"),
+                    }
+                },
+            );
+        })?;
+        frames.job(replay::header(KIND.title, &game.users()), opts.speed)
     }
 
     fn square_seen(

@@ -6,11 +6,13 @@ use super::layer::{
     self, announced, draw_offer, duration_opt, main_text, on_off, overrun_due, seed_opt, Due,
     GameKind, NewGame, PictureJob, Revert, SquareSeen, ThreadGame,
 };
+use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::hint;
 use crate::games::ultimate::{
     self, export, square_name, Game, Mode, Request, Seat, Seating, Settings, Stalemate,
 };
+use crate::render::replay::Still;
 use crate::render::{parse_cross_square, render_ultimate, CrossPiece, CrossView};
 use crate::time::Timestamp;
 
@@ -314,6 +316,28 @@ impl ThreadGame for Game {
     fn picture(&self, _thread: &str, _now: Timestamp) -> PictureJob {
         let view = cross_view(self);
         Box::new(move || render_ultimate(&view).map_err(|e| e.to_string()))
+    }
+
+    fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
+        opts.one_board()?;
+        let mut frames = Frames::new(opts, self.log.next_number().saturating_sub(1))?;
+        self.each_state(|e, snap| {
+            let changed = matches!(
+                e.action,
+                ultimate::Action::Move { .. } | ultimate::Action::Concede { .. }
+            );
+            frames.step(
+                e.number,
+                changed,
+                || Some(Still::Ultimate(Box::new(cross_view(snap)))),
+                || {
+                    let what = ultimate::describe(&e.action, &self.users);
+                    format!("#{} {what}", e.number.unwrap_or(0))
+                },
+            );
+        })
+        .map_err(|e| e.to_string())?;
+        frames.job(replay::header(KIND.title, &self.users), opts.speed)
     }
 
     fn square_seen(

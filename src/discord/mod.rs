@@ -32,6 +32,7 @@ mod context;
 mod declared;
 mod events;
 mod picture;
+mod replay;
 mod respond;
 mod settings;
 mod slash;
@@ -77,6 +78,7 @@ async fn run_declared(
         Run::Tournament => tournament::act(ctx, d.command(&given)).await,
         Run::NewTournament => tournament::new(ctx, d, given).await,
         Run::Signup => tournament::signup(ctx, d.command(&given)).await,
+        Run::Replay => replay::run(ctx, d.command(&given)).await,
     }
 }
 

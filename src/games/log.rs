@@ -141,6 +141,12 @@ impl<A> Log<A> {
         }])
     }
 
+    /// Appends an entry as it stands, its number and marks kept (a game rebuilt one entry at
+    /// a time, as a replay draws it).
+    pub fn push_entry(&mut self, e: Entry<A>) {
+        self.0.push(e);
+    }
+
     /// The entries in effect (neither taken back nor reverted), in order: what a game's
     /// state replays from (shared rules 7.1).
     pub fn in_effect(&self) -> impl Iterator<Item = &Entry<A>> {

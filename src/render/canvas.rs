@@ -697,6 +697,18 @@ impl Canvas {
         self.w
     }
 
+    /// Width and height in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.w, self.h)
+    }
+
+    /// The picture as it is held: its PNG rows (each a filter byte, then one palette index a
+    /// pixel), their stride, and the palette's colours; for pictures made of pictures (a
+    /// replay's frames), which take the indices as they are instead of decoding a PNG.
+    pub fn pixels(&self) -> (&[u8], usize, &[Rgb8]) {
+        (&self.px.rows, self.w as usize + 1, self.px.pal.colours())
+    }
+
     /// The picture's PNG rows and their stride.
     #[cfg(test)]
     pub fn rows(&self) -> (&[u8], usize) {

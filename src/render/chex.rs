@@ -109,6 +109,29 @@ impl ChexView {
         (self.origin.0 + file as i32 + self.origin.1 + rank as i32).rem_euclid(2) == 0
     }
 
+    /// The same picture on a larger frame: its shown `a1` at the absolute square `origin`,
+    /// `files`×`ranks` squares (a replay shows every position on the frame of the whole
+    /// game, so the absolute squares stand still while the board grows and shrinks). The
+    /// frame must hold this view's squares.
+    pub fn reframed(&self, origin: (i32, i32), files: u32, ranks: u32) -> ChexView {
+        let (dx, dy) = (self.origin.0 - origin.0, self.origin.1 - origin.1);
+        let at =
+            |(f, r): (u32, u32)| ((f as i32 + dx).max(0) as u32, (r as i32 + dy).max(0) as u32);
+        ChexView {
+            files,
+            ranks,
+            pieces: self
+                .pieces
+                .iter()
+                .map(|&(s, side, k)| (at(s), side, k))
+                .collect(),
+            tagged: self.tagged.iter().map(|&s| at(s)).collect(),
+            last: self.last.map(|(from, to)| (from.map(at), at(to))),
+            origin,
+            ..self.clone()
+        }
+    }
+
     /// The view of a game now.
     pub fn of_game(game: &Game) -> ChexView {
         let pos = game.position();

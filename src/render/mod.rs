@@ -60,6 +60,7 @@ mod kfb;
 mod nomic;
 mod palette;
 pub mod party;
+pub mod replay;
 mod shapes;
 mod table;
 mod ultimate;

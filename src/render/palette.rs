@@ -235,7 +235,6 @@ impl Palette {
     }
 
     /// The entries, in order.
-    #[cfg(test)]
     pub fn colours(&self) -> &[Rgb8] {
         &self.colours
     }

@@ -692,6 +692,33 @@ async fn promotion_king_give_and_restart() {
         "{export:?}"
     );
 
+    // The replay of the game (the longest KFB game of these tests), from the stored log:
+    // deferred, then a GIF under Discord's upload limit with the start and every move.
+    let t = fake.slash(a, thread, "replay", json!([int("speed", 2)]), &[]);
+    let answer = fake.answer_within(&t, 60).await;
+    let r = accepted(&answer, "replay");
+    assert!(r.contains("replay of actions #7–#20"), "{r}");
+    assert_eq!(message(&answer).files, ["replay-7-20.gif"], "{answer:?}");
+    let gif = fake
+        .lock()
+        .uploads
+        .iter()
+        .rev()
+        .find(|(n, _)| n.ends_with(".gif"))
+        .map(|(_, b)| b.clone())
+        .expect("the GIF uploaded");
+    assert!(gif.len() < 10 * 1024 * 1024, "{} bytes", gif.len());
+    let mut decoder = gif::DecodeOptions::new().read_info(&gif[..]).unwrap();
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 15, "the start, 13 moves and the king given");
+    // Bad options are refused privately, before any deferral.
+    let t = fake.slash(a, thread, "replay", json!([int("from", 30)]), &[]);
+    let r = refused(&fake.answer(&t).await, "replay from:30");
+    assert!(r.contains("no action #30"), "{r}");
+
     assert!(check_pictures(&fake) >= 11);
     let inner = fake.lock();
     assert!(

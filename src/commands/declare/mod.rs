@@ -141,6 +141,9 @@ pub enum Run {
     NewTournament,
     /// A signup (the front end also remembers the players' names).
     Signup,
+    /// `/replay`: drawn off the executor and posted as an attachment (the front end asks
+    /// [`crate::service::Service::replay`]).
+    Replay,
 }
 
 /// One option of a command.

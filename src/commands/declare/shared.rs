@@ -93,6 +93,28 @@ pub static ENTRIES: &[Entry] = &[
         ALL,
         &[],
     )),
+    Entry::One(
+        command(
+            "replay",
+            "Post the game so far as an animated GIF, one frame per move",
+            ALL,
+            &[
+                opt(
+                    "from",
+                    "The first action to show (as in replies: #12)",
+                    NUMBER,
+                ),
+                opt("to", "The last action to show", NUMBER),
+                opt("board", "Only this board", Kind::Int { min: 1, max: 3 }).only(&["kfb"]),
+                opt(
+                    "speed",
+                    "How fast the frames go (normal: one a second)",
+                    Kind::Choice(&["slow", "normal", "fast"]),
+                ),
+            ],
+        )
+        .run(Run::Replay),
+    ),
     Entry::One(command(
         "resign",
         "Resign the game for your team",

@@ -2,9 +2,10 @@
 
 use crate::engine::Side;
 use crate::games::kfb::{team_of, Game, COLOUR_NAMES};
+use crate::render::replay::Still;
 use crate::render::{
     render_kfb, render_kfb_over, KfbBoardView, KfbView, LastMove, PlayerColour, RenderError,
-    SeatState, SeatView, TeamView,
+    RenderOptions, SeatState, SeatView, TeamView,
 };
 use crate::time::Timestamp;
 
@@ -32,6 +33,42 @@ pub fn kfb_picture(
     thread: Option<&str>,
     now: Timestamp,
 ) -> Result<Vec<u8>, RenderError> {
+    let view = kfb_view(game, now)?;
+    match thread {
+        Some(thread) => render_kfb_over(thread, view),
+        None => render_kfb(&view),
+    }
+}
+
+/// A replay's picture of the game at `now`: the three boards, or one (`board`, from 0) as
+/// a board of its own with its players' hands; `None` before the draft is complete.
+pub fn replay_still(game: &Game, board: Option<usize>, now: Timestamp) -> Option<Still> {
+    let view = kfb_view(game, now).ok()?;
+    let Some(b) = board else {
+        return Some(Still::Kfb(Box::new(view)));
+    };
+    let bv = view.boards.into_iter().nth(b)?;
+    Some(Still::Board {
+        position: Box::new(bv.position),
+        last: bv.last,
+        options: RenderOptions {
+            side_colours: vec![bv.bottom.colour, bv.top.colour],
+            caption: Some(format!(
+                "Board {}: {} (bottom) vs {}",
+                b + 1,
+                bv.bottom.name,
+                bv.top.name
+            )),
+            ..RenderOptions::default()
+        },
+    })
+}
+
+/// What the game's picture shows at `now`.
+///
+/// # Errors
+/// Before the draft is complete there is no board to draw.
+pub fn kfb_view(game: &Game, now: Timestamp) -> Result<KfbView, RenderError> {
     let st = game.state();
     let Some(boards) = &st.boards else {
         return Err(RenderError::Message(
@@ -163,13 +200,9 @@ pub fn kfb_picture(
     let boards: [KfbBoardView; 3] = views
         .try_into()
         .map_err(|_| RenderError::Message("a KFB game has three boards".into()))?;
-    let view = KfbView {
+    Ok(KfbView {
         title,
         boards,
         teams: [team(0), team(1)],
-    };
-    match thread {
-        Some(thread) => render_kfb_over(thread, view),
-        None => render_kfb(&view),
-    }
+    })
 }

@@ -368,6 +368,36 @@ impl Game {
         Ok(())
     }
 
+    /// Folds the log once, calling `each` with every entry in effect and the game as it stood
+    /// just after it (its log up to that entry, its state then): a replay's positions,
+    /// without replaying the log again for each.
+    ///
+    /// # Errors
+    /// A logged action that no longer applies (a corrupted log).
+    pub fn each_state(&self, mut each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
+        let mut snap = Game {
+            settings: self.settings.clone(),
+            users: self.users.clone(),
+            log: Log::default(),
+            state: Self::initial_state(&self.users, &self.settings),
+            catalog: self.catalog.clone(),
+        };
+        for e in self.log.iter() {
+            snap.log.push_entry(e.clone());
+            if e.reverted.is_none() {
+                Self::apply_to(
+                    &mut snap.state,
+                    &self.settings,
+                    &self.catalog,
+                    &e.action,
+                    e.time,
+                )?;
+                each(e, &snap);
+            }
+        }
+        Ok(())
+    }
+
     fn push(&mut self, actor: &str, time: Timestamp, command: &str, action: Action) -> Option<u32> {
         let numbered = action.is_numbered();
         self.log.push(actor, time, command, action, numbered)

@@ -2996,6 +2996,35 @@ impl Game {
         Ok(())
     }
 
+    /// Folds the log once, calling `each` with every entry in effect and the game as it stood
+    /// just after it (its log up to that entry, its state then): a replay's positions,
+    /// without replaying the log again for each.
+    ///
+    /// # Errors
+    /// A logged action that no longer applies (a corrupted log).
+    pub fn each_state(&self, mut each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
+        let start = self.log.first().map_or(0, |e| e.time);
+        let mut snap = Game {
+            settings: self.settings.clone(),
+            players: self.players.clone(),
+            log: crate::games::log::Log::default(),
+            state: State::new(self.players.len(), self.settings.clone(), start),
+        };
+        let ctx = self.ctx(true);
+        for e in self.log.iter() {
+            snap.log.push_entry(e.clone());
+            if e.reverted.is_some() {
+                continue;
+            }
+            snap.state.advance(e.time, &ctx, &mut Vec::new());
+            let mut a = e.action.clone();
+            fold(&mut snap.state, &ctx, &e.actor, &mut a, e.time)
+                .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
+            each(e, &snap);
+        }
+        Ok(())
+    }
+
     fn ctx(&self, organiser_role: bool) -> Ctx<'_> {
         Ctx {
             players: &self.players,

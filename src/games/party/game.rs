@@ -414,6 +414,36 @@ impl Game {
         Ok(())
     }
 
+    /// Folds the log once, calling `each` with every entry in effect and the game as it stood
+    /// just after it (its log up to that entry, its state then): a replay's positions,
+    /// without replaying the log again for each.
+    ///
+    /// # Errors
+    /// A logged action that no longer applies (a corrupted log).
+    pub fn each_state(&self, mut each: impl FnMut(&Entry, &Game)) -> R<()> {
+        let mut snap = Game {
+            settings: self.settings.clone(),
+            log: crate::games::log::Log::default(),
+            state: State::empty(),
+        };
+        for e in self.log.iter() {
+            snap.log.push_entry(e.clone());
+            if e.reverted.is_some() {
+                continue;
+            }
+            fold(
+                &mut snap.state,
+                &self.settings,
+                &e.action,
+                e.time,
+                &mut Vec::new(),
+            )
+            .map_err(crate::games::log::replay_failed)?;
+            each(e, &snap);
+        }
+        Ok(())
+    }
+
     // ----- queries ------------------------------------------------------------------------
 
     /// The state.

@@ -485,6 +485,39 @@ impl Game {
         Ok(())
     }
 
+    /// Folds the log once, calling `each` with every entry in effect and the game as it stood
+    /// just after it (its log up to that entry, its state then): a replay's positions,
+    /// without replaying the log again for each.
+    ///
+    /// # Errors
+    /// A logged action that no longer applies (a corrupted log).
+    pub fn each_state(&self, mut each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
+        let mut snap = Game {
+            settings: self.settings.clone(),
+            users: self.users.clone(),
+            log: crate::games::log::Log::default(),
+            state: State::new(Position::start(self.settings.mode), 0),
+        };
+        let mut lines = Vec::new();
+        for e in self.log.iter() {
+            snap.log.push_entry(e.clone());
+            if e.reverted.is_some() {
+                continue;
+            }
+            fold(
+                &mut snap.state,
+                &self.settings,
+                &self.users,
+                &e.action,
+                e.time,
+                &mut lines,
+            )
+            .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
+            each(e, &snap);
+        }
+        Ok(())
+    }
+
     // ----- queries -------------------------------------------------------------------
 
     /// The state.
