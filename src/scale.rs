@@ -260,7 +260,12 @@ const CATCH_UP_AT: Timestamp = LATER + 10;
 /// second before [`LATER`]: the copies stored swept up to the tick before are due within the
 /// last tick when the bench sweeps at [`LATER`].
 fn due_template(kind: &'static GameKind, plan: Plan, t: &Template) -> Option<Template> {
-    let first = crate::store::next_due(&*t.playing, "", &crate::commands::notify::Attention::default(), last_action(&*t.playing))?;
+    let first = crate::store::next_due(
+        &*t.playing,
+        "",
+        &crate::commands::notify::Attention::default(),
+        last_action(&*t.playing),
+    )?;
     let shift = (LATER - 1).checked_sub(first)?;
     template(kind, plan.actions, START + shift)
 }
@@ -326,7 +331,14 @@ pub async fn fill(url: Option<&str>, plan: Plan) -> Result<String, StoreError> {
     let swept = LATER - tick();
     let quiet: Vec<Option<Timestamp>> = templates
         .iter()
-        .map(|t| crate::store::next_due(&*t.0.playing, "", &crate::commands::notify::Attention::default(), swept))
+        .map(|t| {
+            crate::store::next_due(
+                &*t.0.playing,
+                "",
+                &crate::commands::notify::Attention::default(),
+                swept,
+            )
+        })
         .collect();
     // Finished games are of the kinds that end (a Party Chess game never does).
     let ending: Vec<&Template> = templates
@@ -340,7 +352,16 @@ pub async fn fill(url: Option<&str>, plan: Plan) -> Result<String, StoreError> {
         let (game, swept, next) = if i < plan.due && d.is_some() {
             let d = d.as_ref().map_or(&*t.playing, |d| &*d.playing);
             due += 1;
-            (d, swept, crate::store::next_due(d, "", &crate::commands::notify::Attention::default(), swept))
+            (
+                d,
+                swept,
+                crate::store::next_due(
+                    d,
+                    "",
+                    &crate::commands::notify::Attention::default(),
+                    swept,
+                ),
+            )
         } else if i >= plan.due && i < plan.due + plan.catch_up {
             // Left unswept since the last action; the sweep is told to look at LATER + 10 s,
             // when the bot comes back.

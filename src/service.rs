@@ -100,9 +100,8 @@ const CATCH_UP_WIDTH: usize = 140;
 /// the list.
 pub fn catch_up(dues: Vec<Due>, now: Timestamp) -> Vec<Notify> {
     // Reminders are each their own message to their one user, after the game's own timers.
-    let (reminders, dues): (Vec<Due>, Vec<Due>) = dues
-        .into_iter()
-        .partition(|d| remind::is_reminder(d.seat));
+    let (reminders, dues): (Vec<Due>, Vec<Due>) =
+        dues.into_iter().partition(|d| remind::is_reminder(d.seat));
     let mut out = own_timers(dues, now);
     out.extend(reminders.into_iter().map(|d| marked_late(d, now)));
     out
@@ -302,7 +301,12 @@ pub struct Service {
 }
 
 /// The line `/status` starts with while a game is paused.
-fn paused_line(game: &dyn ThreadGame, thread: &str, att: &Attention, now: Timestamp) -> Option<String> {
+fn paused_line(
+    game: &dyn ThreadGame,
+    thread: &str,
+    att: &Attention,
+    now: Timestamp,
+) -> Option<String> {
     let since = remind::paused(game, thread, att, now)?;
     Some(format!(
         "paused since {} ({}): limits and reminders stop until a player acts or the organiser uses /resume",
@@ -513,7 +517,9 @@ impl Service {
                     return internal_error(&e);
                 }
             }
-            None => std::sync::Arc::make_mut(&mut lock(&self.attention)).set_prefs(user, new.clone()),
+            None => {
+                std::sync::Arc::make_mut(&mut lock(&self.attention)).set_prefs(user, new.clone())
+            }
         }
         tracing::info!(user, prefs = ?new, "notification settings changed");
         Reply {
@@ -523,7 +529,13 @@ impl Service {
     }
 
     /// "not waiting on me" on a reminder: no more reminders for that wait.
-    async fn not_waiting_on_me(&self, user: &str, thread: &str, waited: &str, since: Timestamp) -> Reply {
+    async fn not_waiting_on_me(
+        &self,
+        user: &str,
+        thread: &str,
+        waited: &str,
+        since: Timestamp,
+    ) -> Reply {
         let refused = |text: &str| Reply {
             ephemeral: true,
             ..Reply::refused(text)

@@ -197,7 +197,8 @@ fn every_timer_of_a_game_not_in_memory_is_announced_within_one_tick_once() {
 fn a_long_window_of_timers_is_the_timers_found_one_by_one() {
     let mut hub = arbiter::commands::Hub::new();
     // `stall:off`: turns running out never pause it.
-    let text = "/nomic new players:@ann @ben @cat referees:@ref order:@ann @ben @cat seed:5 stall:off";
+    let text =
+        "/nomic new players:@ann @ben @cat referees:@ref order:@ann @ben @cat seed:5 stall:off";
     let cmd = parse_command(text).unwrap();
     let caller = Caller {
         user: "org",

@@ -62,7 +62,9 @@ impl Zone {
         chrono_tz::Tz::from_str_insensitive(t)
             .map(Zone::Named)
             .map_err(|_| {
-                format!("zone: takes an IANA zone like Europe/Paris or an offset like +05:30; not {t}")
+                format!(
+                    "zone: takes an IANA zone like Europe/Paris or an offset like +05:30; not {t}"
+                )
             })
     }
 
@@ -153,7 +155,10 @@ impl Prefs {
         } else {
             match self.after {
                 Some(s) => format!("reminders on, every {}", format_duration(s)),
-                None => "reminders on, at each game's interval (12h unless the game or server sets one)".into(),
+                None => {
+                    "reminders on, at each game's interval (12h unless the game or server sets one)"
+                        .into()
+                }
             }
         };
         let zone = self.zone.as_deref().unwrap_or("UTC");
@@ -223,7 +228,9 @@ fn parse_quiet(v: &str) -> Result<(u8, u8), String> {
     };
     let (a, b) = (hour(a)?, hour(b)?);
     if a == b {
-        return Err(format!("quiet: {v} is no hours at all; write off to have none"));
+        return Err(format!(
+            "quiet: {v} is no hours at all; write off to have none"
+        ));
     }
     Ok((a, b))
 }
@@ -376,7 +383,10 @@ mod tests {
     #[test]
     fn buttons_and_keys_read_back() {
         let id = nowait_button("123:4", "ann", 99);
-        assert_eq!(read_nowait_button(&id), Some(("123:4".into(), "ann".into(), 99)));
+        assert_eq!(
+            read_nowait_button(&id),
+            Some(("123:4".into(), "ann".into(), 99))
+        );
         let mut a = Attention::default();
         a.load_row(&nowait_key("t 1", "bob", 5), "");
         assert!(a.dismissed("t 1", "bob", 5));

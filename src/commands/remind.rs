@@ -115,7 +115,12 @@ fn pause_at(game: &dyn ThreadGame, thread: &str, att: &Attention) -> Option<Time
 /// out, [`ThreadGame::stalled`]), or by the layer because nobody acted for the stall time
 /// (`/settings stall_after:`, default 30 days). Reminders stop while it is; a player's
 /// accepted action or the organiser's `/resume` ends it.
-pub fn paused(game: &dyn ThreadGame, thread: &str, att: &Attention, now: Timestamp) -> Option<Timestamp> {
+pub fn paused(
+    game: &dyn ThreadGame,
+    thread: &str,
+    att: &Attention,
+    now: Timestamp,
+) -> Option<Timestamp> {
     if game.finished() {
         return None;
     }

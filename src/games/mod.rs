@@ -71,8 +71,8 @@ pub mod export_common;
 pub mod hint;
 pub mod kfb;
 pub mod log;
-pub mod pace;
 mod notify;
+pub mod pace;
 pub mod seeded;
 pub mod text_error;
 

@@ -487,8 +487,11 @@ impl Store {
     /// # Errors
     /// Database failure.
     pub async fn set_prefs(&self, user: &str, prefs: &Prefs) -> Result<(), StoreError> {
-        self.set_meta(&format!("{NOTIFY_KEY}{user}"), &serde_json::to_string(prefs)?)
-            .await?;
+        self.set_meta(
+            &format!("{NOTIFY_KEY}{user}"),
+            &serde_json::to_string(prefs)?,
+        )
+        .await?;
         std::sync::Arc::make_mut(&mut self.attention_mut()).set_prefs(user, prefs.clone());
         for thread in self.unfinished_threads_of(user).await? {
             self.sweep_soon(&thread).await?;
@@ -500,7 +503,12 @@ impl Store {
     ///
     /// # Errors
     /// Database failure.
-    pub async fn dismiss(&self, thread: &str, user: &str, since: Timestamp) -> Result<(), StoreError> {
+    pub async fn dismiss(
+        &self,
+        thread: &str,
+        user: &str,
+        since: Timestamp,
+    ) -> Result<(), StoreError> {
         self.set_meta(&nowait_key(thread, user, since), "").await?;
         std::sync::Arc::make_mut(&mut self.attention_mut()).dismiss(thread, user, since);
         self.sweep_soon(thread).await

@@ -359,7 +359,10 @@ async fn a_reminder_notifies_only_the_user_waited_on_and_its_button_stops_them()
         .notified_since(thread, mark)
         .into_iter()
         .collect();
-    assert!(notified.iter().all(|u| *u == ann.id.to_string()), "{notified:?}");
+    assert!(
+        notified.iter().all(|u| *u == ann.id.to_string()),
+        "{notified:?}"
+    );
     // Her button: only she may press it; then no more reminders for this wait.
     let [button] = reminder.buttons.as_slice() else {
         panic!("one button: {:?}", reminder.buttons);
@@ -368,10 +371,18 @@ async fn a_reminder_notifies_only_the_user_waited_on_and_its_button_stops_them()
     let t = fake.press(ben, &reminder, button);
     let r = fake.answer(&t).await;
     assert!(message(&r).ephemeral, "a refusal is private");
-    assert!(message(&r).content.contains("someone else's"), "{}", message(&r).content);
+    assert!(
+        message(&r).content.contains("someone else's"),
+        "{}",
+        message(&r).content
+    );
     let t = fake.press(ann, &reminder, button);
     let r = fake.answer(&t).await;
-    assert!(message(&r).content.contains("no more reminders"), "{}", message(&r).content);
+    assert!(
+        message(&r).content.contains("no more reminders"),
+        "{}",
+        message(&r).content
+    );
     let mark = fake.mark();
     tokio::time::sleep(std::time::Duration::from_secs(7)).await;
     fake.settle().await;

@@ -1484,7 +1484,9 @@ fn fold(
     st.calls.clear();
     st.mated.clear();
     let mut woke = false;
-    if ctx.players.iter().any(|p| p == actor) && !matches!(action, Action::Start { .. } | Action::Resume) {
+    if ctx.players.iter().any(|p| p == actor)
+        && !matches!(action, Action::Start { .. } | Action::Resume)
+    {
         // A player's action: turns no longer run out in a row, and a game paused for want
         // of play resumes (if the action is refused, this state is dropped with it).
         woke = st.stalled;
@@ -1492,8 +1494,9 @@ fn fold(
     }
     let mut f = Fold::new(st, ctx, actor, t);
     if woke {
-        f.lines
-            .push("Play resumes (the game was paused for want of play); the limits run from now.".into());
+        f.lines.push(
+            "Play resumes (the game was paused for want of play); the limits run from now.".into(),
+        );
     }
     match action {
         Action::Start { position, order } => f.start(position.as_deref(), order)?,
