@@ -1595,7 +1595,15 @@ impl Service {
     ) -> usize {
         let threads = match &self.store {
             Some(store) => match store.due_threads(now).await {
-                Ok(t) => t,
+                Ok(t) => {
+                    // Settings another process may have changed decide the reminders.
+                    if !t.is_empty() {
+                        if let Err(e) = store.reload_attention().await {
+                            tracing::error!(error = %e, "storage failed");
+                        }
+                    }
+                    t
+                }
                 Err(e) => {
                     tracing::error!(error = %e, "storage failed");
                     return 0;

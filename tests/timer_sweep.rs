@@ -263,3 +263,44 @@ fn a_reminder_missed_while_down_is_sent_once_after_a_restart() {
         );
     });
 }
+
+/// Issue 41: a player's `/notify` made through one process decides the reminders that another
+/// process on the same database sends, and a "not waiting on me" pressed in one holds in the
+/// other.
+#[test]
+fn notification_settings_made_in_one_process_hold_in_another() {
+    let url = common::fresh_db("sweep_notify");
+    let rt = runtime();
+    rt.block_on(async {
+        let a = service(&url).await;
+        let b = service(&url).await;
+        let new = "/ultimate new silver:@sil red:@rex black:@bea green:@gus seed:7 remind:1h";
+        send(&a, "org", "u", START, new).await;
+        let reminders = |sent: &[(String, arbiter::commands::Notify)]| {
+            sent.iter()
+                .filter(|(_, n)| n.text().contains("reminder:"))
+                .count()
+        };
+        // Process b reminds sil after an hour...
+        let sent = b.due_messages(START, START + 3600).await;
+        assert_eq!(reminders(&sent), 1, "{sent:?}");
+        // ...until she turns reminders off through process a.
+        send(&a, "sil", "dm", START + 3700, "/notify reminders:off").await;
+        let sent = b.due_messages(START + 3600, START + 3 * 3600).await;
+        assert_eq!(reminders(&sent), 0, "{sent:?}");
+        // rex's turn: his first reminder comes from a; "not waiting on me" pressed through a
+        // stops b's.
+        send(&b, "sil", "u", START + 4 * 3600, "/move e2-e4").await;
+        let sent = a.due_messages(START + 3 * 3600, START + 5 * 3600).await;
+        assert_eq!(reminders(&sent), 1, "{sent:?}");
+        let button = sent
+            .iter()
+            .flat_map(|(_, n)| n.buttons().to_vec())
+            .next()
+            .expect("the reminder's button");
+        let r = a.press("rex", &button, START + 5 * 3600).await;
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        let sent = b.due_messages(START + 5 * 3600, START + 9 * 3600).await;
+        assert_eq!(reminders(&sent), 0, "{sent:?}");
+    });
+}

@@ -455,14 +455,24 @@ impl Store {
             _checkpointer: checkpointer,
             attention: Shared::default(),
         };
+        store.reload_attention().await?;
+        Ok(store)
+    }
+
+    /// Reads the players' settings, dismissed waits and resumed games again (another process
+    /// on this database may have changed them): the timer sweep does before it reads games.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn reload_attention(&self) -> Result<(), StoreError> {
         let mut attention = Attention::default();
         for prefix in [NOTIFY_KEY, NOWAIT_KEY, RESUMED_KEY] {
-            for (k, v) in store.meta_with_prefix(prefix).await? {
+            for (k, v) in self.meta_with_prefix(prefix).await? {
                 attention.load_row(&k, &v);
             }
         }
-        *store.attention_mut() = std::sync::Arc::new(attention);
-        Ok(store)
+        *self.attention_mut() = std::sync::Arc::new(attention);
+        Ok(())
     }
 
     /// The players' settings, dismissed waits and resumed games, shared with the service.
@@ -1069,7 +1079,10 @@ impl Store {
         &self,
         prefix: &str,
     ) -> Result<Vec<(String, String)>, StoreError> {
-        let rows = sqlx::query("SELECT key, value FROM meta ORDER BY key")
+        // LIKE narrows the rows (`_` in a prefix matches any one character, so the prefix is
+        // checked again below).
+        let rows = sqlx::query("SELECT key, value FROM meta WHERE key LIKE $1 ORDER BY key")
+            .bind(format!("{}%", prefix.replace('%', "")))
             .fetch_all(&self.pool)
             .await?;
         let mut out = Vec::new();
