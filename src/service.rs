@@ -603,19 +603,35 @@ impl Service {
         )))
     }
 
+    /// Records the Discord server a game's thread is in (the front end knows it), so that
+    /// `/mygames` there lists it. Failures are logged: the game stands.
+    pub async fn set_guild(&self, thread: &str, guild: &str) {
+        if let Some(store) = &self.store {
+            if let Err(e) = store.set_guild(thread, guild).await {
+                tracing::error!(error = %e, thread, "cannot record the game's server");
+            }
+        }
+    }
+
     /// `/mygames`: the games in play that wait on the caller, most urgent first (the earliest
     /// deadline, then the longest wait), then the other games they play, with whom those
     /// wait on. Each game is read under its own lock, one at a time.
     async fn my_games(&self, caller: &Caller<'_>) -> Reply {
+        self.my_games_on(caller, None).await
+    }
+
+    /// `/mygames` on one Discord server (`guild`): its games, and those stored without a
+    /// server (before issue 41, or made on the console); every game when `None`.
+    pub async fn my_games_on(&self, caller: &Caller<'_>, guild: Option<&str>) -> Reply {
         let user = caller.user;
         let mut threads: Vec<String> = match &self.store {
-            Some(store) => match store.unfinished_threads_of(user).await {
+            Some(store) => match store.unfinished_threads_on(user, guild).await {
                 Ok(t) => t,
                 Err(e) => return internal_error(&e),
             },
-            None => Vec::new(),
+            // Without a database every game is in memory.
+            None => lock(&self.slots).keys().cloned().collect(),
         };
-        threads.extend(lock(&self.slots).keys().cloned());
         threads.sort();
         threads.dedup();
         let mut games = Vec::new();

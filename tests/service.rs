@@ -441,3 +441,45 @@ fn the_early_signal_comes_for_accepted_pictured_moves_only() {
         assert!(!heard, "no picture asked for, no signal");
     });
 }
+
+/// Issue 41: `/mygames` on a Discord server lists the caller's games on that server and those
+/// stored without one (older games, console games), not those of another server.
+#[test]
+fn my_games_lists_the_games_of_the_server_asked_on() {
+    let url = common::fresh_db("mygames_guild");
+    rt().block_on(async {
+        let svc = service(&url).await;
+        for t in ["here", "there", "nowhere"] {
+            let r = send(
+                &svc,
+                "org",
+                t,
+                START,
+                "/chex new white:@ann black:@ben seed:7",
+                None,
+            )
+            .await;
+            assert_eq!(r.ok, Some(true), "{}", r.text);
+        }
+        svc.set_guild("here", "1").await;
+        svc.set_guild("there", "2").await;
+        evict_all(&svc);
+        let caller = Caller {
+            user: "ann",
+            roles: Roles::default(),
+            thread: "dm",
+            now: START + 60,
+        };
+        let r = svc.my_games_on(&caller, Some("1")).await;
+        assert!(r.text.starts_with("2 of your 2 games"), "{}", r.text);
+        let listed: Vec<&str> = r
+            .text
+            .lines()
+            .skip(1)
+            .filter_map(|l| l.split(':').next())
+            .collect();
+        assert_eq!(listed, ["here", "nowhere"], "{}", r.text);
+        let r = svc.my_games_on(&caller, None).await;
+        assert!(r.text.starts_with("3 of your 3 games"), "{}", r.text);
+    });
+}

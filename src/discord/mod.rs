@@ -62,6 +62,7 @@ async fn run_declared(
     mut given: Vec<(&'static str, String)>,
 ) -> Result<(), BotError> {
     match d.run {
+        Run::Act if d.path == "mygames" => slash::my_games(ctx).await,
         Run::Act => slash::act(ctx, d.command(&given)).await,
         Run::NewGame {
             title,

@@ -91,6 +91,25 @@ pub(super) async fn handle(ctx: Ctx<'_>, cmd: &Command) -> Handled {
 /// status text and the users to mention all come from that one reading, and the picture is
 /// drawn once, off the async executor, on one of the cores ([`crate::service::Service::cpu`]). Each accepted
 /// move logs where its time went (`move timing`), which the fake-Discord benchmark reads.
+/// `/mygames` on Discord: the caller's games on this server (and those stored without one),
+/// answered privately.
+pub(super) async fn my_games(ctx: Ctx<'_>) -> Result<(), BotError> {
+    let state = ctx.data();
+    let interaction = ctx.interaction;
+    let user = interaction.user.id.to_string();
+    let thread = interaction.channel_id.to_string();
+    let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
+    let guild = interaction.guild_id.map(|g| g.to_string());
+    let caller = caller_in(&user, roles, &thread);
+    let reply = state.service.my_games_on(&caller, guild.as_deref()).await;
+    tracing::info!(user = %user, guild = ?guild, "mygames");
+    let out = Outgoing::from_reply_among(Vec::new(), &user, &reply);
+    poise::Context::Application(ctx)
+        .send(out.into_reply(true))
+        .await?;
+    Ok(())
+}
+
 pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let started = std::time::Instant::now();
     let started_unix_us = std::time::SystemTime::now()
@@ -246,6 +265,12 @@ pub(super) async fn new_game(
     let out = if is_private(&started.reply) {
         started.out
     } else {
+        if let Some(guild) = ctx.interaction.guild_id {
+            ctx.data()
+                .service
+                .set_guild(&started.thread.to_string(), &guild.to_string())
+                .await;
+        }
         let notification = started.reply.notify.as_ref();
         open_game(
             ctx.http(),

@@ -242,6 +242,12 @@ async fn open_matches(ctx: Ctx<'_>, opens: &[MatchOpen], raw: &str) -> Result<()
         };
         match open_match(http, state, parent, m, &caller).await {
             Ok(thread) => {
+                if let Some(guild) = ctx.interaction.guild_id {
+                    state
+                        .service
+                        .set_guild(&thread.to_string(), &guild.to_string())
+                        .await;
+                }
                 tracing::info!(tournament = %tournament, thread = %thread, round = m.round, board = m.board, command = %raw, "match opened");
                 links.push(format!("{}: <#{thread}>", m.title));
             }

@@ -752,17 +752,45 @@ impl Store {
     /// # Errors
     /// Database failure.
     pub async fn unfinished_threads_of(&self, user: &str) -> Result<Vec<String>, StoreError> {
+        self.unfinished_threads_on(user, None).await
+    }
+
+    /// [`Store::unfinished_threads_of`] on one server (`guild`): its games, and the games
+    /// whose server is not known (stored before issue 41, or made on the console).
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn unfinished_threads_on(
+        &self,
+        user: &str,
+        guild: Option<&str>,
+    ) -> Result<Vec<String>, StoreError> {
         // The users are a JSON list of strings: a user's games hold `"<user>"`. LIKE's
         // wildcards in a name only widen the search; the caller checks each game's users.
         let rows = sqlx::query(
-            "SELECT thread FROM games WHERE finished = 0 AND users LIKE $1 ORDER BY thread",
+            "SELECT thread FROM games WHERE finished = 0 AND users LIKE $1 \
+             AND ($2 = '' OR guild IS NULL OR guild = $2) ORDER BY thread",
         )
         .bind(format!("%\"{user}\"%"))
+        .bind(guild.unwrap_or(""))
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
             .map(|r| r.try_get::<String, _>(0).map_err(StoreError::from))
             .collect()
+    }
+
+    /// Records the Discord server a game's thread is in (for `/mygames` there).
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn set_guild(&self, thread: &str, guild: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET guild = $2 WHERE thread = $1")
+            .bind(thread)
+            .bind(guild)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// Games with a timer falling due by `now` (by their stored next due time, indexed).
