@@ -20,7 +20,11 @@
 //!   sees games only through that seam.
 //!   The layer also knows whom each game waits on, since when and by when
 //!   (`ThreadGame::waits`): `/mygames` and the reminders (`commands::remind`, timers like
-//!   the games' own) are written once on it.
+//!   the games' own) are written once on it, with what the layer knows of players beyond the
+//!   logs (`commands::notify`: `/notify` settings, quiet hours, "not waiting on me", an
+//!   organiser's `/resume`), stored in `meta` and passed in. A game pauses when nobody acts
+//!   for its stall time (the layer) or when a round of turns runs out by default (Party and
+//!   Nomic, `ThreadGame::stalled`).
 //! - [`render`]: pictures (PNG) of every game and of tournament standings, and replays
 //!   (`/replay`: a game as one animated GIF, `render::replay`); [`swiss`] and
 //!   [`tournament`]: FIDE Dutch pairings, signups, teams and rounds.
