@@ -506,12 +506,7 @@ impl Service {
         }
         let new = match now.changed(cmd) {
             Ok(p) => p,
-            Err(e) => {
-                return Reply {
-                    ephemeral: true,
-                    ..Reply::refused(e)
-                }
-            }
+            Err(e) => return Reply::refused(e),
         };
         match &self.store {
             Some(store) => {
@@ -538,15 +533,11 @@ impl Service {
         waited: &str,
         since: Timestamp,
     ) -> Reply {
-        let refused = |text: &str| Reply {
-            ephemeral: true,
-            ..Reply::refused(text)
-        };
         if user != waited {
-            return refused("this reminder is someone else's; only they can say the game is not waiting on them");
+            return Reply::refused("this reminder is someone else's; only they can say the game is not waiting on them");
         }
         if self.attention().dismissed(thread, user, since) {
-            return refused("already noted: no more reminders for this wait");
+            return Reply::refused("already noted: no more reminders for this wait");
         }
         match &self.store {
             Some(store) => {
@@ -584,7 +575,7 @@ impl Service {
                 .any(|d| d.path == "resume" && d.games.contains(&variant));
             return (!owns).then(|| Reply::refused("this game is not paused"));
         };
-        let organiser = remind::organiser(game);
+        let organiser = game.organiser();
         if !caller.roles.organiser && organiser.as_deref() != Some(caller.user) {
             return Some(Reply::refused(
                 "only the organiser may resume a paused game (or any player, by playing)",

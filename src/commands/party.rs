@@ -295,11 +295,8 @@ impl ThreadGame for Game {
                 // The notice is numbered and ends with the Weights and who plays next; the
                 // default play that pauses the game pings its organiser and Umpire instead.
                 let notify = if later.state().stalled == Some(at) {
-                    let officials = super::remind::organiser(self)
-                        .into_iter()
-                        .chain([later.state().umpire.clone()]);
                     Notify::to(
-                        officials,
+                        super::remind::keepers(&later),
                         "this Party Chess game is paused for want of play: /resume when it should go on",
                     )
                     .headed(text)

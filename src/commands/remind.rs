@@ -128,9 +128,13 @@ pub fn paused(
         .or_else(|| pause_at(game, thread, att).filter(|&t| t <= now))
 }
 
-/// Who created the game: the organiser, pinged when it pauses.
-pub fn organiser(game: &dyn ThreadGame) -> Option<String> {
+/// Who looks after a game, pinged when it pauses: its organiser, then its officials (a
+/// Party game's Umpire, a Nomic game's Referees).
+pub fn keepers(game: &dyn ThreadGame) -> Vec<String> {
     game.organiser()
+        .into_iter()
+        .chain(game.officials())
+        .collect()
 }
 
 /// The announcement of the layer's pause, pinging the organiser.
@@ -142,11 +146,10 @@ fn pause_due(game: &dyn ThreadGame, thread: &str, att: &Attention) -> Option<Due
         game.kind().title,
         format_duration(idle)
     );
-    let who = organiser(game).into_iter().chain(game.officials());
     Some(Due {
         seat: PAUSE_SEAT,
         at,
-        notify: Notify::to(who, text),
+        notify: Notify::to(keepers(game), text),
     })
 }
 

@@ -288,42 +288,45 @@ pub(super) async fn new_game(
     Ok(())
 }
 
+/// The server's `/settings` (the defaults when it has none).
+fn server_settings(ctx: Ctx<'_>) -> super::context::RoleSettings {
+    ctx.interaction
+        .guild_id
+        .and_then(|g| lock(&ctx.data().roles).get(&g).copied())
+        .unwrap_or_default()
+}
+
+/// Adds `name:value` to the options given, unless the user gave that option.
+fn fill(given: &mut Vec<(&'static str, String)>, name: &'static str, value: Option<String>) {
+    if let Some(v) = value {
+        if !given.iter().any(|(k, _)| *k == name) {
+            given.push((name, v));
+        }
+    }
+}
+
 /// The server's defaults from `/settings` fill what the organiser left out: the move limit
 /// and the inactivity posts of new games (KFB's and tournaments').
 pub(super) fn with_defaults(ctx: Ctx<'_>, given: &mut Vec<(&'static str, String)>) {
-    let defaults = ctx
-        .interaction
-        .guild_id
-        .and_then(|g| lock(&ctx.data().roles).get(&g).copied())
-        .unwrap_or_default();
-    let has = |given: &[(&str, String)], name: &str| given.iter().any(|(k, _)| *k == name);
-    if !has(given, "move_limit") {
-        if let Some(limit) = defaults.move_limit {
-            given.push(("move_limit", crate::time::format_duration(limit)));
-        }
-    }
-    if !has(given, "inactivity_posts") {
-        if let Some(posts) = defaults.inactivity_posts {
-            given.push(("inactivity_posts", posts.to_string()));
-        }
-    }
+    let d = server_settings(ctx);
+    fill(
+        given,
+        "move_limit",
+        d.move_limit.map(crate::time::format_duration),
+    );
+    fill(
+        given,
+        "inactivity_posts",
+        d.inactivity_posts.map(|p| p.to_string()),
+    );
 }
 
 /// Fills in the server's reminder interval and stall time (`/settings reminder_after:`,
 /// `stall_after:`) on any game's `new` that does not give its own.
 pub(super) fn with_pace(ctx: Ctx<'_>, given: &mut Vec<(&'static str, String)>) {
-    let defaults = ctx
-        .interaction
-        .guild_id
-        .and_then(|g| lock(&ctx.data().roles).get(&g).copied())
-        .unwrap_or_default();
-    for (name, value) in [("remind", defaults.remind), ("stall", defaults.stall)] {
-        if let Some(v) = value {
-            if !given.iter().any(|(k, _)| *k == name) {
-                given.push((name, crate::time::pace_text(v)));
-            }
-        }
-    }
+    let d = server_settings(ctx);
+    fill(given, "remind", d.remind.map(crate::time::pace_text));
+    fill(given, "stall", d.stall.map(crate::time::pace_text));
 }
 
 /// A command that starts something in a thread of its own, once handled there.

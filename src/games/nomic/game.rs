@@ -1168,17 +1168,26 @@ impl State {
         self.call_referees(what);
     }
 
-    /// Ends the game's own pause: the running limits are extended by it.
-    fn unstall(&mut self, t: Timestamp) {
-        if let (true, Some(since)) = (self.stalled, self.paused) {
+    /// Ends a pause (a Referee's or the game's own) at `t`: the running limits are extended
+    /// by it, and turns no longer count as run out in a row.
+    fn end_pause(&mut self, t: Timestamp) {
+        if let Some(since) = self.paused.take() {
             let by = t.saturating_sub(since);
             self.shift(by);
             if let Some(h) = &mut self.held {
                 *h += by;
             }
-            self.paused = None;
         }
         self.stalled = false;
+        self.ran_out.clear();
+    }
+
+    /// A player acted: the game's own pause ends (a Referee's stays), and turns no longer
+    /// count as run out in a row.
+    fn unstall(&mut self, t: Timestamp) {
+        if self.stalled {
+            self.end_pause(t);
+        }
         self.ran_out.clear();
     }
 
@@ -2324,16 +2333,7 @@ impl<'a> Fold<'a> {
         } else {
             self.need_referee("resume play")?;
         }
-        self.st.stalled = false;
-        self.st.ran_out.clear();
-        let Some(since) = self.st.paused.take() else {
-            return refuse("play is not paused");
-        };
-        let by = self.t.saturating_sub(since);
-        self.st.shift(by);
-        if let Some(h) = &mut self.st.held {
-            *h += by;
-        }
+        self.st.end_pause(self.t);
         self.lines
             .push("Play resumes; the running limits are extended by the pause.".into());
         Ok(())
