@@ -28,7 +28,7 @@ pub struct Console {
 }
 
 /// Prints a reply at `now`: its first line after `ok:` or `refused:`, its other lines, its
-/// buttons, then the lines of its notification (`@d: your move on board 1 (…)`). Moments are
+/// buttons, its news for threads (`[thread] text`), then the lines of its notification (`@d: your move on board 1 (…)`). Moments are
 /// written in UTC.
 fn print_reply(out: &mut Vec<String>, r: &Reply, now: Timestamp) {
     let text = utc_text(&r.text, now);
@@ -43,6 +43,11 @@ fn print_reply(out: &mut Vec<String>, r: &Reply, now: Timestamp) {
     push_lines(out, rest);
     for b in &r.buttons {
         out.push(format!("[button:{b}]"));
+    }
+    // News for threads (a move played from a conditional line here, a result for a
+    // tournament's thread) before the pings, which ask for what comes after it.
+    for (thread, text) in &r.notices {
+        out.extend(thread_lines(thread, text, now));
     }
     if let Some(n) = &r.notify {
         let text = utc_text(&n.text(), now);
@@ -303,9 +308,6 @@ impl Console {
     /// `[thread] text`, and match threads to open (named `<tournament>/r<round>b<board>`),
     /// each printing its game's first message.
     fn follow_up(&mut self, r: &Reply, out: &mut Vec<String>) {
-        for (thread, text) in &r.notices {
-            out.extend(thread_lines(thread, text, self.now));
-        }
         for m in &r.opens {
             let thread = format!("{}/r{}b{}", m.tournament, m.round, m.board);
             let reply = self.rt.block_on(self.svc.open_match(

@@ -322,6 +322,8 @@ struct Before {
     existed: bool,
     len: usize,
     reverted: Vec<bool>,
+    /// The conditional moves, as stored.
+    book: String,
 }
 
 fn before(hub: &Hub, thread: &str) -> Before {
@@ -330,11 +332,13 @@ fn before(hub: &Hub, thread: &str) -> Before {
             existed: true,
             len: g.log_len(),
             reverted: g.reverted(),
+            book: hub.book_json(thread),
         },
         None => Before {
             existed: false,
             len: 0,
             reverted: Vec::new(),
+            book: String::new(),
         },
     }
 }
@@ -1061,6 +1065,9 @@ impl Service {
             Some(sg) => {
                 self.loads.fetch_add(1, Ordering::Relaxed);
                 cell.hub.insert_game(thread, sg.game);
+                if let Err(e) = cell.hub.set_book_json(thread, &sg.premoves) {
+                    tracing::error!(error = %e, thread, "stored conditional moves do not read; dropped");
+                }
                 cell.version = Some(sg.version);
                 cell.swept = cell.swept.max(sg.swept);
             }
@@ -1106,7 +1113,9 @@ impl Service {
             .filter(|&(i, r)| r && !was.reverted.get(i).copied().unwrap_or(false))
             .map(|(i, _)| i)
             .collect();
-        if game.log_len() == was.len && newly.is_empty() {
+        let book = cell.hub.book_json(thread);
+        let book_changed = book != was.book;
+        if game.log_len() == was.len && newly.is_empty() && !book_changed {
             return Ok(true);
         }
         let expected = cell.version.unwrap_or(0);
@@ -1120,6 +1129,7 @@ impl Service {
                 interaction,
                 &stored_reply(reply),
                 cell.swept,
+                book_changed.then_some(book.as_str()),
             )
             .await
         {
@@ -1633,6 +1643,7 @@ impl Service {
                     break;
                 };
                 let notes = self.sweep(thread, after, now).await;
+                let notes = self.timed_premoves(thread, now, notes).await;
                 if !notes.is_empty() {
                     each_ref(i, thread.clone(), notes);
                 }
@@ -1735,6 +1746,62 @@ impl Service {
                 );
                 Vec::new()
             }
+        )
+    }
+
+    /// Conditional moves a timer made due (a lock lifted by time, a turn's default play):
+    /// played and committed under the game's lock, posted after the timer's own messages
+    /// (`notes`), from which the ping of a player whose line answered it is left out.
+    async fn timed_premoves(
+        &self,
+        thread: &str,
+        now: Timestamp,
+        notes: Vec<Notify>,
+    ) -> Vec<Notify> {
+        let slot = self.slot(thread);
+        let mut cell = slot.cell.lock().await;
+        if !cell.hub.has_lines(thread) {
+            return notes;
+        }
+        retrying!(
+            async {
+                if let Err(e) = self.sync(&mut cell, thread).await {
+                    tracing::error!(error = %e, thread, "storage failed");
+                    return Attempt::Done(notes.clone());
+                }
+                let was = before(&cell.hub, thread);
+                let (posts, authors) = cell.hub.settle_premoves(thread, now);
+                if posts.is_empty() && was.book == cell.hub.book_json(thread) {
+                    return Attempt::Done(notes.clone());
+                }
+                let texts: Vec<String> = posts.iter().map(Notify::text).collect();
+                let reply = Reply::ok(texts.join("\n"));
+                match self
+                    .persist(&mut cell, thread, &was, now, None, &reply)
+                    .await
+                {
+                    Ok(true) => {
+                        self.touched(thread, &cell);
+                        let mut out: Vec<Notify> = notes
+                            .iter()
+                            .cloned()
+                            .filter_map(|n| authors.iter().try_fold(n, |n, a| n.without(a)))
+                            .collect();
+                        out.extend(posts);
+                        Attempt::Done(out)
+                    }
+                    Ok(false) => {
+                        self.discard(&mut cell, thread).await;
+                        Attempt::Lost
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, thread, "storage failed");
+                        self.discard(&mut cell, thread).await;
+                        Attempt::Done(notes.clone())
+                    }
+                }
+            },
+            notes
         )
     }
 

@@ -165,6 +165,10 @@ fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
 
+    fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
+        Err("Chex has no conditional moves: each turn begins with a random draw, so no reply can be known before it".into())
+    }
+
     fn pace(&self) -> crate::games::pace::Pace {
         self.settings.pace
     }

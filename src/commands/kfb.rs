@@ -339,6 +339,50 @@ fn proxy(
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
 
+    /// Lines per board: pairs of the board opponent's move and the player's reply; no turns
+    /// (a reply is played as soon as its move is, the opponent's move lifting the lock).
+    fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
+        let seat = self
+            .seat_of(user)
+            .ok_or("you do not play in this game: only its players set conditional moves")?;
+        let st = self.state();
+        let boards = st
+            .boards
+            .as_ref()
+            .ok_or("the draft is still running: conditional moves begin with the boards")?;
+        let board = st.players[seat].board;
+        let b = boards.get(board).ok_or("no such board")?;
+        let opponent = if b.first == seat { b.second } else { b.first };
+        let them = vec![(opponent, st.players[opponent].user.clone())];
+        Ok(layer::PremoveSeat {
+            board,
+            seat,
+            turns: false,
+            before: them.clone(),
+            between: them,
+        })
+    }
+
+    fn plays(&self, _now: Timestamp) -> Vec<layer::Played> {
+        let players = &self.state().players;
+        self.log
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.reverted.is_none())
+            .filter_map(|(index, e)| match &e.action {
+                kfb::Action::Move {
+                    player, notation, ..
+                } => Some(layer::Played {
+                    index,
+                    board: players.get(*player).map_or(0, |p| p.board),
+                    seat: *player,
+                    notation: notation.clone(),
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
     fn pace(&self) -> crate::games::pace::Pace {
         self.settings.pace
     }

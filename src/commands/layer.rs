@@ -134,6 +134,38 @@ pub enum SquareSeen {
     },
 }
 
+/// Where a player sits for conditional moves (`/premove`, [`super::premove`]): on which
+/// board, in which seat, and which seats play on that board before them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PremoveSeat {
+    /// The board (0 in a game of one board; KFB 0–2).
+    pub board: usize,
+    /// The player's seat, as [`Played::seat`] numbers seats.
+    pub seat: usize,
+    /// Whether the board's plays come in turns (Ultimate, Party): a line is then checked
+    /// when the player's turn begins. Kung Fu Bughouse has no turns: a reply is played as
+    /// soon as its condition is met and the player may move.
+    pub turns: bool,
+    /// The seats that play before the player's next play, in order, with their names.
+    pub before: Vec<(usize, String)>,
+    /// The seats that play between two plays of the player, in order (the next rounds of a
+    /// line).
+    pub between: Vec<(usize, String)>,
+}
+
+/// A play in effect on a board, as conditional moves read the log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The log entry it is (a play undone and played again is a new entry).
+    pub index: usize,
+    /// The board.
+    pub board: usize,
+    /// The seat that played (a proxy's move counts for the seat it plays for).
+    pub seat: usize,
+    /// The play as the game echoed it.
+    pub notation: String,
+}
+
 /// A game in a thread.
 pub trait ThreadGame: Send + Sync {
     /// The kind of game.
@@ -313,6 +345,20 @@ pub trait ThreadGame: Send + Sync {
     /// front end takes the buttons that no longer do off their message. Yes by default.
     fn button_live(&self, _command: &str, _now: Timestamp) -> bool {
         true
+    }
+    /// Conditional moves (`/premove`): where `user` sits at `now` and who plays before them;
+    /// `Err` says why they cannot set a line (not seated, out of the game) or why the game has
+    /// none (Chex: a turn begins with a random draw). None by default.
+    ///
+    /// # Errors
+    /// Why not, for the user.
+    fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<PremoveSeat, String> {
+        Err(format!("{} has no conditional moves", self.kind().title))
+    }
+    /// Every play in effect at `now`, in the log's order (default plays fallen due
+    /// included), for conditional moves. None by default.
+    fn plays(&self, _now: Timestamp) -> Vec<Played> {
+        Vec::new()
     }
     /// A copy.
     fn clone_box(&self) -> Box<dyn ThreadGame>;

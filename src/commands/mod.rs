@@ -9,6 +9,7 @@ mod mygames;
 pub mod nomic;
 pub mod notify;
 pub mod party;
+pub mod premove;
 pub mod remind;
 pub mod replay;
 pub mod rules;
@@ -19,7 +20,7 @@ use std::collections::{HashMap, HashSet};
 
 pub use layer::{
     acting_on_leave, import, imported, kind_of, kinds, register, waiting, Due, GameKind, LogRow,
-    NewGame, PictureJob, Revert, SquareSeen, ThreadGame, Wait, KINDS,
+    NewGame, PictureJob, Played, PremoveSeat, Revert, SquareSeen, ThreadGame, Wait, KINDS,
 };
 pub use mygames::{my_games_reply, MyGame};
 pub use tournament::{standings_picture, standings_picture_named, tournament_lines, MatchOpen};
@@ -376,6 +377,8 @@ pub struct Hub {
     tournaments: HashMap<String, crate::tournament::Tournament>,
     /// Match thread → its tournament's thread.
     links: HashMap<String, String>,
+    /// Each game's conditional moves (`/premove`).
+    books: HashMap<String, premove::Book>,
 }
 
 /// How long a revert confirmation stays valid (shared rules 7.3: 15 minutes inclusive).
@@ -408,6 +411,7 @@ impl Hub {
     /// Forgets the game of a thread (storage has none).
     pub fn remove_game(&mut self, thread: &str) {
         self.games.remove(thread);
+        self.books.remove(thread);
     }
 
     /// Threads with a game.
@@ -451,7 +455,67 @@ impl Hub {
     pub fn handle(&mut self, caller: &Caller<'_>, entropy: u64, cmd: &Command, raw: &str) -> Reply {
         let mut reply = self.handle_command(caller, drawn_seed(entropy), cmd, raw);
         reply.notify = reply.notify.and_then(|n| n.without(caller.user));
+        if reply.ok == Some(true) {
+            let fired = self.settle_lines(caller.thread, caller.now);
+            premove::fold_into(&mut reply, caller.thread, fired);
+        }
         reply
+    }
+
+    /// The conditional moves of a thread's game, as stored (JSON; empty for none).
+    pub fn book_json(&self, thread: &str) -> String {
+        self.books
+            .get(thread)
+            .map(premove::Book::to_json)
+            .unwrap_or_default()
+    }
+
+    /// Puts a game's conditional moves (loaded from storage) in its thread.
+    ///
+    /// # Errors
+    /// They do not decode (the thread keeps none).
+    pub fn set_book_json(&mut self, thread: &str, json: &str) -> Result<(), serde_json::Error> {
+        let book = premove::Book::from_json(json);
+        match book {
+            Ok(b) => {
+                self.books.insert(thread.to_string(), b);
+                Ok(())
+            }
+            Err(e) => {
+                self.books.remove(thread);
+                Err(e)
+            }
+        }
+    }
+
+    /// Whether a thread's game has conditional moves waiting.
+    pub fn has_lines(&self, thread: &str) -> bool {
+        self.books.get(thread).is_some_and(|b| !b.lines.is_empty())
+    }
+
+    /// Plays the replies of conditional moves now due in a thread (see [`premove::settle`]).
+    fn settle_lines(&mut self, thread: &str, now: Timestamp) -> Vec<premove::Fired> {
+        let (Some(book), Some(game)) = (self.books.get_mut(thread), self.games.get_mut(thread))
+        else {
+            return Vec::new();
+        };
+        if book.lines.is_empty() {
+            return Vec::new();
+        }
+        let fired = premove::settle(book, &mut **game, thread, now);
+        if !fired.is_empty() {
+            self.pending.retain(|_, p| p.thread != thread);
+        }
+        fired
+    }
+
+    /// At a timer (a lock lifted by time, a turn's default play): the replies of conditional
+    /// moves it made due, each a message for the thread; and their authors, who need no
+    /// other word of it.
+    pub fn settle_premoves(&mut self, thread: &str, now: Timestamp) -> (Vec<Notify>, Vec<String>) {
+        let fired = self.settle_lines(thread, now);
+        let authors = fired.iter().map(|f| f.author.clone()).collect();
+        (premove::as_notices(fired), authors)
     }
 
     /// Handles a command; `entropy` is the seed drawn for it, if it needs one.
@@ -560,10 +624,24 @@ impl Hub {
                 }
             }
             "moves" => return moves_reply(&**game, user, cmd, now),
+            "premove" => {
+                let book = self.books.entry(thread.to_string()).or_default();
+                premove::command(book, &**game, caller, cmd)
+            }
+            "premoves" => {
+                let book = self.books.entry(thread.to_string()).or_default();
+                return premove::list(book, user);
+            }
             "export" => {
+                let mut text = game.export();
+                if game.finished() {
+                    if let Some(book) = self.books.get(thread) {
+                        text.push_str(&premove::export_lines(book));
+                    }
+                }
                 return Reply {
                     ok: Some(true),
-                    text: game.export(),
+                    text,
                     ephemeral: true,
                     ..Reply::default()
                 };
@@ -693,7 +771,10 @@ impl Hub {
     /// A user left the server: what the game in `thread` does of itself (an accepted
     /// action's reply), if anything.
     pub fn member_left(&mut self, thread: &str, user: &str, now: Timestamp) -> Option<Reply> {
-        self.games.get_mut(thread)?.member_left(user, now)
+        let mut reply = self.games.get_mut(thread)?.member_left(user, now)?;
+        let fired = self.settle_lines(thread, now);
+        premove::fold_into(&mut reply, thread, fired);
+        Some(reply)
     }
 
     /// A console-only `!` line for the game in a thread (`!stack …`): the lines to print, or
@@ -709,8 +790,13 @@ impl Hub {
 
     /// A button press. The reply notifies nobody of their own action.
     pub fn press(&mut self, user: &str, id: &str, now: Timestamp) -> Reply {
+        let thread = self.button_thread(id);
         let mut reply = self.press_button(user, id, now);
         reply.notify = reply.notify.and_then(|n| n.without(user));
+        if let (Some(thread), Some(true)) = (thread, reply.ok) {
+            let fired = self.settle_lines(&thread, now);
+            premove::fold_into(&mut reply, &thread, fired);
+        }
         reply
     }
 

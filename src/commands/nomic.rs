@@ -657,6 +657,10 @@ fn vote_buttons(thread: &str, proposal: u32) -> Vec<String> {
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
 
+    fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
+        Err("Nomic Chess has no conditional moves: a turn is pushes, votes and army moves, not one play a reply could answer".into())
+    }
+
     fn pace(&self) -> crate::games::pace::Pace {
         self.settings.pace
     }

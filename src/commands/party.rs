@@ -197,6 +197,55 @@ fn accepted(a: party::Accepted) -> Reply {
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
 
+    /// Lines in turns: a play for each Swinger above the player on the Play List, then the
+    /// reply; the next rounds name every other Swinger in the list's order.
+    fn premove_seat(&self, user: &str, now: Timestamp) -> Result<layer::PremoveSeat, String> {
+        let g = self.at(now);
+        let seat = g
+            .seat_of(user)
+            .ok_or("you do not play in this game: only its Swingers set conditional moves")?;
+        if g.to_play().is_none() {
+            return Err("play has not begun: conditional moves begin with it".into());
+        }
+        let list = &g.state().pos.list;
+        let name = |s: u8| (usize::from(s), g.user(s).to_string());
+        let before: Vec<(usize, String)> = list
+            .iter()
+            .take_while(|&&s| s != seat)
+            .map(|&s| name(s))
+            .collect();
+        let between: Vec<(usize, String)> = list
+            .iter()
+            .filter(|&&s| s != seat)
+            .map(|&s| name(s))
+            .collect();
+        Ok(layer::PremoveSeat {
+            board: 0,
+            seat: usize::from(seat),
+            turns: true,
+            before,
+            between,
+        })
+    }
+
+    fn plays(&self, now: Timestamp) -> Vec<layer::Played> {
+        let g = self.at(now);
+        g.log
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.reverted.is_none())
+            .filter_map(|(index, e)| match &e.action {
+                party::Action::Play { seat, notation, .. } => Some(layer::Played {
+                    index,
+                    board: 0,
+                    seat: usize::from(*seat),
+                    notation: notation.clone(),
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
     fn pace(&self) -> crate::games::pace::Pace {
         self.settings.pace
     }

@@ -227,6 +227,57 @@ pub fn cross_view(game: &Game) -> CrossView {
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
 
+    /// Lines in turns: a play for each seat still in the game that moves before the player,
+    /// then the reply.
+    fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
+        let seat = self
+            .seat_of(user)
+            .ok_or("you do not play in this game: only its players set conditional moves")?;
+        let active = self.position().active();
+        if !active.contains(&seat) {
+            return Err("you are out of the game".into());
+        }
+        let to_move = self.to_move().ok_or("the game is over")?;
+        let others = |from: Seat| {
+            let mut v = Vec::new();
+            let mut s = from;
+            for _ in 0..4 {
+                if s == seat {
+                    break;
+                }
+                if active.contains(&s) {
+                    v.push((s.index(), self.name(s)));
+                }
+                s = s.next();
+            }
+            v
+        };
+        Ok(layer::PremoveSeat {
+            board: 0,
+            seat: seat.index(),
+            turns: true,
+            before: others(to_move),
+            between: others(seat.next()),
+        })
+    }
+
+    fn plays(&self, _now: Timestamp) -> Vec<layer::Played> {
+        self.log
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.reverted.is_none())
+            .filter_map(|(index, e)| match &e.action {
+                ultimate::Action::Move { seat, notation } => Some(layer::Played {
+                    index,
+                    board: 0,
+                    seat: seat.index(),
+                    notation: notation.clone(),
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
     fn pace(&self) -> crate::games::pace::Pace {
         self.settings.pace
     }

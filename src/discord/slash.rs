@@ -183,10 +183,11 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
             // A refusal that others must act on (a draft hand-over) changed the game.
             status(ctx.http()).await;
         }
+        // News first (a move played from a conditional line), then whom it asks to act.
+        post_notices(ctx.http(), state, &reply.notices).await;
         if let Some(n) = &reply.notify {
             notify_among(ctx.http(), thread, n, users.clone()).await;
         }
-        post_notices(ctx.http(), state, &reply.notices).await;
         sent?;
         return Ok(());
     }
@@ -219,10 +220,10 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
         super::buttons::post(ctx.http(), state, thread, &reply.buttons).await;
         super::buttons::sweep(ctx.http(), state, thread).await;
     }
+    post_notices(ctx.http(), state, &reply.notices).await;
     if let Some(n) = &reply.notify {
         notify_among(ctx.http(), thread, n, users.clone()).await;
     }
-    post_notices(ctx.http(), state, &reply.notices).await;
     let following = t.elapsed();
     if let Some(cpu) = drawn {
         let us = |d: std::time::Duration| d.as_micros() as u64;

@@ -182,6 +182,8 @@ pub struct StoredGame {
     pub version: i64,
     /// The time up to which its timers were swept (announced or found announced).
     pub swept: Timestamp,
+    /// Its players' conditional moves (JSON; empty for none).
+    pub premoves: String,
 }
 
 /// The earliest time a timer of `game` falls due after `swept`, if it has any.
@@ -623,12 +625,14 @@ impl Store {
             interaction,
             reply,
             0,
+            None,
         )
         .await
     }
 
     /// [`Store::commit`] for a game whose timers were swept up to `swept`: the game's next
-    /// due time (after `swept`) is stored with it, for the timer sweep.
+    /// due time (after `swept`) is stored with it, for the timer sweep; so are its players'
+    /// conditional moves (`premoves`, JSON) when they changed.
     ///
     /// Commits arriving together (moves in several games at once) share one transaction, each
     /// game with its own version check (see the `group` module); this returns once the transaction
@@ -647,6 +651,7 @@ impl Store {
         interaction: Option<&str>,
         reply: &str,
         swept: Timestamp,
+        premoves: Option<&str>,
     ) -> Result<i64, StoreError> {
         let len = game.log_len();
         let mut rows = Vec::with_capacity(len.saturating_sub(base_len));
@@ -671,6 +676,7 @@ impl Store {
             reply: reply.to_string(),
             interaction: interaction.map(str::to_string),
             reverted,
+            premoves: premoves.map(str::to_string),
         };
         self.group.commit(&self.pool, append).await
     }
@@ -694,7 +700,7 @@ impl Store {
     /// Database failure or a log that does not replay.
     pub async fn load(&self, thread: &str) -> Result<Option<StoredGame>, StoreError> {
         let Some(row) = sqlx::query(
-            "SELECT users, settings, version, variant, swept FROM games WHERE thread = $1",
+            "SELECT users, settings, version, variant, swept, premoves FROM games WHERE thread = $1",
         )
         .bind(thread)
         .fetch_optional(&self.pool)
@@ -707,6 +713,7 @@ impl Store {
         let version: i64 = row.try_get(2)?;
         let variant: String = row.try_get(3)?;
         let swept = row.try_get::<i64, _>(4)?.max(0) as u64;
+        let premoves: String = row.try_get(5)?;
         let kind = kind_of(&variant).ok_or_else(|| {
             StoreError::Decode(format!("game {thread}: unknown game kind {variant:?}"))
         })?;
@@ -744,6 +751,7 @@ impl Store {
             game,
             version,
             swept,
+            premoves,
         }))
     }
 

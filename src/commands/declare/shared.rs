@@ -17,6 +17,9 @@ const TURN: Opt = opt(
 )
 .only(&["chex"]);
 
+/// The games with conditional moves (the others refuse `/premove`, saying why).
+const PREMOVES: &[&str] = &["kfb", "ultimate", "party"];
+
 /// The shared commands, in the order Discord lists them.
 pub static ENTRIES: &[Entry] = &[
     Entry::One(command(
@@ -200,6 +203,32 @@ pub static ENTRIES: &[Entry] = &[
         )
         .by(Who::Organisers),
     ),
+    Entry::One(command(
+        "premove",
+        "Conditional moves: line:<their move> <your reply>…, now:<move> as soon as you may, or clear",
+        PREMOVES,
+        &[
+            opt(
+                "line",
+                "Each play before yours (* for any), then your reply; KFB: pairs of their move, your reply",
+                Kind::Line,
+            )
+            .hint("<plays>"),
+            opt(
+                "now",
+                "A move played for you as soon as you may move (checked then)",
+                Kind::Text,
+            )
+            .hint("<move>"),
+            opt("clear", "Drop all your conditional moves in this game", Kind::Bool),
+        ],
+    )),
+    Entry::One(command(
+        "premoves",
+        "Your conditional moves in this game, and those dropped (only you see it)",
+        PREMOVES,
+        &[],
+    )),
     Entry::One(command(
         "help",
         "How to play with Arbiter: the commands",
