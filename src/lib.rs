@@ -24,7 +24,10 @@
 //!   logs (`commands::notify`: `/notify` settings, quiet hours, "not waiting on me", an
 //!   organiser's `/resume`), stored in `meta` and passed in. A game pauses when nobody acts
 //!   for its stall time (the layer) or when a round of turns runs out by default (Party and
-//!   Nomic, `ThreadGame::stalled`).
+//!   Nomic, `ThreadGame::stalled`). Conditional moves (`/premove`, `commands::premove`) are
+//!   written once too: a game says where a player sits and which plays it has made
+//!   (`ThreadGame::premove_seat`, `ThreadGame::plays`), and the layer matches lines against
+//!   those plays and plays their replies through the game's own `/move`.
 //! - [`render`]: pictures (PNG) of every game and of tournament standings, and replays
 //!   (`/replay`: a game as one animated GIF, `render::replay`); [`swiss`] and
 //!   [`tournament`]: FIDE Dutch pairings, signups, teams and rounds.

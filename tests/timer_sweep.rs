@@ -304,3 +304,91 @@ fn notification_settings_made_in_one_process_hold_in_another() {
         assert_eq!(reminders(&sent), 0, "{sent:?}");
     });
 }
+
+/// Conditional moves are stored with their game (issue 43): a line set before a restart is
+/// played after it; a line set in one process is played by another that handles the
+/// opponent's move, once; and a `now:` move waiting on a lock is played by the sweep that
+/// lifts the lock, committed with the game.
+#[test]
+fn conditional_moves_survive_a_restart_and_cross_processes() {
+    let url = common::fresh_db("premove_restart");
+    let rt = runtime();
+    rt.block_on(async {
+        let svc = service(&url).await;
+        kfb(&svc, "k1").await;
+        send(&svc, "a", "k1", START + 10, "/move e2-e4").await;
+        send(
+            &svc,
+            "a",
+            "k1",
+            START + 20,
+            "/premove line:e7-e5 Ng1-f3 d7-d6 d2-d4",
+        )
+        .await;
+        drop(svc);
+        // After a restart d's move is answered from the stored line.
+        let svc = service(&url).await;
+        let cmd = parse_command("/move e7-e5").unwrap();
+        let caller = Caller {
+            user: "d",
+            roles: Roles::default(),
+            thread: "k1",
+            now: START + 30,
+        };
+        let r = svc.handle(&caller, 1, &cmd, "/move e7-e5", None).await;
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        assert!(
+            r.notices
+                .iter()
+                .any(|(t, n)| t == "k1" && n.contains("Ng1-f3 (premove)")),
+            "{:?}",
+            r.notices
+        );
+        // A second process on the same database: it sees the rest of the line.
+        let other = service(&url).await;
+        let cmd = parse_command("/move d7-d6").unwrap();
+        let caller = Caller {
+            now: START + 40,
+            ..caller
+        };
+        let r = other.handle(&caller, 1, &cmd, "/move d7-d6", None).await;
+        assert!(
+            r.notices.iter().any(|(_, n)| n.contains("d2-d4 (premove)")),
+            "{:?}",
+            r.notices
+        );
+        // The first process reads the game again and plays nothing twice.
+        let log = svc
+            .with_game("k1", |g| {
+                (0..g.log_len())
+                    .filter_map(|i| g.row(i).and_then(Result::ok))
+                    .filter(|r| r.command.ends_with("(premove)"))
+                    .count()
+            })
+            .await;
+        assert_eq!(log, Some(2));
+        // `now:` waits on a's lock (6 minutes after d2-d4); the sweep lifting it plays it.
+        send(&svc, "a", "k1", START + 50, "/premove now:Bf1-c4").await;
+        let posts = svc.due_messages(START + 50, START + 40 + 360).await;
+        let texts: Vec<String> = posts.iter().map(|(_, n)| n.text()).collect();
+        assert!(
+            texts.iter().any(|t| t.contains("Bf1-c4 (premove)")),
+            "{texts:?}"
+        );
+        assert!(
+            texts.iter().all(|t| !t.contains("@a: your lock")),
+            "{texts:?}"
+        );
+        drop(svc);
+        drop(other);
+        let store = Store::connect(Some(&url)).await.unwrap();
+        let g = store.load("k1").await.unwrap().unwrap();
+        let played = (0..g.game.log_len())
+            .filter_map(|i| g.game.row(i).and_then(Result::ok))
+            .filter(|r| r.command.ends_with("(premove)"))
+            .count();
+        assert_eq!(played, 3);
+        assert!(g.premoves.is_empty(), "{}", g.premoves);
+        store.close().await;
+    });
+}

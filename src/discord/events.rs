@@ -99,10 +99,11 @@ async fn on_press(http: &Http, state: &Data, press: &ComponentInteraction) -> Re
         super::buttons::post(http, state, press.channel_id, &reply.buttons).await;
         super::buttons::sweep(http, state, press.channel_id).await;
     }
+    // A revert can take back a match game's result: its tournament is told (and a move
+    // played from a conditional line is echoed), before the pings.
+    post_notices(http, state, &reply.notices).await;
     // A revert notifies the game's players, in a message of its own.
     post_notify(http, state, press.channel_id, &reply).await;
-    // A revert can take back a match game's result: its tournament is told.
-    post_notices(http, state, &reply.notices).await;
     sent?;
     Ok(())
 }

@@ -69,6 +69,10 @@
 //! `/moves`, `/status`, `/takeback` and `/export` (with the seed once revealed). The organiser
 //! has `/chex resign player:@x` after an overrun; a moderator has `/revert` (shared rules 7.3).
 //!
+//! # No conditional moves
+//! `/premove` is refused: each turn begins with a random draw, so no reply can be known
+//! before it.
+//!
 //! # Modules
 //! - [`Position`]: pieces on absolute squares, stacks, legal plays, the shown board;
 //! - the position text (`Position::from_text`, `Position::to_text`);

@@ -84,6 +84,13 @@
 //!   revert them (shared rules 7.3). A revert's confirmation lasts 15 minutes inclusive and ends
 //!   when any other action (a takeback, a revert, a hand-over) is logged.
 //!
+//! # Conditional moves
+//! `/premove line:` holds pairs on the player's own board: the board opponent's move, then the
+//! reply. The reply of the first line whose move is played is played at once (the opponent's
+//! move lifts the Kung Fu lock), checked then against the position: a drop needs the piece in
+//! hand at that moment, which the other boards may have changed. `/premove now:` plays when the
+//! lock lifts, by the opponent's move or by time. The lock itself is unchanged.
+//!
 //! # Modules
 //! - [`draft`]: the draft's constraints and seating;
 //! - [`Game`]: the append-only log replayed into the state (seats, boards, hands, locks,

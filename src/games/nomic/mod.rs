@@ -91,6 +91,10 @@
 //! `/takeback` and `/export`. Referees: `/pause`, `/resume`, `/judge`, `/assign`, `/edit …`,
 //! `/order`, `/set`, `/proposal void|fix` and `/revert`.
 //!
+//! # No conditional moves
+//! `/premove` is refused: a turn is pushes, votes and army moves, not one play that a reply
+//! could answer.
+//!
 //! # Modules
 //! - [`position`]: half-boards, the joined board J, FIDE moves on J, check, the move budget;
 //! - `text`: the position text (one FEN per half, then controllers, Order, turn state);

@@ -101,6 +101,12 @@
 //! Party Chess has no end rule of its own: the Umpire ends the game with `/party end`, a
 //! numbered action that can be reverted, which records the final Weights as its result.
 //!
+//! # Conditional moves
+//! A line names a play (or `*`) for each Swinger above the player on the Play List, then the
+//! reply, checked when the player's turn begins. Conditions are matched by the Swinger who
+//! actually played, so a check that reorders the list does not break a line; a play by a
+//! Swinger the line did not name (one moved up by a check) does. Default plays count as plays.
+//!
 //! # Modules
 //! - [`piece`]: the types, letters, values, limits, and the simple pieces' Betza data;
 //! - [`board`]: squares and the position (board, off-board pieces, Play List, Echo sources);

@@ -85,6 +85,10 @@
 //! `/moves`, `/status`, `/takeback` and `/export`. The organiser has `/ultimate concede
 //! player:@x [to:@y]` after an overrun; a moderator has `/revert` (shared rules 7.3).
 //!
+//! # Conditional moves
+//! A line names a play (or `*`) for each seat still in the game that moves before the player,
+//! in turn order, then the reply; it is checked when the player's turn begins.
+//!
 //! # Modules
 //! - [`board`]: seats, pieces (Betza data), the board and the castling table;
 //! - [`Position`]: what the position text carries, legal moves, make/unmake, perft;
