@@ -456,10 +456,40 @@ impl Hub {
         let mut reply = self.handle_command(caller, drawn_seed(entropy), cmd, raw);
         reply.notify = reply.notify.and_then(|n| n.without(caller.user));
         if reply.ok == Some(true) {
-            let fired = self.settle_lines(caller.thread, caller.now);
-            premove::fold_into(&mut reply, caller.thread, fired);
+            self.play_lines(&mut reply, caller.thread, caller.now);
         }
         reply
+    }
+
+    /// After an accepted action: the replies of conditional moves it made due, folded into
+    /// its reply ([`premove::fold_into`]). A reply that ends the game tells every player
+    /// once, as any ending action does (its author aside).
+    fn play_lines(&mut self, reply: &mut Reply, thread: &str, now: Timestamp) {
+        let fired = self.settle_lines(thread, now);
+        if fired.is_empty() {
+            return;
+        }
+        let authors: Vec<String> = fired.iter().map(|f| f.author.clone()).collect();
+        let last = fired
+            .last()
+            .map(|f| f.reply.text.clone())
+            .unwrap_or_default();
+        premove::fold_into(reply, thread, fired);
+        let Some(game) = self.games.get(thread) else {
+            return;
+        };
+        if game.finished() {
+            let result = game.result().unwrap_or_else(|| {
+                last.lines()
+                    .rev()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("see the thread")
+                    .trim()
+                    .to_string()
+            });
+            let players = game.users().into_iter().filter(|u| !authors.contains(u));
+            reply.notify = Notify::to(players, format!("the game is over: {result}")).nonempty();
+        }
     }
 
     /// The conditional moves of a thread's game, as stored (JSON; empty for none).
@@ -772,8 +802,7 @@ impl Hub {
     /// action's reply), if anything.
     pub fn member_left(&mut self, thread: &str, user: &str, now: Timestamp) -> Option<Reply> {
         let mut reply = self.games.get_mut(thread)?.member_left(user, now)?;
-        let fired = self.settle_lines(thread, now);
-        premove::fold_into(&mut reply, thread, fired);
+        self.play_lines(&mut reply, thread, now);
         Some(reply)
     }
 
@@ -794,8 +823,7 @@ impl Hub {
         let mut reply = self.press_button(user, id, now);
         reply.notify = reply.notify.and_then(|n| n.without(user));
         if let (Some(thread), Some(true)) = (thread, reply.ok) {
-            let fired = self.settle_lines(&thread, now);
-            premove::fold_into(&mut reply, &thread, fired);
+            self.play_lines(&mut reply, &thread, now);
         }
         reply
     }
