@@ -303,6 +303,7 @@ mod tests {
             reply: format!("ok: {thread}"),
             interaction: Some(interaction.to_string()),
             reverted: Vec::new(),
+            premoves: None,
         }
     }
 
