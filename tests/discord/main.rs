@@ -10,6 +10,7 @@ mod nomic;
 mod notify;
 mod offered;
 mod party;
+mod premove;
 mod tournament;
 mod ultimate;
 
