@@ -268,6 +268,32 @@ fn mark(line: &mut Line, plays: &[Played]) {
     line.anchor = on.last().map(|p| p.index);
 }
 
+impl Line {
+    /// A line by `author` in `seat`, reading the board's plays from now on.
+    fn new(
+        author: &str,
+        seat: &PremoveSeat,
+        rounds: Vec<Round>,
+        text: String,
+        now: bool,
+        plays: &[Played],
+    ) -> Line {
+        let mut line = Line {
+            author: author.to_string(),
+            board: seat.board,
+            seat: seat.seat,
+            turns: seat.turns,
+            base: 0,
+            anchor: None,
+            rounds,
+            text,
+            now,
+        };
+        mark(&mut line, plays);
+        line
+    }
+}
+
 /// `/premove line:<plays> | now:<move> | clear`: the reply (private), the book changed.
 pub fn command(
     book: &mut Book,
@@ -307,21 +333,11 @@ pub fn command(
         }
         book.lines
             .retain(|l| !(l.author == user && l.board == seat.board && l.now));
-        let mut line = Line {
-            author: user.to_string(),
-            board: seat.board,
-            seat: seat.seat,
-            turns: seat.turns,
-            base: 0,
-            anchor: None,
-            rounds: vec![Round {
-                conds: Vec::new(),
-                reply: m.to_string(),
-            }],
-            text: m.to_string(),
-            now: true,
-        };
-        mark(&mut line, &plays);
+        let rounds = vec![Round {
+            conds: Vec::new(),
+            reply: m.to_string(),
+        }];
+        let line = Line::new(user, &seat, rounds, m.to_string(), true, &plays);
         book.lines.push(line);
         return private(format!(
             "{m} will be played for you as soon as you may move (checked then); /premove clear drops it"
@@ -356,18 +372,7 @@ pub fn command(
         ));
     }
     let n = mine.len() + 1;
-    let mut line = Line {
-        author: user.to_string(),
-        board: seat.board,
-        seat: seat.seat,
-        turns: seat.turns,
-        base: 0,
-        anchor: None,
-        rounds,
-        text: words(text).join(" "),
-        now: false,
-    };
-    mark(&mut line, &plays);
+    let line = Line::new(user, &seat, rounds, words(text).join(" "), false, &plays);
     let said = describe(&line);
     book.lines.push(line);
     private(format!("line {n} stored: {said}"))

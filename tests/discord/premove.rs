@@ -31,7 +31,9 @@ async fn a_premoved_reply_is_posted_and_pings_only_its_opponent() {
     let t = play(a, "e2-e4");
     accepted(&fake.answer(&t).await, "a e2-e4");
 
-    // The line: if d answers e7-e5, a plays Ng1-f3. Set privately, pinging nobody.
+    // The line: if d answers e7-e5, a plays Ng1-f3. Set privately, pinging nobody (once
+    // the ping of a's move to d has gone out).
+    fake.settle().await;
     let mark = fake.mark();
     let t = fake.slash(
         a,
