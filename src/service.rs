@@ -324,6 +324,8 @@ struct Before {
     reverted: Vec<bool>,
     /// The conditional moves, as stored.
     book: String,
+    /// Who plays each seat.
+    users: Vec<String>,
 }
 
 fn before(hub: &Hub, thread: &str) -> Before {
@@ -333,12 +335,14 @@ fn before(hub: &Hub, thread: &str) -> Before {
             len: g.log_len(),
             reverted: g.reverted(),
             book: hub.book_json(thread),
+            users: g.users(),
         },
         None => Before {
             existed: false,
             len: 0,
             reverted: Vec::new(),
             book: String::new(),
+            users: Vec::new(),
         },
     }
 }
@@ -1115,6 +1119,10 @@ impl Service {
             .collect();
         let book = cell.hub.book_json(thread);
         let book_changed = book != was.book;
+        let users = game.users();
+        let seated = (was.existed && users != was.users)
+            .then(|| serde_json::to_string(&users))
+            .transpose()?;
         if game.log_len() == was.len && newly.is_empty() && !book_changed {
             return Ok(true);
         }
@@ -1130,6 +1138,7 @@ impl Service {
                 &stored_reply(reply),
                 cell.swept,
                 book_changed.then_some(book.as_str()),
+                seated.as_deref(),
             )
             .await
         {

@@ -106,5 +106,6 @@ scripts! {
     notify_settings_shape_reminders => "notify.txt",
     stalled_games_pause_and_resume => "stall.txt",
     replay_posts_a_gif_and_refuses_bad_options => "replay.txt",
+    a_substitute_takes_a_seat_with_everything_in_it => "substitutes.txt",
     conditional_moves_answer_the_plays_before_ones_own => "premoves.txt",
 }

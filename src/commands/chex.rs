@@ -165,6 +165,21 @@ fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
 
+    fn substitute(
+        &mut self,
+        actor: &str,
+        from: &str,
+        to: &str,
+        now: Timestamp,
+        raw: &str,
+    ) -> Option<Result<Reply, String>> {
+        let seat = self.users().iter().position(|u| u == from)?;
+        Some(match Game::substitute(self, actor, seat, to, now, raw) {
+            Ok(a) => Ok(accepted(self, a)),
+            Err(e) => Err(e.to_string()),
+        })
+    }
+
     fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
         Err("Chex has no conditional moves: each turn begins with a random draw, so no reply can be known before it".into())
     }

@@ -363,6 +363,22 @@ impl ThreadGame for Game {
         })
     }
 
+    fn substitute(
+        &mut self,
+        actor: &str,
+        from: &str,
+        to: &str,
+        now: Timestamp,
+        raw: &str,
+    ) -> Option<Result<Reply, String>> {
+        let seat = self.users().iter().position(|u| u == from)?;
+        Some(
+            Game::substitute(self, actor, seat, to, now, raw)
+                .map(accepted)
+                .map_err(|e| e.to_string()),
+        )
+    }
+
     fn plays(&self, _now: Timestamp) -> Vec<layer::Played> {
         let players = &self.state().players;
         self.log

@@ -355,6 +355,20 @@ pub trait ThreadGame: Send + Sync {
     fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<PremoveSeat, String> {
         Err(format!("{} has no conditional moves", self.kind().title))
     }
+    /// `/substitute`: hands `from`'s seat to `to` from now on, logged as a numbered action by
+    /// `actor` (the layer has checked the rights, that `from` plays here and `to` does not,
+    /// and that the game is not over): the accepted reply. `None`: the game has no such
+    /// action.
+    fn substitute(
+        &mut self,
+        _actor: &str,
+        _from: &str,
+        _to: &str,
+        _now: Timestamp,
+        _raw: &str,
+    ) -> Option<Result<Reply, String>> {
+        None
+    }
     /// Every play in effect at `now`, in the log's order (default plays fallen due
     /// included), for conditional moves. None by default.
     fn plays(&self, _now: Timestamp) -> Vec<Played> {

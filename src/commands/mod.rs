@@ -219,6 +219,19 @@ fn planning(why: &str, plan: &[String], sq: &str) -> String {
     )
 }
 
+/// The number of the game's last action in effect if it is a `/substitute` by `user`.
+fn own_substitution(game: &dyn ThreadGame, user: &str) -> Option<u32> {
+    let log = game.log();
+    let reverted = log.reverted();
+    (0..log.len())
+        .rev()
+        .filter(|&i| !reverted.get(i).copied().unwrap_or(false))
+        .filter_map(|i| log.row(i).and_then(Result::ok))
+        .find(|r| r.number.is_some())
+        .filter(|r| r.actor == user && r.command.starts_with("/substitute"))
+        .and_then(|r| r.number)
+}
+
 /// What a game asked of whom before an action, to settle the action's notification.
 struct Standing {
     finished: bool,
@@ -603,7 +616,25 @@ impl Hub {
         let reply = match name {
             "takeback" => match game.takeback(user, now, raw) {
                 Ok(r) => r,
-                Err(e) => Reply::refused(e),
+                Err(e) => match own_substitution(&**game, user) {
+                    // A substitution is taken back by whoever made it, seated or not: the
+                    // log's revert of that one action.
+                    Some(to) => {
+                        let revert = Revert {
+                            moderator: user,
+                            to,
+                            reason: "taken back by whoever made it",
+                            now,
+                            raw,
+                            entropy,
+                        };
+                        match game.revert(revert) {
+                            Ok(r) => r,
+                            Err(e) => Reply::refused(e),
+                        }
+                    }
+                    None => Reply::refused(e),
+                },
             },
             "revert" => {
                 if !roles.moderator && !game.moderates(user) {
@@ -657,6 +688,66 @@ impl Hub {
             "premove" => {
                 let book = self.books.entry(thread.to_string()).or_default();
                 premove::command(book, &**game, caller, cmd)
+            }
+            "substitute" => {
+                let (Some(old), Some(new)) = (
+                    cmd.opt("player").map(mention).filter(|u| !u.is_empty()),
+                    cmd.opt("by").map(mention).filter(|u| !u.is_empty()),
+                ) else {
+                    return Reply::refused("say who: /substitute player:@old by:@new");
+                };
+                let may = roles.organiser
+                    || roles.moderator
+                    || game.moderates(user)
+                    || game.officials().iter().any(|o| o == user)
+                    || game.organiser().as_deref() == Some(user);
+                if !may {
+                    return Reply::refused(
+                        "only the organiser, a moderator, or the game's Chess-Umpire or Referees may hand a seat to a substitute",
+                    );
+                }
+                if game.finished() {
+                    return Reply::refused("the game is over: its seats stay as they were");
+                }
+                let users = game.users();
+                if !users.contains(&old) {
+                    return Reply::refused(format!("{old} does not play in this game"));
+                }
+                if users.contains(&new) {
+                    return Reply::refused(format!(
+                        "{new} already plays in this game: a substitute must be someone new"
+                    ));
+                }
+                match game.substitute(user, &old, &new, now, raw) {
+                    None => Reply::refused("this game has no seats to hand over"),
+                    Some(Err(e)) => Reply::refused(e),
+                    Some(Ok(mut r)) => {
+                        if let Some(book) = self.books.get_mut(thread) {
+                            book.lines.retain(|l| l.author != old);
+                        }
+                        let title = game.kind().title;
+                        let waits: Vec<String> = game
+                            .waits(now)
+                            .into_iter()
+                            .filter(|w| w.user == new)
+                            .map(|w| w.what)
+                            .collect();
+                        let ask = if waits.is_empty() {
+                            format!("you play {old}'s seat in this game of {title} from now on")
+                        } else {
+                            format!(
+                                "you play {old}'s seat in this game of {title} from now on; it waits on you: {}",
+                                waits.join(", ")
+                            )
+                        };
+                        let told = Notify::to(
+                            [old.clone()],
+                            format!("{new} plays your seat in this game from now on"),
+                        );
+                        r.notify = Some(Notify::to([new.clone()], ask).and(told));
+                        r
+                    }
+                }
             }
             "premoves" => {
                 let book = self.books.entry(thread.to_string()).or_default();

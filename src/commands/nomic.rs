@@ -657,6 +657,24 @@ fn vote_buttons(thread: &str, proposal: u32) -> Vec<String> {
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
 
+    fn substitute(
+        &mut self,
+        actor: &str,
+        from: &str,
+        to: &str,
+        now: Timestamp,
+        raw: &str,
+    ) -> Option<Result<Reply, String>> {
+        let seat = self.users().iter().position(|u| u == from)?;
+        let h = crate::games::log::Handover {
+            seat,
+            from: from.to_string(),
+            to: to.to_string(),
+        };
+        let action = nomic::Action::Substitute(h);
+        Some(self.apply_as(actor, true, action, now, raw).map(accepted))
+    }
+
     fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
         Err("Nomic Chess has no conditional moves: a turn is pushes, votes and army moves, not one play a reply could answer".into())
     }

@@ -228,6 +228,19 @@ impl ThreadGame for Game {
         })
     }
 
+    fn substitute(
+        &mut self,
+        actor: &str,
+        from: &str,
+        to: &str,
+        now: Timestamp,
+        raw: &str,
+    ) -> Option<Result<Reply, String>> {
+        let seat = self.users().iter().position(|u| u == from)?;
+        let request = Request::Substitute(seat, to.to_string());
+        Some(self.apply(actor, true, request, now, raw).map(accepted))
+    }
+
     fn plays(&self, now: Timestamp) -> Vec<layer::Played> {
         let g = self.at(now);
         g.log

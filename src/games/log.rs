@@ -37,8 +37,34 @@ pub struct Entry<A> {
     pub reverted: Option<(String, String)>,
 }
 
+/// A seat handed to a substitute (`/substitute`): from this entry on, `to` plays the seat
+/// (an index into the game's users) that `from` played. Pieces, hands, locks, clocks and
+/// everything else of the seat stay as they are.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Handover {
+    /// The seat, as an index into the game's users.
+    pub seat: usize,
+    /// Who played it.
+    pub from: String,
+    /// Who plays it now.
+    pub to: String,
+}
+
+/// A substitution's change to the seats' users (none for any other action).
+pub fn seat_change<A: Logged>(users: &mut [String], action: &A) {
+    if let Some(h) = action.handover() {
+        if let Some(u) = users.get_mut(h.seat) {
+            u.clone_from(&h.to);
+        }
+    }
+}
+
 /// What the log needs to know of a game's action.
 pub trait Logged: serde::Serialize {
+    /// A seat handed to a substitute, if the action is one.
+    fn handover(&self) -> Option<&Handover> {
+        None
+    }
     /// Whether the action is the log's own bookkeeping (a takeback, a moderator's revert, the
     /// game's start): never itself taken back, nor listed among what a revert undoes.
     fn bookkeeping(&self) -> bool;
@@ -50,6 +76,25 @@ pub trait Logged: serde::Serialize {
 /// Implements [`Logged`] for a game's action enum: the variants named are its bookkeeping
 /// (`Start`, `Takeback`, `Revert`), and its `Revert { to, reason, .. }` is a moderator's revert.
 macro_rules! logged {
+    ($action:ty: $($book:ident)|+; $sub:ident) => {
+        impl $crate::games::log::Logged for $action {
+            fn handover(&self) -> Option<&$crate::games::log::Handover> {
+                match self {
+                    Self::$sub(h) => Some(h),
+                    _ => None,
+                }
+            }
+            fn bookkeeping(&self) -> bool {
+                matches!(self, $(Self::$book { .. })|+)
+            }
+            fn revert_of(&self) -> Option<(u32, &str)> {
+                match self {
+                    Self::Revert { to, reason, .. } => Some((*to, reason)),
+                    _ => None,
+                }
+            }
+        }
+    };
     ($action:ty: $($book:ident)|+) => {
         impl $crate::games::log::Logged for $action {
             fn bookkeeping(&self) -> bool {
@@ -161,6 +206,20 @@ pub fn replay_failed(why: impl std::fmt::Display) -> String {
 }
 
 impl<A: Logged> Log<A> {
+    /// Who plays each seat after the entries in effect, from the users the game began with
+    /// (`/substitute` hands a seat over).
+    pub fn seated(&self, original: &[String]) -> Vec<String> {
+        let mut users = original.to_vec();
+        for e in self.in_effect() {
+            if let Some(h) = e.action.handover() {
+                if let Some(u) = users.get_mut(h.seat) {
+                    u.clone_from(&h.to);
+                }
+            }
+        }
+        users
+    }
+
     /// The number the next numbered action gets.
     pub fn next_number(&self) -> u32 {
         self.0.iter().filter(|e| e.number.is_some()).count() as u32 + 1

@@ -42,6 +42,8 @@ pub(super) struct Append {
     pub reverted: Vec<(i64, String, String)>,
     /// The players' conditional moves, when they changed (JSON; empty for none).
     pub premoves: Option<String>,
+    /// Who plays each seat now, when a substitution changed it (JSON).
+    pub seated: Option<String>,
 }
 
 /// A queued commit and where its outcome goes.
@@ -194,31 +196,19 @@ async fn commit_apart(
 
 /// One game's statements: the version check and bump, the new rows, the reverted marks.
 async fn append(conn: &mut sqlx::AnyConnection, a: &Append) -> Result<i64, Stop> {
-    let r = match &a.premoves {
-        None => {
-            sqlx::query(
-                "UPDATE games SET version = version + 1, finished = $1, next_due = $2 \
-                 WHERE thread = $3 AND version = $4",
-            )
-            .bind(a.finished)
-            .bind(a.next_due)
-            .bind(&a.thread)
-            .bind(a.expected)
-            .execute(&mut *conn)
-            .await?
-        }
-        Some(book) => sqlx::query(
-            "UPDATE games SET version = version + 1, finished = $1, next_due = $2, premoves = $5 \
-                 WHERE thread = $3 AND version = $4",
-        )
-        .bind(a.finished)
-        .bind(a.next_due)
-        .bind(&a.thread)
-        .bind(a.expected)
-        .bind(book)
-        .execute(&mut *conn)
-        .await?,
-    };
+    let r = sqlx::query(
+        "UPDATE games SET version = version + 1, finished = $1, next_due = $2, \
+         premoves = COALESCE($5, premoves), seated = COALESCE($6, seated) \
+         WHERE thread = $3 AND version = $4",
+    )
+    .bind(a.finished)
+    .bind(a.next_due)
+    .bind(&a.thread)
+    .bind(a.expected)
+    .bind(a.premoves.as_deref())
+    .bind(a.seated.as_deref())
+    .execute(&mut *conn)
+    .await?;
     if r.rows_affected() != 1 {
         return Err(Stop::Stale);
     }
@@ -304,6 +294,7 @@ mod tests {
             interaction: Some(interaction.to_string()),
             reverted: Vec::new(),
             premoves: None,
+            seated: None,
         }
     }
 

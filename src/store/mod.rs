@@ -626,6 +626,7 @@ impl Store {
             reply,
             0,
             None,
+            None,
         )
         .await
     }
@@ -652,6 +653,7 @@ impl Store {
         reply: &str,
         swept: Timestamp,
         premoves: Option<&str>,
+        seated: Option<&str>,
     ) -> Result<i64, StoreError> {
         let len = game.log_len();
         let mut rows = Vec::with_capacity(len.saturating_sub(base_len));
@@ -677,6 +679,7 @@ impl Store {
             interaction: interaction.map(str::to_string),
             reverted,
             premoves: premoves.map(str::to_string),
+            seated: seated.map(str::to_string),
         };
         self.group.commit(&self.pool, append).await
     }
@@ -776,7 +779,7 @@ impl Store {
         // The users are a JSON list of strings: a user's games hold `"<user>"`. LIKE's
         // wildcards in a name only widen the search; the caller checks each game's users.
         let rows = sqlx::query(
-            "SELECT thread FROM games WHERE finished = 0 AND users LIKE $1 \
+            "SELECT thread FROM games WHERE finished = 0 AND (users LIKE $1 OR seated LIKE $1) \
              AND ($2 = '' OR guild IS NULL OR guild = $2) ORDER BY thread",
         )
         .bind(format!("%\"{user}\"%"))

@@ -203,6 +203,19 @@ pub static ENTRIES: &[Entry] = &[
         )
         .by(Who::Organisers),
     ),
+    Entry::One(
+        command(
+            "substitute",
+            "Hand a player's seat to a substitute from now on: pieces, hands, clocks and all",
+            ALL,
+            &[
+                opt("player", "The player who leaves the seat", Kind::User).required(),
+                opt("by", "The substitute who plays the seat from now on", Kind::User)
+                    .required(),
+            ],
+        )
+        .by(Who::Organisers),
+    ),
     Entry::One(command(
         "premove",
         "Conditional moves: line:<their move> <your reply>…, now:<move> as soon as you may, or clear",

@@ -82,7 +82,7 @@ pub fn export(game: &Game) -> String {
         None => "*",
     };
     let setup = Setup {
-        users: game.users.clone(),
+        users: game.original.clone(),
         settings: SettingsOut {
             draw_mode: st.draw_mode,
             stalemate: st.stalemate,

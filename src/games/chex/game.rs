@@ -232,9 +232,11 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reseed: Option<Reseed>,
     },
+    /// A seat handed to a substitute (`/substitute`).
+    Substitute(crate::games::log::Handover),
 }
 
-crate::games::log::logged!(Action: Start | Takeback | Revert);
+crate::games::log::logged!(Action: Start | Takeback | Revert; Substitute);
 
 /// A fresh seed drawn at a revert (Chex rules 5.5a).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -449,8 +451,10 @@ pub type Accepted = crate::games::log::Accepted<Vec<String>>;
 pub struct Game {
     /// Settings.
     pub settings: Settings,
-    /// White's and Black's users.
+    /// White's and Black's users, as they are now.
     pub users: Vec<String>,
+    /// The users the game began with (a `/substitute` hands a seat to another).
+    pub original: Vec<String>,
     /// The log.
     pub log: Log<Action>,
     state: State,
@@ -645,6 +649,7 @@ impl Game {
         }
         let mut g = Game {
             settings,
+            original: users.clone(),
             users,
             log: log.into(),
             state: State::new(Position::start(), 0),
@@ -660,19 +665,22 @@ impl Game {
     pub fn replay(&mut self) -> Result<(), Refusal> {
         let mut st = State::new(Position::start(), 0);
         let mut lines = Vec::new();
+        let mut users = self.original.clone();
         for e in self.log.in_effect() {
             fold(
                 &mut st,
                 &self.settings,
-                &self.users,
+                &users,
                 &e.action,
                 e.time,
                 e.number,
                 &mut lines,
             )
             .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
+            crate::games::log::seat_change(&mut users, &e.action);
         }
         self.state = st;
+        self.users = users;
         Ok(())
     }
 
@@ -685,7 +693,8 @@ impl Game {
     pub fn each_state(&self, mut each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
         let mut snap = Game {
             settings: self.settings.clone(),
-            users: self.users.clone(),
+            users: self.original.clone(),
+            original: self.original.clone(),
             log: Log::default(),
             state: State::new(Position::start(), 0),
         };
@@ -698,13 +707,14 @@ impl Game {
             fold(
                 &mut snap.state,
                 &self.settings,
-                &self.users,
+                &snap.users,
                 &e.action,
                 e.time,
                 e.number,
                 &mut lines,
             )
             .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
+            crate::games::log::seat_change(&mut snap.users, &e.action);
             each(e, &snap);
         }
         Ok(())
@@ -1378,6 +1388,31 @@ impl Game {
         }
     }
 
+    /// `/substitute`: hands `seat` (an index into the users) to `to` from now on (checked
+    /// by the layer: `to` plays no seat here, the game is not over).
+    ///
+    /// # Errors
+    /// No such seat, or the game is over.
+    pub fn substitute(
+        &mut self,
+        actor: &str,
+        seat: usize,
+        to: &str,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, Refusal> {
+        let from = match self.users.get(seat) {
+            Some(u) => u.clone(),
+            None => return refuse("there is no such seat"),
+        };
+        let h = crate::games::log::Handover {
+            seat,
+            from,
+            to: to.to_string(),
+        };
+        self.commit(actor, now, command, Action::Substitute(h))
+    }
+
     fn commit(
         &mut self,
         actor: &str,
@@ -1399,6 +1434,7 @@ impl Game {
         )?;
         self.state = st;
         let offer = matches!(action, Action::OfferDraw { .. });
+        crate::games::log::seat_change(&mut self.users, &action);
         let number = self.push(actor, now, command, action);
         let mut reply = self.accepted(number, lines);
         if offer && !self.finished() {
@@ -1727,6 +1763,7 @@ pub fn outcome_text(users: &[String], o: &Outcome) -> String {
 pub fn describe(a: &Action, users: &[String]) -> String {
     let u = |s: Side| name(users, s);
     match a {
+        Action::Substitute(h) => format!("{} plays {}'s seat from now on", h.to, h.from),
         Action::Start { position: None } => "the game starts".into(),
         Action::Start { position: Some(p) } => format!("the game starts from {p}"),
         Action::Draw {
@@ -1887,6 +1924,9 @@ fn fold(
     }
     let was = st.pos.frame();
     match action {
+        Action::Substitute(h) => {
+            lines.push(format!("{} plays {}'s seat from now on.", h.to, h.from));
+        }
         Action::Start { position } => {
             let pos = start_position(settings, position.as_deref())?;
             *st = State::new(pos, time);

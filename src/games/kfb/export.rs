@@ -32,7 +32,7 @@ pub fn bpgn(game: &Game) -> String {
     };
     push_tag(&mut s, "Result", result);
     let setup = Setup {
-        users: game.users.clone(),
+        users: game.original.clone(),
         settings: game.settings.clone(),
     };
     push_setup(&mut s, &setup);

@@ -105,6 +105,8 @@ pub enum Action {
         /// Why.
         reason: String,
     },
+    /// A seat handed to a substitute (`/substitute`).
+    Substitute(crate::games::log::Handover),
     /// A proxy grant or revocation.
     Proxy {
         /// Grant (true) or revoke.
@@ -126,7 +128,7 @@ impl Action {
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
 
-crate::games::log::logged!(Action: Takeback | Revert);
+crate::games::log::logged!(Action: Takeback | Revert; Substitute);
 
 /// The state of one board.
 #[derive(Clone, Debug)]
@@ -214,8 +216,10 @@ fn shared_catalog() -> Result<Arc<Catalog>, String> {
 pub struct Game {
     /// Settings.
     pub settings: Settings,
-    /// Users in seats 0..6 (team 1 = seats 0–2, team 2 = seats 3–5).
+    /// Users in seats 0..6 (team 1 = seats 0–2, team 2 = seats 3–5), as they are now.
     pub users: Vec<String>,
+    /// The users the game began with (a `/substitute` hands a seat to another).
+    pub original: Vec<String>,
     /// The log.
     pub log: Log<Action>,
     state: State,
@@ -291,6 +295,7 @@ impl Game {
         let state = Self::initial_state(&users, &settings);
         Ok(Game {
             settings,
+            original: users.clone(),
             users,
             log: Log::default(),
             state,
@@ -360,11 +365,12 @@ impl Game {
     /// # Errors
     /// A logged action that no longer applies (a corrupted log).
     pub fn replay(&mut self) -> Result<(), Refusal> {
-        let mut state = Self::initial_state(&self.users, &self.settings);
+        let mut state = Self::initial_state(&self.original, &self.settings);
         for e in self.log.in_effect() {
             Self::apply_to(&mut state, &self.settings, &self.catalog, &e.action, e.time)?;
         }
         self.state = state;
+        self.users = self.log.seated(&self.original);
         Ok(())
     }
 
@@ -377,9 +383,10 @@ impl Game {
     pub fn each_state(&self, mut each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
         let mut snap = Game {
             settings: self.settings.clone(),
-            users: self.users.clone(),
+            users: self.original.clone(),
+            original: self.original.clone(),
             log: Log::default(),
-            state: Self::initial_state(&self.users, &self.settings),
+            state: Self::initial_state(&self.original, &self.settings),
             catalog: self.catalog.clone(),
         };
         for e in self.log.iter() {
@@ -392,6 +399,11 @@ impl Game {
                     &e.action,
                     e.time,
                 )?;
+                if let Action::Substitute(h) = &e.action {
+                    if let Some(u) = snap.users.get_mut(h.seat) {
+                        u.clone_from(&h.to);
+                    }
+                }
                 each(e, &snap);
             }
         }
@@ -419,6 +431,38 @@ impl Game {
             time,
         )?;
         Ok(self.push(actor, time, command, action))
+    }
+
+    /// `/substitute`: hands `seat` to `to` from now on (checked by the layer: `to` plays
+    /// no seat here, the game is not over).
+    ///
+    /// # Errors
+    /// No such seat.
+    pub fn substitute(
+        &mut self,
+        actor: &str,
+        seat: usize,
+        to: &str,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, Refusal> {
+        let from = self
+            .users
+            .get(seat)
+            .cloned()
+            .ok_or_else(|| Refusal::Rule("there is no such seat".into()))?;
+        let h = crate::games::log::Handover {
+            seat,
+            from: from.clone(),
+            to: to.to_string(),
+        };
+        let number = self.commit(actor, now, command, Action::Substitute(h))?;
+        self.users[seat] = to.to_string();
+        Ok(Accepted {
+            number,
+            text: format!("{to} plays {from}'s seat from now on"),
+            notify: None,
+        })
     }
 
     // ----- queries -------------------------------------------------------------------
@@ -1307,6 +1351,11 @@ impl Game {
         now: Timestamp,
     ) -> Result<(), Refusal> {
         match action {
+            Action::Substitute(h) => {
+                if let Some(p) = st.players.get_mut(h.seat) {
+                    p.user.clone_from(&h.to);
+                }
+            }
             Action::Pick(outcome) => {
                 st.draft.apply(outcome);
                 if let Some(seating) = st.draft.seating() {
@@ -1760,6 +1809,7 @@ pub fn describe(a: &Action, users: &[String]) -> String {
         Action::Resign { player } => format!("{} resigns", u(*player)),
         Action::Takeback { player, undone } => format!("{} takes back #{undone}", u(*player)),
         Action::Revert { to, reason } => format!("revert to before #{to} ({reason})"),
+        Action::Substitute(h) => format!("{} plays {}'s seat from now on", h.to, h.from),
         Action::Proxy {
             grant,
             proxy,

@@ -63,7 +63,7 @@ pub fn export(game: &Game) -> String {
         _ => "*".into(),
     };
     let setup = Setup {
-        players: game.players.clone(),
+        players: game.original.clone(),
         settings: game.settings.clone(),
     };
     push_result_and_log(&mut s, &result, &setup, &game.log, |e| {

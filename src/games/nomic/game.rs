@@ -453,6 +453,8 @@ pub enum Action {
         /// Why.
         reason: String,
     },
+    /// A seat handed to a substitute (`/substitute`).
+    Substitute(crate::games::log::Handover),
 }
 
 /// A Referee's edit (§6.10, 6.10a).
@@ -536,7 +538,7 @@ enum Running {
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
 
-crate::games::log::logged!(Action: Start | Takeback | Revert);
+crate::games::log::logged!(Action: Start | Takeback | Revert; Substitute);
 
 /// Why an action is refused (shown as it is).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -574,8 +576,10 @@ pub struct TimeEvent {
 pub struct Game {
     /// Settings at creation (Referees included).
     pub settings: Settings,
-    /// Players in seating order.
+    /// Players in seating order, as they are now.
     pub players: Vec<String>,
+    /// The players the game began with (a `/substitute` hands a seat to another).
+    pub original: Vec<String>,
     /// The log.
     pub log: crate::games::log::Log<Action>,
     state: State,
@@ -1527,6 +1531,9 @@ fn fold(
         Action::Overrule { judgment } => f.overrule(*judgment)?,
         Action::Pause => f.pause()?,
         Action::Resume => f.resume()?,
+        Action::Substitute(h) => f
+            .lines
+            .push(format!("@{} plays @{}'s seat from now on.", h.to, h.from)),
         Action::Assign { army, player } => f.assign(*army, *player)?,
         Action::Edit(edit) => f.edit(edit)?,
         Action::Order { order } => f.order(order)?,
@@ -2972,6 +2979,7 @@ impl Game {
         let state = State::new(players.len(), settings.clone(), 0);
         let mut g = Game {
             settings,
+            original: players.clone(),
             players,
             log: log.into(),
             state,
@@ -2987,15 +2995,22 @@ impl Game {
     pub fn replay(&mut self) -> Result<(), Refusal> {
         let start = self.log.first().map_or(0, |e| e.time);
         let mut st = State::new(self.players.len(), self.settings.clone(), start);
-        let ctx = self.ctx(true);
+        let mut players = self.original.clone();
         for e in self.log.in_effect() {
+            let ctx = Ctx {
+                players: &players,
+                organiser: self.organiser(),
+                organiser_role: true,
+            };
             let mut ev = Vec::new();
             st.advance(e.time, &ctx, &mut ev);
             let mut a = e.action.clone();
             fold(&mut st, &ctx, &e.actor, &mut a, e.time)
                 .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
+            crate::games::log::seat_change(&mut players, &e.action);
         }
         self.state = st;
+        self.players = players;
         Ok(())
     }
 
@@ -3009,20 +3024,26 @@ impl Game {
         let start = self.log.first().map_or(0, |e| e.time);
         let mut snap = Game {
             settings: self.settings.clone(),
-            players: self.players.clone(),
+            players: self.original.clone(),
+            original: self.original.clone(),
             log: crate::games::log::Log::default(),
             state: State::new(self.players.len(), self.settings.clone(), start),
         };
-        let ctx = self.ctx(true);
         for e in self.log.iter() {
             snap.log.push_entry(e.clone());
             if e.reverted.is_some() {
                 continue;
             }
+            let ctx = Ctx {
+                players: &snap.players,
+                organiser: self.organiser(),
+                organiser_role: true,
+            };
             snap.state.advance(e.time, &ctx, &mut Vec::new());
             let mut a = e.action.clone();
             fold(&mut snap.state, &ctx, &e.actor, &mut a, e.time)
                 .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
+            crate::games::log::seat_change(&mut snap.players, &e.action);
             each(e, &snap);
         }
         Ok(())
@@ -3149,6 +3170,7 @@ impl Game {
         let lines = fold(&mut st, &ctx, actor, &mut action, now)?;
         let calls = std::mem::take(&mut st.calls);
         self.state = st;
+        crate::games::log::seat_change(&mut self.players, &action);
         let number = self.log.push(actor, now, command, action, true);
         let mut a = self.accepted(number, lines);
         a.notify.retain(|x| !before.contains(x));
@@ -3640,6 +3662,7 @@ pub fn describe(a: &Action, players: &[String]) -> String {
         Action::Overrule { judgment } => format!("overrule judgment {judgment}"),
         Action::Pause => "/pause".into(),
         Action::Resume => "/resume".into(),
+        Action::Substitute(h) => format!("/substitute player:@{} by:@{}", h.from, h.to),
         Action::Assign { army, player } => {
             format!("/assign army:{} to:{}", army + 1, user(*player))
         }

@@ -154,12 +154,14 @@ pub enum Action {
         /// Why.
         reason: String,
     },
+    /// A seat handed to a substitute (`/substitute`).
+    Substitute(crate::games::log::Handover),
 }
 
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
 
-crate::games::log::logged!(Action: Start | Takeback | Revert);
+crate::games::log::logged!(Action: Start | Takeback | Revert; Substitute);
 
 /// The last play, for the picture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -258,6 +260,9 @@ pub struct NewGame {
 /// What a user asks the game to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
+    /// `/substitute`: the seat (an index into the users) handed to a user (checked by the
+    /// layer).
+    Substitute(usize, String),
     /// `/party pieces set:<letters>`.
     Pick(String),
     /// `/move <notation>`.
@@ -746,6 +751,15 @@ impl Game {
                     }
                 }
                 Action::Ledger { entry, text }
+            }
+            Request::Substitute(seat, to) => {
+                let from = self
+                    .state
+                    .users
+                    .get(seat)
+                    .cloned()
+                    .ok_or("there is no such seat")?;
+                Action::Substitute(crate::games::log::Handover { seat, from, to })
             }
             Request::End => {
                 self.need_umpire(umpire)?;
@@ -1335,6 +1349,12 @@ fn fold(
                 st.ran_out.clear();
                 st.stalled = None;
             }
+        }
+        Action::Substitute(h) => {
+            if let Some(u) = st.users.get_mut(h.seat) {
+                u.clone_from(&h.to);
+            }
+            lines.push(format!("{} plays {}'s seat from now on.", h.to, h.from));
         }
         Action::Resume => {
             st.stalled = None;

@@ -54,7 +54,7 @@ pub fn export(game: &Game) -> String {
         None => "*".into(),
     };
     let setup = Setup {
-        users: game.users.clone(),
+        users: game.original.clone(),
         settings: game.settings.clone(),
     };
     push_result_and_log(&mut s, &result, &setup, &game.log, |e| {

@@ -178,12 +178,14 @@ pub enum Action {
         /// Why.
         reason: String,
     },
+    /// A seat handed to a substitute (`/substitute`).
+    Substitute(crate::games::log::Handover),
 }
 
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
 
-crate::games::log::logged!(Action: Start | Takeback | Revert);
+crate::games::log::logged!(Action: Start | Takeback | Revert; Substitute);
 
 /// What a player asks the game to do (the game layer builds it from a command).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -337,8 +339,10 @@ pub type Accepted = crate::games::log::Accepted<Vec<String>>;
 pub struct Game {
     /// Settings.
     pub settings: Settings,
-    /// Users in seats Silver, Red, Black, Green.
+    /// Users in seats Silver, Red, Black, Green, as they are now.
     pub users: Vec<String>,
+    /// The users the game began with (a `/substitute` hands a seat to another).
+    pub original: Vec<String>,
     /// The log.
     pub log: crate::games::log::Log<Action>,
     state: State,
@@ -455,6 +459,7 @@ impl Game {
         let state = State::new(Position::start(settings.mode), 0);
         let mut g = Game {
             settings,
+            original: users.clone(),
             users,
             log: log.into(),
             state,
@@ -470,18 +475,21 @@ impl Game {
     pub fn replay(&mut self) -> Result<(), Refusal> {
         let mut st = State::new(Position::start(self.settings.mode), 0);
         let mut lines = Vec::new();
+        let mut users = self.original.clone();
         for e in self.log.in_effect() {
             fold(
                 &mut st,
                 &self.settings,
-                &self.users,
+                &users,
                 &e.action,
                 e.time,
                 &mut lines,
             )
             .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
+            crate::games::log::seat_change(&mut users, &e.action);
         }
         self.state = st;
+        self.users = users;
         Ok(())
     }
 
@@ -494,7 +502,8 @@ impl Game {
     pub fn each_state(&self, mut each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
         let mut snap = Game {
             settings: self.settings.clone(),
-            users: self.users.clone(),
+            users: self.original.clone(),
+            original: self.original.clone(),
             log: crate::games::log::Log::default(),
             state: State::new(Position::start(self.settings.mode), 0),
         };
@@ -507,12 +516,13 @@ impl Game {
             fold(
                 &mut snap.state,
                 &self.settings,
-                &self.users,
+                &snap.users,
                 &e.action,
                 e.time,
                 &mut lines,
             )
             .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
+            crate::games::log::seat_change(&mut snap.users, &e.action);
             each(e, &snap);
         }
         Ok(())
@@ -841,6 +851,31 @@ impl Game {
     }
 
     /// Applies a validated action to a copy of the state, then keeps it and logs the action.
+    /// `/substitute`: hands `seat` (an index into the users) to `to` from now on (checked
+    /// by the layer: `to` plays no seat here, the game is not over).
+    ///
+    /// # Errors
+    /// No such seat, or the game is over.
+    pub fn substitute(
+        &mut self,
+        actor: &str,
+        seat: usize,
+        to: &str,
+        now: Timestamp,
+        command: &str,
+    ) -> Result<Accepted, Refusal> {
+        let from = match self.users.get(seat) {
+            Some(u) => u.clone(),
+            None => return refuse("there is no such seat"),
+        };
+        let h = crate::games::log::Handover {
+            seat,
+            from,
+            to: to.to_string(),
+        };
+        self.commit(actor, now, command, Action::Substitute(h))
+    }
+
     fn commit(
         &mut self,
         actor: &str,
@@ -860,6 +895,7 @@ impl Game {
         )?;
         self.state = st;
         let answering = matches!(action, Action::OfferDraw { .. } | Action::AcceptDraw { .. });
+        crate::games::log::seat_change(&mut self.users, &action);
         let number = self.push(actor, now, command, action);
         let mut reply = self.accepted(number, lines);
         if answering && !self.finished() {
@@ -1157,6 +1193,7 @@ pub fn describe(a: &Action, users: &[String]) -> String {
         Action::DeclineDraw { seat } => format!("{} declines the draw", u(*seat)),
         Action::Takeback { seat, undone } => format!("{} takes back #{undone}", u(*seat)),
         Action::Revert { to, reason } => format!("revert to before #{to} ({reason})"),
+        Action::Substitute(h) => format!("{} plays {}'s seat from now on", h.to, h.from),
     }
 }
 
@@ -1329,6 +1366,9 @@ fn fold(
             // The undone actions are skipped by the replay; the player to move gets a fresh
             // turn from now.
             st.turn_started = time;
+        }
+        Action::Substitute(h) => {
+            lines.push(format!("{} plays {}'s seat from now on.", h.to, h.from));
         }
     }
     Ok(())
