@@ -169,7 +169,11 @@ impl Hub {
         };
         let organiser_only = matches!(
             name,
-            "tournament teams" | "tournament pair" | "tournament result" | "tournament withdraw"
+            "tournament teams"
+                | "tournament pair"
+                | "tournament result"
+                | "tournament withdraw"
+                | "tournament substitute"
         );
         if organiser_only && !roles.organiser {
             return Reply::refused(format!(
@@ -209,6 +213,29 @@ impl Hub {
                 let team = number(cmd, "team")?.ok_or("missing team:<number>")?;
                 t.withdraw_team(team)
                     .map(accepted)
+                    .map_err(|e| e.to_string())
+            })(),
+            "tournament substitute" => (|| {
+                let team = number(cmd, "team")?.ok_or("missing team:<number>")?;
+                let player = cmd
+                    .opt("player")
+                    .map(mention)
+                    .ok_or("missing player:@old")?;
+                let by = cmd.opt("by").map(mention).ok_or("missing by:@new")?;
+                let title = t.name.clone();
+                t.substitute(team, &player, &by)
+                    .map(|text| Reply {
+                        notify: Notify::to(
+                            [by.clone()],
+                            format!("you play for Team {team} in {title} from its next match, in {player}'s place"),
+                        )
+                        .and(Notify::to(
+                            [player.clone()],
+                            format!("{by} takes your place on Team {team} from its next match"),
+                        ))
+                        .nonempty(),
+                        ..accepted(text)
+                    })
                     .map_err(|e| e.to_string())
             })(),
             "tournament teams" => (|| {

@@ -789,6 +789,64 @@ impl Tournament {
         }
     }
 
+    /// An organiser hands `player`'s place on Team `team` to `by` from the team's next match
+    /// on (a match already opened keeps its seats: its own `/substitute` changes it). `by` may
+    /// be a signed-up substitute or someone new, but not a member of a team.
+    ///
+    /// # Errors
+    /// No such team, `player` not on it, `by` on a team already, or the event is over.
+    pub fn substitute(
+        &mut self,
+        team: u32,
+        player: &str,
+        by: &str,
+    ) -> Result<String, TournamentError> {
+        if self.finished {
+            return Err(refused("this tournament is over"));
+        }
+        let idx = (team as usize)
+            .checked_sub(1)
+            .filter(|&i| i < self.teams.len())
+            .ok_or_else(|| refused(format!("there is no Team {team}")))?;
+        if self.teams[idx].withdrawn {
+            return Err(refused(format!("Team {team} has withdrawn")));
+        }
+        if !self.teams[idx].players.iter().any(|p| p == player) {
+            return Err(refused(format!("{player} is not on Team {team}")));
+        }
+        if let Some(other) = self.team_of(by) {
+            return Err(refused(format!("{by} is on Team {other} already")));
+        }
+        if let Some(slot) = self.teams[idx].players.iter_mut().find(|p| *p == player) {
+            *slot = by.to_string();
+        }
+        // A match of the current round whose game has not started yet is the next match: the
+        // substitute sits there too.
+        let waiting: Vec<(u32, u32)> = self
+            .unopened()
+            .into_iter()
+            .filter(|&(r, b)| self.result(r, b).is_none())
+            .collect();
+        for b in self
+            .boards
+            .iter_mut()
+            .filter(|b| waiting.contains(&(b.round, b.board)))
+        {
+            if let Some(slot) = b.players.iter_mut().find(|p| *p == player) {
+                *slot = by.to_string();
+            }
+        }
+        let note = match self.unfinished_match_of(team) {
+            Some((r, b)) => format!(
+                "; round {r} board {b} is under way and keeps its seats (/substitute in its thread changes them)"
+            ),
+            None => String::new(),
+        };
+        Ok(format!(
+            "{by} takes {player}'s place on Team {team} from its next match{note}"
+        ))
+    }
+
     /// An organiser withdraws a whole team.
     ///
     /// # Errors

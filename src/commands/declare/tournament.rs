@@ -99,6 +99,16 @@ pub static ENTRIES: &[Entry] = &[
                 ],
             )),
             organisers(command(
+                "tournament substitute",
+                "Hand a player's place on a team to a substitute from the team's next match (organisers)",
+                &[],
+                &[
+                    opt("team", "The team's number", NUMBER).required(),
+                    opt("player", "The player who leaves the team", Kind::User).required(),
+                    opt("by", "Who plays in their place", Kind::User).required(),
+                ],
+            )),
+            organisers(command(
                 "tournament withdraw",
                 "Withdraw a team from the rest of the tournament (organisers)",
                 &[],
