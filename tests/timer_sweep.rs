@@ -392,3 +392,51 @@ fn conditional_moves_survive_a_restart_and_cross_processes() {
         store.close().await;
     });
 }
+
+/// A substitution is stored with its game (issue 42): after a restart the new player holds
+/// the seat, `/mygames` lists the game for them and no longer for the player replaced, and
+/// the export reads back into the same game.
+#[test]
+fn a_substitution_survives_a_restart_and_moves_mygames() {
+    let url = common::fresh_db("substitute_restart");
+    let rt = runtime();
+    rt.block_on(async {
+        let svc = service(&url).await;
+        send(
+            &svc,
+            "org",
+            "u1",
+            START,
+            "/ultimate new silver:@ann red:@ben black:@cat green:@dan seed:7",
+        )
+        .await;
+        send(&svc, "ann", "u1", START + 10, "/move e2-e5").await;
+        send(&svc, "org", "u1", START + 20, "/substitute player:@ben by:@zed").await;
+        drop(svc);
+        let svc = service(&url).await;
+        let users = svc.with_game("u1", |g| g.users()).await.unwrap();
+        assert_eq!(users, ["ann", "zed", "cat", "dan"]);
+        let mine = |user: &'static str| {
+            let svc = &svc;
+            async move {
+                let cmd = parse_command("/mygames").unwrap();
+                let caller = Caller {
+                    user,
+                    roles: Roles::default(),
+                    thread: "elsewhere",
+                    now: START + 30,
+                };
+                svc.handle(&caller, 1, &cmd, "/mygames", None).await.text
+            }
+        };
+        assert!(mine("zed").await.contains("u1"), "{}", mine("zed").await);
+        assert!(!mine("ben").await.contains("u1"), "{}", mine("ben").await);
+        send(&svc, "zed", "u1", START + 40, "/move b5-d5").await;
+        let export = svc.with_game("u1", |g| g.export()).await.unwrap();
+        let back = arbiter::commands::import(&export).unwrap();
+        assert_eq!(back.users(), ["ann", "zed", "cat", "dan"]);
+        let now = START + 50;
+        let status = svc.with_game("u1", |g| g.status(now)).await.unwrap();
+        assert_eq!(back.status(now), status);
+    });
+}
