@@ -411,7 +411,14 @@ fn a_substitution_survives_a_restart_and_moves_mygames() {
         )
         .await;
         send(&svc, "ann", "u1", START + 10, "/move e2-e5").await;
-        send(&svc, "org", "u1", START + 20, "/substitute player:@ben by:@zed").await;
+        send(
+            &svc,
+            "org",
+            "u1",
+            START + 20,
+            "/substitute player:@ben by:@zed",
+        )
+        .await;
         drop(svc);
         let svc = service(&url).await;
         let users = svc.with_game("u1", |g| g.users()).await.unwrap();

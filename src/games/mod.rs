@@ -59,6 +59,15 @@
 //! action is logged in that game. The undone actions stay in the log, marked reverted, with who
 //! reverted them and why; pieces, hands, locks and timers return to what they were.
 //!
+//! ## 7.4 Substitutes
+//! `/substitute player:@old by:@new` (the organiser, a moderator, or the game's Chess-Umpire or
+//! Referees) hands a seat to someone who does not play in the game yet. The seat keeps
+//! everything (pieces, hands, locks, clocks, armies, votes cast, proxies); from the next action
+//! on the new user plays it, and the old one is a non-player. It is a numbered action: whoever
+//! made it may take it back (as a revert of that one action when they hold no seat), a
+//! moderator may revert it. A game's users are replayed from the log: the ones it began with
+//! (stored with the game and in its export), then each substitution in effect.
+//!
 //! ## 8.1 The end of a game
 //! The end of a game notifies its players once, in one new message naming the result, so that a
 //! player who is not on turn learns it too.
