@@ -167,17 +167,13 @@ impl ThreadGame for Game {
 
     fn substitute(
         &mut self,
-        actor: &str,
-        from: &str,
-        to: &str,
-        now: Timestamp,
-        raw: &str,
+        s: crate::games::log::Substitution<'_>,
     ) -> Option<Result<Reply, String>> {
-        let seat = self.users().iter().position(|u| u == from)?;
-        Some(match Game::substitute(self, actor, seat, to, now, raw) {
-            Ok(a) => Ok(accepted(self, a)),
-            Err(e) => Err(e.to_string()),
-        })
+        Some(
+            Game::substitute(self, s)
+                .map(|a| accepted(self, a))
+                .map_err(|e| e.to_string()),
+        )
     }
 
     fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {

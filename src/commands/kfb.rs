@@ -365,15 +365,10 @@ impl ThreadGame for Game {
 
     fn substitute(
         &mut self,
-        actor: &str,
-        from: &str,
-        to: &str,
-        now: Timestamp,
-        raw: &str,
+        s: crate::games::log::Substitution<'_>,
     ) -> Option<Result<Reply, String>> {
-        let seat = self.users().iter().position(|u| u == from)?;
         Some(
-            Game::substitute(self, actor, seat, to, now, raw)
+            Game::substitute(self, s)
                 .map(accepted)
                 .map_err(|e| e.to_string()),
         )

@@ -355,17 +355,12 @@ pub trait ThreadGame: Send + Sync {
     fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<PremoveSeat, String> {
         Err(format!("{} has no conditional moves", self.kind().title))
     }
-    /// `/substitute`: hands `from`'s seat to `to` from now on, logged as a numbered action by
-    /// `actor` (the layer has checked the rights, that `from` plays here and `to` does not,
-    /// and that the game is not over): the accepted reply. `None`: the game has no such
-    /// action.
+    /// `/substitute`: the hand-over logged as a numbered action (the layer has checked the
+    /// rights, that the seat's user plays here and the new one does not, and that the game is
+    /// not over): the accepted reply. `None`: the game has no such action.
     fn substitute(
         &mut self,
-        _actor: &str,
-        _from: &str,
-        _to: &str,
-        _now: Timestamp,
-        _raw: &str,
+        _s: crate::games::log::Substitution<'_>,
     ) -> Option<Result<Reply, String>> {
         None
     }

@@ -710,15 +710,25 @@ impl Hub {
                     return Reply::refused("the game is over: its seats stay as they were");
                 }
                 let users = game.users();
-                if !users.contains(&old) {
-                    return Reply::refused(format!("{old} does not play in this game"));
-                }
                 if users.contains(&new) {
                     return Reply::refused(format!(
                         "{new} already plays in this game: a substitute must be someone new"
                     ));
                 }
-                match game.substitute(user, &old, &new, now, raw) {
+                let Some(seat) = users.iter().position(|u| *u == old) else {
+                    return Reply::refused(format!("{old} does not play in this game"));
+                };
+                let handing = crate::games::log::Substitution {
+                    actor: user,
+                    handover: crate::games::log::Handover {
+                        seat,
+                        from: old.clone(),
+                        to: new.clone(),
+                    },
+                    now,
+                    raw,
+                };
+                match game.substitute(handing) {
                     None => Reply::refused("this game has no seats to hand over"),
                     Some(Err(e)) => Reply::refused(e),
                     Some(Ok(mut r)) => {

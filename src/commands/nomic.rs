@@ -659,20 +659,13 @@ impl ThreadGame for Game {
 
     fn substitute(
         &mut self,
-        actor: &str,
-        from: &str,
-        to: &str,
-        now: Timestamp,
-        raw: &str,
+        s: crate::games::log::Substitution<'_>,
     ) -> Option<Result<Reply, String>> {
-        let seat = self.users().iter().position(|u| u == from)?;
-        let h = crate::games::log::Handover {
-            seat,
-            from: from.to_string(),
-            to: to.to_string(),
-        };
-        let action = nomic::Action::Substitute(h);
-        Some(self.apply_as(actor, true, action, now, raw).map(accepted))
+        let action = nomic::Action::Substitute(s.handover);
+        Some(
+            self.apply_as(s.actor, true, action, s.now, s.raw)
+                .map(accepted),
+        )
     }
 
     fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {

@@ -230,15 +230,13 @@ impl ThreadGame for Game {
 
     fn substitute(
         &mut self,
-        actor: &str,
-        from: &str,
-        to: &str,
-        now: Timestamp,
-        raw: &str,
+        s: crate::games::log::Substitution<'_>,
     ) -> Option<Result<Reply, String>> {
-        let seat = self.users().iter().position(|u| u == from)?;
-        let request = Request::Substitute(seat, to.to_string());
-        Some(self.apply(actor, true, request, now, raw).map(accepted))
+        let request = Request::Substitute(s.handover);
+        Some(
+            self.apply(s.actor, true, request, s.now, s.raw)
+                .map(accepted),
+        )
     }
 
     fn plays(&self, now: Timestamp) -> Vec<layer::Played> {

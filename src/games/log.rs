@@ -50,6 +50,28 @@ pub struct Handover {
     pub to: String,
 }
 
+impl Handover {
+    /// What it does, as replies and exports say it: `zed plays ben's seat from now on`.
+    pub fn text(&self) -> String {
+        format!("{} plays {}'s seat from now on", self.to, self.from)
+    }
+}
+
+/// A `/substitute` as the layer hands it to a game: who asked, the hand-over (checked: the
+/// seat's user plays here, the new one does not, the game is not over), when, and the command
+/// as typed.
+#[derive(Clone, Debug)]
+pub struct Substitution<'a> {
+    /// Who hands the seat over (the organiser, a moderator, an Umpire or a Referee).
+    pub actor: &'a str,
+    /// The seat and its users.
+    pub handover: Handover,
+    /// When.
+    pub now: Timestamp,
+    /// The command as typed.
+    pub raw: &'a str,
+}
+
 /// A substitution's change to the seats' users (none for any other action).
 pub fn seat_change<A: Logged>(users: &mut [String], action: &A) {
     if let Some(h) = action.handover() {
@@ -76,27 +98,14 @@ pub trait Logged: serde::Serialize {
 /// Implements [`Logged`] for a game's action enum: the variants named are its bookkeeping
 /// (`Start`, `Takeback`, `Revert`), and its `Revert { to, reason, .. }` is a moderator's revert.
 macro_rules! logged {
-    ($action:ty: $($book:ident)|+; $sub:ident) => {
+    ($action:ty: $($book:ident)|+ $(; $sub:ident)?) => {
         impl $crate::games::log::Logged for $action {
             fn handover(&self) -> Option<&$crate::games::log::Handover> {
-                match self {
-                    Self::$sub(h) => Some(h),
-                    _ => None,
-                }
+                $(if let Self::$sub(h) = self {
+                    return Some(h);
+                })?
+                None
             }
-            fn bookkeeping(&self) -> bool {
-                matches!(self, $(Self::$book { .. })|+)
-            }
-            fn revert_of(&self) -> Option<(u32, &str)> {
-                match self {
-                    Self::Revert { to, reason, .. } => Some((*to, reason)),
-                    _ => None,
-                }
-            }
-        }
-    };
-    ($action:ty: $($book:ident)|+) => {
-        impl $crate::games::log::Logged for $action {
             fn bookkeeping(&self) -> bool {
                 matches!(self, $(Self::$book { .. })|+)
             }

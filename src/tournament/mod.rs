@@ -755,22 +755,7 @@ impl Tournament {
                 if let Some(slot) = self.teams[idx].players.iter_mut().find(|p| *p == player) {
                     slot.clone_from(&sub);
                 }
-                // A match of the current round whose game has not started yet is the next
-                // match: the substitute sits there too.
-                let waiting: Vec<(u32, u32)> = self
-                    .unopened()
-                    .into_iter()
-                    .filter(|&(r, b)| self.result(r, b).is_none())
-                    .collect();
-                for b in self
-                    .boards
-                    .iter_mut()
-                    .filter(|b| waiting.contains(&(b.round, b.board)))
-                {
-                    if let Some(slot) = b.players.iter_mut().find(|p| *p == player) {
-                        slot.clone_from(&sub);
-                    }
-                }
+                self.seat_in_next_match(player, &sub);
                 Ok(format!(
                     "{player} withdrew from Team {team}; substitute {sub} takes their place from the next match{note}"
                 ))
@@ -801,16 +786,7 @@ impl Tournament {
         player: &str,
         by: &str,
     ) -> Result<String, TournamentError> {
-        if self.finished {
-            return Err(refused("this tournament is over"));
-        }
-        let idx = (team as usize)
-            .checked_sub(1)
-            .filter(|&i| i < self.teams.len())
-            .ok_or_else(|| refused(format!("there is no Team {team}")))?;
-        if self.teams[idx].withdrawn {
-            return Err(refused(format!("Team {team} has withdrawn")));
-        }
+        let idx = self.team_in_play(team)?;
         if !self.teams[idx].players.iter().any(|p| p == player) {
             return Err(refused(format!("{player} is not on Team {team}")));
         }
@@ -820,8 +796,39 @@ impl Tournament {
         if let Some(slot) = self.teams[idx].players.iter_mut().find(|p| *p == player) {
             *slot = by.to_string();
         }
-        // A match of the current round whose game has not started yet is the next match: the
-        // substitute sits there too.
+        self.seat_in_next_match(player, by);
+        let note = match self.unfinished_match_of(team) {
+            Some((r, b)) => format!(
+                "; round {r} board {b} is under way and keeps its seats (/substitute in its thread changes them)"
+            ),
+            None => String::new(),
+        };
+        Ok(format!(
+            "{by} takes {player}'s place on Team {team} from its next match{note}"
+        ))
+    }
+
+    /// The index of Team `team`, still in the event.
+    ///
+    /// # Errors
+    /// The event is over, there is no such team, or it has withdrawn.
+    fn team_in_play(&self, team: u32) -> Result<usize, TournamentError> {
+        if self.finished {
+            return Err(refused("this tournament is over"));
+        }
+        let idx = (team as usize)
+            .checked_sub(1)
+            .filter(|&i| i < self.teams.len())
+            .ok_or_else(|| refused(format!("there is no Team {team}")))?;
+        if self.teams[idx].withdrawn {
+            return Err(refused(format!("Team {team} has already withdrawn")));
+        }
+        Ok(idx)
+    }
+
+    /// `by` takes `player`'s seat in the current round's matches whose games have not started
+    /// yet (the team's next match).
+    fn seat_in_next_match(&mut self, player: &str, by: &str) {
         let waiting: Vec<(u32, u32)> = self
             .unopened()
             .into_iter()
@@ -836,15 +843,6 @@ impl Tournament {
                 *slot = by.to_string();
             }
         }
-        let note = match self.unfinished_match_of(team) {
-            Some((r, b)) => format!(
-                "; round {r} board {b} is under way and keeps its seats (/substitute in its thread changes them)"
-            ),
-            None => String::new(),
-        };
-        Ok(format!(
-            "{by} takes {player}'s place on Team {team} from its next match{note}"
-        ))
     }
 
     /// An organiser withdraws a whole team.
@@ -852,16 +850,7 @@ impl Tournament {
     /// # Errors
     /// No such team, or already withdrawn.
     pub fn withdraw_team(&mut self, team: u32) -> Result<String, TournamentError> {
-        if self.finished {
-            return Err(refused("this tournament is over"));
-        }
-        let idx = (team as usize)
-            .checked_sub(1)
-            .filter(|&i| i < self.teams.len())
-            .ok_or_else(|| refused(format!("there is no Team {team}")))?;
-        if self.teams[idx].withdrawn {
-            return Err(refused(format!("Team {team} has already withdrawn")));
-        }
+        let idx = self.team_in_play(team)?;
         self.teams[idx].withdrawn = true;
         let mut text = format!("Team {team} withdraws and is not paired again");
         if let Some((r, b)) = self.unfinished_match_of(team) {

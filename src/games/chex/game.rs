@@ -1388,29 +1388,15 @@ impl Game {
         }
     }
 
-    /// `/substitute`: hands `seat` (an index into the users) to `to` from now on (checked
-    /// by the layer: `to` plays no seat here, the game is not over).
+    /// `/substitute`: the seat handed over from now on (checked by the layer).
     ///
     /// # Errors
-    /// No such seat, or the game is over.
+    /// The game is over.
     pub fn substitute(
         &mut self,
-        actor: &str,
-        seat: usize,
-        to: &str,
-        now: Timestamp,
-        command: &str,
+        s: crate::games::log::Substitution<'_>,
     ) -> Result<Accepted, Refusal> {
-        let from = match self.users.get(seat) {
-            Some(u) => u.clone(),
-            None => return refuse("there is no such seat"),
-        };
-        let h = crate::games::log::Handover {
-            seat,
-            from,
-            to: to.to_string(),
-        };
-        self.commit(actor, now, command, Action::Substitute(h))
+        self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
     }
 
     fn commit(
@@ -1763,7 +1749,7 @@ pub fn outcome_text(users: &[String], o: &Outcome) -> String {
 pub fn describe(a: &Action, users: &[String]) -> String {
     let u = |s: Side| name(users, s);
     match a {
-        Action::Substitute(h) => format!("{} plays {}'s seat from now on", h.to, h.from),
+        Action::Substitute(h) => h.text(),
         Action::Start { position: None } => "the game starts".into(),
         Action::Start { position: Some(p) } => format!("the game starts from {p}"),
         Action::Draw {
@@ -1925,7 +1911,7 @@ fn fold(
     let was = st.pos.frame();
     match action {
         Action::Substitute(h) => {
-            lines.push(format!("{} plays {}'s seat from now on.", h.to, h.from));
+            lines.push(format!("{}.", h.text()));
         }
         Action::Start { position } => {
             let pos = start_position(settings, position.as_deref())?;

@@ -433,34 +433,20 @@ impl Game {
         Ok(self.push(actor, time, command, action))
     }
 
-    /// `/substitute`: hands `seat` to `to` from now on (checked by the layer: `to` plays
-    /// no seat here, the game is not over).
+    /// `/substitute`: the seat handed over from now on (checked by the layer).
     ///
     /// # Errors
-    /// No such seat.
+    /// Never for a checked hand-over.
     pub fn substitute(
         &mut self,
-        actor: &str,
-        seat: usize,
-        to: &str,
-        now: Timestamp,
-        command: &str,
+        s: crate::games::log::Substitution<'_>,
     ) -> Result<Accepted, Refusal> {
-        let from = self
-            .users
-            .get(seat)
-            .cloned()
-            .ok_or_else(|| Refusal::Rule("there is no such seat".into()))?;
-        let h = crate::games::log::Handover {
-            seat,
-            from: from.clone(),
-            to: to.to_string(),
-        };
-        let number = self.commit(actor, now, command, Action::Substitute(h))?;
-        self.users[seat] = to.to_string();
+        let text = s.handover.text();
+        let number = self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))?;
+        self.users = self.log.seated(&self.original);
         Ok(Accepted {
             number,
-            text: format!("{to} plays {from}'s seat from now on"),
+            text,
             notify: None,
         })
     }
@@ -1809,7 +1795,7 @@ pub fn describe(a: &Action, users: &[String]) -> String {
         Action::Resign { player } => format!("{} resigns", u(*player)),
         Action::Takeback { player, undone } => format!("{} takes back #{undone}", u(*player)),
         Action::Revert { to, reason } => format!("revert to before #{to} ({reason})"),
-        Action::Substitute(h) => format!("{} plays {}'s seat from now on", h.to, h.from),
+        Action::Substitute(h) => h.text(),
         Action::Proxy {
             grant,
             proxy,

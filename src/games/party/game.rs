@@ -260,9 +260,8 @@ pub struct NewGame {
 /// What a user asks the game to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
-    /// `/substitute`: the seat (an index into the users) handed to a user (checked by the
-    /// layer).
-    Substitute(usize, String),
+    /// `/substitute`: a seat handed over (checked by the layer).
+    Substitute(crate::games::log::Handover),
     /// `/party pieces set:<letters>`.
     Pick(String),
     /// `/move <notation>`.
@@ -752,15 +751,7 @@ impl Game {
                 }
                 Action::Ledger { entry, text }
             }
-            Request::Substitute(seat, to) => {
-                let from = self
-                    .state
-                    .users
-                    .get(seat)
-                    .cloned()
-                    .ok_or("there is no such seat")?;
-                Action::Substitute(crate::games::log::Handover { seat, from, to })
-            }
+            Request::Substitute(h) => Action::Substitute(h),
             Request::End => {
                 self.need_umpire(umpire)?;
                 Action::End {
@@ -1354,7 +1345,7 @@ fn fold(
             if let Some(u) = st.users.get_mut(h.seat) {
                 u.clone_from(&h.to);
             }
-            lines.push(format!("{} plays {}'s seat from now on.", h.to, h.from));
+            lines.push(format!("{}.", h.text()));
         }
         Action::Resume => {
             st.stalled = None;

@@ -851,29 +851,15 @@ impl Game {
     }
 
     /// Applies a validated action to a copy of the state, then keeps it and logs the action.
-    /// `/substitute`: hands `seat` (an index into the users) to `to` from now on (checked
-    /// by the layer: `to` plays no seat here, the game is not over).
+    /// `/substitute`: the seat handed over from now on (checked by the layer).
     ///
     /// # Errors
-    /// No such seat, or the game is over.
+    /// The game is over.
     pub fn substitute(
         &mut self,
-        actor: &str,
-        seat: usize,
-        to: &str,
-        now: Timestamp,
-        command: &str,
+        s: crate::games::log::Substitution<'_>,
     ) -> Result<Accepted, Refusal> {
-        let from = match self.users.get(seat) {
-            Some(u) => u.clone(),
-            None => return refuse("there is no such seat"),
-        };
-        let h = crate::games::log::Handover {
-            seat,
-            from,
-            to: to.to_string(),
-        };
-        self.commit(actor, now, command, Action::Substitute(h))
+        self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
     }
 
     fn commit(
@@ -1193,7 +1179,7 @@ pub fn describe(a: &Action, users: &[String]) -> String {
         Action::DeclineDraw { seat } => format!("{} declines the draw", u(*seat)),
         Action::Takeback { seat, undone } => format!("{} takes back #{undone}", u(*seat)),
         Action::Revert { to, reason } => format!("revert to before #{to} ({reason})"),
-        Action::Substitute(h) => format!("{} plays {}'s seat from now on", h.to, h.from),
+        Action::Substitute(h) => h.text(),
     }
 }
 
@@ -1368,7 +1354,7 @@ fn fold(
             st.turn_started = time;
         }
         Action::Substitute(h) => {
-            lines.push(format!("{} plays {}'s seat from now on.", h.to, h.from));
+            lines.push(format!("{}.", h.text()));
         }
     }
     Ok(())
