@@ -11,6 +11,7 @@ mod notify;
 mod offered;
 mod party;
 mod premove;
+mod substitute;
 mod tournament;
 mod ultimate;
 
