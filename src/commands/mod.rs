@@ -614,11 +614,12 @@ impl Hub {
         let logged = game.log_len();
         let before = Standing::of(&**game, now);
         let reply = match name {
-            "takeback" => match game.takeback(user, now, raw) {
-                Ok(r) => r,
-                Err(e) => match own_substitution(&**game, user) {
-                    // A substitution is taken back by whoever made it, seated or not: the
-                    // log's revert of that one action.
+            "takeback" => {
+                let seated = game.users().iter().any(|u| u == user);
+                match own_substitution(&**game, user).filter(|_| !seated) {
+                    // A substitution is taken back by whoever made it; by someone who holds
+                    // no seat (an organiser, a moderator), as the log's revert of that one
+                    // action.
                     Some(to) => {
                         let revert = Revert {
                             moderator: user,
@@ -633,9 +634,12 @@ impl Hub {
                             Err(e) => Reply::refused(e),
                         }
                     }
-                    None => Reply::refused(e),
-                },
-            },
+                    None => match game.takeback(user, now, raw) {
+                        Ok(r) => r,
+                        Err(e) => Reply::refused(e),
+                    },
+                }
+            }
             "revert" => {
                 if !roles.moderator && !game.moderates(user) {
                     return Reply::refused(

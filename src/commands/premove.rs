@@ -484,7 +484,7 @@ fn step(line: &mut Line, p: &Played) -> Step {
                 Step::Go
             };
         }
-        return Step::Dead(format!("you played {} yourself", p.notation));
+        return Step::Dead(format!("you played {} instead", p.notation));
     }
     if line.now {
         return Step::Go;
