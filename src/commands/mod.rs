@@ -232,6 +232,25 @@ fn own_substitution(game: &dyn ThreadGame, user: &str) -> Option<u32> {
         .and_then(|r| r.number)
 }
 
+/// The one message that tells a finished game's players (`except` aside) that it is over,
+/// naming the result (shared rules 8.1): the game's own words, or else the last line of the
+/// reply that ended it (`ended_by`).
+fn game_over(game: &dyn ThreadGame, ended_by: &str, except: &[String]) -> Option<Notify> {
+    let result = game.result().unwrap_or_else(|| {
+        ended_by
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("see the thread")
+            .trim()
+            .trim_start_matches("Game over: ")
+            .trim_end_matches('.')
+            .to_string()
+    });
+    let players = game.users().into_iter().filter(|u| !except.contains(u));
+    Notify::to(players, format!("the game is over: {result}")).nonempty()
+}
+
 /// What a game asked of whom before an action, to settle the action's notification.
 struct Standing {
     finished: bool,
@@ -255,20 +274,7 @@ impl Standing {
             return reply;
         }
         if !self.finished && game.finished() {
-            let result = game.result().unwrap_or_else(|| {
-                reply
-                    .text
-                    .lines()
-                    .rev()
-                    .find(|l| !l.trim().is_empty())
-                    .unwrap_or("see the thread")
-                    .trim()
-                    .trim_start_matches("Game over: ")
-                    .trim_end_matches('.')
-                    .to_string()
-            });
-            reply.notify =
-                Notify::to(game.users(), format!("the game is over: {result}")).nonempty();
+            reply.notify = game_over(game, &reply.text, &[]);
             return reply;
         }
         if let (Some(was), Some(now_asked)) = (self.awaited, game.awaited(now)) {
@@ -488,20 +494,8 @@ impl Hub {
             .map(|f| f.reply.text.clone())
             .unwrap_or_default();
         premove::fold_into(reply, thread, fired);
-        let Some(game) = self.games.get(thread) else {
-            return;
-        };
-        if game.finished() {
-            let result = game.result().unwrap_or_else(|| {
-                last.lines()
-                    .rev()
-                    .find(|l| !l.trim().is_empty())
-                    .unwrap_or("see the thread")
-                    .trim()
-                    .to_string()
-            });
-            let players = game.users().into_iter().filter(|u| !authors.contains(u));
-            reply.notify = Notify::to(players, format!("the game is over: {result}")).nonempty();
+        if let Some(game) = self.games.get(thread).filter(|g| g.finished()) {
+            reply.notify = game_over(&**game, &last, &authors);
         }
     }
 
