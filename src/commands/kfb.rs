@@ -377,9 +377,7 @@ impl ThreadGame for Game {
     fn plays(&self, _now: Timestamp) -> Vec<layer::Played> {
         let players = &self.state().players;
         self.log
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.reverted.is_none())
+            .in_effect_at()
             .filter_map(|(index, e)| match &e.action {
                 kfb::Action::Move {
                     player, notation, ..

@@ -242,9 +242,7 @@ impl ThreadGame for Game {
     fn plays(&self, now: Timestamp) -> Vec<layer::Played> {
         let g = self.at(now);
         g.log
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.reverted.is_none())
+            .in_effect_at()
             .filter_map(|(index, e)| match &e.action {
                 party::Action::Play { seat, notation, .. } => Some(layer::Played {
                     index,

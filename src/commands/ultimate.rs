@@ -274,9 +274,7 @@ impl ThreadGame for Game {
 
     fn plays(&self, _now: Timestamp) -> Vec<layer::Played> {
         self.log
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.reverted.is_none())
+            .in_effect_at()
             .filter_map(|(index, e)| match &e.action {
                 ultimate::Action::Move { seat, notation } => Some(layer::Played {
                     index,

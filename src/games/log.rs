@@ -206,6 +206,15 @@ impl<A> Log<A> {
     pub fn in_effect(&self) -> impl Iterator<Item = &Entry<A>> {
         self.0.iter().filter(|e| e.reverted.is_none())
     }
+
+    /// [`Log::in_effect`], each with its place in the log (a play undone and played again
+    /// is another place).
+    pub fn in_effect_at(&self) -> impl Iterator<Item = (usize, &Entry<A>)> {
+        self.0
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.reverted.is_none())
+    }
 }
 
 /// Why a game's log does not replay, in the words every game uses: `why` is the refusal of
