@@ -113,6 +113,17 @@ fn text(name: &str, value: &str) -> Value {
     json!({"name": name, "type": 3, "value": value})
 }
 
+/// `/move notation:<notation>` by `user` in `thread`: the interaction's token.
+fn move_as(fake: &Fake, user: &User, thread: u64, notation: &str) -> String {
+    fake.slash(
+        user,
+        thread,
+        "move",
+        json!([text("notation", notation)]),
+        &[],
+    )
+}
+
 fn int(name: &str, value: u64) -> Value {
     json!({"name": name, "type": 4, "value": value})
 }

@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use super::fake::{Fake, User};
-use super::{accepted, connected, drafted, message, scratch, seats_from, text, Bot};
+use super::{accepted, connected, drafted, message, move_as, scratch, seats_from, text, Bot};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_premoved_reply_is_posted_and_pings_only_its_opponent() {
@@ -19,15 +19,7 @@ async fn a_premoved_reply_is_posted_and_pings_only_its_opponent() {
     // Seed 1 and the draft of routing.txt: a (FIDE) moves first on board 1 against d.
     let thread = drafted(&fake, &p, &org).await;
     let [a, _, _, d, _, _] = &p;
-    let play = |user: &User, notation: &str| {
-        fake.slash(
-            user,
-            thread,
-            "move",
-            json!([text("notation", notation)]),
-            &[],
-        )
-    };
+    let play = |user: &User, notation: &str| move_as(&fake, user, thread, notation);
     let t = play(a, "e2-e4");
     accepted(&fake.answer(&t).await, "a e2-e4");
 

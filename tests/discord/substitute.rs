@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use super::fake::{Fake, User};
-use super::{accepted, connected, message, player, refused, scratch, seats_from, text, Bot};
+use super::{accepted, connected, message, move_as, player, refused, scratch, seats_from, Bot};
 
 fn user_option(name: &str, u: &User) -> Value {
     json!({"name": name, "type": 6, "value": u.id.to_string()})
@@ -51,7 +51,7 @@ async fn a_substitute_is_pinged_with_what_waits_on_them_and_the_old_player_told(
     let thread = fake.lock().threads.last().expect("a thread").0;
 
     // Silver moves: Red (ben) is on turn.
-    let t = fake.slash(ann, thread, "move", json!([text("notation", "e2-e5")]), &[]);
+    let t = move_as(&fake, ann, thread, "e2-e5");
     accepted(&fake.answer(&t).await, "Silver e2-e5");
     fake.settle().await;
 
@@ -120,17 +120,11 @@ async fn a_substitute_is_pinged_with_what_waits_on_them_and_the_old_player_told(
     // Red's move is zed's now: ben is refused privately, zed's move is played and pings
     // Black (cat), the next to move.
     let mark = fake.mark();
-    let t = fake.slash(ben, thread, "move", json!([text("notation", "b5-d5")]), &[]);
+    let t = move_as(&fake, ben, thread, "b5-d5");
     let r = refused(&fake.answer(&t).await, "the old player's move");
     assert!(r.contains("not seated"), "{r}");
     assert!(fake.notified_since(thread, mark).await.is_empty());
-    let t = fake.slash(
-        &zed,
-        thread,
-        "move",
-        json!([text("notation", "b5-d5")]),
-        &[],
-    );
+    let t = move_as(&fake, &zed, thread, "b5-d5");
     let answer = fake.answer(&t).await;
     let r = accepted(&answer, "the substitute's move");
     assert!(r.contains("b5-d5"), "{r}");
