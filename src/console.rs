@@ -25,6 +25,8 @@ pub struct Console {
     pending_output: Vec<String>,
     /// The console server's `/settings reminder_after:` and `stall_after:` (seconds, 0 off).
     pace: [Option<u64>; 2],
+    /// The console server's `/settings vacation_days:`.
+    vacation_days: u32,
 }
 
 /// Prints a reply at `now`: its first line after `ok:` or `refused:`, its other lines, its
@@ -145,6 +147,7 @@ impl Console {
             buttons: std::collections::HashMap::new(),
             entropy,
             pace: [None, None],
+            vacation_days: commands::vacation::VACATION_DAYS,
         }
     }
 
@@ -193,6 +196,22 @@ impl Console {
                 },
                 Some(cmd) if cmd.name == "settings" => {
                     let r = self.settings(user, &cmd);
+                    print_reply(&mut out, &r, self.now);
+                }
+                Some(cmd) if cmd.name == "vacation" => {
+                    // The console's one server, with the bank its /settings give.
+                    let caller = commands::Caller {
+                        user,
+                        roles: Roles::default(),
+                        thread: &self.thread,
+                        now: self.now,
+                    };
+                    let r = self.rt.block_on(self.svc.vacation_on(
+                        &caller,
+                        &cmd,
+                        "",
+                        self.vacation_days,
+                    ));
                     print_reply(&mut out, &r, self.now);
                 }
                 Some(mut cmd) => {
@@ -246,32 +265,45 @@ impl Console {
     }
 
     /// `/settings` on the console (its one server): the organiser sets the reminder interval
-    /// and stall time of new games; roles are Discord's (here `!as organiser <user>`).
+    /// and stall time of new games and the players' vacation days; roles are Discord's (here
+    /// `!as organiser <user>`).
     fn settings(&mut self, user: &str, cmd: &commands::Command) -> Reply {
         if let Err(e) = commands::declare::check(cmd) {
             return Reply::refused(e);
         }
-        let show = |p: [Option<u64>; 2]| {
+        let show = |p: [Option<u64>; 2], days: u32| {
             format!(
-                "new games: reminders after {}, paused when untouched for {}",
+                "new games: reminders after {}, paused when untouched for {}; {days} vacation days per player and year",
                 crate::time::pace_text(p[0].unwrap_or(commands::remind::REMIND_AFTER)),
                 crate::time::pace_text(p[1].unwrap_or(commands::remind::STALL_AFTER))
             )
         };
         if cmd.options.is_empty() {
-            return Reply::ok(show(self.pace));
+            return Reply::ok(show(self.pace, self.vacation_days));
         }
         if !self.organisers.contains(user) {
             return Reply::refused("only an organiser may change the settings");
         }
         let mut pace = self.pace;
+        let mut days = self.vacation_days;
         for (k, v) in &cmd.options {
             let i = match k.as_str() {
                 "reminder_after" => 0,
                 "stall_after" => 1,
+                "vacation_days" => {
+                    match v.trim().parse::<u32>() {
+                        Ok(n) if n <= 366 => days = n,
+                        _ => {
+                            return Reply::refused(format!(
+                                "vacation_days: takes a number of days from 0 to 366; not {v}"
+                            ))
+                        }
+                    }
+                    continue;
+                }
                 other => {
                     return Reply::refused(format!(
-                        "{other}: is Discord's (roles and defaults of its servers); the console sets reminder_after: and stall_after:"
+                        "{other}: is Discord's (roles and defaults of its servers); the console sets reminder_after:, stall_after: and vacation_days:"
                     ))
                 }
             };
@@ -281,7 +313,8 @@ impl Console {
             }
         }
         self.pace = pace;
-        Reply::ok(show(pace))
+        self.vacation_days = days;
+        Reply::ok(show(pace, days))
     }
 
     /// A game's `new` without its own `remind:`/`stall:` gets the server's: the options

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::Mutex;
 
 mod replay;
+mod vacation;
 pub use replay::ReplayGuard;
 
 use crate::commands::notify::{read_nowait_button, Attention};
@@ -176,6 +177,8 @@ struct Cell {
     swept: Timestamp,
     /// The tournament this thread is a match of, once looked up.
     owner: Owner,
+    /// The Discord server of its thread, as stored (vacations are a server's).
+    guild: Option<String>,
 }
 
 /// Which tournament, if any, a game thread is a match of, as far as its slot knows.
@@ -650,6 +653,10 @@ impl Service {
                         title: game.kind().title,
                         waits: game.waits(caller.now),
                         paused: remind::paused(game, &thread, &self.attention(), caller.now),
+                        away: self
+                            .attention()
+                            .away(&game.users(), cell.guild.as_deref())
+                            .away_at(caller.now),
                     });
                 }
             }
@@ -1054,12 +1061,24 @@ impl Service {
     /// Brings one thread's game up to date with the database (reading it if this slot has
     /// not, or if another writer changed it).
     async fn sync(&self, cell: &mut Cell, thread: &str) -> Result<(), StoreError> {
+        self.load_cell(cell, thread).await?;
+        cell.hub
+            .hand_away(thread, &self.attention(), cell.guild.as_deref());
+        Ok(())
+    }
+
+    /// [`Service::sync`] but for the vacations handed to the game.
+    async fn load_cell(&self, cell: &mut Cell, thread: &str) -> Result<(), StoreError> {
         let Some(store) = &self.store else {
             return Ok(());
         };
         let stored = store.version(thread).await?;
         if cell.synced && stored == cell.version {
             return Ok(());
+        }
+        if cell.synced {
+            // Another process wrote the game; it may have been a vacation's change of version.
+            store.reload_vacations().await?;
         }
         let loaded = match stored {
             Some(_) => store.load(thread).await?,
@@ -1074,6 +1093,7 @@ impl Service {
                 }
                 cell.version = Some(sg.version);
                 cell.swept = cell.swept.max(sg.swept);
+                cell.guild = sg.guild;
             }
             None => {
                 cell.hub.remove_game(thread);
@@ -1269,6 +1289,11 @@ impl Service {
             // The caller's own settings, in no thread.
             return Handled::plain(self.notify(caller, cmd).await);
         }
+        if cmd.name == "vacation" {
+            // The caller's own, on the one server a front end without servers has.
+            let bank = crate::commands::vacation::VACATION_DAYS;
+            return Handled::plain(self.vacation_on(caller, cmd, "", bank).await);
+        }
         let started = Instant::now();
         let thread = caller.thread;
         let tournament_command = is_tournament_command(&cmd.name);
@@ -1316,14 +1341,21 @@ impl Service {
                 let was = before(&cell.hub, thread);
                 let t = Instant::now();
                 let mut reply = cell.hub.handle(caller, entropy, cmd, raw);
+                // A game just made meets its players' vacations here.
+                let guild = cell.guild.clone();
+                cell.hub
+                    .hand_away(thread, &self.attention(), guild.as_deref());
                 timing.handle = t.elapsed();
                 if cmd.name == "status" && reply.ok == Some(true) {
-                    if let Some(line) = cell
-                        .hub
-                        .game(thread)
-                        .and_then(|g| paused_line(g, thread, &self.attention(), caller.now))
-                    {
-                        reply.text = format!("{line}\n{}", reply.text);
+                    if let Some(g) = cell.hub.game(thread) {
+                        let att = self.attention();
+                        let away = att.away(&g.users(), cell.guild.as_deref());
+                        let lines = paused_line(g, thread, &att, caller.now)
+                            .into_iter()
+                            .chain(vacation::away_lines(g, &away, caller.now));
+                        for line in lines.collect::<Vec<_>>().into_iter().rev() {
+                            reply.text = format!("{line}\n{}", reply.text);
+                        }
                     }
                 }
                 if reply.ok == Some(true)

@@ -299,8 +299,11 @@ impl ThreadGame for Game {
         matches!(command, "move" | "draw" | "place" | "takeback" | "revert")
     }
 
-    fn picture(&self, _thread: &str, _now: Timestamp) -> PictureJob {
-        let view = crate::render::chex_view(self);
+    fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {
+        let mut view = crate::render::chex_view(self);
+        if let Some(note) = self.away.picture_note(now) {
+            view.status = format!("{} · {note}", view.status);
+        }
         Box::new(move || crate::render::render_chex(&view).map_err(|e| e.to_string()))
     }
 

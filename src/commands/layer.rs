@@ -282,6 +282,13 @@ pub trait ThreadGame: Send + Sync {
     fn officials(&self) -> Vec<String> {
         Vec::new()
     }
+    /// The vacations of the game's players it honours (shared rules 7.5), as the layer last
+    /// handed them in ([`ThreadGame::set_away`]).
+    fn away(&self) -> &crate::games::away::Away;
+    /// Hands in the vacations of the game's players (none when the game was made with
+    /// `vacation:off`). A game whose limits run on its players' turns moves them by the time
+    /// away; one whose replay reads its limits (Nomic) replays with them.
+    fn set_away(&mut self, away: crate::games::away::Away);
     /// Since when the game is paused by its own rules (a whole round of turns run out by
     /// default), if it is at `now`: its limits stop, and reminders with them. The layer's
     /// own pause (nobody acted for the stall time) is [`super::remind::paused`].
@@ -554,6 +561,17 @@ impl dyn ThreadGame + '_ {
 /// so the games' command files keep only what differs.
 macro_rules! common_methods {
     ($kind:expr) => {
+        $crate::commands::layer::common_methods!($kind, away);
+
+        fn set_away(&mut self, away: $crate::games::away::Away) {
+            self.away = away;
+        }
+    };
+    ($kind:expr, away) => {
+        fn away(&self) -> &$crate::games::away::Away {
+            &self.away
+        }
+
         fn kind(&self) -> &'static $crate::commands::layer::GameKind {
             &$kind
         }
@@ -624,10 +642,11 @@ pub fn main_text(cmd: &Command, key: &str) -> Option<String> {
         .or_else(|| (!cmd.positional.is_empty()).then(|| cmd.positional.join(" ")))
 }
 
-/// `remind:<duration>|off` and `stall:<duration>|off` on `/<game> new` (the front ends fill
-/// them in from the server's `/settings` when not given): how long a player is waited on
-/// before a reminder, and how long a game may sit untouched before it pauses (`Some(0)`:
-/// never; `None`: not given).
+/// `remind:<duration>|off`, `stall:<duration>|off` and `vacation:on|off` on `/<game> new`
+/// (the front ends fill in the first two from the server's `/settings` when not given): how
+/// long a player is waited on before a reminder, how long a game may sit untouched before it
+/// pauses (`Some(0)`: never; `None`: not given), and whether it waits for players on
+/// vacation.
 ///
 /// # Errors
 /// Neither a duration nor `off`.
@@ -642,9 +661,18 @@ pub fn pace_opt(cmd: &Command) -> Result<crate::games::pace::Pace, String> {
             )),
         },
     };
+    let vacation = match cmd.opt("vacation") {
+        None => None,
+        Some(v) => match switch(v) {
+            Some(true) => None,
+            Some(false) => Some(false),
+            None => return Err(format!("vacation: takes on or off; not {v}")),
+        },
+    };
     Ok(crate::games::pace::Pace {
         remind: read("remind", "12h or 2d")?,
         stall: read("stall", "30d")?,
+        vacation,
     })
 }
 

@@ -15,6 +15,7 @@ pub mod replay;
 pub mod rules;
 mod tournament;
 pub mod ultimate;
+pub mod vacation;
 
 use std::collections::{HashMap, HashSet};
 
@@ -22,7 +23,7 @@ pub use layer::{
     acting_on_leave, import, imported, kind_of, kinds, register, waiting, Due, GameKind, LogRow,
     NewGame, PictureJob, Played, PremoveSeat, Revert, SquareSeen, ThreadGame, Wait, KINDS,
 };
-pub use mygames::{my_games_reply, MyGame};
+pub use mygames::{my_games_reply, thread_ref, MyGame};
 pub use tournament::{standings_picture, standings_picture_named, tournament_lines, MatchOpen};
 
 pub use crate::games::Notify;
@@ -425,6 +426,19 @@ impl Hub {
     /// Puts a game (loaded from storage) in a thread, replacing any there.
     pub fn insert_game(&mut self, thread: &str, game: Box<dyn ThreadGame>) {
         self.games.insert(thread.to_string(), game);
+    }
+
+    /// Hands the game of `thread` the vacations of its players that it honours: those taken
+    /// on its server (`guild`), none if it was made with `vacation:off` (shared rules 7.5).
+    pub fn hand_away(&mut self, thread: &str, att: &notify::Attention, guild: Option<&str>) {
+        if let Some(game) = self.games.get_mut(thread) {
+            let away = if game.pace().vacation == Some(false) {
+                crate::games::away::Away::none()
+            } else {
+                att.away(&game.users(), guild)
+            };
+            game.set_away(away);
+        }
     }
 
     /// Forgets the game of a thread (storage has none).

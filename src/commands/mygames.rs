@@ -18,11 +18,13 @@ pub struct MyGame {
     pub waits: Vec<Wait>,
     /// Paused since (issue 41): it waits on nobody then.
     pub paused: Option<crate::time::Timestamp>,
+    /// Its players away on vacation, with when they are back (issue 42).
+    pub away: Vec<(String, crate::time::Timestamp)>,
 }
 
 /// A thread as a player sees it: a Discord channel mention for a Discord thread id, the
 /// name itself on the console.
-fn thread_ref(thread: &str) -> String {
+pub fn thread_ref(thread: &str) -> String {
     if !thread.is_empty() && thread.bytes().all(|b| b.is_ascii_digit()) {
         format!("<#{thread}>")
     } else {
@@ -41,6 +43,25 @@ fn wait_text(w: &Wait, whose: Option<&str>) -> String {
         s.push_str(&format!(", deadline {}", stamp(d, Style::Relative)));
     }
     s
+}
+
+/// ` (bob away until <t:…:f>)`: who of the game is on vacation; the caller is `you`.
+fn away_text(user: &str, away: &[(String, crate::time::Timestamp)]) -> String {
+    if away.is_empty() {
+        return String::new();
+    }
+    let v: Vec<String> = away
+        .iter()
+        .map(|(u, back)| {
+            let who = if u == user {
+                "you are".to_string()
+            } else {
+                format!("{u} is")
+            };
+            format!("{who} away until {}", stamp(*back, Style::Full))
+        })
+        .collect();
+    format!(" ({})", v.join("; "))
 }
 
 /// The reply: `ok:`, one line per game waiting on `user` in order of urgency, then
@@ -85,10 +106,11 @@ pub fn my_games_reply(user: &str, games: Vec<MyGame>) -> Reply {
     for (g, waits) in &mine {
         let what: Vec<String> = waits.iter().map(|w| wait_text(w, None)).collect();
         lines.push(format!(
-            "{}: {}: {}",
+            "{}: {}: {}{}",
             thread_ref(&g.thread),
             g.title,
-            what.join("; ")
+            what.join("; "),
+            away_text(user, &g.away)
         ));
     }
     if !others.is_empty() {
@@ -105,7 +127,12 @@ pub fn my_games_reply(user: &str, games: Vec<MyGame>) -> Reply {
             } else {
                 what.join("; ")
             };
-            lines.push(format!("{}: {}: {what}", thread_ref(&g.thread), g.title));
+            lines.push(format!(
+                "{}: {}: {what}{}",
+                thread_ref(&g.thread),
+                g.title,
+                away_text(user, &g.away)
+            ));
         }
     }
     Reply {
@@ -136,6 +163,7 @@ mod tests {
             title: "Chex",
             waits,
             paused: None,
+            away: Vec::new(),
         };
         let r = my_games_reply(
             "ann",

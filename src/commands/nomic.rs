@@ -655,7 +655,18 @@ fn vote_buttons(thread: &str, proposal: u32) -> Vec<String> {
 }
 
 impl ThreadGame for Game {
-    layer::common_methods!(KIND);
+    layer::common_methods!(KIND, away);
+
+    fn set_away(&mut self, away: crate::games::away::Away) {
+        if self.away == away {
+            return;
+        }
+        // The limits a replay runs out depend on who was away: replay with them.
+        self.away = away;
+        if let Err(e) = self.replay() {
+            tracing::error!(error = %e, "a Nomic game no longer replays with its players' vacations");
+        }
+    }
 
     fn substitute(
         &mut self,
@@ -810,7 +821,10 @@ impl ThreadGame for Game {
     }
 
     fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {
-        let view = nomic_view(self, now);
+        let mut view = nomic_view(self, now);
+        if let Some(note) = self.away.picture_note(now) {
+            view.lines.insert(0, note);
+        }
         Box::new(move || render_nomic(&view).map_err(|e| e.to_string()))
     }
 

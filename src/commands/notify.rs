@@ -244,6 +244,8 @@ pub struct Attention {
     dismissed: HashSet<(String, String, Timestamp)>,
     /// Thread → when its organiser last resumed it (the layer's inactivity pause).
     resumed: HashMap<String, Timestamp>,
+    /// (server, user) → their vacations there (`/vacation`, [`super::vacation`]).
+    vacations: HashMap<(String, String), super::vacation::Taken>,
 }
 
 impl Attention {
@@ -279,10 +281,45 @@ impl Attention {
         self.resumed.insert(thread.to_string(), at);
     }
 
+    /// A user's vacations on a server (the console's is the empty name).
+    pub fn vacations(&self, server: &str, user: &str) -> super::vacation::Taken {
+        self.vacations
+            .get(&(server.to_string(), user.to_string()))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Sets a user's vacations on a server.
+    pub fn set_vacations(&mut self, server: &str, user: &str, taken: super::vacation::Taken) {
+        self.vacations
+            .insert((server.to_string(), user.to_string()), taken);
+    }
+
+    /// The vacations of `users` that a game on `guild` honours: those taken on its server,
+    /// or on any server for a game stored without one (before issue 41, or on the console).
+    pub fn away(&self, users: &[String], guild: Option<&str>) -> crate::games::away::Away {
+        let mut away = crate::games::away::Away::none();
+        if self.vacations.is_empty() {
+            return away;
+        }
+        for ((server, user), taken) in &self.vacations {
+            if users.contains(user) && guild.is_none_or(|g| g == server) {
+                for &(a, b) in &taken.periods {
+                    away.add(user, a, b);
+                }
+            }
+        }
+        away
+    }
+
     /// Reads one stored `meta` row (`notify:<user>`, `nowait:<thread> <user> <since>`,
-    /// `resumed:<thread>`); rows of other kinds and rows that do not read are skipped.
+    /// `resumed:<thread>`, `vacation:<server> <user>`); rows of other kinds and rows that do
+    /// not read are skipped.
     pub fn load_row(&mut self, key: &str, value: &str) {
-        if let Some(user) = key.strip_prefix(NOTIFY_KEY) {
+        if let Some((server, user)) = super::vacation::read_vacation_key(key) {
+            let taken = super::vacation::Taken::from_json(value);
+            self.set_vacations(&server, &user, taken);
+        } else if let Some(user) = key.strip_prefix(NOTIFY_KEY) {
             if let Ok(p) = serde_json::from_str::<Prefs>(value) {
                 self.prefs.insert(user.to_string(), p);
             }

@@ -379,7 +379,10 @@ impl ThreadGame for Game {
     }
 
     fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {
-        let view = crate::render::party::view_of(&self.at(now));
+        let mut view = crate::render::party::view_of(&self.at(now));
+        if let Some(note) = self.away.picture_note(now) {
+            view.to_play = format!("{} · {note}", view.to_play);
+        }
         Box::new(move || crate::render::party::render_party(&view).map_err(|e| e.to_string()))
     }
 

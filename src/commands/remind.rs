@@ -153,12 +153,16 @@ fn pause_due(game: &dyn ThreadGame, thread: &str, att: &Attention) -> Option<Due
     })
 }
 
-/// A wait as reminders count it: from the organiser's `/resume` if that came later (the
-/// reminders start again then).
-fn resumed(w: &Wait, thread: &str, att: &Attention) -> Wait {
+/// A wait as reminders count it: from the organiser's `/resume` if that came later, and
+/// from the player's return if they were away on vacation meanwhile (the reminders start
+/// again then; none come while they are away, shared rules 7.5).
+fn resumed(game: &dyn ThreadGame, w: &Wait, thread: &str, att: &Attention) -> Wait {
     let mut w = w.clone();
     if let Some(r) = att.resumed(thread) {
         w.since = w.since.max(r);
+    }
+    if let Some(back) = game.away().back_in(&w.user, w.since, Timestamp::MAX) {
+        w.since = w.since.max(back);
     }
     w
 }
@@ -166,7 +170,7 @@ fn resumed(w: &Wait, thread: &str, att: &Attention) -> Wait {
 /// The reminders falling due in `(after, until]` for the waits as they stand at `until`: of
 /// several for one wait, only the last (the others were missed while nobody swept). A wait
 /// that ended meanwhile is reminded of no more, nor one dismissed ("not waiting on me"),
-/// nor any once the game is paused.
+/// nor any once the game is paused, nor a player away on vacation.
 pub fn reminders(
     game: &dyn ThreadGame,
     thread: &str,
@@ -185,7 +189,7 @@ pub fn reminders(
         .filter_map(|w| {
             let prefs = att.prefs(&w.user);
             let every = interval(game, &prefs)?;
-            let (at, warning) = times(&resumed(&w, thread, att), every, &prefs)
+            let (at, warning) = times(&resumed(game, &w, thread, att), every, &prefs)
                 .into_iter()
                 .filter(|(t, _)| pause.is_none_or(|p| *t < p))
                 .rfind(|(t, _)| *t > after && *t <= until)?;
@@ -220,7 +224,7 @@ pub fn next_reminder(
         .flat_map(|w| {
             let prefs = att.prefs(&w.user);
             interval(game, &prefs)
-                .map(|every| times(&resumed(w, thread, att), every, &prefs))
+                .map(|every| times(&resumed(game, w, thread, att), every, &prefs))
                 .unwrap_or_default()
         })
         .map(|(t, _)| t)

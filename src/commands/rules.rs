@@ -106,6 +106,7 @@ pub struct RulesGame<R: Rules> {
     settings: R::Settings,
     log: Log<Step<R::Action>>,
     state: R,
+    away: crate::games::away::Away,
 }
 
 impl<R: Rules> RulesGame<R> {
@@ -129,6 +130,7 @@ impl<R: Rules> RulesGame<R> {
             settings,
             log,
             state,
+            away: crate::games::away::Away::none(),
         })
     }
 

@@ -82,6 +82,9 @@ fn settings_from(cmd: &Command) -> Result<Settings, String> {
         }
         s.inactivity_posts = n;
     }
+    if let Some(v) = cmd.opt("vacation") {
+        s.no_vacation = !super::layer::on_off("vacation", v)?;
+    }
     if let Some(p) = cmd.opt("points") {
         let parts: Vec<Option<u32>> = p
             .split(['/', ',', '-'])
@@ -391,6 +394,10 @@ impl Hub {
         ) + &match t.settings.rounds {
             Some(r) => format!("; at most {r} rounds"),
             None => String::new(),
+        } + if t.settings.no_vacation {
+            "; vacation:off (the match games do not wait for players on vacation)"
+        } else {
+            ""
         };
         self.insert_tournament(t);
         accepted(text)

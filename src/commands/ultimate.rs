@@ -373,8 +373,15 @@ impl ThreadGame for Game {
             .collect()
     }
 
-    fn picture(&self, _thread: &str, _now: Timestamp) -> PictureJob {
-        let view = cross_view(self);
+    fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {
+        let mut view = cross_view(self);
+        if let Some(note) = self.away.picture_note(now) {
+            view.note = if view.note.is_empty() {
+                note
+            } else {
+                format!("{} · {note}", view.note)
+            };
+        }
         Box::new(move || render_ultimate(&view).map_err(|e| e.to_string()))
     }
 

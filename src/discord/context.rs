@@ -58,6 +58,9 @@ pub struct RoleSettings {
     /// Stall time of new games, in seconds (`Some(0)`: off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stall: Option<u64>,
+    /// Vacation days per player and year (`None`: the default, 14).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vacation_days: Option<u32>,
 }
 
 /// A thread's message carrying command buttons: its id, the button ids and its heading (see
@@ -203,6 +206,7 @@ mod tests {
                 inactivity_posts: Some(12),
                 remind: Some(3600),
                 stall: None,
+                vacation_days: Some(5),
             };
             state.save_settings(GuildId::new(9), s).await;
             let again = open().await;

@@ -27,6 +27,7 @@ pub async fn run(ctx: Ctx<'_>, given: &[(&str, String)]) -> Result<(), BotError>
     let default_move_limit = value("default_move_limit").map(str::to_string);
     let default_inactivity_posts =
         value("default_inactivity_posts").and_then(|v| v.parse::<u32>().ok());
+    let vacation_days = value("vacation_days").and_then(|v| v.parse::<u32>().ok());
     let interaction = ctx.interaction;
     let pctx = poise::Context::Application(ctx);
     let perms = interaction
@@ -92,6 +93,9 @@ pub async fn run(ctx: Ctx<'_>, given: &[(&str, String)]) -> Result<(), BotError>
         if pace[1].is_some() {
             entry.stall = pace[1];
         }
+        if vacation_days.is_some() {
+            entry.vacation_days = vacation_days;
+        }
         *entry
     };
     ctx.data().save_settings(guild, now_set).await;
@@ -102,13 +106,16 @@ pub async fn run(ctx: Ctx<'_>, given: &[(&str, String)]) -> Result<(), BotError>
         })
     };
     let text = format!(
-        "ok: organisers: {} or Manage Threads; moderators: {} or Manage Messages; new games: move limit {}, inactivity {} posts, reminders after {}, paused when untouched for {}",
+        "ok: organisers: {} or Manage Threads; moderators: {} or Manage Messages; new games: move limit {}, inactivity {} posts, reminders after {}, paused when untouched for {}; {} vacation days per player and year",
         show(now_set.organiser),
         show(now_set.moderator),
         crate::time::format_duration(now_set.move_limit.unwrap_or(6 * 3600)),
         now_set.inactivity_posts.unwrap_or(18),
         crate::time::pace_text(now_set.remind.unwrap_or(crate::commands::remind::REMIND_AFTER)),
         crate::time::pace_text(now_set.stall.unwrap_or(crate::commands::remind::STALL_AFTER)),
+        now_set
+            .vacation_days
+            .unwrap_or(crate::commands::vacation::VACATION_DAYS),
     );
     pctx.send(Outgoing::text(text).into_reply(true)).await?;
     Ok(())

@@ -110,6 +110,38 @@ pub(super) async fn my_games(ctx: Ctx<'_>) -> Result<(), BotError> {
     Ok(())
 }
 
+/// `/vacation` on Discord: the caller's vacation on this server, with the days its
+/// `/settings vacation_days:` give, answered privately.
+pub(super) async fn vacation(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
+    let state = ctx.data();
+    let interaction = ctx.interaction;
+    let user = interaction.user.id.to_string();
+    let thread = interaction.channel_id.to_string();
+    let reply = match interaction.guild_id {
+        None => crate::commands::Reply::refused(
+            "vacation days belong to a server: use /vacation in one of its channels",
+        ),
+        Some(guild) => {
+            let bank = lock(&state.roles)
+                .get(&guild)
+                .and_then(|s| s.vacation_days)
+                .unwrap_or(crate::commands::vacation::VACATION_DAYS);
+            let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
+            let caller = caller_in(&user, roles, &thread);
+            state
+                .service
+                .vacation_on(&caller, &cmd, &guild.to_string(), bank)
+                .await
+        }
+    };
+    tracing::info!(user = %user, ok = ?reply.ok, "vacation");
+    let out = Outgoing::from_reply_among(Vec::new(), &user, &reply);
+    poise::Context::Application(ctx)
+        .send(out.into_reply(true))
+        .await?;
+    Ok(())
+}
+
 pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let started = std::time::Instant::now();
     let started_unix_us = std::time::SystemTime::now()

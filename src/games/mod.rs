@@ -75,6 +75,7 @@
 //! ## 8.2 Picture memory
 //! The picture caches together stay within `ARBITER_PICTURE_CACHE_MB` megabytes (64 by
 //! default): fewer games are kept drawn rather than more memory used.
+pub mod away;
 pub mod chex;
 pub mod export_common;
 pub mod hint;

@@ -16,4 +16,7 @@ pub struct Pace {
     /// `Some(0)` never (not even when a whole round of turns runs out by default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stall: Option<u64>,
+    /// `vacation:off`: the game does not wait for players on vacation (`None`: it does).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vacation: Option<bool>,
 }

@@ -17,6 +17,7 @@ mod tournaments;
 pub use tournaments::{LogLine, TournamentRows};
 
 use crate::commands::notify::{nowait_key, Attention, Prefs, NOTIFY_KEY, NOWAIT_KEY, RESUMED_KEY};
+use crate::commands::vacation::{vacation_key, Taken, VACATION_KEY};
 use crate::commands::{kind_of, LogRow, ThreadGame};
 use crate::time::Timestamp;
 
@@ -184,6 +185,9 @@ pub struct StoredGame {
     pub swept: Timestamp,
     /// Its players' conditional moves (JSON; empty for none).
     pub premoves: String,
+    /// The Discord server its thread is in (none: made on the console, or stored before
+    /// servers were kept).
+    pub guild: Option<String>,
 }
 
 /// The earliest time a timer of `game` falls due after `swept`, if it has any.
@@ -468,7 +472,7 @@ impl Store {
     /// Database failure.
     pub async fn reload_attention(&self) -> Result<(), StoreError> {
         let mut attention = Attention::default();
-        for prefix in [NOTIFY_KEY, NOWAIT_KEY, RESUMED_KEY] {
+        for prefix in [NOTIFY_KEY, NOWAIT_KEY, RESUMED_KEY, VACATION_KEY] {
             for (k, v) in self.meta_with_prefix(prefix).await? {
                 attention.load_row(&k, &v);
             }
@@ -507,6 +511,50 @@ impl Store {
         std::sync::Arc::make_mut(&mut self.attention_mut()).set_prefs(user, prefs.clone());
         for thread in self.unfinished_threads_of(user).await? {
             self.sweep_soon(&thread).await?;
+        }
+        Ok(())
+    }
+
+    /// Stores a player's vacations on a server; their games are swept at once, so their next
+    /// due times follow (a limit moved later, or earlier again by `/vacation off`).
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn set_vacations(
+        &self,
+        server: &str,
+        user: &str,
+        taken: &Taken,
+    ) -> Result<(), StoreError> {
+        self.set_meta(&vacation_key(server, user), &serde_json::to_string(taken)?)
+            .await?;
+        std::sync::Arc::make_mut(&mut self.attention_mut()).set_vacations(
+            server,
+            user,
+            taken.clone(),
+        );
+        // A new version makes another process read the game, and the vacations, again.
+        for thread in self.unfinished_threads_of(user).await? {
+            sqlx::query(
+                "UPDATE games SET next_due = 0, version = version + 1 WHERE thread = $1 AND finished = 0",
+            )
+            .bind(&thread)
+            .execute(&self.pool)
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Reads the players' vacations again (another process may have changed them).
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn reload_vacations(&self) -> Result<(), StoreError> {
+        let rows = self.meta_with_prefix(VACATION_KEY).await?;
+        let mut att = self.attention_mut();
+        let att = std::sync::Arc::make_mut(&mut att);
+        for (k, v) in rows {
+            att.load_row(&k, &v);
         }
         Ok(())
     }
@@ -703,7 +751,7 @@ impl Store {
     /// Database failure or a log that does not replay.
     pub async fn load(&self, thread: &str) -> Result<Option<StoredGame>, StoreError> {
         let Some(row) = sqlx::query(
-            "SELECT users, settings, version, variant, swept, premoves FROM games WHERE thread = $1",
+            "SELECT users, settings, version, variant, swept, premoves, guild FROM games WHERE thread = $1",
         )
         .bind(thread)
         .fetch_optional(&self.pool)
@@ -717,6 +765,7 @@ impl Store {
         let variant: String = row.try_get(3)?;
         let swept = row.try_get::<i64, _>(4)?.max(0) as u64;
         let premoves: String = row.try_get(5)?;
+        let guild: Option<String> = row.try_get(6)?;
         let kind = kind_of(&variant).ok_or_else(|| {
             StoreError::Decode(format!("game {thread}: unknown game kind {variant:?}"))
         })?;
@@ -755,6 +804,7 @@ impl Store {
             version,
             swept,
             premoves,
+            guild,
         }))
     }
 

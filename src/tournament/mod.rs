@@ -61,6 +61,9 @@ pub struct Settings {
     pub move_limit: u64,
     /// Inactivity posts of the match games.
     pub inactivity_posts: u32,
+    /// `vacation:off`: the match games do not wait for players on vacation.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub no_vacation: bool,
 }
 
 impl Default for Settings {
@@ -74,6 +77,7 @@ impl Default for Settings {
             loss: 0,
             move_limit: game.move_limit,
             inactivity_posts: game.inactivity_posts,
+            no_vacation: false,
         }
     }
 }
@@ -1059,7 +1063,10 @@ impl Tournament {
     /// The settings for the game of a match.
     pub fn game_settings(&self, round: u32, board: u32) -> kfb::Settings {
         kfb::Settings {
-            pace: crate::games::pace::Pace::default(),
+            pace: crate::games::pace::Pace {
+                vacation: self.settings.no_vacation.then_some(false),
+                ..crate::games::pace::Pace::default()
+            },
             created: None,
             move_limit: self.settings.move_limit,
             inactivity_posts: self.settings.inactivity_posts,

@@ -1,7 +1,7 @@
 //! Chex's own commands: `/chex new`, `/draw`, `/place` and the organiser's `/chex resign`
 //! (Chex rules 5.10).
 
-use super::{command, opt, Entry, Kind, Run, Who, COUNT, REMIND, SEED, STALL};
+use super::{command, opt, Entry, Kind, Run, Who, COUNT, REMIND, SEED, STALL, VACATION};
 
 const CHEX: &[&str] = &["chex"];
 
@@ -49,6 +49,7 @@ pub static ENTRIES: &[Entry] = &[
                     ),
                     REMIND,
                     STALL,
+                    VACATION,
                     opt("position", "Start from this position text", Kind::Line)
                         .hint("<position text>"),
                 ],

@@ -2,7 +2,7 @@
 //! `/proxy` (KFB rules 1.2, 1.9, 1.10).
 
 use super::shared::ARMIES;
-use super::{command, opt, Entry, Kind, Run, Who, NUMBER, REMIND, SEED, STALL, SWITCH};
+use super::{command, opt, Entry, Kind, Run, Who, NUMBER, REMIND, SEED, STALL, SWITCH, VACATION};
 
 const KFB: &[&str] = &["kfb"];
 
@@ -34,6 +34,7 @@ pub static ENTRIES: &[Entry] = &[
                 opt("seed", "Seed for the draft order (default: random)", SEED),
                 REMIND,
                 STALL,
+                    VACATION,
                 opt(
                     "promoted_pawns",
                     "on (default): a captured promoted piece returns to hand as a pawn",

@@ -244,6 +244,13 @@ pub const STALL: Opt = opt(
 .console();
 /// On or off.
 pub const SWITCH: Kind = Kind::Choice(&["on", "off"]);
+/// `vacation:` on every `/<game> new` and `/tournament new`: whether the game waits for
+/// players on vacation (shared rules 7.5).
+pub const VACATION: Opt = opt(
+    "vacation",
+    "Whether players' vacations stop their limits in this game (default on; off: it never waits)",
+    SWITCH,
+);
 
 /// Where an option's value goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,9 @@
 //! `/propose` and `/vote`; Judgments; and the Referees' `/pause`, `/resume`, `/assign`,
 //! `/order`, `/set`, `/proposal …` and `/edit …`. Votes also come as buttons.
 
-use super::{command, opt, Entry, Kind, Run, To, Who, COUNT, NUMBER, REMIND, SEED, STALL, SWITCH};
+use super::{
+    command, opt, Entry, Kind, Run, To, Who, COUNT, NUMBER, REMIND, SEED, STALL, SWITCH, VACATION,
+};
 
 const NOMIC: &[&str] = &["nomic"];
 
@@ -57,6 +59,7 @@ pub static ENTRIES: &[Entry] = &[
                     opt("seed", "Seed for the Order (default: random)", SEED),
                     REMIND,
                     STALL,
+                    VACATION,
                     opt("position", "Start from this position text", Kind::Line)
                         .hint("<position text>"),
                 ],

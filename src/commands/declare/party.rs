@@ -1,7 +1,9 @@
 //! Party Chess's own commands: `/party …` (most of them the Chess-Umpire's), `/pass`,
 //! `/surrender`, `/pieces` and the ledger (Party rules 3.9).
 
-use super::{command, opt, Entry, Kind, Run, To, Who, COUNT, REMIND, SEED, STALL, SWITCH};
+use super::{
+    command, opt, Entry, Kind, Run, To, Who, COUNT, REMIND, SEED, STALL, SWITCH, VACATION,
+};
 
 const PARTY: &[&str] = &["party"];
 
@@ -46,6 +48,7 @@ pub static ENTRIES: &[Entry] = &[
                     ),
                     REMIND,
                     STALL,
+                    VACATION,
                     opt(
                         "position",
                         "Start from this position text (seat n = the n-th Swinger)",

@@ -194,6 +194,20 @@ pub static ENTRIES: &[Entry] = &[
             .hint("<zone>"),
         ],
     )),
+    Entry::One(command(
+        "vacation",
+        "Be away: your turn limits and reminders stop until then (only you see it); or off",
+        &[],
+        &[
+            opt(
+                "until",
+                "Back on this date or after this long: 2026-01-05, 2026-01-05 18:00 (your zone), 5d",
+                Kind::Text,
+            )
+            .hint("<date|duration>"),
+            opt("off", "End your vacation now", Kind::Bool),
+        ],
+    )),
     Entry::One(
         command(
             "resume",
@@ -294,6 +308,11 @@ const SETTINGS: Declared = command(
             Kind::Text,
         )
         .hint("<duration>|off"),
+        opt(
+            "vacation_days",
+            "Vacation days each player has per year on this server (default 14; 0: none)",
+            Kind::Int { min: 0, max: 366 },
+        ),
     ],
 )
 .by(Who::Admins)

@@ -1,7 +1,7 @@
 //! The tournaments' commands: `/tournament …` (mostly the organisers'), `/signup` and
 //! `/withdraw`, each in the tournament's thread.
 
-use super::{command, opt, Declared, Entry, Kind, Run, Who, COUNT, NUMBER, SEED};
+use super::{command, opt, Declared, Entry, Kind, Run, Who, COUNT, NUMBER, SEED, VACATION};
 
 /// A tournament command for organisers, in its thread.
 const fn organisers(d: Declared) -> Declared {
@@ -55,6 +55,7 @@ pub static ENTRIES: &[Entry] = &[
                         "Match points for a win/draw/loss, like 2/1/0 (the default)",
                         Kind::TextMax(20),
                     ),
+                    VACATION,
                 ],
             )
             .by(Who::Organisers)

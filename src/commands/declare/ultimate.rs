@@ -1,7 +1,7 @@
 //! Ultimate Chess's own commands: `/ultimate new`, `/concede` and the organiser's
 //! `/ultimate concede` (Ultimate rules 4.2, 4.9).
 
-use super::{command, opt, Entry, Kind, Run, Who, REMIND, SEED, STALL, SWITCH};
+use super::{command, opt, Entry, Kind, Run, Who, REMIND, SEED, STALL, SWITCH, VACATION};
 
 const ULTIMATE: &[&str] = &["ultimate"];
 
@@ -50,6 +50,7 @@ pub static ENTRIES: &[Entry] = &[
                     opt("seed", "Seed for the seating (default: random)", SEED),
                     REMIND,
                     STALL,
+                    VACATION,
                     opt(
                         "position",
                         "Start from this position text instead of the start array",

@@ -115,6 +115,9 @@ pub fn kfb_view(game: &Game, now: Timestamp) -> Result<KfbView, RenderError> {
         if let Some(u) = locked {
             notes.push(format!("until {}", clock_text(u)));
         }
+        if let Some(back) = game.away.until(&p.user, now) {
+            notes.push(crate::games::away::until_text(back, now));
+        }
         if pos.royal_count(p.side) == 0 {
             notes.push("no king on the board".into());
         }

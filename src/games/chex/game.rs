@@ -458,6 +458,8 @@ pub struct Game {
     /// The log.
     pub log: Log<Action>,
     state: State,
+    /// The players' vacations, handed in by the layer (shared rules 7.5).
+    pub away: crate::games::away::Away,
 }
 
 impl State {
@@ -653,6 +655,7 @@ impl Game {
             users,
             log: log.into(),
             state: State::new(Position::start(), 0),
+            away: crate::games::away::Away::none(),
         };
         g.replay()?;
         Ok(g)
@@ -697,6 +700,7 @@ impl Game {
             original: self.original.clone(),
             log: Log::default(),
             state: State::new(Position::start(), 0),
+            away: self.away.clone(),
         };
         let mut lines = Vec::new();
         for e in self.log.iter() {
@@ -857,11 +861,15 @@ impl Game {
         }
     }
 
-    /// When the player to act overruns `move_limit`.
+    /// When the player to act overruns `move_limit` (it does not run while they are away,
+    /// shared rules 7.5).
     pub fn due(&self) -> Option<(Side, Timestamp)> {
         let limit = self.settings.move_limit?;
         let side = self.to_move()?;
-        Some((side, self.state.turn_started.saturating_add(limit)))
+        let at = self
+            .away
+            .deadline(self.user(side), self.state.turn_started, limit);
+        Some((side, at))
     }
 
     /// The overrun text.

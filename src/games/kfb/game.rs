@@ -224,6 +224,8 @@ pub struct Game {
     pub log: Log<Action>,
     state: State,
     catalog: Arc<Catalog>,
+    /// The players' vacations, handed in by the layer (shared rules 7.5).
+    pub away: crate::games::away::Away,
 }
 
 /// What an accepted action reports: its number, what happened and who must act because of it
@@ -300,6 +302,7 @@ impl Game {
             log: Log::default(),
             state,
             catalog,
+            away: crate::games::away::Away::none(),
         })
     }
 
@@ -367,7 +370,14 @@ impl Game {
     pub fn replay(&mut self) -> Result<(), Refusal> {
         let mut state = Self::initial_state(&self.original, &self.settings);
         for e in self.log.in_effect() {
-            Self::apply_to(&mut state, &self.settings, &self.catalog, &e.action, e.time)?;
+            Self::apply_to(
+                &mut state,
+                &self.settings,
+                &self.catalog,
+                &self.away,
+                &e.action,
+                e.time,
+            )?;
         }
         self.state = state;
         self.users = self.log.seated(&self.original);
@@ -388,6 +398,7 @@ impl Game {
             log: Log::default(),
             state: Self::initial_state(&self.original, &self.settings),
             catalog: self.catalog.clone(),
+            away: self.away.clone(),
         };
         for e in self.log.iter() {
             snap.log.push_entry(e.clone());
@@ -396,6 +407,7 @@ impl Game {
                     &mut snap.state,
                     &self.settings,
                     &self.catalog,
+                    &self.away,
                     &e.action,
                     e.time,
                 )?;
@@ -427,6 +439,7 @@ impl Game {
             &mut self.state,
             &self.settings,
             &self.catalog,
+            &self.away,
             &action,
             time,
         )?;
@@ -1072,6 +1085,13 @@ impl Game {
         let b = &boards[p.board];
         let inactive = opponent(b, seat);
         let q = &self.state.players[inactive];
+        if let Some(back) = self.away.until(&q.user, now) {
+            return refuse(format!(
+                "{} is away on vacation until {}: no inactivity claim against them until then",
+                q.user,
+                crate::time::stamp(back, crate::time::Style::Full)
+            ));
+        }
         if q.counter < self.settings.inactivity_posts {
             return refuse(format!(
                 "{} has {} of {} posts without moving; you may claim at {}",
@@ -1333,6 +1353,7 @@ impl Game {
         st: &mut State,
         settings: &Settings,
         catalog: &Arc<Catalog>,
+        away: &crate::games::away::Away,
         action: &Action,
         now: Timestamp,
     ) -> Result<(), Refusal> {
@@ -1354,7 +1375,7 @@ impl Game {
                 army,
             } => {
                 let seat = *player;
-                count_posts(st, settings, catalog, seat, now);
+                count_posts(st, settings, away, seat, now);
                 let army_id = army.as_deref().and_then(|a| catalog.army_by_code(a));
                 let (board, side) = (st.players[seat].board, st.players[seat].side);
                 let boards = st
@@ -1413,7 +1434,7 @@ impl Game {
                 check_victory(st, catalog);
             }
             Action::Give { from, to, colour } => {
-                count_posts(st, settings, catalog, *from, now);
+                count_posts(st, settings, away, *from, now);
                 let king = catalog
                     .king()
                     .ok_or_else(|| Refusal::Rule("no king type".into()))?;
@@ -1452,7 +1473,7 @@ impl Game {
                 }
                 check_victory(st, catalog);
             }
-            Action::Chat { player } => count_posts(st, settings, catalog, *player, now),
+            Action::Chat { player } => count_posts(st, settings, away, *player, now),
             Action::Resign { player } => {
                 st.winner = Some((
                     1 - team_of(*player),
@@ -1556,15 +1577,18 @@ fn is_free(st: &State, settings: &Settings, seat: usize, now: Timestamp) -> bool
     locked_until(st, settings, seat, now).is_none() && !frozen_for(st, &b.pos.rules().catalog, seat)
 }
 
+/// A post counts against every other player free to move, but not one away on vacation
+/// (shared rules 7.5: no inactivity claim against an away player).
 fn count_posts(
     st: &mut State,
     settings: &Settings,
-    _catalog: &Catalog,
+    away: &crate::games::away::Away,
     poster: usize,
     now: Timestamp,
 ) {
     let free: Vec<usize> = (0..6)
         .filter(|&s| s != poster && is_free(st, settings, s, now))
+        .filter(|&s| away.until(&st.players[s].user, now).is_none())
         .collect();
     for s in free {
         st.players[s].counter += 1;

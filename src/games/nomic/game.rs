@@ -583,6 +583,8 @@ pub struct Game {
     /// The log.
     pub log: crate::games::log::Log<Action>,
     state: State,
+    /// The players' vacations, handed in by the layer (shared rules 7.5).
+    pub away: crate::games::away::Away,
 }
 
 /// The Order drawn from a seed: a Fisher–Yates shuffle of the armies on the chained stream.
@@ -599,6 +601,8 @@ struct Ctx<'a> {
     organiser: &'a str,
     /// The actor holds the organiser role (on replay: trusted, checked when accepted).
     organiser_role: bool,
+    /// The players' vacations: a limit on an away player's turn or demotion stops.
+    away: &'a crate::games::away::Away,
 }
 
 impl State {
@@ -975,20 +979,27 @@ impl State {
 
     // ----- time ----------------------------------------------------------------------
 
-    /// The next deadline: (when, code, what).
-    fn next_deadline(&self) -> Option<(Timestamp, usize)> {
+    /// The next deadline: (when, code). A player's own limits (a turn's parts, a demotion)
+    /// stop while they are away (shared rules 7.5); a vote's does not.
+    fn next_deadline(&self, ctx: &Ctx<'_>) -> Option<(Timestamp, usize)> {
         if self.over || self.paused.is_some() {
             return None;
         }
         if let Some(p) = self.open_vote() {
             return Some((p.opened + self.settings.vote_limit, 300 + p.n as usize));
         }
+        let theirs = |player: Option<usize>, start: Timestamp, limit: Timestamp| match player
+            .and_then(|p| ctx.players.get(p))
+        {
+            Some(user) => ctx.away.deadline(user, start, limit),
+            None => start.saturating_add(limit),
+        };
         if let Some(d) = &self.demotion {
             if d.referee {
                 return None;
             }
             return Some((
-                d.since + self.settings.part3_limit,
+                theirs(Some(d.author), d.since, self.settings.part3_limit),
                 400 + d.proposal as usize,
             ));
         }
@@ -996,13 +1007,14 @@ impl State {
             return None;
         }
         let s = &self.settings;
+        let me = self.current_player();
         match self.pos.turn.slot {
             Slot::Army(a) => match self.pos.turn.part {
-                1 => Some((self.clock + s.part1_limit, a)),
-                2 => Some((self.clock + s.part1_limit, 100 + a)),
-                _ => Some((self.clock + s.part3_limit, 200 + a)),
+                1 => Some((theirs(me, self.clock, s.part1_limit), a)),
+                2 => Some((theirs(me, self.clock, s.part1_limit), 100 + a)),
+                _ => Some((theirs(me, self.clock, s.part3_limit), 200 + a)),
             },
-            Slot::Undead(p) => Some((self.clock + s.part3_limit, 250 + p)),
+            Slot::Undead(p) => Some((theirs(me, self.clock, s.part3_limit), 250 + p)),
             Slot::Idle => None,
         }
     }
@@ -1062,7 +1074,7 @@ impl State {
     /// Applies every deadline up to `until`, recording what happened.
     fn advance(&mut self, until: Timestamp, ctx: &Ctx<'_>, events: &mut Vec<TimeEvent>) {
         for _ in 0..10_000 {
-            let Some((at, code)) = self.next_deadline() else {
+            let Some((at, code)) = self.next_deadline(ctx) else {
                 break;
             };
             if at > until {
@@ -2983,6 +2995,7 @@ impl Game {
             players,
             log: log.into(),
             state,
+            away: crate::games::away::Away::none(),
         };
         g.replay()?;
         Ok(g)
@@ -3001,6 +3014,7 @@ impl Game {
                 players: &players,
                 organiser: self.organiser(),
                 organiser_role: true,
+                away: &self.away,
             };
             let mut ev = Vec::new();
             st.advance(e.time, &ctx, &mut ev);
@@ -3028,6 +3042,7 @@ impl Game {
             original: self.original.clone(),
             log: crate::games::log::Log::default(),
             state: State::new(self.players.len(), self.settings.clone(), start),
+            away: self.away.clone(),
         };
         for e in self.log.iter() {
             snap.log.push_entry(e.clone());
@@ -3038,6 +3053,7 @@ impl Game {
                 players: &snap.players,
                 organiser: self.organiser(),
                 organiser_role: true,
+                away: &self.away,
             };
             snap.state.advance(e.time, &ctx, &mut Vec::new());
             let mut a = e.action.clone();
@@ -3054,6 +3070,7 @@ impl Game {
             players: &self.players,
             organiser: self.organiser(),
             organiser_role,
+            away: &self.away,
         }
     }
 
@@ -3552,7 +3569,7 @@ impl Game {
         if let Some(l) = &st.last {
             v.push(format!("Last move: {}", l.text));
         }
-        if let Some((at, _)) = st.next_deadline() {
+        if let Some((at, _)) = st.next_deadline(&self.ctx(true)) {
             v.push(format!(
                 "The current limit runs out at {} ({})",
                 crate::time::stamp(at, crate::time::Style::Full),

@@ -305,6 +305,8 @@ pub struct Game {
     /// The log.
     pub log: crate::games::log::Log<Action>,
     state: State,
+    /// The players' vacations, handed in by the layer (shared rules 7.5).
+    pub away: crate::games::away::Away,
 }
 
 type R<T> = Result<T, String>;
@@ -403,6 +405,7 @@ impl Game {
             settings,
             log: log.into(),
             state: State::empty(),
+            away: crate::games::away::Away::none(),
         };
         g.replay()?;
         Ok(g)
@@ -429,6 +432,7 @@ impl Game {
             settings: self.settings.clone(),
             log: crate::games::log::Log::default(),
             state: State::empty(),
+            away: self.away.clone(),
         };
         for e in self.log.iter() {
             snap.log.push_entry(e.clone());
@@ -509,17 +513,19 @@ impl Game {
             .collect();
         format!("Weights: {}", parts.join(", "))
     }
-    /// When the current turn expires.
+    /// When the current turn expires: its limit (or the Umpire's extension) does not run
+    /// while its player is away (shared rules 7.5).
     pub fn deadline(&self) -> Option<Timestamp> {
-        self.to_play()?;
+        let seat = self.to_play()?;
         if self.state.stalled.is_some() {
             return None;
         }
-        Some(
-            self.state
-                .extended
-                .unwrap_or(self.state.turn_started + self.settings.turn_limit),
-        )
+        let start = self.state.turn_started;
+        let limit = self
+            .state
+            .extended
+            .map_or(self.settings.turn_limit, |e| e.saturating_sub(start));
+        Some(self.away.deadline(&self.user(seat), start, limit))
     }
     /// The game as it stands at `now`: the default plays that fell due applied.
     pub fn at(&self, now: Timestamp) -> Game {

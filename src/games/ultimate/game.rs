@@ -346,6 +346,8 @@ pub struct Game {
     /// The log.
     pub log: crate::games::log::Log<Action>,
     state: State,
+    /// The players' vacations, handed in by the layer (shared rules 7.5).
+    pub away: crate::games::away::Away,
 }
 
 /// The seating `players:` gives with a seed: a Fisher–Yates shuffle driven by splitmix64
@@ -463,6 +465,7 @@ impl Game {
             users,
             log: log.into(),
             state,
+            away: crate::games::away::Away::none(),
         };
         g.replay()?;
         Ok(g)
@@ -506,6 +509,7 @@ impl Game {
             original: self.original.clone(),
             log: crate::games::log::Log::default(),
             state: State::new(Position::start(self.settings.mode), 0),
+            away: self.away.clone(),
         };
         let mut lines = Vec::new();
         for e in self.log.iter() {
@@ -697,11 +701,15 @@ impl Game {
         }
     }
 
-    /// When the player to move overruns `move_limit`, if it is set and the game in play.
+    /// When the player to move overruns `move_limit`, if it is set and the game in play (it
+    /// does not run while they are away, shared rules 7.5).
     pub fn due(&self) -> Option<(Seat, Timestamp)> {
         let limit = self.settings.move_limit?;
         let seat = self.to_move()?;
-        Some((seat, self.state.turn_started.saturating_add(limit)))
+        let at = self
+            .away
+            .deadline(self.user(seat), self.state.turn_started, limit);
+        Some((seat, at))
     }
 
     /// Overruns that fall due in `(after, until]`.
