@@ -1081,7 +1081,15 @@ impl Service {
             store.reload_vacations().await?;
         }
         let loaded = match stored {
-            Some(_) => store.load(thread).await?,
+            Some(_) => match store.load(thread).await {
+                // A log that replays only with a vacation another process stored since this
+                // one last read them: read them, and the game, again.
+                Err(StoreError::Decode(_)) => {
+                    store.reload_vacations().await?;
+                    store.load(thread).await?
+                }
+                loaded => loaded?,
+            },
             None => None,
         };
         match loaded {

@@ -107,5 +107,6 @@ scripts! {
     stalled_games_pause_and_resume => "stall.txt",
     replay_posts_a_gif_and_refuses_bad_options => "replay.txt",
     a_substitute_takes_a_seat_with_everything_in_it => "substitutes.txt",
+    vacations_stop_limits_and_reminders_of_away_players => "vacation.txt",
     conditional_moves_answer_the_plays_before_ones_own => "premoves.txt",
 }

@@ -351,9 +351,13 @@ impl<'t> Run<'t> {
                     seen.join(", ")
                 )));
             }
-            let before =
-                (g.kind().load)(g.users(), &g.settings_json().unwrap(), rows[..i].to_vec())
-                    .map_err(|e| self.fail(&format!("the log up to {i} does not load: {e}")))?;
+            let before = (g.kind().load)(
+                g.users(),
+                &g.settings_json().unwrap(),
+                rows[..i].to_vec(),
+                &arbiter::games::away::Away::none(),
+            )
+            .map_err(|e| self.fail(&format!("the log up to {i} does not load: {e}")))?;
             let offered = before
                 .offered_moves(&row.actor, None, row.time)
                 .unwrap_or_default();
@@ -663,8 +667,13 @@ impl<'t> Run<'t> {
             )));
         }
         let rows = Self::rows(&*live);
-        let loaded = (live.kind().load)(live.users(), &live.settings_json().unwrap(), rows)
-            .map_err(|e| self.fail(&format!("the log does not load: {e}")))?;
+        let loaded = (live.kind().load)(
+            live.users(),
+            &live.settings_json().unwrap(),
+            rows,
+            &arbiter::games::away::Away::none(),
+        )
+        .map_err(|e| self.fail(&format!("the log does not load: {e}")))?;
         if Self::view(&*loaded, now) != want {
             return Err(self.fail("the game replayed from its log differs"));
         }

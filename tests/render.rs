@@ -1172,7 +1172,16 @@ fn prefix(game: &dyn ThreadGame, rows: usize) -> (Box<dyn ThreadGame>, u64) {
     let time = rows.last().unwrap().time;
     let kind = game.kind();
     let settings = game.settings_json().unwrap();
-    ((kind.load)(game.users(), &settings, rows).unwrap(), time)
+    (
+        (kind.load)(
+            game.users(),
+            &settings,
+            rows,
+            &arbiter::games::away::Away::none(),
+        )
+        .unwrap(),
+        time,
+    )
 }
 
 /// Writes the first, a middle and the last frame 400 px wide to the temporary directory

@@ -87,7 +87,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     Ok(announced(game, text, notify))
 }
 
-layer::loader!(load, |u, s: Settings, l| Game::from_log(u, s, l));
+layer::loader!(load, |u, s: Settings, l, _| Game::from_log(u, s, l));
 
 fn accepted(game: &Game, a: chex::Accepted) -> Reply {
     let asks = a.notify.iter().map(|u| {

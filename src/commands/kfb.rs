@@ -98,7 +98,7 @@ fn handed_over(h: HandOver) -> Reply {
     }
 }
 
-layer::loader!(load, |u, s: Settings, l| Game::from_log(u, s, l));
+layer::loader!(load, |u, s: Settings, l, a| Game::from_log_away(u, s, l, a));
 
 /// What a new game's six players are told (`what` names the game): they play, and who makes
 /// the first pick.

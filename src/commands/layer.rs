@@ -11,6 +11,7 @@
 use std::any::Any;
 
 use super::{Caller, Command, Notify, Reply};
+use crate::games::away::Away;
 use crate::games::log::StoredLog;
 use crate::time::Timestamp;
 
@@ -414,11 +415,13 @@ pub struct NewGame {
     pub reply: Reply,
 }
 
-/// Rebuilds a game from its stored users, settings (JSON) and log.
-pub type Loader = fn(Vec<String>, &str, Vec<LogRow>) -> Result<Box<dyn ThreadGame>, String>;
+/// Rebuilds a game from its stored users, settings (JSON) and log, with its players'
+/// vacations (a replay that runs out limits reads them, shared rules 7.5).
+pub type Loader = fn(Vec<String>, &str, Vec<LogRow>, &Away) -> Result<Box<dyn ThreadGame>, String>;
 
 /// What every game's [`GameKind::load`] does: its settings decoded from their JSON, its log
-/// from the stored rows, and the game rebuilt from them by `build` (its `from_log`).
+/// from the stored rows, and the game rebuilt from them by `build` (its `from_log`, handed
+/// the vacations if its replay reads them), then handed the vacations.
 ///
 /// # Errors
 /// Settings or an action that do not decode, or a log that does not replay.
@@ -426,7 +429,8 @@ pub fn load_with<S, A, G, E>(
     users: Vec<String>,
     settings: &str,
     rows: Vec<LogRow>,
-    build: impl FnOnce(Vec<String>, S, crate::games::log::Log<A>) -> Result<G, E>,
+    away: &Away,
+    build: impl FnOnce(Vec<String>, S, crate::games::log::Log<A>, Away) -> Result<G, E>,
 ) -> Result<Box<dyn ThreadGame>, String>
 where
     S: serde::de::DeserializeOwned,
@@ -436,8 +440,20 @@ where
 {
     let settings: S = serde_json::from_str(settings).map_err(|e| e.to_string())?;
     let log = crate::games::log::from_rows(rows)?;
-    let game = build(users, settings, log).map_err(|e| e.to_string())?;
+    let mut game = build(users, settings, log, away.clone()).map_err(|e| e.to_string())?;
+    game.set_away(away.clone());
     Ok(Box::new(game))
+}
+
+/// Whether stored settings (JSON) say `vacation:off`: such a game is loaded with nobody away.
+pub fn vacation_off(settings: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(settings)
+        .ok()
+        .and_then(|v| {
+            v.pointer("/pace/vacation")
+                .and_then(serde_json::Value::as_bool)
+        })
+        == Some(false)
 }
 
 /// A game's entry in the layer: how it is named, created and loaded.
@@ -603,8 +619,9 @@ macro_rules! loader {
             users: Vec<String>,
             settings: &str,
             rows: Vec<$crate::commands::layer::LogRow>,
+            away: &$crate::games::away::Away,
         ) -> Result<Box<dyn $crate::commands::layer::ThreadGame>, String> {
-            $crate::commands::layer::load_with(users, settings, rows, $build)
+            $crate::commands::layer::load_with(users, settings, rows, away, $build)
         }
     };
 }

@@ -20,8 +20,9 @@ pub mod vacation;
 use std::collections::{HashMap, HashSet};
 
 pub use layer::{
-    acting_on_leave, import, imported, kind_of, kinds, register, waiting, Due, GameKind, LogRow,
-    NewGame, PictureJob, Played, PremoveSeat, Revert, SquareSeen, ThreadGame, Wait, KINDS,
+    acting_on_leave, import, imported, kind_of, kinds, register, vacation_off, waiting, Due,
+    GameKind, LogRow, NewGame, PictureJob, Played, PremoveSeat, Revert, SquareSeen, ThreadGame,
+    Wait, KINDS,
 };
 pub use mygames::{my_games_reply, thread_ref, MyGame};
 pub use tournament::{standings_picture, standings_picture_named, tournament_lines, MatchOpen};

@@ -128,7 +128,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     })
 }
 
-layer::loader!(load, |u, s: Settings, l| Game::from_log(u, s, l));
+layer::loader!(load, |u, s: Settings, l, a| Game::from_log_away(u, s, l, a));
 
 fn notify_of(asks: &[(String, String)]) -> Option<Notify> {
     Notify::each(asks.iter().cloned())
@@ -823,7 +823,7 @@ impl ThreadGame for Game {
     fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {
         let mut view = nomic_view(self, now);
         if let Some(note) = self.away.picture_note(now) {
-            view.lines.insert(0, note);
+            view.lines.push(note);
         }
         Box::new(move || render_nomic(&view).map_err(|e| e.to_string()))
     }

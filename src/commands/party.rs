@@ -81,7 +81,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
 }
 
 // The seats are in the log's start (a Swinger may join later), not in the stored users.
-layer::loader!(load, |_, s: Settings, l| Game::from_log(s, l));
+layer::loader!(load, |_, s: Settings, l, _| Game::from_log(s, l));
 
 /// `/pieces`: every type with its value, limit and movement; why il-Nabi and the Zombie are
 /// not pieces.

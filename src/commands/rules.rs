@@ -393,8 +393,11 @@ pub fn load<R: Rules>(
     users: Vec<String>,
     settings: &str,
     rows: Vec<LogRow>,
+    away: &crate::games::away::Away,
 ) -> Result<Box<dyn ThreadGame>, String> {
-    super::layer::load_with(users, settings, rows, RulesGame::<R>::replayed)
+    super::layer::load_with(users, settings, rows, away, |u, s, l, _| {
+        RulesGame::<R>::replayed(u, s, l)
+    })
 }
 
 /// A game of rules `R` read from its export.

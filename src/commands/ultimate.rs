@@ -98,7 +98,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     Ok(announced(game, text, notify))
 }
 
-layer::loader!(load, |u, s: Settings, l| Game::from_log(u, s, l));
+layer::loader!(load, |u, s: Settings, l, _| Game::from_log(u, s, l));
 
 /// What each notified user must do now.
 fn notify_of(game: &Game, users: &[String]) -> Option<Notify> {

@@ -67,6 +67,15 @@ impl Away {
             .map(|&(_, b)| b)
     }
 
+    /// Whether `user` was away at `t` for what a replay counts (a post against them): only
+    /// after the second their vacation began, so what happened in that second, before it
+    /// was taken, replays as it happened.
+    pub fn away_after_start(&self, user: &str, t: Timestamp) -> bool {
+        self.periods
+            .get(user)
+            .is_some_and(|v| v.iter().any(|&(a, b)| a < t && t < b))
+    }
+
     /// The users away at `t`, with when they are back.
     pub fn away_at(&self, t: Timestamp) -> Vec<(String, Timestamp)> {
         self.periods

@@ -796,7 +796,13 @@ impl Store {
                 audit: None,
             });
         }
-        let game = (kind.load)(users, &settings, entries)
+        // A replay that runs out limits reads who was away (shared rules 7.5).
+        let away = if crate::commands::vacation_off(&settings) {
+            crate::games::away::Away::none()
+        } else {
+            self.attention_now().away(&users, guild.as_deref())
+        };
+        let game = (kind.load)(users, &settings, entries, &away)
             .map_err(|e| StoreError::Decode(format!("game {thread}: {e}")))?;
         Ok(Some(StoredGame {
             thread: thread.to_string(),

@@ -315,8 +315,23 @@ impl Game {
         settings: Settings,
         log: impl Into<crate::games::log::Log<Action>>,
     ) -> Result<Game, Refusal> {
+        Game::from_log_away(users, settings, log, crate::games::away::Away::none())
+    }
+
+    /// [`Game::from_log`] with the players' vacations (posts made while a player was away
+    /// did not count against them).
+    ///
+    /// # Errors
+    /// Bad seats, or a log that does not replay.
+    pub fn from_log_away(
+        users: Vec<String>,
+        settings: Settings,
+        log: impl Into<crate::games::log::Log<Action>>,
+        away: crate::games::away::Away,
+    ) -> Result<Game, Refusal> {
         let mut g = Game::new(users, settings)?;
         g.log = log.into();
+        g.away = away;
         g.replay()?;
         Ok(g)
     }
@@ -1588,7 +1603,7 @@ fn count_posts(
 ) {
     let free: Vec<usize> = (0..6)
         .filter(|&s| s != poster && is_free(st, settings, s, now))
-        .filter(|&s| away.until(&st.players[s].user, now).is_none())
+        .filter(|&s| !away.away_after_start(&st.players[s].user, now))
         .collect();
     for s in free {
         st.players[s].counter += 1;

@@ -2983,6 +2983,20 @@ impl Game {
         settings: Settings,
         log: impl Into<crate::games::log::Log<Action>>,
     ) -> Result<Game, Refusal> {
+        Game::from_log_away(players, settings, log, crate::games::away::Away::none())
+    }
+
+    /// [`Game::from_log`] with the players' vacations (the limits the replay runs out wait
+    /// for an away player).
+    ///
+    /// # Errors
+    /// A log that does not replay.
+    pub fn from_log_away(
+        players: Vec<String>,
+        settings: Settings,
+        log: impl Into<crate::games::log::Log<Action>>,
+        away: crate::games::away::Away,
+    ) -> Result<Game, Refusal> {
         if players.len() < 2 {
             return Err(Refusal::Rule(
                 "a Nomic Chess game has at least two players".into(),
@@ -2995,7 +3009,7 @@ impl Game {
             players,
             log: log.into(),
             state,
-            away: crate::games::away::Away::none(),
+            away,
         };
         g.replay()?;
         Ok(g)
