@@ -857,9 +857,10 @@ impl Hub {
                 .map(|k| declare::help_line(k.variant, k.title))
                 .collect();
             return Reply::ok(format!(
-                "{}\n{}",
+                "{}\n{}\n{}",
                 games.join("\n"),
-                declare::tournament_help()
+                declare::tournament_help(),
+                declare::anywhere_help()
             ));
         };
         let others: Vec<String> = kinds()
@@ -868,9 +869,10 @@ impl Hub {
             .map(|k| format!("{} (/help game:{})", k.title, k.group))
             .collect();
         Reply::ok(format!(
-            "{}\nOther games: {}; tournaments (/help game:tournament).",
+            "{}\nOther games: {}; tournaments (/help game:tournament).\n{}",
             declare::help_line(here.variant, here.title),
-            others.join(", ")
+            others.join(", "),
+            declare::anywhere_help()
         ))
     }
 

@@ -68,6 +68,29 @@
 //! moderator may revert it. A game's users are replayed from the log: the ones it began with
 //! (stored with the game and in its export), then each substitution in effect.
 //!
+//! ## 7.5 Vacation
+//! Each player has a bank of vacation days per server and year (`/settings vacation_days:`,
+//! 14 by default). `/vacation until:<date or duration>` starts one at once (cut to the days
+//! left), `/vacation until:` again moves its end, `/vacation off` ends it early. Whole days
+//! are spent as they begin (a vacation of 25 hours spends two), in the year it began; one
+//! ended in the second it began spends none. A vacation covers the player's games on the
+//! server it was taken on (and games stored without a server).
+//!
+//! While a player is away, a limit running on them stops: its deadline moves by the time
+//! away that falls before it (Party Chess's turn limit and the Umpire's extension, Nomic
+//! Chess's part limits and a demotion's, Ultimate Chess's and Chex's move-limit overrun).
+//! Limits running on others, a Nomic vote's, and Kung Fu Bughouse's lock are unaffected. No
+//! reminders go to them, and a wait that ran through the vacation is reminded of from their
+//! return. No inactivity claim is made against them, and posts made while they are away do
+//! not count against them (counted from the second after the vacation began). `/status`,
+//! `/mygames` and the pictures say until when they are away. A game or tournament created
+//! with `vacation:off` waits for nobody: its limits run, and a player starting a vacation is
+//! told which of their games will not wait.
+//!
+//! A vacation only ever begins at the moment it is taken and ends then or later, so a
+//! deadline already passed never moves: a log replayed with the vacations as stored gives
+//! the game as it was played ([`away`]).
+//!
 //! ## 8.1 The end of a game
 //! The end of a game notifies its players once, in one new message naming the result, so that a
 //! player who is not on turn learns it too.

@@ -574,6 +574,18 @@ pub fn help_line(variant: &str, title: &str) -> String {
     format!("{title}: {}", lines.join(" | "))
 }
 
+/// `/help`'s line for the commands of no game: a player's own (`/mygames`, `/notify`,
+/// `/vacation`), `/help` and the server's `/settings`.
+pub fn anywhere_help() -> String {
+    let lines: Vec<String> = shared::ENTRIES
+        .iter()
+        .flat_map(Entry::commands)
+        .filter(|d| d.games.is_empty())
+        .map(|d| d.usage(None))
+        .collect();
+    format!("Anywhere: {}", lines.join(" | "))
+}
+
 /// `/help`'s line for tournaments.
 pub fn tournament_help() -> String {
     let lines: Vec<String> = tournament::ENTRIES

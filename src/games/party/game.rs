@@ -525,7 +525,7 @@ impl Game {
             .state
             .extended
             .map_or(self.settings.turn_limit, |e| e.saturating_sub(start));
-        Some(self.away.deadline(&self.user(seat), start, limit))
+        Some(self.away.deadline(self.user(seat), start, limit))
     }
     /// The game as it stands at `now`: the default plays that fell due applied.
     pub fn at(&self, now: Timestamp) -> Game {
