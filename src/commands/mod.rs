@@ -869,10 +869,9 @@ impl Hub {
             .map(|k| format!("{} (/help game:{})", k.title, k.group))
             .collect();
         Reply::ok(format!(
-            "{}\nOther games: {}; tournaments (/help game:tournament).\n{}",
+            "{}\nOther games: {}; tournaments (/help game:tournament); commands of no game (/help).",
             declare::help_line(here.variant, here.title),
-            others.join(", "),
-            declare::anywhere_help()
+            others.join(", ")
         ))
     }
 

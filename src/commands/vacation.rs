@@ -188,6 +188,11 @@ pub fn read(cmd: &Command, prefs: &Prefs, now: Timestamp) -> Result<Asked, Strin
             "/vacation takes until:<date or duration> or off; not {}",
             cmd.positional.join(" ")
         )),
+        // The console splits `until:2026-01-05 18:00` at the space: the time comes back.
+        (false, Some(v)) if !cmd.positional.is_empty() => {
+            let whole = format!("{v} {}", cmd.positional.join(" "));
+            until_of(&whole, prefs.zone(), now).map(Asked::Until)
+        }
         (false, Some(v)) => until_of(v, prefs.zone(), now).map(Asked::Until),
     }
 }
@@ -242,7 +247,7 @@ pub fn started_text(
     }
     if !wont_wait.is_empty() {
         s.push_str(&format!(
-            "\nthese games do not wait for you (vacation:off): {}",
+            "\nthese games do not wait for you (vacation:off): their limits run and they remind you as usual: {}",
             wont_wait.join(", ")
         ));
     }
