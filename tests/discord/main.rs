@@ -14,6 +14,7 @@ mod premove;
 mod substitute;
 mod tournament;
 mod ultimate;
+mod vacation;
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
