@@ -447,3 +447,44 @@ fn a_substitution_survives_a_restart_and_moves_mygames() {
         assert_eq!(back.status(now), status);
     });
 }
+
+/// Vacations cross processes (issue 42): one taken through process a moves the limit of a
+/// Nomic game process b had already read (its version changes, and b reads the vacations
+/// again); b's sweep does not run the limit out, ben's late push is accepted by b, and a fresh
+/// process replays the log, which holds only with the vacation, to the same game.
+#[test]
+fn a_vacation_taken_in_one_process_holds_in_another_and_after_a_restart() {
+    let url = common::fresh_db("sweep_vacation");
+    let rt = runtime();
+    rt.block_on(async {
+        let a = service(&url).await;
+        let b = service(&url).await;
+        let new = "/nomic new players:@ann @ben @cat referees:@ref order:@ann @ben @cat seed:5 part1_limit:1h part3_limit:1h";
+        send(&a, "org", "n", START, new).await;
+        // b reads the game before the vacation.
+        let before = b.with_game("n", |g| g.status(START + 1)).await.unwrap();
+        assert!(before.contains("Turn: army 1 (ann)"), "{before}");
+        // ben is away from 0:30 to 3:30; his turn begins at 1:00, so his hour runs 3:30-4:30.
+        send(&a, "ben", "dm", START + 1800, "/vacation until:3h").await;
+        let ran_out = |sent: &[(String, arbiter::commands::Notify)], who: &str| {
+            sent.iter()
+                .any(|(_, n)| n.text().contains(&format!("Army 2 ({who}): part 1 ran out")))
+        };
+        let sent = b.due_messages(START, START + 4 * 3600).await;
+        assert!(
+            sent.iter().any(|(_, n)| n.text().contains("Army 1 (ann): part 1 ran out")),
+            "{sent:?}"
+        );
+        assert!(!ran_out(&sent, "ben"), "{sent:?}");
+        send(&b, "ben", "n", START + 4 * 3600, "/push bottom:B top:C").await;
+        let sent = b.due_messages(START + 4 * 3600, START + 5 * 3600).await;
+        assert!(ran_out(&sent, "ben"), "{sent:?}");
+        let now = START + 5 * 3600;
+        let status = b.with_game("n", |g| g.status(now)).await.unwrap();
+        drop((a, b));
+        let c = service(&url).await;
+        let again = c.with_game("n", |g| g.status(now)).await.unwrap();
+        assert_eq!(again, status);
+        assert!(status.contains("army 3 (cat)"), "{status}");
+    });
+}

@@ -188,11 +188,6 @@ pub fn read(cmd: &Command, prefs: &Prefs, now: Timestamp) -> Result<Asked, Strin
             "/vacation takes until:<date or duration> or off; not {}",
             cmd.positional.join(" ")
         )),
-        // The console splits `until:2026-01-05 18:00` at the space: the time comes back.
-        (false, Some(v)) if !cmd.positional.is_empty() => {
-            let whole = format!("{v} {}", cmd.positional.join(" "));
-            until_of(&whole, prefs.zone(), now).map(Asked::Until)
-        }
         (false, Some(v)) => until_of(v, prefs.zone(), now).map(Asked::Until),
     }
 }

@@ -189,7 +189,7 @@ async fn an_away_player_is_not_reminded_and_their_turn_limit_waits_for_their_ret
     assert!(r.contains("13 of your 14 vacation days left"), "{r}");
     assert!(
         r.contains(&format!(
-            "these games do not wait for you (vacation:off): <#{waits}> (Party Chess)"
+            "these games do not wait for you (vacation:off): their limits run and they remind you as usual: <#{waits}> (Party Chess)"
         )),
         "{r}"
     );

@@ -202,7 +202,7 @@ pub static ENTRIES: &[Entry] = &[
             opt(
                 "until",
                 "Back on this date or after this long: 2026-01-05, 2026-01-05 18:00 (your zone), 5d",
-                Kind::Text,
+                Kind::Line,
             )
             .hint("<date|duration>"),
             opt("off", "End your vacation now", Kind::Bool),
