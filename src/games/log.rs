@@ -223,6 +223,58 @@ pub fn replay_failed(why: impl std::fmt::Display) -> String {
     format!("the log does not replay: {why}")
 }
 
+/// A game whose state is its log folded (shared rules 7.1): it says how it began and how one
+/// entry in effect changes it; replaying the log, and walking a replay's states, are written
+/// once here ([`replay`], [`each_state`]).
+pub trait Folded: Sized {
+    /// The game's action.
+    type Action: Clone;
+    /// Why a logged action no longer applies (a corrupted log).
+    type Error;
+    /// The log.
+    fn log(&self) -> &Log<Self::Action>;
+    /// The log, to append to.
+    fn log_mut(&mut self) -> &mut Log<Self::Action>;
+    /// The game as it began: its settings, the players it began with, its players' vacations,
+    /// an empty log.
+    fn begun(&self) -> Self;
+    /// Applies one entry in effect: the state, and who plays each seat.
+    ///
+    /// # Errors
+    /// The action no longer applies.
+    fn fold_entry(&mut self, e: &Entry<Self::Action>) -> Result<(), Self::Error>;
+}
+
+/// Folds `game`'s log from the start, calling `each` with every entry in effect and the game
+/// as it stood just after it (its log up to that entry, its state then): a replay's
+/// positions, without replaying the log again for each. Returns the game folded to the end.
+///
+/// # Errors
+/// A logged action that no longer applies (a corrupted log).
+pub fn each_state<G: Folded>(
+    game: &G,
+    mut each: impl FnMut(&Entry<G::Action>, &G),
+) -> Result<G, G::Error> {
+    let mut snap = game.begun();
+    for e in game.log().iter() {
+        snap.log_mut().push_entry(e.clone());
+        if e.reverted.is_none() {
+            snap.fold_entry(e)?;
+            each(e, &snap);
+        }
+    }
+    Ok(snap)
+}
+
+/// Rebuilds `game`'s state (and who plays each seat) from its log.
+///
+/// # Errors
+/// A logged action that no longer applies (a corrupted log); the game is unchanged then.
+pub fn replay<G: Folded>(game: &mut G) -> Result<(), G::Error> {
+    *game = each_state(game, |_, _| {})?;
+    Ok(())
+}
+
 impl<A: Logged> Log<A> {
     /// Who plays each seat after the entries in effect, from the users the game began with
     /// (`/substitute` hands a seat over).

@@ -664,64 +664,18 @@ impl Game {
     /// Rebuilds the state from the log.
     ///
     /// # Errors
-    /// A logged action that no longer applies.
+    /// A logged action that no longer applies (a corrupted log).
     pub fn replay(&mut self) -> Result<(), Refusal> {
-        let mut st = State::new(Position::start(), 0);
-        let mut lines = Vec::new();
-        let mut users = self.original.clone();
-        for e in self.log.in_effect() {
-            fold(
-                &mut st,
-                &self.settings,
-                &users,
-                &e.action,
-                e.time,
-                e.number,
-                &mut lines,
-            )
-            .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
-            crate::games::log::seat_change(&mut users, &e.action);
-        }
-        self.state = st;
-        self.users = users;
-        Ok(())
+        crate::games::log::replay(self)
     }
 
     /// Folds the log once, calling `each` with every entry in effect and the game as it stood
-    /// just after it (its log up to that entry, its state then): a replay's positions,
-    /// without replaying the log again for each.
+    /// just after it ([`crate::games::log::each_state`]).
     ///
     /// # Errors
     /// A logged action that no longer applies (a corrupted log).
-    pub fn each_state(&self, mut each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
-        let mut snap = Game {
-            settings: self.settings.clone(),
-            users: self.original.clone(),
-            original: self.original.clone(),
-            log: Log::default(),
-            state: State::new(Position::start(), 0),
-            away: self.away.clone(),
-        };
-        let mut lines = Vec::new();
-        for e in self.log.iter() {
-            snap.log.push_entry(e.clone());
-            if e.reverted.is_some() {
-                continue;
-            }
-            fold(
-                &mut snap.state,
-                &self.settings,
-                &snap.users,
-                &e.action,
-                e.time,
-                e.number,
-                &mut lines,
-            )
-            .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
-            crate::games::log::seat_change(&mut snap.users, &e.action);
-            each(e, &snap);
-        }
-        Ok(())
+    pub fn each_state(&self, each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
+        crate::games::log::each_state(self, each).map(drop)
     }
 
     // ----- queries ----------------------------------------------------------------------
@@ -2169,4 +2123,43 @@ fn fold(
         lines.push(l);
     }
     Ok(())
+}
+
+impl crate::games::log::Folded for Game {
+    type Action = Action;
+    type Error = Refusal;
+
+    fn log(&self) -> &Log<Action> {
+        &self.log
+    }
+
+    fn log_mut(&mut self) -> &mut Log<Action> {
+        &mut self.log
+    }
+
+    fn begun(&self) -> Game {
+        Game {
+            settings: self.settings.clone(),
+            users: self.original.clone(),
+            original: self.original.clone(),
+            log: Log::default(),
+            state: State::new(Position::start(), 0),
+            away: self.away.clone(),
+        }
+    }
+
+    fn fold_entry(&mut self, e: &Entry) -> Result<(), Refusal> {
+        fold(
+            &mut self.state,
+            &self.settings,
+            &self.users,
+            &e.action,
+            e.time,
+            e.number,
+            &mut Vec::new(),
+        )
+        .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
+        crate::games::log::seat_change(&mut self.users, &e.action);
+        Ok(())
+    }
 }

@@ -383,58 +383,16 @@ impl Game {
     /// # Errors
     /// A logged action that no longer applies (a corrupted log).
     pub fn replay(&mut self) -> Result<(), Refusal> {
-        let mut state = Self::initial_state(&self.original, &self.settings);
-        for e in self.log.in_effect() {
-            Self::apply_to(
-                &mut state,
-                &self.settings,
-                &self.catalog,
-                &self.away,
-                &e.action,
-                e.time,
-            )?;
-        }
-        self.state = state;
-        self.users = self.log.seated(&self.original);
-        Ok(())
+        crate::games::log::replay(self)
     }
 
     /// Folds the log once, calling `each` with every entry in effect and the game as it stood
-    /// just after it (its log up to that entry, its state then): a replay's positions,
-    /// without replaying the log again for each.
+    /// just after it ([`crate::games::log::each_state`]).
     ///
     /// # Errors
     /// A logged action that no longer applies (a corrupted log).
-    pub fn each_state(&self, mut each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
-        let mut snap = Game {
-            settings: self.settings.clone(),
-            users: self.original.clone(),
-            original: self.original.clone(),
-            log: Log::default(),
-            state: Self::initial_state(&self.original, &self.settings),
-            catalog: self.catalog.clone(),
-            away: self.away.clone(),
-        };
-        for e in self.log.iter() {
-            snap.log.push_entry(e.clone());
-            if e.reverted.is_none() {
-                Self::apply_to(
-                    &mut snap.state,
-                    &self.settings,
-                    &self.catalog,
-                    &self.away,
-                    &e.action,
-                    e.time,
-                )?;
-                if let Action::Substitute(h) = &e.action {
-                    if let Some(u) = snap.users.get_mut(h.seat) {
-                        u.clone_from(&h.to);
-                    }
-                }
-                each(e, &snap);
-            }
-        }
-        Ok(())
+    pub fn each_state(&self, each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
+        crate::games::log::each_state(self, each).map(drop)
     }
 
     fn push(&mut self, actor: &str, time: Timestamp, command: &str, action: Action) -> Option<u32> {
@@ -1845,5 +1803,43 @@ pub fn describe(a: &Action, users: &[String]) -> String {
             u(*proxy),
             u(*for_player)
         ),
+    }
+}
+
+impl crate::games::log::Folded for Game {
+    type Action = Action;
+    type Error = Refusal;
+
+    fn log(&self) -> &Log<Action> {
+        &self.log
+    }
+
+    fn log_mut(&mut self) -> &mut Log<Action> {
+        &mut self.log
+    }
+
+    fn begun(&self) -> Game {
+        Game {
+            settings: self.settings.clone(),
+            users: self.original.clone(),
+            original: self.original.clone(),
+            log: Log::default(),
+            state: Self::initial_state(&self.original, &self.settings),
+            catalog: self.catalog.clone(),
+            away: self.away.clone(),
+        }
+    }
+
+    fn fold_entry(&mut self, e: &Entry) -> Result<(), Refusal> {
+        Self::apply_to(
+            &mut self.state,
+            &self.settings,
+            &self.catalog,
+            &self.away,
+            &e.action,
+            e.time,
+        )?;
+        crate::games::log::seat_change(&mut self.users, &e.action);
+        Ok(())
     }
 }

@@ -3018,65 +3018,18 @@ impl Game {
     /// Rebuilds the state from the log.
     ///
     /// # Errors
-    /// A logged action that no longer applies.
+    /// A logged action that no longer applies (a corrupted log).
     pub fn replay(&mut self) -> Result<(), Refusal> {
-        let start = self.log.first().map_or(0, |e| e.time);
-        let mut st = State::new(self.players.len(), self.settings.clone(), start);
-        let mut players = self.original.clone();
-        for e in self.log.in_effect() {
-            let ctx = Ctx {
-                players: &players,
-                organiser: self.organiser(),
-                organiser_role: true,
-                away: &self.away,
-            };
-            let mut ev = Vec::new();
-            st.advance(e.time, &ctx, &mut ev);
-            let mut a = e.action.clone();
-            fold(&mut st, &ctx, &e.actor, &mut a, e.time)
-                .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
-            crate::games::log::seat_change(&mut players, &e.action);
-        }
-        self.state = st;
-        self.players = players;
-        Ok(())
+        crate::games::log::replay(self)
     }
 
     /// Folds the log once, calling `each` with every entry in effect and the game as it stood
-    /// just after it (its log up to that entry, its state then): a replay's positions,
-    /// without replaying the log again for each.
+    /// just after it ([`crate::games::log::each_state`]).
     ///
     /// # Errors
     /// A logged action that no longer applies (a corrupted log).
-    pub fn each_state(&self, mut each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
-        let start = self.log.first().map_or(0, |e| e.time);
-        let mut snap = Game {
-            settings: self.settings.clone(),
-            players: self.original.clone(),
-            original: self.original.clone(),
-            log: crate::games::log::Log::default(),
-            state: State::new(self.players.len(), self.settings.clone(), start),
-            away: self.away.clone(),
-        };
-        for e in self.log.iter() {
-            snap.log.push_entry(e.clone());
-            if e.reverted.is_some() {
-                continue;
-            }
-            let ctx = Ctx {
-                players: &snap.players,
-                organiser: self.organiser(),
-                organiser_role: true,
-                away: &self.away,
-            };
-            snap.state.advance(e.time, &ctx, &mut Vec::new());
-            let mut a = e.action.clone();
-            fold(&mut snap.state, &ctx, &e.actor, &mut a, e.time)
-                .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
-            crate::games::log::seat_change(&mut snap.players, &e.action);
-            each(e, &snap);
-        }
-        Ok(())
+    pub fn each_state(&self, each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
+        crate::games::log::each_state(self, each).map(drop)
     }
 
     fn ctx(&self, organiser_role: bool) -> Ctx<'_> {
@@ -3755,6 +3708,47 @@ pub fn describe(a: &Action, players: &[String]) -> String {
         ),
         Action::Takeback { undone } => format!("takeback of #{undone}"),
         Action::Revert { to, .. } => format!("revert to before #{to}"),
+    }
+}
+
+impl crate::games::log::Folded for Game {
+    type Action = Action;
+    type Error = Refusal;
+
+    fn log(&self) -> &crate::games::log::Log<Action> {
+        &self.log
+    }
+
+    fn log_mut(&mut self) -> &mut crate::games::log::Log<Action> {
+        &mut self.log
+    }
+
+    fn begun(&self) -> Game {
+        let start = self.log.first().map_or(0, |e| e.time);
+        Game {
+            settings: self.settings.clone(),
+            players: self.original.clone(),
+            original: self.original.clone(),
+            log: crate::games::log::Log::default(),
+            state: State::new(self.players.len(), self.settings.clone(), start),
+            away: self.away.clone(),
+        }
+    }
+
+    /// The limits that ran out before the entry, then the entry.
+    fn fold_entry(&mut self, e: &Entry) -> Result<(), Refusal> {
+        let ctx = Ctx {
+            players: &self.players,
+            organiser: self.log.first().map_or("", |f| f.actor.as_str()),
+            organiser_role: true,
+            away: &self.away,
+        };
+        self.state.advance(e.time, &ctx, &mut Vec::new());
+        let mut a = e.action.clone();
+        fold(&mut self.state, &ctx, &e.actor, &mut a, e.time)
+            .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
+        crate::games::log::seat_change(&mut self.players, &e.action);
+        Ok(())
     }
 }
 

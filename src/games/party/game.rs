@@ -411,45 +411,21 @@ impl Game {
         Ok(g)
     }
 
-    fn replay(&mut self) -> R<()> {
-        let mut st = State::empty();
-        for e in self.log.in_effect() {
-            fold(&mut st, &self.settings, &e.action, e.time, &mut Vec::new())
-                .map_err(crate::games::log::replay_failed)?;
-        }
-        self.state = st;
-        Ok(())
-    }
-
-    /// Folds the log once, calling `each` with every entry in effect and the game as it stood
-    /// just after it (its log up to that entry, its state then): a replay's positions,
-    /// without replaying the log again for each.
+    /// Rebuilds the state from the log.
     ///
     /// # Errors
     /// A logged action that no longer applies (a corrupted log).
-    pub fn each_state(&self, mut each: impl FnMut(&Entry, &Game)) -> R<()> {
-        let mut snap = Game {
-            settings: self.settings.clone(),
-            log: crate::games::log::Log::default(),
-            state: State::empty(),
-            away: self.away.clone(),
-        };
-        for e in self.log.iter() {
-            snap.log.push_entry(e.clone());
-            if e.reverted.is_some() {
-                continue;
-            }
-            fold(
-                &mut snap.state,
-                &self.settings,
-                &e.action,
-                e.time,
-                &mut Vec::new(),
-            )
-            .map_err(crate::games::log::replay_failed)?;
-            each(e, &snap);
-        }
-        Ok(())
+    fn replay(&mut self) -> Result<(), String> {
+        crate::games::log::replay(self)
+    }
+
+    /// Folds the log once, calling `each` with every entry in effect and the game as it stood
+    /// just after it ([`crate::games::log::each_state`]).
+    ///
+    /// # Errors
+    /// A logged action that no longer applies (a corrupted log).
+    pub fn each_state(&self, each: impl FnMut(&Entry, &Game)) -> Result<(), String> {
+        crate::games::log::each_state(self, each).map(drop)
     }
 
     // ----- queries ------------------------------------------------------------------------
@@ -1449,4 +1425,37 @@ fn fold(
         }
     }
     Ok(())
+}
+
+impl crate::games::log::Folded for Game {
+    type Action = Action;
+    type Error = String;
+
+    fn log(&self) -> &crate::games::log::Log<Action> {
+        &self.log
+    }
+
+    fn log_mut(&mut self) -> &mut crate::games::log::Log<Action> {
+        &mut self.log
+    }
+
+    fn begun(&self) -> Game {
+        Game {
+            settings: self.settings.clone(),
+            log: crate::games::log::Log::default(),
+            state: State::empty(),
+            away: self.away.clone(),
+        }
+    }
+
+    fn fold_entry(&mut self, e: &Entry) -> R<()> {
+        fold(
+            &mut self.state,
+            &self.settings,
+            &e.action,
+            e.time,
+            &mut Vec::new(),
+        )
+        .map_err(crate::games::log::replay_failed)
+    }
 }
