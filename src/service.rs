@@ -627,18 +627,45 @@ impl Service {
     /// `/mygames` on one Discord server (`guild`): its games, and those stored without a
     /// server (before issue 41, or made on the console); every game when `None`.
     pub async fn my_games_on(&self, caller: &Caller<'_>, guild: Option<&str>) -> Reply {
-        let user = caller.user;
+        let (user, now) = (caller.user, caller.now);
+        let att = self.attention();
+        let games = self
+            .games_of(user, guild, |thread, game, server| {
+                crate::commands::MyGame {
+                    thread: thread.to_string(),
+                    title: game.kind().title,
+                    waits: game.waits(now),
+                    paused: remind::paused(game, thread, &att, now),
+                    away: att.away(&game.users(), server).away_at(now),
+                }
+            })
+            .await;
+        match games {
+            Ok(games) => crate::commands::my_games_reply(user, games),
+            Err(e) => internal_error(&e),
+        }
+    }
+
+    /// Reads each game in play that `user` plays on one Discord server (`guild`; every game
+    /// when `None`), under its own lock, one at a time, in the order of their threads: `read`
+    /// gets the thread, the game and its server.
+    ///
+    /// # Errors
+    /// The games cannot be listed (one that cannot be read is logged and passed over).
+    async fn games_of<T>(
+        &self,
+        user: &str,
+        guild: Option<&str>,
+        mut read: impl FnMut(&str, &dyn ThreadGame, Option<&str>) -> T,
+    ) -> Result<Vec<T>, StoreError> {
         let mut threads: Vec<String> = match &self.store {
-            Some(store) => match store.unfinished_threads_on(user, guild).await {
-                Ok(t) => t,
-                Err(e) => return internal_error(&e),
-            },
+            Some(store) => store.unfinished_threads_on(user, guild).await?,
             // Without a database every game is in memory.
             None => lock(&self.slots).keys().cloned().collect(),
         };
         threads.sort();
         threads.dedup();
-        let mut games = Vec::new();
+        let mut out = Vec::new();
         for thread in threads {
             let slot = self.slot(&thread);
             let mut cell = slot.cell.lock().await;
@@ -648,20 +675,11 @@ impl Service {
             }
             if let Some(game) = cell.hub.game(&thread) {
                 if !game.finished() && game.users().iter().any(|u| u == user) {
-                    games.push(crate::commands::MyGame {
-                        thread: thread.clone(),
-                        title: game.kind().title,
-                        waits: game.waits(caller.now),
-                        paused: remind::paused(game, &thread, &self.attention(), caller.now),
-                        away: self
-                            .attention()
-                            .away(&game.users(), cell.guild.as_deref())
-                            .away_at(caller.now),
-                    });
+                    out.push(read(&thread, game, cell.guild.as_deref()));
                 }
             }
         }
-        crate::commands::my_games_reply(user, games)
+        Ok(out)
     }
 
     /// Notes what eviction needs of a slot after a command.

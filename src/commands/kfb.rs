@@ -337,18 +337,8 @@ fn proxy(
 }
 
 impl ThreadGame for Game {
-    layer::common_methods!(KIND, away);
-
-    fn set_away(&mut self, away: crate::games::away::Away) {
-        if self.away == away {
-            return;
-        }
-        // Posts while a player is away do not count against them: replay with the vacations.
-        self.away = away;
-        if let Err(e) = self.replay() {
-            tracing::error!(error = %e, "a KFB game no longer replays with its players' vacations");
-        }
-    }
+    // Posts while a player is away do not count against them: replay with the vacations.
+    layer::common_methods!(KIND, replays);
 
     /// Lines per board: pairs of the board opponent's move and the player's reply; no turns
     /// (a reply is played as soon as its move is, the opponent's move lifting the lock).

@@ -583,6 +583,21 @@ macro_rules! common_methods {
             self.away = away;
         }
     };
+    // A game whose replay reads its players' vacations (the limits it runs out, the posts
+    // it counts) replays when they change.
+    ($kind:expr, replays) => {
+        $crate::commands::layer::common_methods!($kind, away);
+
+        fn set_away(&mut self, away: $crate::games::away::Away) {
+            if self.away == away {
+                return;
+            }
+            self.away = away;
+            if let Err(e) = self.replay() {
+                tracing::error!(error = %e, game = $kind.title, "a game no longer replays with its players' vacations");
+            }
+        }
+    };
     ($kind:expr, away) => {
         fn away(&self) -> &$crate::games::away::Away {
             &self.away

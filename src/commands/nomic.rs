@@ -655,18 +655,8 @@ fn vote_buttons(thread: &str, proposal: u32) -> Vec<String> {
 }
 
 impl ThreadGame for Game {
-    layer::common_methods!(KIND, away);
-
-    fn set_away(&mut self, away: crate::games::away::Away) {
-        if self.away == away {
-            return;
-        }
-        // The limits a replay runs out depend on who was away: replay with them.
-        self.away = away;
-        if let Err(e) = self.replay() {
-            tracing::error!(error = %e, "a Nomic game no longer replays with its players' vacations");
-        }
-    }
+    // The limits a replay runs out depend on who was away: replay with them.
+    layer::common_methods!(KIND, replays);
 
     fn substitute(
         &mut self,

@@ -104,36 +104,23 @@ impl Service {
     /// The caller's games in play on `server` that do not wait for players on vacation.
     async fn wont_wait(&self, caller: &Caller<'_>, server: &str) -> Vec<String> {
         let guild = (!server.is_empty()).then_some(server);
-        let threads: Vec<String> = match &self.store {
-            Some(store) => match store.unfinished_threads_on(caller.user, guild).await {
-                Ok(t) => t,
-                Err(e) => {
-                    tracing::error!(error = %e, "storage failed");
-                    Vec::new()
-                }
-            },
-            None => lock(&self.slots).keys().cloned().collect(),
-        };
-        let mut out = Vec::new();
-        for thread in threads {
-            let slot = self.slot(&thread);
-            let mut cell = slot.cell.lock().await;
-            if let Err(e) = self.sync(&mut cell, &thread).await {
-                tracing::error!(error = %e, thread, "storage failed");
-                continue;
-            }
-            if let Some(game) = cell.hub.game(&thread) {
-                let plays = game.users().iter().any(|u| u == caller.user);
-                if plays && !game.finished() && game.pace().vacation == Some(false) {
-                    out.push(format!(
+        let games = self
+            .games_of(caller.user, guild, |thread, game, _| {
+                (game.pace().vacation == Some(false)).then(|| {
+                    format!(
                         "{} ({})",
-                        crate::commands::thread_ref(&thread),
+                        crate::commands::thread_ref(thread),
                         game.kind().title
-                    ));
-                }
+                    )
+                })
+            })
+            .await;
+        match games {
+            Ok(v) => v.into_iter().flatten().collect(),
+            Err(e) => {
+                tracing::error!(error = %e, "storage failed");
+                Vec::new()
             }
         }
-        out.sort();
-        out
     }
 }
