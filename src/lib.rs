@@ -60,7 +60,10 @@
 //! Discord's registration, the console's parser and `/help` are made from them, and the
 //! commands every game shares (`/move`, `/takeback`, `/revert`, …) come with the layer. The
 //! log it keeps is `games::log::Log`: numbering, takeback, a moderator's revert and its
-//! preview, stored rows and export lines are written there once. A simple turn-based game may
+//! preview, stored rows and export lines are written there once, and so is the replay (the
+//! game says how it began and how one entry folds: `games::log::Folded`). The layer hands it
+//! the time (`now`) and its players' vacations (`games::away::Away`); a limit it runs on a
+//! player moves with `Away::deadline`. A simple turn-based game may
 //! instead supply only its rules (`commands::rules::Rules`: set up, read a play, apply it, who
 //! acts, status, plays) and get the rest; `tests/toy_game.rs` declares and plays such a game
 //! through the console, storage, export and a restart. Its board picture is its own

@@ -1371,6 +1371,11 @@ impl Service {
                 let guild = cell.guild.clone();
                 cell.hub
                     .hand_away(thread, &self.attention(), guild.as_deref());
+                if reply.ok == Some(true) {
+                    if let Some(g) = cell.hub.game(thread) {
+                        vacation::note_away(&mut reply, g, caller.now);
+                    }
+                }
                 timing.handle = t.elapsed();
                 if cmd.name == "status" && reply.ok == Some(true) {
                     if let Some(g) = cell.hub.game(thread) {

@@ -37,6 +37,29 @@ pub(super) fn away_lines(game: &dyn ThreadGame, away: &Away, now: Timestamp) -> 
         .collect()
 }
 
+/// An accepted action that asks a player away on vacation to act says so (their turn ping
+/// still comes), so whoever acted knows why they may wait.
+pub(super) fn note_away(reply: &mut Reply, game: &dyn ThreadGame, now: Timestamp) {
+    let Some(n) = &reply.notify else {
+        return;
+    };
+    let lines: Vec<String> = n
+        .users()
+        .into_iter()
+        .filter_map(|u| {
+            let back = game.away().until(&u, now)?;
+            Some(format!(
+                "{u} is away until {} ({}): the limits of their turns wait for them",
+                stamp(back, Style::Full),
+                stamp(back, Style::Relative)
+            ))
+        })
+        .collect();
+    if !lines.is_empty() {
+        reply.text = format!("{}\n{}", reply.text, lines.join("\n"));
+    }
+}
+
 impl Service {
     /// `/vacation [until:<date or duration>] [off]` on a server (`server`: a Discord guild's
     /// id, empty on the console) whose players have `bank` days a year.
