@@ -78,10 +78,9 @@ impl Taken {
             .find(|&(a, b)| a <= now && now < b)
     }
 
-    /// The days spent by `now` in the year of `now`, besides the period under way (whose
-    /// days are counted in full: they are promised).
-    fn used(&self, now: Timestamp) -> u32 {
-        let year = year_of(now);
+    /// The days spent by `now` in vacations begun in `year`, the one under way counted in
+    /// full (its days are promised).
+    fn used_in(&self, year: i32, now: Timestamp) -> u32 {
         self.periods
             .iter()
             .filter(|&&(a, _)| year_of(a) == year)
@@ -97,7 +96,7 @@ impl Taken {
 
     /// The days left this year out of `bank`.
     pub fn left(&self, bank: u32, now: Timestamp) -> u32 {
-        bank.saturating_sub(self.used(now))
+        bank.saturating_sub(self.used_in(year_of(now), now))
     }
 
     /// The periods after starting (or changing the end of) a vacation to `until`: at most
@@ -122,11 +121,8 @@ impl Taken {
             }
             None => now,
         };
-        // Days of this year besides this vacation.
-        let others = t.used(now);
-        let year = year_of(from);
-        let others = if year_of(now) == year { others } else { 0 };
-        let left = bank.saturating_sub(others);
+        // The days of its year (the one it began in) besides this vacation.
+        let left = bank.saturating_sub(t.used_in(year_of(from), now));
         if left == 0 {
             return Err(format!(
                 "you have no vacation days left this year on this server ({bank} of {bank} spent)"
