@@ -27,6 +27,37 @@ use serde_json::{json, Value};
 
 const CHANNEL: u64 = 300_000_000_000_000_001;
 
+/// The ids of users, as the fake Discord reports whom a message notifies.
+fn ids(users: &[&User]) -> Vec<String> {
+    users.iter().map(|u| u.id.to_string()).collect()
+}
+
+/// `v` in order.
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+/// The wall clock, in Unix seconds (the bot runs on it).
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// The moments `<t:N:style>` written in a text, in order.
+fn timestamps(text: &str, style: char) -> Vec<u64> {
+    let marker = format!(":{style}>");
+    text.split("<t:")
+        .skip(1)
+        .filter_map(|rest| {
+            let end = rest.find(&marker)?;
+            rest[..end].parse().ok()
+        })
+        .collect()
+}
+
 fn player(n: u64, name: &'static str) -> User {
     User {
         id: 100_000_000_000_000_000 + n,

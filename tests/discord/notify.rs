@@ -3,43 +3,13 @@
 //! after each action of a game, exactly whoever must act next, once; and moments written as
 //! Discord timestamps.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use serde_json::{json, Value};
 
 use super::fake::{Fake, User, MANAGE_MESSAGES, MEMBER};
 use super::{
-    accepted, connected, drafted_with, int, message, pick, refused, scratch, seats_from, text, Bot,
-    CHANNEL,
+    accepted, connected, drafted_with, ids, int, message, pick, refused, scratch, seats_from,
+    sorted, text, timestamps, unix_now, Bot, CHANNEL,
 };
-
-fn ids(users: &[&User]) -> Vec<String> {
-    users.iter().map(|u| u.id.to_string()).collect()
-}
-
-fn sorted(mut v: Vec<String>) -> Vec<String> {
-    v.sort();
-    v
-}
-
-fn unix_now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-}
-
-/// The moments `<t:N:style>` written in a text, in order.
-fn timestamps(text: &str, style: char) -> Vec<u64> {
-    let marker = format!(":{style}>");
-    text.split("<t:")
-        .skip(1)
-        .filter_map(|rest| {
-            let end = rest.find(&marker)?;
-            rest[..end].parse().ok()
-        })
-        .collect()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn whoever_must_act_is_notified_once_and_nobody_else() {

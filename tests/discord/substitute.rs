@@ -6,19 +6,12 @@
 use serde_json::{json, Value};
 
 use super::fake::{Fake, User};
-use super::{accepted, connected, message, move_as, player, refused, scratch, seats_from, Bot};
+use super::{
+    accepted, connected, ids, message, move_as, player, refused, scratch, seats_from, sorted, Bot,
+};
 
 fn user_option(name: &str, u: &User) -> Value {
     json!({"name": name, "type": 6, "value": u.id.to_string()})
-}
-
-fn ids(users: &[&User]) -> Vec<String> {
-    users.iter().map(|u| u.id.to_string()).collect()
-}
-
-fn sorted(mut v: Vec<String>) -> Vec<String> {
-    v.sort();
-    v
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

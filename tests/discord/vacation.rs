@@ -6,40 +6,18 @@
 //! made with `vacation:off` is named in the answer as not waiting, and its limit runs out on
 //! time.
 
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
 use super::fake::{Answer, Fake, User};
 use super::{
-    accepted, connected, int, message, move_as, refused, scratch, seats_from, text, Bot, CHANNEL,
+    accepted, connected, ids, int, message, move_as, refused, scratch, seats_from, text,
+    timestamps, unix_now, Bot, CHANNEL,
 };
 
 /// A turn in both games.
 const TURN_LIMIT: u64 = 4;
-
-fn ids(users: &[&User]) -> Vec<String> {
-    users.iter().map(|u| u.id.to_string()).collect()
-}
-
-fn unix_now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-}
-
-/// The moments `<t:N:style>` written in a text, in order.
-fn timestamps(text: &str, style: char) -> Vec<u64> {
-    let marker = format!(":{style}>");
-    text.split("<t:")
-        .skip(1)
-        .filter_map(|rest| {
-            let end = rest.find(&marker)?;
-            rest[..end].parse().ok()
-        })
-        .collect()
-}
 
 /// An answer to `/vacation`: the first response (not deferred), private, notifying nobody.
 fn private(a: &Answer, what: &str) -> String {
