@@ -6,6 +6,7 @@ use arbiter::commands::kfb::state_lines;
 use arbiter::engine::fen;
 use arbiter::games::kfb::draft::{Army, Choice, Colour, Order};
 use arbiter::games::kfb::{splitmix, Game, Settings};
+use arbiter::games::log::Folded;
 use proptest::prelude::*;
 
 const START: u64 = 1_767_225_600;

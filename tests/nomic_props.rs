@@ -172,7 +172,7 @@ proptest! {
                         continue;
                     }
                     let offered = run.game().offered(user, run.now);
-                    let list = offered.map_err(TestCaseError::fail)?;
+                    let list = offered.map_err(|e| TestCaseError::fail(e.to_string()))?;
                     if list.is_empty() {
                         // Only after a Referee's edit (edits apply as made): nothing is left
                         // to move, and /done ends part 1 (or, with a push standing and the

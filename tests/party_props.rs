@@ -47,18 +47,18 @@ proptest! {
             },
             "org",
             T0,
-        ).map_err(TestCaseError::fail)?;
+        ).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let mut x = seed;
         let mut now = T0;
         for u in &users {
             now += 1;
             let pick = PICKS[next(&mut x) as usize % PICKS.len()];
-            g.apply(u, false, Request::Pick(pick.into()), now, "/party pieces").map_err(TestCaseError::fail)?;
+            g.apply(u, false, Request::Pick(pick.into()), now, "/party pieces").map_err(|e| TestCaseError::fail(e.to_string()))?;
         }
         for _ in 0..30 {
             let Some(seat) = g.to_play() else { break };
             let user = g.user(seat).to_string();
-            let offered = g.offered(&user).map_err(TestCaseError::fail)?;
+            let offered = g.offered(&user).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert!(!offered.is_empty(), "surrender is always legal");
             // Prefer moves and placements over pass and surrender.
             let plays: Vec<&String> = offered.iter().filter(|t| *t != "surrender").collect();
@@ -77,7 +77,7 @@ proptest! {
             }
             round_trip(g.position())?;
         }
-        let again = Game::from_log(g.settings.clone(), g.log.clone()).map_err(TestCaseError::fail)?;
+        let again = Game::from_log(g.settings.clone(), g.log.clone()).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(again.position(), g.position());
         prop_assert_eq!(again.state().round_count, g.state().round_count);
         prop_assert_eq!(again.weights_line(), g.weights_line());

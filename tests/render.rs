@@ -1115,6 +1115,7 @@ fn nomic_mated_at_the_push_and_offered() {
 
 use arbiter::commands::replay::{example_game, ReplayOptions};
 use arbiter::commands::ThreadGame;
+use arbiter::games::log::Folded;
 use arbiter::render::replay::{Speed, CAPTION_HEIGHT};
 
 /// A replay decoded as a viewer shows it: the screen's size, and each frame composed over

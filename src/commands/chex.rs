@@ -3,14 +3,15 @@
 //! `/takeback`, `/revert`, `/status`, `/moves` and `/export`; the console's `!stack`.
 
 use super::layer::{
-    self, announced, draw_offer, duration_opt, main_text, overrun_due, seed_opt, Due, GameKind,
-    NewGame, PictureJob, Revert, ThreadGame,
+    self, announced, draw_offer, duration_opt, main_text, overrun_due, seed_opt, Bookkeeping, Due,
+    GameKind, LogAction, NewGame, PictureJob, ThreadGame,
 };
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::chex::{
     self, export, parse_turn, DrawMode, Game, Request, Settings, Side, StalemateMode,
 };
+use crate::games::log::Folded as _;
 use crate::render::replay::Still;
 use crate::time::Timestamp;
 
@@ -165,23 +166,8 @@ fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>
 impl ThreadGame for Game {
     layer::common_methods!(KIND);
 
-    fn substitute(
-        &mut self,
-        s: crate::games::log::Substitution<'_>,
-    ) -> Option<Result<Reply, String>> {
-        Some(
-            Game::substitute(self, s)
-                .map(|a| accepted(self, a))
-                .map_err(|e| e.to_string()),
-        )
-    }
-
     fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
         Err("Chex has no conditional moves: each turn begins with a random draw, so no reply can be known before it".into())
-    }
-
-    fn pace(&self) -> crate::games::pace::Pace {
-        self.settings.pace
     }
 
     fn users(&self) -> Vec<String> {
@@ -236,23 +222,29 @@ impl ThreadGame for Game {
         }
     }
 
-    fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
-        self.apply(user, Request::Takeback, now, raw)
-            .map(|a| accepted(self, a))
-            .map_err(|e| e.to_string())
-    }
-
     fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
         Game::revert_preview(self, to).map_err(|e| e.to_string())
     }
 
-    fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
-        let req = Request::Revert {
-            to: r.to,
-            reason: r.reason.to_string(),
-            entropy: r.entropy,
+    fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
+        let req = match b.action {
+            LogAction::Takeback => Request::Takeback,
+            LogAction::Revert {
+                to,
+                reason,
+                entropy,
+            } => Request::Revert {
+                to,
+                reason: reason.to_string(),
+                entropy,
+            },
+            LogAction::Substitute(ref h) => {
+                let a =
+                    Game::substitute(self, b.substitution(h.clone())).map_err(|e| e.to_string())?;
+                return Ok(accepted(self, a));
+            }
         };
-        self.apply(r.moderator, req, r.now, r.raw)
+        self.apply(b.actor, req, b.now, b.raw)
             .map(|a| accepted(self, a))
             .map_err(|e| e.to_string())
     }

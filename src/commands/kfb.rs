@@ -6,14 +6,15 @@ mod picture;
 pub use picture::{clock_text, kfb_picture, kfb_view};
 
 use super::layer::{
-    self, main_text, Due, GameKind, NewGame, PictureJob, Revert, SquareSeen, ThreadGame,
+    self, main_text, Bookkeeping, Due, GameKind, LogAction, NewGame, PictureJob, SquareSeen,
+    ThreadGame,
 };
 use super::replay::{Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::engine::fen;
 use crate::games::hint;
 use crate::games::kfb::{self, draft, Accepted, Game, HandOver, Settings};
-use crate::games::log::Reverting;
+use crate::games::log::Folded as _;
 use crate::time::{format_duration, parse_duration, stamp, Style, Timestamp};
 
 /// KFB in the game layer.
@@ -364,17 +365,6 @@ impl ThreadGame for Game {
         })
     }
 
-    fn substitute(
-        &mut self,
-        s: crate::games::log::Substitution<'_>,
-    ) -> Option<Result<Reply, String>> {
-        Some(
-            Game::substitute(self, s)
-                .map(accepted)
-                .map_err(|e| e.to_string()),
-        )
-    }
-
     fn plays(&self, _now: Timestamp) -> Vec<layer::Played> {
         let players = &self.state().players;
         self.log
@@ -393,13 +383,9 @@ impl ThreadGame for Game {
             .collect()
     }
 
-    fn pace(&self) -> crate::games::pace::Pace {
-        self.settings.pace
-    }
-
     fn last_change(&self) -> Option<Timestamp> {
         let created = self.settings.created.as_ref().map(|c| c.1);
-        match (self.log().changed_at(), created) {
+        match (ThreadGame::log(self).changed_at(), created) {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
         }
@@ -499,21 +485,18 @@ impl ThreadGame for Game {
         }
     }
 
-    fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
-        Game::takeback(self, user, now, raw)
-            .map(accepted)
-            .map_err(|e| e.to_string())
-    }
-
     fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
         Game::revert_preview(self, to).map_err(|e| e.to_string())
     }
 
-    fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
-        let by = Reverting::new(r.to, r.moderator, r.reason, r.now, r.raw);
-        Game::revert(self, by)
-            .map(accepted)
-            .map_err(|e| e.to_string())
+    fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
+        match b.action {
+            LogAction::Takeback => Game::takeback(self, b.actor, b.now, b.raw),
+            LogAction::Revert { to, reason, .. } => Game::revert(self, b.reverting(to, reason)),
+            LogAction::Substitute(ref h) => Game::substitute(self, b.substitution(h.clone())),
+        }
+        .map(accepted)
+        .map_err(|e| e.to_string())
     }
 
     fn status(&self, now: Timestamp) -> String {

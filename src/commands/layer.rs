@@ -12,7 +12,7 @@ use std::any::Any;
 
 use super::{Caller, Command, Notify, Reply};
 use crate::games::away::Away;
-use crate::games::log::StoredLog;
+use crate::games::log::{Handover, Reverting, StoredLog, Substitution};
 use crate::time::Timestamp;
 
 /// One entry of a game's log, as stored: the action is the game's own JSON.
@@ -219,23 +219,19 @@ pub trait ThreadGame: Send + Sync {
     fn console(&mut self, _words: &[&str], _now: Timestamp) -> Option<Vec<String>> {
         None
     }
-    /// `/takeback` by a user: the accepted reply.
-    ///
-    /// # Errors
-    /// Why it is refused, for the user.
-    fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String>;
     /// What a revert to before action `to` would undo, one line each.
     ///
     /// # Errors
     /// Why it is refused.
     fn revert_preview(&self, to: u32) -> Result<Vec<String>, String>;
-    /// Reverts to before action `to` (confirmed by `moderator`): the accepted reply.
-    /// `entropy` was drawn when the moderator asked, for a game that draws a fresh seed at a
-    /// revert (Chex rules 5.5a); the others ignore it.
+    /// The log's own actions (shared rules 7.2–7.4), asked by the layer and logged as the
+    /// game's own: a `/takeback`, a moderator's confirmed revert, a `/substitute`. The layer
+    /// has checked who may ask; for a substitution also that the seat's user plays here, the
+    /// new one does not, and the game is not over. The accepted reply.
     ///
     /// # Errors
-    /// Why it is refused.
-    fn revert(&mut self, revert: Revert<'_>) -> Result<Reply, String>;
+    /// Why it is refused, for the user.
+    fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String>;
     /// The `/status` text.
     fn status(&self, now: Timestamp) -> String;
     /// The console's `!state` lines.
@@ -363,15 +359,6 @@ pub trait ThreadGame: Send + Sync {
     fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<PremoveSeat, String> {
         Err(format!("{} has no conditional moves", self.kind().title))
     }
-    /// `/substitute`: the hand-over logged as a numbered action (the layer has checked the
-    /// rights, that the seat's user plays here and the new one does not, and that the game is
-    /// not over): the accepted reply. `None`: the game has no such action.
-    fn substitute(
-        &mut self,
-        _s: crate::games::log::Substitution<'_>,
-    ) -> Option<Result<Reply, String>> {
-        None
-    }
     /// Every play in effect at `now`, in the log's order (default plays fallen due
     /// included), for conditional moves. None by default.
     fn plays(&self, _now: Timestamp) -> Vec<Played> {
@@ -390,21 +377,54 @@ impl Clone for Box<dyn ThreadGame> {
     }
 }
 
-/// A moderator's confirmed revert, as the layer hands it to a game.
-#[derive(Clone, Copy, Debug)]
-pub struct Revert<'a> {
-    /// Who confirmed it.
-    pub moderator: &'a str,
-    /// The first action undone.
-    pub to: u32,
-    /// The reason given.
-    pub reason: &'a str,
+/// One of the log's own actions as the layer asks a game for it
+/// ([`ThreadGame::bookkeeping`]).
+pub struct Bookkeeping<'a> {
+    /// Who asked: the player taking back, the moderator who confirmed a revert, whoever hands
+    /// a seat over.
+    pub actor: &'a str,
+    /// Which.
+    pub action: LogAction<'a>,
     /// When.
     pub now: Timestamp,
     /// The command as typed.
     pub raw: &'a str,
-    /// Entropy drawn when it was asked for (for a fresh seed).
-    pub entropy: u64,
+}
+
+/// The log's own actions, the same in every game.
+pub enum LogAction<'a> {
+    /// `/takeback` of the actor's last action in effect.
+    Takeback,
+    /// A moderator's confirmed revert to before action `to`. `entropy` was drawn when the
+    /// moderator asked, for a game that draws a fresh seed at a revert (Chex rules 5.5a); the
+    /// others ignore it.
+    Revert {
+        /// The first action undone.
+        to: u32,
+        /// The reason given.
+        reason: &'a str,
+        /// Entropy drawn when it was asked for.
+        entropy: u64,
+    },
+    /// `/substitute`: a seat handed over.
+    Substitute(Handover),
+}
+
+impl<'a> Bookkeeping<'a> {
+    /// A substitution, for a game that logs the hand-over itself.
+    pub fn substitution(&self, handover: Handover) -> Substitution<'a> {
+        Substitution {
+            actor: self.actor,
+            handover,
+            now: self.now,
+            raw: self.raw,
+        }
+    }
+
+    /// A revert, for a game that reverts through [`crate::games::log::Log::revert_by`].
+    pub fn reverting(&self, to: u32, reason: &'a str) -> Reverting<'a> {
+        Reverting::new(to, self.actor, reason, self.now, self.raw)
+    }
 }
 
 /// A game just created, with the reply that announces it.
@@ -572,33 +592,46 @@ impl dyn ThreadGame + '_ {
 }
 
 /// The [`ThreadGame`] methods every game's state writes alike, for a `Clone` state with a
-/// `settings` field (stored as JSON) and a `log` field ([`crate::games::log::Log`]): its
-/// kind, its settings as stored, its log, a copy, and itself as [`Any`]. Written once here
+/// `settings` field (stored as JSON, with its [`crate::games::pace::Pace`]), a `log` field
+/// ([`crate::games::log::Log`]) and an `away` field: its kind, its settings as stored, its
+/// pace, its log, its players' vacations, a copy, and itself as [`Any`]. Written once here
 /// so the games' command files keep only what differs.
 macro_rules! common_methods {
     ($kind:expr) => {
-        $crate::commands::layer::common_methods!($kind, away);
+        $crate::commands::layer::common_methods!($kind, without_pace);
 
-        fn set_away(&mut self, away: $crate::games::away::Away) {
-            self.away = away;
+        fn pace(&self) -> $crate::games::pace::Pace {
+            self.settings.pace
         }
     };
     // A game whose replay reads its players' vacations (the limits it runs out, the posts
     // it counts) replays when they change.
     ($kind:expr, replays) => {
-        $crate::commands::layer::common_methods!($kind, away);
+        $crate::commands::layer::common_methods!(@base $kind);
+
+        fn pace(&self) -> $crate::games::pace::Pace {
+            self.settings.pace
+        }
 
         fn set_away(&mut self, away: $crate::games::away::Away) {
             if self.away == away {
                 return;
             }
             self.away = away;
-            if let Err(e) = self.replay() {
+            if let Err(e) = $crate::games::log::Folded::replay(self) {
                 tracing::error!(error = %e, game = $kind.title, "a game no longer replays with its players' vacations");
             }
         }
     };
-    ($kind:expr, away) => {
+    // A game whose settings hold no pace (the layer's default pace).
+    ($kind:expr, without_pace) => {
+        $crate::commands::layer::common_methods!(@base $kind);
+
+        fn set_away(&mut self, away: $crate::games::away::Away) {
+            self.away = away;
+        }
+    };
+    (@base $kind:expr) => {
         fn away(&self) -> &$crate::games::away::Away {
             &self.away
         }

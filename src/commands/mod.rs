@@ -20,9 +20,9 @@ pub mod vacation;
 use std::collections::{HashMap, HashSet};
 
 pub use layer::{
-    acting_on_leave, import, imported, kind_of, kinds, register, vacation_off, waiting, Due,
-    GameKind, LogRow, NewGame, PictureJob, Played, PremoveSeat, Revert, SquareSeen, ThreadGame,
-    Wait, KINDS,
+    acting_on_leave, import, imported, kind_of, kinds, register, vacation_off, waiting,
+    Bookkeeping, Due, GameKind, LogAction, LogRow, NewGame, PictureJob, Played, PremoveSeat,
+    SquareSeen, ThreadGame, Wait, KINDS,
 };
 pub use mygames::{my_games_reply, thread_ref, MyGame};
 pub use tournament::{standings_picture, standings_picture_named, tournament_lines, MatchOpen};
@@ -630,20 +630,27 @@ impl Hub {
                     // no seat (an organiser, a moderator), as the log's revert of that one
                     // action.
                     Some(to) => {
-                        let revert = Revert {
-                            moderator: user,
-                            to,
-                            reason: "taken back by whoever made it",
+                        let b = Bookkeeping {
+                            actor: user,
+                            action: LogAction::Revert {
+                                to,
+                                reason: "taken back by whoever made it",
+                                entropy,
+                            },
                             now,
                             raw,
-                            entropy,
                         };
-                        match game.revert(revert) {
+                        match game.bookkeeping(b) {
                             Ok(r) => r,
                             Err(e) => Reply::refused(e),
                         }
                     }
-                    None => match game.takeback(user, now, raw) {
+                    None => match game.bookkeeping(Bookkeeping {
+                        actor: user,
+                        action: LogAction::Takeback,
+                        now,
+                        raw,
+                    }) {
                         Ok(r) => r,
                         Err(e) => Reply::refused(e),
                     },
@@ -731,20 +738,19 @@ impl Hub {
                 let Some(seat) = users.iter().position(|u| *u == old) else {
                     return Reply::refused(format!("{old} does not play in this game"));
                 };
-                let handing = crate::games::log::Substitution {
+                let handing = Bookkeeping {
                     actor: user,
-                    handover: crate::games::log::Handover {
+                    action: LogAction::Substitute(crate::games::log::Handover {
                         seat,
                         from: old.clone(),
                         to: new.clone(),
-                    },
+                    }),
                     now,
                     raw,
                 };
-                match game.substitute(handing) {
-                    None => Reply::refused("this game has no seats to hand over"),
-                    Some(Err(e)) => Reply::refused(e),
-                    Some(Ok(mut r)) => {
+                match game.bookkeeping(handing) {
+                    Err(e) => Reply::refused(e),
+                    Ok(mut r) => {
                         if let Some(book) = self.books.get_mut(thread) {
                             book.lines.retain(|l| l.author != old);
                         }
@@ -982,15 +988,17 @@ impl Hub {
         }
         let cmd = format!("/revert to:{} reason:{}", p.to, p.reason);
         let before = Standing::of(&**game, now);
-        let revert = Revert {
-            moderator: user,
-            to: p.to,
-            reason: &p.reason,
+        let revert = Bookkeeping {
+            actor: user,
+            action: LogAction::Revert {
+                to: p.to,
+                reason: &p.reason,
+                entropy: p.entropy,
+            },
             now,
             raw: &cmd,
-            entropy: p.entropy,
         };
-        match game.revert(revert) {
+        match game.bookkeeping(revert) {
             Ok(mut r) => {
                 // Everyone's position may have changed: every player is told, in the game's
                 // own words when it addresses them all.

@@ -4,9 +4,12 @@
 //! `/assign`, `/edit`, `/order`, `/set`, `/proposal void|fix`; plus the shared `/takeback`,
 //! `/revert`, `/status`, `/moves` and `/export`.
 
-use super::layer::{self, on_off, Due, GameKind, NewGame, PictureJob, Revert, ThreadGame};
+use super::layer::{
+    self, on_off, Bookkeeping, Due, GameKind, LogAction, NewGame, PictureJob, ThreadGame,
+};
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
+use crate::games::log::Folded as _;
 use crate::games::nomic::{
     self, export, half_letter, parse_piece, Action, Edit, Game, Join, Local, Settings, ASYNC, LIVE,
 };
@@ -658,23 +661,8 @@ impl ThreadGame for Game {
     // The limits a replay runs out depend on who was away: replay with them.
     layer::common_methods!(KIND, replays);
 
-    fn substitute(
-        &mut self,
-        s: crate::games::log::Substitution<'_>,
-    ) -> Option<Result<Reply, String>> {
-        let action = nomic::Action::Substitute(s.handover);
-        Some(
-            self.apply_as(s.actor, true, action, s.now, s.raw)
-                .map(accepted),
-        )
-    }
-
     fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
         Err("Nomic Chess has no conditional moves: a turn is pushes, votes and army moves, not one play a reply could answer".into())
-    }
-
-    fn pace(&self) -> crate::games::pace::Pace {
-        self.settings.pace
     }
 
     fn officials(&self) -> Vec<String> {
@@ -739,26 +727,34 @@ impl ThreadGame for Game {
                     }
                     r
                 }
-                Err(e) => Reply::refused(e),
+                Err(e) => Reply::refused(e.to_string()),
             },
         )
     }
 
-    fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
-        self.apply(user, Action::Takeback { undone: 0 }, now, raw)
-            .map(accepted)
-    }
-
     fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
-        Game::revert_preview(self, to)
+        Game::revert_preview(self, to).map_err(|e| e.to_string())
     }
 
-    fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
-        let a = Action::Revert {
-            to: r.to,
-            reason: r.reason.to_string(),
-        };
-        self.apply(r.moderator, a, r.now, r.raw).map(accepted)
+    fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
+        match b.action {
+            LogAction::Takeback => {
+                self.apply(b.actor, Action::Takeback { undone: 0 }, b.now, b.raw)
+            }
+            LogAction::Revert { to, reason, .. } => {
+                let a = Action::Revert {
+                    to,
+                    reason: reason.to_string(),
+                };
+                self.apply(b.actor, a, b.now, b.raw)
+            }
+            // The layer checked the right to hand a seat over: applied as an organiser's.
+            LogAction::Substitute(h) => {
+                self.apply_as(b.actor, true, nomic::Action::Substitute(h), b.now, b.raw)
+            }
+        }
+        .map(accepted)
+        .map_err(|e| e.to_string())
     }
 
     fn status(&self, now: Timestamp) -> String {
@@ -775,7 +771,7 @@ impl ThreadGame for Game {
         _board: Option<usize>,
         now: Timestamp,
     ) -> Result<Vec<String>, String> {
-        self.offered(user, now)
+        self.offered(user, now).map_err(|e| e.to_string())
     }
 
     fn planned_moves(&self, user: &str, _board: Option<usize>, now: Timestamp) -> Vec<String> {
@@ -882,11 +878,11 @@ impl ThreadGame for Game {
             return Some(SquareSeen::Empty);
         };
         if p.army == army {
-            return Some(SquareSeen::Own(p.kind.name().to_string()));
+            return Some(SquareSeen::Own(p.kind.lower_name().to_string()));
         }
         Some(SquareSeen::Other {
             owner: self.army_name(&st, p.army),
-            piece: p.kind.name().to_string(),
+            piece: p.kind.lower_name().to_string(),
             you: self.army_name(&st, army),
         })
     }

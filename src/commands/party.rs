@@ -4,11 +4,12 @@
 //! `/export`.
 
 use super::layer::{
-    self, announced, duration_opt, main_text, seed_opt, switch, Due, GameKind, NewGame, PictureJob,
-    Revert, ThreadGame,
+    self, announced, duration_opt, main_text, seed_opt, switch, Bookkeeping, Due, GameKind,
+    LogAction, NewGame, PictureJob, ThreadGame,
 };
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
+use crate::games::log::Folded as _;
 use crate::games::party::{self, export, Game, Kind, Request, Settings};
 use crate::render::replay::Still;
 use crate::time::{parse_duration, Timestamp};
@@ -48,7 +49,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     new.turn_limit = duration_opt(cmd, "turn_limit")?.or(new.turn_limit);
     new.seed = seed_opt(cmd)?.unwrap_or(new.seed);
     let pace = layer::pace_opt(cmd)?;
-    let mut game = Game::create(new, caller.user, caller.now)?;
+    let mut game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
     game.settings.pace = pace;
     let list: Vec<String> = game
         .position()
@@ -228,17 +229,6 @@ impl ThreadGame for Game {
         })
     }
 
-    fn substitute(
-        &mut self,
-        s: crate::games::log::Substitution<'_>,
-    ) -> Option<Result<Reply, String>> {
-        let request = Request::Substitute(s.handover);
-        Some(
-            self.apply(s.actor, true, request, s.now, s.raw)
-                .map(accepted),
-        )
-    }
-
     fn plays(&self, now: Timestamp) -> Vec<layer::Played> {
         let g = self.at(now);
         g.log
@@ -253,10 +243,6 @@ impl ThreadGame for Game {
                 _ => None,
             })
             .collect()
-    }
-
-    fn pace(&self) -> crate::games::pace::Pace {
-        self.settings.pace
     }
 
     fn officials(&self) -> Vec<String> {
@@ -291,7 +277,7 @@ impl ThreadGame for Game {
         Some(
             match self.apply(caller.user, caller.roles.organiser, req, caller.now, raw) {
                 Ok(a) => accepted(a),
-                Err(e) => Reply::refused(e),
+                Err(e) => Reply::refused(e.to_string()),
             },
         )
     }
@@ -300,19 +286,23 @@ impl ThreadGame for Game {
         Game::member_left(self, user, now).map(accepted)
     }
 
-    fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
-        self.apply(user, false, Request::Takeback, now, raw)
-            .map(accepted)
-    }
-
     fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
-        Game::revert_preview(self, to)
+        Game::revert_preview(self, to).map_err(|e| e.to_string())
     }
 
-    fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
-        let req = Request::Revert(r.to, r.reason.to_string());
-        self.apply(r.moderator, false, req, r.now, r.raw)
+    fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
+        // Only a hand-over is asked by someone with the right to it (an organiser's or an
+        // Umpire's); a takeback and a revert carry their own rights.
+        let (req, entitled) = match b.action {
+            LogAction::Takeback => (Request::Takeback, false),
+            LogAction::Revert { to, reason, .. } => {
+                (Request::Revert(to, reason.to_string()), false)
+            }
+            LogAction::Substitute(h) => (Request::Substitute(h), true),
+        };
+        self.apply(b.actor, entitled, req, b.now, b.raw)
             .map(accepted)
+            .map_err(|e| e.to_string())
     }
 
     fn status(&self, now: Timestamp) -> String {
@@ -329,7 +319,7 @@ impl ThreadGame for Game {
         _board: Option<usize>,
         now: Timestamp,
     ) -> Result<Vec<String>, String> {
-        self.at(now).offered(user)
+        self.at(now).offered(user).map_err(|e| e.to_string())
     }
 
     fn planned_moves(&self, user: &str, _board: Option<usize>, now: Timestamp) -> Vec<String> {
@@ -413,7 +403,8 @@ impl ThreadGame for Game {
                     }
                 },
             );
-        })?;
+        })
+        .map_err(|e| e.to_string())?;
         frames.job(replay::header(KIND.title, &game.users()), opts.speed)
     }
 

@@ -13,9 +13,11 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::layer::{Due, GameKind, LogRow, NewGame, PictureJob, Revert, ThreadGame};
+use super::layer::{
+    Bookkeeping, Due, GameKind, LogAction, LogRow, NewGame, PictureJob, ThreadGame,
+};
 use super::{Caller, Command, Notify, Reply};
-use crate::games::log::{Log, LogError, Logged, Reverting};
+use crate::games::log::{Log, LogError, Logged};
 use crate::time::Timestamp;
 
 /// Why a play or a setting is refused, in words for the player.
@@ -110,6 +112,33 @@ pub struct RulesGame<R: Rules> {
 }
 
 impl<R: Rules> RulesGame<R> {
+    /// `/takeback` of `user`'s last play.
+    fn take_back(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
+        if self.seat(user).is_none() {
+            return Err("you do not play in this game".into());
+        }
+        let (i, e) = self.log.takeable(user).map_err(|e| e.to_string())?;
+        if self.finished() {
+            return Err(
+                "the play that ended the game cannot be taken back (a moderator can revert it)"
+                    .into(),
+            );
+        }
+        let undone = e.number.unwrap_or(0);
+        let what = match &e.action {
+            Step::Play { action, .. } => R::describe(action),
+            _ => String::new(),
+        };
+        let number = self
+            .log
+            .take_back(i, user, now, raw, Step::Takeback { undone });
+        self.replay()?;
+        Ok(self.accepted(
+            number,
+            vec![format!("{user} takes back #{undone} ({what}).")],
+        ))
+    }
+
     /// Replays a log from the start.
     ///
     /// # Errors
@@ -199,7 +228,7 @@ impl<R: Rules> RulesGame<R> {
 }
 
 impl<R: Rules> ThreadGame for RulesGame<R> {
-    super::layer::common_methods!(*R::kind());
+    super::layer::common_methods!(*R::kind(), without_pace);
 
     fn users(&self) -> Vec<String> {
         self.users.clone()
@@ -219,32 +248,6 @@ impl<R: Rules> ThreadGame for RulesGame<R> {
         })
     }
 
-    fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
-        if self.seat(user).is_none() {
-            return Err("you do not play in this game".into());
-        }
-        let (i, e) = self.log.takeable(user).map_err(|e| e.to_string())?;
-        if self.finished() {
-            return Err(
-                "the play that ended the game cannot be taken back (a moderator can revert it)"
-                    .into(),
-            );
-        }
-        let undone = e.number.unwrap_or(0);
-        let what = match &e.action {
-            Step::Play { action, .. } => R::describe(action),
-            _ => String::new(),
-        };
-        let number = self
-            .log
-            .take_back(i, user, now, raw, Step::Takeback { undone });
-        self.replay()?;
-        Ok(self.accepted(
-            number,
-            vec![format!("{user} takes back #{undone} ({what}).")],
-        ))
-    }
-
     fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
         self.log
             .revert_preview(to, |e| match &e.action {
@@ -254,14 +257,21 @@ impl<R: Rules> ThreadGame for RulesGame<R> {
             .map_err(|e: LogError| e.to_string())
     }
 
-    fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
-        let undone = self.revert_preview(r.to)?;
-        let by = Reverting::new(r.to, r.moderator, r.reason, r.now, r.raw);
-        let (number, line) = self
-            .log
-            .revert_by(&by, &undone, |to, reason| Step::Revert { to, reason });
-        self.replay()?;
-        Ok(self.accepted(number, vec![line]))
+    fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
+        match b.action {
+            LogAction::Takeback => self.take_back(b.actor, b.now, b.raw),
+            LogAction::Revert { to, reason, .. } => {
+                let undone = self.revert_preview(to)?;
+                let (number, line) =
+                    self.log
+                        .revert_by(&b.reverting(to, reason), &undone, |to, reason| {
+                            Step::Revert { to, reason }
+                        });
+                self.replay()?;
+                Ok(self.accepted(number, vec![line]))
+            }
+            LogAction::Substitute(_) => Err("this game has no seats to hand over".into()),
+        }
     }
 
     fn status(&self, _now: Timestamp) -> String {

@@ -3,12 +3,13 @@
 //! `/revert`, `/status`, `/moves` and `/export`.
 
 use super::layer::{
-    self, announced, draw_offer, duration_opt, main_text, on_off, overrun_due, seed_opt, Due,
-    GameKind, NewGame, PictureJob, Revert, SquareSeen, ThreadGame,
+    self, announced, draw_offer, duration_opt, main_text, on_off, overrun_due, seed_opt,
+    Bookkeeping, Due, GameKind, LogAction, NewGame, PictureJob, SquareSeen, ThreadGame,
 };
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::hint;
+use crate::games::log::Folded as _;
 use crate::games::ultimate::{
     self, export, square_name, Game, Mode, Request, Seat, Seating, Settings, Stalemate,
 };
@@ -261,17 +262,6 @@ impl ThreadGame for Game {
         })
     }
 
-    fn substitute(
-        &mut self,
-        s: crate::games::log::Substitution<'_>,
-    ) -> Option<Result<Reply, String>> {
-        Some(
-            Game::substitute(self, s)
-                .map(|a| accepted(self, a))
-                .map_err(|e| e.to_string()),
-        )
-    }
-
     fn plays(&self, _now: Timestamp) -> Vec<layer::Played> {
         self.log
             .in_effect_at()
@@ -285,10 +275,6 @@ impl ThreadGame for Game {
                 _ => None,
             })
             .collect()
-    }
-
-    fn pace(&self) -> crate::games::pace::Pace {
-        self.settings.pace
     }
 
     fn users(&self) -> Vec<String> {
@@ -317,22 +303,24 @@ impl ThreadGame for Game {
         })
     }
 
-    fn takeback(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
-        self.apply(user, Request::Takeback, now, raw)
-            .map(|a| accepted(self, a))
-            .map_err(|e| e.to_string())
-    }
-
     fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
         Game::revert_preview(self, to).map_err(|e| e.to_string())
     }
 
-    fn revert(&mut self, r: Revert<'_>) -> Result<Reply, String> {
-        let req = Request::Revert {
-            to: r.to,
-            reason: r.reason.to_string(),
+    fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
+        let req = match b.action {
+            LogAction::Takeback => Request::Takeback,
+            LogAction::Revert { to, reason, .. } => Request::Revert {
+                to,
+                reason: reason.to_string(),
+            },
+            LogAction::Substitute(ref h) => {
+                let a =
+                    Game::substitute(self, b.substitution(h.clone())).map_err(|e| e.to_string())?;
+                return Ok(accepted(self, a));
+            }
         };
-        self.apply(r.moderator, req, r.now, r.raw)
+        self.apply(b.actor, req, b.now, b.raw)
             .map(|a| accepted(self, a))
             .map_err(|e| e.to_string())
     }

@@ -225,7 +225,7 @@ pub fn replay_failed(why: impl std::fmt::Display) -> String {
 
 /// A game whose state is its log folded (shared rules 7.1): it says how it began and how one
 /// entry in effect changes it; replaying the log, and walking a replay's states, are written
-/// once here ([`replay`], [`each_state`]).
+/// once here ([`Folded::replay`], [`Folded::each_state`]).
 pub trait Folded: Sized {
     /// The game's action.
     type Action: Clone;
@@ -243,18 +243,48 @@ pub trait Folded: Sized {
     /// # Errors
     /// The action no longer applies.
     fn fold_entry(&mut self, e: &Entry<Self::Action>) -> Result<(), Self::Error>;
+
+    /// Rebuilds the state (and who plays each seat) from the log.
+    ///
+    /// # Errors
+    /// A logged action that no longer applies (a corrupted log); the game is unchanged then.
+    fn replay(&mut self) -> Result<(), Self::Error> {
+        *self = fold(self, |_, _| {})?;
+        Ok(())
+    }
+
+    /// Folds the log once, calling `each` with every entry in effect and the game as it stood
+    /// just after it (its log up to that entry, its state then): a replay's positions, without
+    /// replaying the log again for each.
+    ///
+    /// # Errors
+    /// A logged action that no longer applies (a corrupted log).
+    fn each_state(&self, each: impl FnMut(&Entry<Self::Action>, &Self)) -> Result<(), Self::Error> {
+        fold(self, each).map(drop)
+    }
 }
 
-/// Folds `game`'s log from the start, calling `each` with every entry in effect and the game
-/// as it stood just after it (its log up to that entry, its state then): a replay's
-/// positions, without replaying the log again for each. Returns the game folded to the end.
-///
-/// # Errors
-/// A logged action that no longer applies (a corrupted log).
-pub fn each_state<G: Folded>(
-    game: &G,
-    mut each: impl FnMut(&Entry<G::Action>, &G),
-) -> Result<G, G::Error> {
+/// The [`Folded`] items every game writes alike, for a game whose log is its field `log`:
+/// `folded_log!(Action, Refusal)` inside its `impl Folded`.
+macro_rules! folded_log {
+    ($action:ty, $error:ty) => {
+        type Action = $action;
+        type Error = $error;
+
+        fn log(&self) -> &$crate::games::log::Log<$action> {
+            &self.log
+        }
+
+        fn log_mut(&mut self) -> &mut $crate::games::log::Log<$action> {
+            &mut self.log
+        }
+    };
+}
+pub(crate) use folded_log;
+
+/// `game`'s log folded from the start, `each` called with every entry in effect and the game
+/// just after it; the game folded to the end.
+fn fold<G: Folded>(game: &G, mut each: impl FnMut(&Entry<G::Action>, &G)) -> Result<G, G::Error> {
     let mut snap = game.begun();
     for e in game.log().iter() {
         snap.log_mut().push_entry(e.clone());
@@ -264,15 +294,6 @@ pub fn each_state<G: Folded>(
         }
     }
     Ok(snap)
-}
-
-/// Rebuilds `game`'s state (and who plays each seat) from its log.
-///
-/// # Errors
-/// A logged action that no longer applies (a corrupted log); the game is unchanged then.
-pub fn replay<G: Folded>(game: &mut G) -> Result<(), G::Error> {
-    *game = each_state(game, |_, _| {})?;
-    Ok(())
 }
 
 impl<A: Logged> Log<A> {

@@ -101,6 +101,7 @@
 pub mod away;
 pub mod chex;
 pub mod export_common;
+pub mod fide;
 pub mod hint;
 pub mod kfb;
 pub mod log;

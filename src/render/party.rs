@@ -580,14 +580,16 @@ pub fn example_party() -> Result<PartyView, String> {
         },
         "org",
         0,
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     g.apply(
         "ben",
         false,
         Request::Play("Tg13xh13xi12".into()),
         60,
         "/move",
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     Ok(view_of(&g))
 }
 

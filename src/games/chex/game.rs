@@ -2,7 +2,7 @@
 //! append-only log of actions and the state replaying it gives. Pure: the caller passes every
 //! action's time and the seed.
 
-use crate::games::log::{Log, LogError, Reverting};
+use crate::games::log::{Folded, Log, LogError, Reverting};
 use crate::time::{format_duration, Timestamp};
 
 use super::export::derived_seed;
@@ -512,7 +512,7 @@ fn lower_squares(text: &str) -> String {
     let mut out = String::new();
     if let Some(c) = chars.next() {
         let next = t.chars().nth(1);
-        if Kind::from_letter(c).is_some()
+        if Kind::from_either_case(c).is_some()
             && (next.is_some_and(|d| d.is_ascii_alphabetic()) || next == Some('@'))
         {
             out.push(c.to_ascii_uppercase());
@@ -531,7 +531,7 @@ fn short_algebraic(text: &str) -> Option<(Option<Kind>, String)> {
     let mut letter = None;
     let mut rest = t;
     if let Some(c) = t.chars().next().filter(char::is_ascii_uppercase) {
-        letter = Some(Kind::from_letter(c)?);
+        letter = Some(Kind::from_either_case(c)?);
         rest = &t[1..];
     }
     let rest = rest.strip_prefix(['x', ':']).unwrap_or(rest);
@@ -565,9 +565,9 @@ fn parse_typed(text: &str) -> Result<Typed, String> {
         // (`nb1-c3`: a file letter is followed by a rank, never by another letter).
         let lower_piece = c.is_ascii_lowercase()
             && chars.next().is_some_and(|d| d.is_ascii_lowercase())
-            && Kind::from_letter(c).is_some();
+            && Kind::from_either_case(c).is_some();
         if c.is_ascii_uppercase() || lower_piece {
-            letter = Some(Kind::from_letter(c).ok_or_else(|| {
+            letter = Some(Kind::from_either_case(c).ok_or_else(|| {
                 format!("`{c}` is not a Chex piece (K Q R B N, pawns without a letter)")
             })?);
             rest = &rest[1..];
@@ -659,23 +659,6 @@ impl Game {
         };
         g.replay()?;
         Ok(g)
-    }
-
-    /// Rebuilds the state from the log.
-    ///
-    /// # Errors
-    /// A logged action that no longer applies (a corrupted log).
-    pub fn replay(&mut self) -> Result<(), Refusal> {
-        crate::games::log::replay(self)
-    }
-
-    /// Folds the log once, calling `each` with every entry in effect and the game as it stood
-    /// just after it ([`crate::games::log::each_state`]).
-    ///
-    /// # Errors
-    /// A logged action that no longer applies (a corrupted log).
-    pub fn each_state(&self, each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
-        crate::games::log::each_state(self, each).map(drop)
     }
 
     // ----- queries ----------------------------------------------------------------------
@@ -974,7 +957,7 @@ impl Game {
             Request::Stack { side, letters } => {
                 let mut order = Vec::new();
                 for c in letters.chars().filter(|c| !c.is_whitespace()) {
-                    match Kind::from_letter(c) {
+                    match Kind::from_either_case(c) {
                         Some(k) => order.push(k),
                         None => return refuse(format!("`{c}` is not a piece letter")),
                     }
@@ -1125,7 +1108,7 @@ impl Game {
             let mut letters = head.chars();
             let named = match (letters.next(), letters.next()) {
                 (None, _) => None,
-                (Some(c), None) => match Kind::from_letter(c) {
+                (Some(c), None) => match Kind::from_either_case(c) {
                     Some(k) => Some(k),
                     None => {
                         return refuse(format!(
@@ -2125,17 +2108,8 @@ fn fold(
     Ok(())
 }
 
-impl crate::games::log::Folded for Game {
-    type Action = Action;
-    type Error = Refusal;
-
-    fn log(&self) -> &Log<Action> {
-        &self.log
-    }
-
-    fn log_mut(&mut self) -> &mut Log<Action> {
-        &mut self.log
-    }
+impl Folded for Game {
+    crate::games::log::folded_log!(Action, Refusal);
 
     fn begun(&self) -> Game {
         Game {

@@ -65,78 +65,8 @@ impl Side {
     }
 }
 
-/// A piece type (§5.3).
-#[derive(
-    Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-pub enum Kind {
-    /// King.
-    King,
-    /// Queen.
-    Queen,
-    /// Rook.
-    Rook,
-    /// Bishop.
-    Bishop,
-    /// Knight.
-    Knight,
-    /// Pawn.
-    Pawn,
-}
-
-impl Kind {
-    /// Every kind, in the order the texts list them.
-    pub const ALL: [Kind; 6] = [
-        Kind::King,
-        Kind::Queen,
-        Kind::Rook,
-        Kind::Bishop,
-        Kind::Knight,
-        Kind::Pawn,
-    ];
-    /// The upper-case letter.
-    pub fn letter(self) -> char {
-        match self {
-            Kind::King => 'K',
-            Kind::Queen => 'Q',
-            Kind::Rook => 'R',
-            Kind::Bishop => 'B',
-            Kind::Knight => 'N',
-            Kind::Pawn => 'P',
-        }
-    }
-    /// Reads a letter (either case).
-    pub fn from_letter(c: char) -> Option<Kind> {
-        Some(match c.to_ascii_uppercase() {
-            'K' => Kind::King,
-            'Q' => Kind::Queen,
-            'R' => Kind::Rook,
-            'B' => Kind::Bishop,
-            'N' => Kind::Knight,
-            'P' => Kind::Pawn,
-            _ => return None,
-        })
-    }
-    /// How many of it each side has (the FIDE sixteen).
-    pub fn count(self) -> usize {
-        match self {
-            Kind::King | Kind::Queen => 1,
-            Kind::Rook | Kind::Bishop | Kind::Knight => 2,
-            Kind::Pawn => 8,
-        }
-    }
-    /// The name, for people.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::King => "King",
-            Kind::Queen => "Queen",
-            Kind::Rook => "Rook",
-            Kind::Bishop => "Bishop",
-            Kind::Knight => "Knight",
-            Kind::Pawn => "Pawn",
-        }
-    }
-}
+/// A piece type (§5.3): the FIDE six.
+pub use crate::games::fide::Kind;
 
 /// The FIDE sixteen in the stacks' starting order (`KQRRBBNNPPPPPPPP`), before shuffling.
 pub fn full_set() -> Vec<Kind> {

@@ -77,7 +77,7 @@ fn read_placement(text: &str) -> Result<Placement, TextError> {
                     "a Chex board is a rectangle: every square is part of it (no `*`)",
                 );
             }
-            let Some(kind) = Kind::from_letter(c) else {
+            let Some(kind) = Kind::from_either_case(c) else {
                 return err(
                     Field::Placement,
                     format!("`{c}` is not a Chex piece (K Q R B N P, lower case for Black)"),
@@ -122,7 +122,7 @@ fn read_placement(text: &str) -> Result<Placement, TextError> {
 fn read_stack(text: &str, side: Side) -> Result<Vec<Kind>, TextError> {
     let mut v = Vec::new();
     for c in text.chars() {
-        let Some(k) = Kind::from_letter(c) else {
+        let Some(k) = Kind::from_either_case(c) else {
             return err(Field::Stacks, format!("`{c}` is not a piece letter"));
         };
         let right_case = match side {
@@ -209,7 +209,7 @@ impl Position {
                 let (Some(c), None) = (cs.next(), cs.next()) else {
                     return err(Field::Revealed, format!("`{r}` is not one letter or -"));
                 };
-                let Some(k) = Kind::from_letter(c) else {
+                let Some(k) = Kind::from_either_case(c) else {
                     return err(Field::Revealed, format!("`{c}` is not a piece letter"));
                 };
                 let white = c.is_ascii_uppercase();

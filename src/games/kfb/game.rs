@@ -7,7 +7,7 @@ use crate::engine::{
     fen, notation, ArmyId, CaptureFate, Catalog, Colour, DropRules, Geometry, HandPiece, Move,
     Position, RuleSet, Rules, Side,
 };
-use crate::games::log::{Log, LogError, Reverting};
+use crate::games::log::{Folded, Log, LogError, Reverting};
 use crate::games::Notify;
 use crate::time::{stamp, Style, Timestamp};
 
@@ -376,23 +376,6 @@ impl Game {
     /// The next action number.
     pub fn next_number(&self) -> u32 {
         self.log.next_number()
-    }
-
-    /// Rebuilds the state from the log.
-    ///
-    /// # Errors
-    /// A logged action that no longer applies (a corrupted log).
-    pub fn replay(&mut self) -> Result<(), Refusal> {
-        crate::games::log::replay(self)
-    }
-
-    /// Folds the log once, calling `each` with every entry in effect and the game as it stood
-    /// just after it ([`crate::games::log::each_state`]).
-    ///
-    /// # Errors
-    /// A logged action that no longer applies (a corrupted log).
-    pub fn each_state(&self, each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
-        crate::games::log::each_state(self, each).map(drop)
     }
 
     fn push(&mut self, actor: &str, time: Timestamp, command: &str, action: Action) -> Option<u32> {
@@ -1806,17 +1789,8 @@ pub fn describe(a: &Action, users: &[String]) -> String {
     }
 }
 
-impl crate::games::log::Folded for Game {
-    type Action = Action;
-    type Error = Refusal;
-
-    fn log(&self) -> &Log<Action> {
-        &self.log
-    }
-
-    fn log_mut(&mut self) -> &mut Log<Action> {
-        &mut self.log
-    }
+impl Folded for Game {
+    crate::games::log::folded_log!(Action, Refusal);
 
     fn begun(&self) -> Game {
         Game {

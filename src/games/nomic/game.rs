@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::log::Reverting;
+use crate::games::log::{Folded, Reverting};
 use crate::time::{format_duration, Timestamp};
 
 use super::position::{
@@ -549,10 +549,25 @@ pub enum Refusal {
     /// A position text that does not read.
     #[error("the position does not read: {0}")]
     Position(#[from] TextError),
+    /// An undo the log refuses.
+    #[error(transparent)]
+    Log(#[from] crate::games::log::LogError),
 }
 
-fn refuse<T>(msg: impl Into<String>) -> Result<T, String> {
-    Err(msg.into())
+impl From<String> for Refusal {
+    fn from(why: String) -> Self {
+        Refusal::Rule(why)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(why: &str) -> Self {
+        Refusal::Rule(why.to_string())
+    }
+}
+
+fn refuse<T>(msg: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal::Rule(msg.into()))
 }
 
 /// What an accepted action reports: its number, what happened and who must act next.
@@ -1505,7 +1520,7 @@ fn fold(
     actor: &str,
     action: &mut Action,
     t: Timestamp,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, Refusal> {
     st.calls.clear();
     st.mated.clear();
     let mut woke = false;
@@ -1595,7 +1610,7 @@ impl<'a> Fold<'a> {
     // ----- shared checks -------------------------------------------------------------
 
     /// Refuses unless the actor is a Referee.
-    fn need_referee(&self, what: &str) -> Result<(), String> {
+    fn need_referee(&self, what: &str) -> Result<(), Refusal> {
         if self.referee {
             Ok(())
         } else {
@@ -1604,7 +1619,7 @@ impl<'a> Fold<'a> {
     }
 
     /// Refuses once the game is over, or while a Referee has paused play.
-    fn in_play(&self) -> Result<(), String> {
+    fn in_play(&self) -> Result<(), Refusal> {
         if self.st.over {
             return refuse(match self.st.winner {
                 Some(w) => format!(
@@ -1621,7 +1636,7 @@ impl<'a> Fold<'a> {
     }
 
     /// The player whose turn it is, checked to be the actor.
-    fn turn_player(&self) -> Result<usize, String> {
+    fn turn_player(&self) -> Result<usize, Refusal> {
         self.in_play()?;
         let Some(p) = self.player else {
             return refuse("you are not a player in this game");
@@ -1637,7 +1652,7 @@ impl<'a> Fold<'a> {
     }
 
     /// The player whose turn it is and the army they move, checked.
-    fn mover(&self) -> Result<(usize, usize), String> {
+    fn mover(&self) -> Result<(usize, usize), Refusal> {
         let p = self.turn_player()?;
         let Slot::Army(army) = self.st.pos.turn.slot else {
             return refuse("an undead player does not move; /propose or /done");
@@ -1651,7 +1666,7 @@ impl<'a> Fold<'a> {
     }
 
     /// The index of a proposal a Referee acts on, checked to be open.
-    fn open_proposal(&self, proposal: u32) -> Result<usize, String> {
+    fn open_proposal(&self, proposal: u32) -> Result<usize, Refusal> {
         let Some(i) = self.st.proposals.iter().position(|x| x.n == proposal) else {
             return refuse(format!("there is no proposal {proposal}"));
         };
@@ -1705,7 +1720,7 @@ impl<'a> Fold<'a> {
 
     /// The game begins, from a position text or with the Order drawn, and the first turn
     /// with it (Nomic rules 6.7, 6.10).
-    fn start(&mut self, position: Option<&str>, order: &[usize]) -> Result<(), String> {
+    fn start(&mut self, position: Option<&str>, order: &[usize]) -> Result<(), Refusal> {
         if let Some(text) = position {
             let pos = Position::from_text(text).map_err(|e| e.to_string())?;
             if pos.players() != self.n {
@@ -1738,7 +1753,7 @@ impl<'a> Fold<'a> {
 
     /// `/push`: two halves pushed together for the mover's army; every other side's king
     /// attacked on J is mated at once (Nomic rules 6.2, 6.4, 6.5).
-    fn push(&mut self, join: Join) -> Result<(), String> {
+    fn push(&mut self, join: Join) -> Result<(), Refusal> {
         let (p, army) = self.mover()?;
         let pos = &self.st.pos;
         if pos.turn.part != 1 {
@@ -1817,7 +1832,7 @@ impl<'a> Fold<'a> {
 
     /// `/move`: a move on the pushed board J, stored as echoed; enemy kings left without an
     /// answer on J are mated (Nomic rules 6.3–6.5).
-    fn move_on_j(&mut self, notation: &mut String) -> Result<(), String> {
+    fn move_on_j(&mut self, notation: &mut String) -> Result<(), Refusal> {
         let (p, army) = self.mover()?;
         if self.st.pos.turn.part != 1 {
             return refuse(format!(
@@ -1884,7 +1899,7 @@ impl<'a> Fold<'a> {
 
     /// `/done`: the current part ends; the first move of a turn is compulsory (Nomic rules
     /// 6.4, 6.8, 6.10a).
-    fn done(&mut self) -> Result<(), String> {
+    fn done(&mut self) -> Result<(), Refusal> {
         let _ = self.turn_player()?;
         match (self.st.pos.turn.slot, self.st.pos.turn.part) {
             (Slot::Army(a), 1) => {
@@ -1914,7 +1929,7 @@ impl<'a> Fold<'a> {
 
     /// `/take` (or, `take` false, `/decline`): the mover answers an army offered in part 2
     /// (Nomic rules 6.6).
-    fn take(&mut self, army: usize, take: bool) -> Result<(), String> {
+    fn take(&mut self, army: usize, take: bool) -> Result<(), Refusal> {
         let p = self.turn_player()?;
         let offers = &self.st.pos.offers;
         if self.st.pos.turn.part == 1 && offers.contains(&army) {
@@ -1956,7 +1971,7 @@ impl<'a> Fold<'a> {
     }
 
     /// `/propose`: a rule-change, opened to the vote (Nomic rules 6.8, 6.9).
-    fn propose(&mut self, text: &str, number: Option<u32>, immutable: bool) -> Result<(), String> {
+    fn propose(&mut self, text: &str, number: Option<u32>, immutable: bool) -> Result<(), Refusal> {
         let held = self.may_propose(immutable)?;
         let len = text.chars().count();
         if text.trim().is_empty() {
@@ -2007,7 +2022,7 @@ impl<'a> Fold<'a> {
 
     /// Whether the actor may propose now: in part 3 of their turn (or their undead slot),
     /// or as a Referee at any time, which holds the turn's clock (the answer: held).
-    fn may_propose(&self, immutable: bool) -> Result<bool, String> {
+    fn may_propose(&self, immutable: bool) -> Result<bool, Refusal> {
         self.in_play()?;
         if immutable && !self.referee {
             return refuse("only a Referee may propose a change to an immutable rule (113)");
@@ -2041,7 +2056,7 @@ impl<'a> Fold<'a> {
 
     /// Refuses a change to a rule that does not exist, is repealed, or is immutable when
     /// the proposal is not marked immutable (Nomic rules 6.9).
-    fn may_change(&self, change: &Change, immutable: bool) -> Result<(), String> {
+    fn may_change(&self, change: &Change, immutable: bool) -> Result<(), Refusal> {
         match change {
             Change::Amend(r, _) | Change::Repeal(r) => match self.st.rules.get(*r) {
                 None => refuse(format!("there is no rule {r}")),
@@ -2059,7 +2074,7 @@ impl<'a> Fold<'a> {
 
     /// `/vote`: a player's vote on the open proposal, closing it once everyone has voted
     /// (Nomic rules 6.9).
-    fn vote(&mut self, proposal: u32, choice: bool) -> Result<(), String> {
+    fn vote(&mut self, proposal: u32, choice: bool) -> Result<(), Refusal> {
         self.in_play()?;
         let Some(p) = self.player else {
             return refuse("only players vote");
@@ -2096,7 +2111,7 @@ impl<'a> Fold<'a> {
 
     /// `/demote`: the defeated author (or, once the part-3 limit has passed, a Referee)
     /// demotes one non-king piece (Nomic rules 6.9).
-    fn demote(&mut self, square: Local) -> Result<(), String> {
+    fn demote(&mut self, square: Local) -> Result<(), Refusal> {
         self.in_play()?;
         let Some(d) = self.st.demotion.clone() else {
             return refuse("no demotion is waited for");
@@ -2125,16 +2140,16 @@ impl<'a> Fold<'a> {
             return refuse("no piece there");
         };
         let was = piece.kind;
-        match was.demoted() {
+        match super::position::demoted(was) {
             Some(k) => {
                 piece.kind = k;
                 piece.moved = true;
                 self.st.pos.set(square, Some(piece));
                 self.lines.push(format!(
                     "The {} on {} is demoted to a {}.",
-                    was.name(),
+                    was.lower_name(),
                     square.name(),
-                    k.name()
+                    k.lower_name()
                 ));
             }
             None => {
@@ -2151,7 +2166,7 @@ impl<'a> Fold<'a> {
 
     /// `/forfeit`: the actor leaves the game; their armies are skipped until a Referee
     /// assigns them (Nomic rules 6.10a).
-    fn forfeit(&mut self) -> Result<(), String> {
+    fn forfeit(&mut self) -> Result<(), Refusal> {
         if self.st.over {
             return refuse("the game is over");
         }
@@ -2199,7 +2214,7 @@ impl<'a> Fold<'a> {
 
     /// `/judgment`: a player or Referee opens a question for the Referees to judge
     /// (Nomic rules 6.10).
-    fn judgment(&mut self, question: &str, partisan: &[String]) -> Result<(), String> {
+    fn judgment(&mut self, question: &str, partisan: &[String]) -> Result<(), Refusal> {
         if self.player.is_none() && !self.referee {
             return refuse("only players and Referees invoke Judgment");
         }
@@ -2237,7 +2252,7 @@ impl<'a> Fold<'a> {
 
     /// `/judge`: a Referee's ruling on a Judgment, or the organiser's once every Referee has
     /// judged it and been overruled (Nomic rules 6.10).
-    fn judge(&mut self, judgment: u32, text: &str) -> Result<(), String> {
+    fn judge(&mut self, judgment: u32, text: &str) -> Result<(), Refusal> {
         let organiser = self.organiser();
         let (actor, referee) = (self.actor, self.referee);
         let Some(i) = self.st.judgments.iter().position(|j| j.n == judgment) else {
@@ -2279,7 +2294,7 @@ impl<'a> Fold<'a> {
 
     /// `/overrule`: a non-partisan player's vote to overrule a standing Judgment; a unanimous
     /// vote overrules it and calls on another judge (Nomic rules 6.10).
-    fn overrule(&mut self, judgment: u32) -> Result<(), String> {
+    fn overrule(&mut self, judgment: u32) -> Result<(), Refusal> {
         let Some(p) = self.player else {
             return refuse("only players may overrule");
         };
@@ -2327,7 +2342,7 @@ impl<'a> Fold<'a> {
     }
 
     /// `/pause`: a Referee pauses play (Nomic rules 6.10).
-    fn pause(&mut self) -> Result<(), String> {
+    fn pause(&mut self) -> Result<(), Refusal> {
         self.need_referee("pause play")?;
         if self.st.paused.is_some() {
             return refuse("play is paused already");
@@ -2343,7 +2358,7 @@ impl<'a> Fold<'a> {
 
     /// `/resume`: a Referee resumes play; the running limits are extended by the pause
     /// (Nomic rules 6.10).
-    fn resume(&mut self) -> Result<(), String> {
+    fn resume(&mut self) -> Result<(), Refusal> {
         if self.st.paused.is_none() {
             return refuse("play is not paused");
         }
@@ -2360,7 +2375,7 @@ impl<'a> Fold<'a> {
 
     /// `/assign`: a Referee gives an army to a player, such as a tied or forfeited player's
     /// army (Nomic rules 6.6, 6.10a).
-    fn assign(&mut self, army: usize, to: usize) -> Result<(), String> {
+    fn assign(&mut self, army: usize, to: usize) -> Result<(), Refusal> {
         self.need_referee("assign an army")?;
         if self.st.over {
             return refuse("the game is over");
@@ -2393,7 +2408,7 @@ impl<'a> Fold<'a> {
     /// `/edit …`: a Referee edits the position, a clock, the budget, a forfeit, a controller
     /// or the undead; a demotion the edit leaves nothing to do for is settled (Nomic rules
     /// 6.10).
-    fn edit(&mut self, edit: &Edit) -> Result<(), String> {
+    fn edit(&mut self, edit: &Edit) -> Result<(), Refusal> {
         self.need_referee("edit the game")?;
         match edit {
             Edit::Put { square, kind, army } => self.edit_put(*square, *kind, *army)?,
@@ -2412,7 +2427,7 @@ impl<'a> Fold<'a> {
     }
 
     /// `/edit put`: a piece put on a square.
-    fn edit_put(&mut self, square: Local, kind: Kind, army: usize) -> Result<(), String> {
+    fn edit_put(&mut self, square: Local, kind: Kind, army: usize) -> Result<(), Refusal> {
         if square.half >= self.n || army >= self.n {
             return refuse("no such half or army");
         }
@@ -2434,7 +2449,7 @@ impl<'a> Fold<'a> {
     }
 
     /// `/edit remove`: the piece on a square removed.
-    fn edit_remove(&mut self, square: Local) -> Result<(), String> {
+    fn edit_remove(&mut self, square: Local) -> Result<(), Refusal> {
         if self.st.pos.at(square).is_none() {
             return refuse(format!("{} is empty", square.name()));
         }
@@ -2445,7 +2460,7 @@ impl<'a> Fold<'a> {
     }
 
     /// `/edit move`: a piece moved from one square to another.
-    fn edit_move(&mut self, from: Local, to: Local) -> Result<(), String> {
+    fn edit_move(&mut self, from: Local, to: Local) -> Result<(), Refusal> {
         let Some(p) = self.st.pos.at(from) else {
             return refuse(format!("{} is empty", from.name()));
         };
@@ -2464,7 +2479,7 @@ impl<'a> Fold<'a> {
 
     /// `/edit position`: the whole position replaced from its text; another turn or part
     /// starts its limit now.
-    fn edit_position(&mut self, text: &str) -> Result<(), String> {
+    fn edit_position(&mut self, text: &str) -> Result<(), Refusal> {
         let pos =
             Position::from_text(text).map_err(|e| format!("the position does not read: {e}"))?;
         let n = self.n;
@@ -2482,7 +2497,7 @@ impl<'a> Fold<'a> {
     }
 
     /// `/edit clock add:`: the running limit gets more time.
-    fn edit_clock(&mut self, add: u64) -> Result<(), String> {
+    fn edit_clock(&mut self, add: u64) -> Result<(), Refusal> {
         let Some((which, _)) = self.st.running() else {
             return refuse("no limit is running now");
         };
@@ -2498,7 +2513,7 @@ impl<'a> Fold<'a> {
 
     /// `/edit clock left:`: the time left on the running limit, from now or, while paused,
     /// from the resumption.
-    fn edit_clock_left(&mut self, left: u64) -> Result<(), String> {
+    fn edit_clock_left(&mut self, left: u64) -> Result<(), Refusal> {
         let Some((which, at)) = self.st.running() else {
             return refuse("no limit is running now");
         };
@@ -2521,7 +2536,7 @@ impl<'a> Fold<'a> {
 
     /// `/edit controller`: an army's controller set, or its control made pending; a turn
     /// its army can no longer play ends (Nomic rules 6.6).
-    fn edit_controller(&mut self, army: usize, to: Option<usize>) -> Result<(), String> {
+    fn edit_controller(&mut self, army: usize, to: Option<usize>) -> Result<(), Refusal> {
         if army >= self.n {
             return refuse("no such army");
         }
@@ -2566,7 +2581,7 @@ impl<'a> Fold<'a> {
 
     /// `/edit undead`: the times of infection, as the undead players earliest first
     /// (Nomic rules 6.7).
-    fn edit_undead(&mut self, order: &[usize]) -> Result<(), String> {
+    fn edit_undead(&mut self, order: &[usize]) -> Result<(), Refusal> {
         let players = self.ctx.players;
         let names_of = |undead: &[usize]| -> String {
             let names: Vec<&str> = undead.iter().map(|&p| players[p].as_str()).collect();
@@ -2597,7 +2612,7 @@ impl<'a> Fold<'a> {
 
     /// `/edit budget`: the halves of the move budget, and those involved already (Nomic
     /// rules 6.4).
-    fn edit_budget(&mut self, s: &[bool], involved: &[bool]) -> Result<(), String> {
+    fn edit_budget(&mut self, s: &[bool], involved: &[bool]) -> Result<(), Refusal> {
         if s.len() != self.n || involved.len() != self.n {
             return refuse("no such half");
         }
@@ -2608,7 +2623,7 @@ impl<'a> Fold<'a> {
     }
 
     /// `/edit forfeited`: a player's forfeit set or cleared.
-    fn edit_forfeited(&mut self, q: usize, on: bool) -> Result<(), String> {
+    fn edit_forfeited(&mut self, q: usize, on: bool) -> Result<(), Refusal> {
         if q >= self.n {
             return refuse("no such player");
         }
@@ -2647,7 +2662,7 @@ impl<'a> Fold<'a> {
     }
 
     /// `/order set:`: a Referee sets the Order of armies (Nomic rules 6.7).
-    fn order(&mut self, order: &[usize]) -> Result<(), String> {
+    fn order(&mut self, order: &[usize]) -> Result<(), Refusal> {
         self.need_referee("set the Order")?;
         let n = self.n;
         let mut s = order.to_vec();
@@ -2664,7 +2679,7 @@ impl<'a> Fold<'a> {
 
     /// `/set key:value`: a Referee changes a setting: a time limit, the proposal length,
     /// friendly capture or the pace (Nomic rules 6.8, 6.10).
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+    fn set(&mut self, key: &str, value: &str) -> Result<(), Refusal> {
         self.need_referee("change settings")?;
         let dur = |v: &str| match v {
             "none" | "off" => Ok(NO_LIMIT),
@@ -2710,7 +2725,7 @@ impl<'a> Fold<'a> {
 
     /// `/proposal void`: a Referee voids the open proposal; it has no effect (Nomic rules
     /// 6.9, 6.10).
-    fn void(&mut self, proposal: u32) -> Result<(), String> {
+    fn void(&mut self, proposal: u32) -> Result<(), Refusal> {
         self.need_referee("void a proposal")?;
         let i = self.open_proposal(proposal)?;
         self.st.proposals[i].standing = Standing::Void;
@@ -2724,7 +2739,7 @@ impl<'a> Fold<'a> {
 
     /// `/proposal fix`: a Referee fixes the open proposal's spelling, grammar or punctuation
     /// (Nomic rules 6.9, 6.10).
-    fn fix(&mut self, proposal: u32, text: &str) -> Result<(), String> {
+    fn fix(&mut self, proposal: u32, text: &str) -> Result<(), Refusal> {
         self.need_referee("fix a proposal")?;
         let i = self.open_proposal(proposal)?;
         if text.chars().count() > self.st.settings.proposal_max || text.trim().is_empty() {
@@ -2740,7 +2755,7 @@ impl<'a> Fold<'a> {
 
     /// `/nomic referee add|remove`: the organiser adds or removes a Referee; at least one
     /// stays (Nomic rules 6.10).
-    fn referees(&mut self, add: bool, user: &str) -> Result<(), String> {
+    fn referees(&mut self, add: bool, user: &str) -> Result<(), Refusal> {
         if !self.organiser() {
             return refuse("only the organiser may add or remove Referees");
         }
@@ -2795,7 +2810,7 @@ struct OnJ {
 
 impl OnJ {
     /// The legal move a text written in J's coordinates names, or why it is refused.
-    fn read(&self, pos: &Position, notation: &str) -> Result<Move, String> {
+    fn read(&self, pos: &Position, notation: &str) -> Result<Move, Refusal> {
         let Some((letter, from, to, promo, special)) = parse_move(notation) else {
             return refuse(self.unreadable(pos, notation));
         };
@@ -3015,23 +3030,6 @@ impl Game {
         Ok(g)
     }
 
-    /// Rebuilds the state from the log.
-    ///
-    /// # Errors
-    /// A logged action that no longer applies (a corrupted log).
-    pub fn replay(&mut self) -> Result<(), Refusal> {
-        crate::games::log::replay(self)
-    }
-
-    /// Folds the log once, calling `each` with every entry in effect and the game as it stood
-    /// just after it ([`crate::games::log::each_state`]).
-    ///
-    /// # Errors
-    /// A logged action that no longer applies (a corrupted log).
-    pub fn each_state(&self, each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
-        crate::games::log::each_state(self, each).map(drop)
-    }
-
     fn ctx(&self, organiser_role: bool) -> Ctx<'_> {
         Ctx {
             players: &self.players,
@@ -3120,7 +3118,7 @@ impl Game {
         action: Action,
         now: Timestamp,
         command: &str,
-    ) -> Result<Accepted, String> {
+    ) -> Result<Accepted, Refusal> {
         self.apply_as(actor, false, action, now, command)
     }
 
@@ -3137,7 +3135,7 @@ impl Game {
         action: Action,
         now: Timestamp,
         command: &str,
-    ) -> Result<Accepted, String> {
+    ) -> Result<Accepted, Refusal> {
         match action {
             Action::Takeback { .. } => return self.takeback(actor, now, command),
             Action::Revert { to, reason } => {
@@ -3257,7 +3255,7 @@ impl Game {
         s
     }
 
-    fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, String> {
+    fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, Refusal> {
         if self.player_of(user).is_none() && !self.settings.referees.iter().any(|r| r == user) {
             return refuse("you are not in this game");
         }
@@ -3288,13 +3286,13 @@ impl Game {
     ///
     /// # Errors
     /// No such action or nothing to undo.
-    pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
+    pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, Refusal> {
         self.log
             .revert_preview(to, |e| describe(&e.action, &self.players))
-            .map_err(|e| e.to_string())
+            .map_err(Refusal::Log)
     }
 
-    fn revert(&mut self, by: Reverting<'_>) -> Result<Accepted, String> {
+    fn revert(&mut self, by: Reverting<'_>) -> Result<Accepted, Refusal> {
         let undone = self.revert_preview(by.to)?;
         let saved = self.log.clone();
         let (number, line) = self
@@ -3313,7 +3311,7 @@ impl Game {
     ///
     /// # Errors
     /// Not their turn to move.
-    pub fn offered(&self, user: &str, now: Timestamp) -> Result<Vec<String>, String> {
+    pub fn offered(&self, user: &str, now: Timestamp) -> Result<Vec<String>, Refusal> {
         let st = self.state_at(now);
         let Some(p) = self.player_of(user) else {
             return refuse("you are not a player in this game");
@@ -3711,17 +3709,8 @@ pub fn describe(a: &Action, players: &[String]) -> String {
     }
 }
 
-impl crate::games::log::Folded for Game {
-    type Action = Action;
-    type Error = Refusal;
-
-    fn log(&self) -> &crate::games::log::Log<Action> {
-        &self.log
-    }
-
-    fn log_mut(&mut self) -> &mut crate::games::log::Log<Action> {
-        &mut self.log
-    }
+impl Folded for Game {
+    crate::games::log::folded_log!(Action, Refusal);
 
     fn begun(&self) -> Game {
         let start = self.log.first().map_or(0, |e| e.time);

@@ -8,68 +8,18 @@
 use serde::{Deserialize, Serialize};
 
 /// A piece type (FIDE).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-pub enum Kind {
-    /// King.
-    King,
-    /// Queen.
-    Queen,
-    /// Rook.
-    Rook,
-    /// Bishop.
-    Bishop,
-    /// Knight.
-    Knight,
-    /// Pawn.
-    Pawn,
-}
+pub use crate::games::fide::Kind;
 
-impl Kind {
-    /// The letter (`K Q R B N P`).
-    pub fn letter(self) -> char {
-        match self {
-            Kind::King => 'K',
-            Kind::Queen => 'Q',
-            Kind::Rook => 'R',
-            Kind::Bishop => 'B',
-            Kind::Knight => 'N',
-            Kind::Pawn => 'P',
-        }
-    }
-    /// The kind of a letter (upper case).
-    pub fn from_letter(c: char) -> Option<Kind> {
-        Some(match c {
-            'K' => Kind::King,
-            'Q' => Kind::Queen,
-            'R' => Kind::Rook,
-            'B' => Kind::Bishop,
-            'N' => Kind::Knight,
-            'P' => Kind::Pawn,
-            _ => return None,
-        })
-    }
-    /// The name (`queen`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::King => "king",
-            Kind::Queen => "queen",
-            Kind::Rook => "rook",
-            Kind::Bishop => "bishop",
-            Kind::Knight => "knight",
-            Kind::Pawn => "pawn",
-        }
-    }
-    /// What a demotion makes of it (210): Q→R→B→N→P→removed (`None`); a king is never
-    /// demoted (it stays a king).
-    pub fn demoted(self) -> Option<Kind> {
-        match self {
-            Kind::Queen => Some(Kind::Rook),
-            Kind::Rook => Some(Kind::Bishop),
-            Kind::Bishop => Some(Kind::Knight),
-            Kind::Knight => Some(Kind::Pawn),
-            Kind::Pawn => None,
-            Kind::King => Some(Kind::King),
-        }
+/// What a demotion makes of a kind (210): Q→R→B→N→P→removed (`None`); a king is never
+/// demoted (it stays a king).
+pub fn demoted(kind: Kind) -> Option<Kind> {
+    match kind {
+        Kind::Queen => Some(Kind::Rook),
+        Kind::Rook => Some(Kind::Bishop),
+        Kind::Bishop => Some(Kind::Knight),
+        Kind::Knight => Some(Kind::Pawn),
+        Kind::Pawn => None,
+        Kind::King => Some(Kind::King),
     }
 }
 

@@ -62,5 +62,5 @@ pub fn import(text: &str) -> Result<Game, String> {
     let (setup, entries): (Option<Setup>, Vec<Entry>) =
         crate::games::log::read_export(text).map_err(|b| b.to_string())?;
     let setup = setup.ok_or("no [Setup …] line")?;
-    Game::from_log(setup.settings, entries)
+    Game::from_log(setup.settings, entries).map_err(|e| e.to_string())
 }

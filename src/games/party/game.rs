@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::games::log::Reverting;
+use crate::games::log::{Folded, Reverting};
 use crate::time::{format_duration, Timestamp};
 
 use super::board::Position;
@@ -309,7 +309,30 @@ pub struct Game {
     pub away: crate::games::away::Away,
 }
 
-type R<T> = Result<T, String>;
+/// Why an action is refused (shown as it is).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// Any refusal of the rules, in the words players read.
+    #[error("{0}")]
+    Rule(String),
+    /// An undo the log refuses.
+    #[error(transparent)]
+    Log(#[from] crate::games::log::LogError),
+}
+
+impl From<String> for Refusal {
+    fn from(why: String) -> Self {
+        Refusal::Rule(why)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(why: &str) -> Self {
+        Refusal::Rule(why.to_string())
+    }
+}
+
+type R<T> = Result<T, Refusal>;
 
 /// The seat order at the start: the first Swinger, then the rest in a seeded order.
 pub fn seating(swingers: &[String], first: Option<&str>, seed: u64) -> R<Vec<String>> {
@@ -318,7 +341,9 @@ pub fn seating(swingers: &[String], first: Option<&str>, seed: u64) -> R<Vec<Str
         str::to_string,
     );
     if !swingers.contains(&first) {
-        return Err(format!("first:@{first} is not one of the swingers:"));
+        return Err(Refusal::Rule(format!(
+            "first:@{first} is not one of the swingers:"
+        )));
     }
     let rest: Vec<String> = swingers.iter().filter(|u| **u != first).cloned().collect();
     let mut v = vec![first];
@@ -343,10 +368,10 @@ impl Game {
             return Err("Party Chess needs at least two Swingers: swingers:@a @b …".into());
         }
         if new.seed > crate::games::MAX_SEED {
-            return Err(format!(
+            return Err(Refusal::Rule(format!(
                 "seed must be a whole number from 0 to {}",
                 crate::games::MAX_SEED
-            ));
+            )));
         }
         let mut echo = new.echo.unwrap_or_default();
         let (users, position) = match &new.position {
@@ -366,10 +391,10 @@ impl Game {
                     return Err("the position does not read: play list: its seats must be 1 to the number of Swingers".into());
                 }
                 if n != new.swingers.len() {
-                    return Err(format!(
+                    return Err(Refusal::Rule(format!(
                         "the position has {n} seats but {} swingers: were named (seat n is the n-th Swinger named)",
                         new.swingers.len()
-                    ));
+                    )));
                 }
                 (new.swingers.clone(), Some(pos.to_text()))
             }
@@ -409,23 +434,6 @@ impl Game {
         };
         g.replay()?;
         Ok(g)
-    }
-
-    /// Rebuilds the state from the log.
-    ///
-    /// # Errors
-    /// A logged action that no longer applies (a corrupted log).
-    fn replay(&mut self) -> Result<(), String> {
-        crate::games::log::replay(self)
-    }
-
-    /// Folds the log once, calling `each` with every entry in effect and the game as it stood
-    /// just after it ([`crate::games::log::each_state`]).
-    ///
-    /// # Errors
-    /// A logged action that no longer applies (a corrupted log).
-    pub fn each_state(&self, each: impl FnMut(&Entry, &Game)) -> Result<(), String> {
-        crate::games::log::each_state(self, each).map(drop)
     }
 
     // ----- queries ------------------------------------------------------------------------
@@ -584,9 +592,9 @@ impl Game {
                 request,
                 Request::Takeback | Request::Revert(..) | Request::Ledger(..)
             ) {
-                return Err(format!(
+                return Err(Refusal::Rule(format!(
                     "this game has ended: the Chess-Umpire ended it with the result {result}"
-                ));
+                )));
             }
         }
         let before = self.to_play();
@@ -634,17 +642,17 @@ impl Game {
                         how: How::OutOfTurn,
                     }
                 } else {
-                    return Err(self.not_your_turn());
+                    return Err(Refusal::Rule(self.not_your_turn()));
                 }
             }
             Request::Extend(user, until) => {
                 self.need_umpire(umpire)?;
                 let seat = self.seat_named(&user)?;
                 if self.to_play() != Some(seat) {
-                    return Err(format!(
+                    return Err(Refusal::Rule(format!(
                         "only the current turn can be extended, and it is {}'s",
                         self.to_play().map_or("nobody", |s| self.user(s))
-                    ));
+                    )));
                 }
                 if until > MAX_EXTENSION {
                     return Err(
@@ -653,14 +661,14 @@ impl Game {
                 }
                 let new = self.state.turn_started + until;
                 if Some(new) <= self.deadline() {
-                    return Err(format!(
+                    return Err(Refusal::Rule(format!(
                         "that does not extend the turn: it already runs {} after the announcement",
                         format_duration(
                             self.deadline()
                                 .unwrap_or(0)
                                 .saturating_sub(self.state.turn_started)
                         )
-                    ));
+                    )));
                 }
                 Action::Extend { seat, until }
             }
@@ -675,24 +683,24 @@ impl Game {
                 self.need_umpire(umpire)?;
                 let seat = self.seat_named(&user)?;
                 if self.state.warm.contains(&seat) == on {
-                    return Err(format!(
+                    return Err(Refusal::Rule(format!(
                         "{user} is {} Warm already",
                         if on { "" } else { "not" }
-                    ));
+                    )));
                 }
                 Action::Warm { seat, on }
             }
             Request::Left(user) => {
                 let seat = self.seat_named(&user)?;
                 if self.state.warm.contains(&seat) {
-                    return Err(format!("{user} is Warm already"));
+                    return Err(Refusal::Rule(format!("{user} is Warm already")));
                 }
                 Action::Left { seat }
             }
             Request::Add(user) => {
                 self.need_umpire(umpire)?;
                 if self.seat_of(&user).is_some() {
-                    return Err(format!("{user} is a Swinger already"));
+                    return Err(Refusal::Rule(format!("{user} is a Swinger already")));
                 }
                 Action::AddSwinger { user }
             }
@@ -710,10 +718,10 @@ impl Game {
                 let kind = parse_kind(&letter)?;
                 if let Some(l) = kind.limit() {
                     if self.state.pos.owned(seat, kind) >= l {
-                        return Err(format!(
+                        return Err(Refusal::Rule(format!(
                             "{user} owns a {} already (the limit is {l})",
                             kind.name()
-                        ));
+                        )));
                     }
                 }
                 Action::Create { seat, kind }
@@ -725,10 +733,10 @@ impl Game {
                 }
                 if let Some(n) = entry {
                     if n == 0 || n > self.state.ledger.len() {
-                        return Err(format!(
+                        return Err(Refusal::Rule(format!(
                             "there is no ledger line {n} (lines 1 to {})",
                             self.state.ledger.len()
-                        ));
+                        )));
                     }
                 }
                 Action::Ledger { entry, text }
@@ -816,23 +824,23 @@ impl Game {
 
     fn seated(&self, user: &str) -> R<u8> {
         self.seat_of(user)
-            .ok_or_else(|| "you are not a Swinger in this game".to_string())
+            .ok_or_else(|| "you are not a Swinger in this game".into())
     }
 
     fn seat_named(&self, user: &str) -> R<u8> {
         let u = user.trim().trim_start_matches('@');
         self.seat_of(u)
-            .ok_or_else(|| format!("{u} is not a Swinger in this game"))
+            .ok_or_else(|| Refusal::Rule(format!("{u} is not a Swinger in this game")))
     }
 
     fn need_umpire(&self, umpire: bool) -> R<()> {
         if umpire {
             Ok(())
         } else {
-            Err(format!(
+            Err(Refusal::Rule(format!(
                 "only the Chess-Umpire ({}) may do that",
                 self.state.umpire
-            ))
+            )))
         }
     }
 
@@ -868,7 +876,7 @@ impl Game {
     fn my_turn(&self, user: &str) -> R<u8> {
         let seat = self.seated(user)?;
         if self.to_play() != Some(seat) {
-            return Err(self.not_your_turn());
+            return Err(Refusal::Rule(self.not_your_turn()));
         }
         Ok(seat)
     }
@@ -880,7 +888,7 @@ impl Game {
         command: &str,
         pre: Vec<String>,
     ) -> R<Accepted> {
-        let (i, e) = self.log.takeable(user).map_err(|e| e.to_string())?;
+        let (i, e) = self.log.takeable(user)?;
         let undone = e.number.unwrap_or(0);
         let what = e.command.clone();
         let number = self
@@ -901,7 +909,7 @@ impl Game {
     pub fn revert_preview(&self, to: u32) -> R<Vec<String>> {
         self.log
             .revert_preview(to, |e| e.command.clone())
-            .map_err(|e| e.to_string())
+            .map_err(Refusal::Log)
     }
 
     fn revert(&mut self, by: Reverting<'_>) -> R<Accepted> {
@@ -1111,10 +1119,10 @@ pub fn parse_pick(letters: &str) -> R<Vec<Kind>> {
         kinds.push(parse_kind(&c.to_string())?);
     }
     if kinds.len() != 5 {
-        return Err(format!(
+        return Err(Refusal::Rule(format!(
             "pick exactly five pieces (you named {}), like set:RRCJP",
             kinds.len()
-        ));
+        )));
     }
     if kinds.contains(&Kind::King) {
         return Err("every Swinger receives one King; pick five other pieces".into());
@@ -1124,9 +1132,9 @@ pub fn parse_pick(letters: &str) -> R<Vec<Kind>> {
     }
     let total: u32 = kinds.iter().map(|k| k.value()).sum();
     if total > 30 {
-        return Err(format!(
+        return Err(Refusal::Rule(format!(
             "those pieces are worth {total}; the five may be worth at most 30"
-        ));
+        )));
     }
     Ok(kinds)
 }
@@ -1286,7 +1294,7 @@ fn fold(
                 return Ok(());
             }
             if st.pos.to_play() != Some(*seat) {
-                return Err(format!("seat {seat} is not to play"));
+                return Err(Refusal::Rule(format!("seat {seat} is not to play")));
             }
             let play = notation::resolve(&st.pos, text)?;
             let shown = echo(&st.pos, &play);
@@ -1427,17 +1435,8 @@ fn fold(
     Ok(())
 }
 
-impl crate::games::log::Folded for Game {
-    type Action = Action;
-    type Error = String;
-
-    fn log(&self) -> &crate::games::log::Log<Action> {
-        &self.log
-    }
-
-    fn log_mut(&mut self) -> &mut crate::games::log::Log<Action> {
-        &mut self.log
-    }
+impl Folded for Game {
+    crate::games::log::folded_log!(Action, Refusal);
 
     fn begun(&self) -> Game {
         Game {
@@ -1456,6 +1455,6 @@ impl crate::games::log::Folded for Game {
             e.time,
             &mut Vec::new(),
         )
-        .map_err(crate::games::log::replay_failed)
+        .map_err(|why| Refusal::Rule(crate::games::log::replay_failed(why)))
     }
 }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::engine::notation::NotationError;
 use crate::engine::Square;
-use crate::games::log::Reverting;
+use crate::games::log::{Folded, Reverting};
 use crate::time::{format_duration, Timestamp};
 
 use super::board::{parse_square, Kind, Seat};
@@ -469,23 +469,6 @@ impl Game {
         };
         g.replay()?;
         Ok(g)
-    }
-
-    /// Rebuilds the state from the log.
-    ///
-    /// # Errors
-    /// A logged action that no longer applies (a corrupted log).
-    pub fn replay(&mut self) -> Result<(), Refusal> {
-        crate::games::log::replay(self)
-    }
-
-    /// Folds the log once, calling `each` with every entry in effect and the game as it stood
-    /// just after it ([`crate::games::log::each_state`]).
-    ///
-    /// # Errors
-    /// A logged action that no longer applies (a corrupted log).
-    pub fn each_state(&self, each: impl FnMut(&Entry, &Game)) -> Result<(), Refusal> {
-        crate::games::log::each_state(self, each).map(drop)
     }
 
     // ----- queries -------------------------------------------------------------------
@@ -1533,17 +1516,8 @@ fn insufficient_material(pos: &Position) -> bool {
     }
 }
 
-impl crate::games::log::Folded for Game {
-    type Action = Action;
-    type Error = Refusal;
-
-    fn log(&self) -> &crate::games::log::Log<Action> {
-        &self.log
-    }
-
-    fn log_mut(&mut self) -> &mut crate::games::log::Log<Action> {
-        &mut self.log
-    }
+impl Folded for Game {
+    crate::games::log::folded_log!(Action, Refusal);
 
     fn begun(&self) -> Game {
         Game {
