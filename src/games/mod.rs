@@ -112,6 +112,30 @@ pub mod text_error;
 
 pub use notify::Notify;
 
+/// Every game's `Refusal` has `Rule(String)`, a refusal in the players' words. This gives it
+/// `From` a message (so `?` carries a helper's `String` refusal on) and the game's
+/// `refuse(msg)`, an `Err` of it: `crate::games::rule_refusal!(Refusal);` beside the enum.
+macro_rules! rule_refusal {
+    ($refusal:ident) => {
+        impl From<String> for $refusal {
+            fn from(why: String) -> Self {
+                $refusal::Rule(why)
+            }
+        }
+
+        impl From<&str> for $refusal {
+            fn from(why: &str) -> Self {
+                $refusal::Rule(why.to_string())
+            }
+        }
+
+        fn refuse<T>(msg: impl Into<String>) -> Result<T, $refusal> {
+            Err($refusal::Rule(msg.into()))
+        }
+    };
+}
+pub(crate) use rule_refusal;
+
 /// The largest seed (shared rules 0.5: seeds are whole numbers from 0 to 2^53 − 1, so a seed
 /// the bot shows can always be typed back into a Discord integer option).
 pub const MAX_SEED: u64 = (1 << 53) - 1;

@@ -184,9 +184,7 @@ pub enum Refusal {
     Log(#[from] LogError),
 }
 
-fn refuse<T>(msg: impl Into<String>) -> Result<T, Refusal> {
-    Err(Refusal::Rule(msg.into()))
-}
+crate::games::rule_refusal!(Refusal);
 
 /// The state replay gives.
 #[derive(Clone, Debug)]

@@ -554,21 +554,7 @@ pub enum Refusal {
     Log(#[from] crate::games::log::LogError),
 }
 
-impl From<String> for Refusal {
-    fn from(why: String) -> Self {
-        Refusal::Rule(why)
-    }
-}
-
-impl From<&str> for Refusal {
-    fn from(why: &str) -> Self {
-        Refusal::Rule(why.to_string())
-    }
-}
-
-fn refuse<T>(msg: impl Into<String>) -> Result<T, Refusal> {
-    Err(Refusal::Rule(msg.into()))
-}
+crate::games::rule_refusal!(Refusal);
 
 /// What an accepted action reports: its number, what happened and who must act next.
 pub type Accepted = crate::games::log::Accepted<Vec<(String, String)>>;

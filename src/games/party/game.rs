@@ -320,17 +320,7 @@ pub enum Refusal {
     Log(#[from] crate::games::log::LogError),
 }
 
-impl From<String> for Refusal {
-    fn from(why: String) -> Self {
-        Refusal::Rule(why)
-    }
-}
-
-impl From<&str> for Refusal {
-    fn from(why: &str) -> Self {
-        Refusal::Rule(why.to_string())
-    }
-}
+crate::games::rule_refusal!(Refusal);
 
 type R<T> = Result<T, Refusal>;
 
@@ -341,9 +331,7 @@ pub fn seating(swingers: &[String], first: Option<&str>, seed: u64) -> R<Vec<Str
         str::to_string,
     );
     if !swingers.contains(&first) {
-        return Err(Refusal::Rule(format!(
-            "first:@{first} is not one of the swingers:"
-        )));
+        return refuse(format!("first:@{first} is not one of the swingers:"));
     }
     let rest: Vec<String> = swingers.iter().filter(|u| **u != first).cloned().collect();
     let mut v = vec![first];
@@ -368,10 +356,10 @@ impl Game {
             return Err("Party Chess needs at least two Swingers: swingers:@a @b …".into());
         }
         if new.seed > crate::games::MAX_SEED {
-            return Err(Refusal::Rule(format!(
+            return refuse(format!(
                 "seed must be a whole number from 0 to {}",
                 crate::games::MAX_SEED
-            )));
+            ));
         }
         let mut echo = new.echo.unwrap_or_default();
         let (users, position) = match &new.position {
@@ -391,10 +379,10 @@ impl Game {
                     return Err("the position does not read: play list: its seats must be 1 to the number of Swingers".into());
                 }
                 if n != new.swingers.len() {
-                    return Err(Refusal::Rule(format!(
+                    return refuse(format!(
                         "the position has {n} seats but {} swingers: were named (seat n is the n-th Swinger named)",
                         new.swingers.len()
-                    )));
+                    ));
                 }
                 (new.swingers.clone(), Some(pos.to_text()))
             }
@@ -592,9 +580,9 @@ impl Game {
                 request,
                 Request::Takeback | Request::Revert(..) | Request::Ledger(..)
             ) {
-                return Err(Refusal::Rule(format!(
+                return refuse(format!(
                     "this game has ended: the Chess-Umpire ended it with the result {result}"
-                )));
+                ));
             }
         }
         let before = self.to_play();
@@ -642,17 +630,17 @@ impl Game {
                         how: How::OutOfTurn,
                     }
                 } else {
-                    return Err(Refusal::Rule(self.not_your_turn()));
+                    return refuse(self.not_your_turn());
                 }
             }
             Request::Extend(user, until) => {
                 self.need_umpire(umpire)?;
                 let seat = self.seat_named(&user)?;
                 if self.to_play() != Some(seat) {
-                    return Err(Refusal::Rule(format!(
+                    return refuse(format!(
                         "only the current turn can be extended, and it is {}'s",
                         self.to_play().map_or("nobody", |s| self.user(s))
-                    )));
+                    ));
                 }
                 if until > MAX_EXTENSION {
                     return Err(
@@ -661,14 +649,14 @@ impl Game {
                 }
                 let new = self.state.turn_started + until;
                 if Some(new) <= self.deadline() {
-                    return Err(Refusal::Rule(format!(
+                    return refuse(format!(
                         "that does not extend the turn: it already runs {} after the announcement",
                         format_duration(
                             self.deadline()
                                 .unwrap_or(0)
                                 .saturating_sub(self.state.turn_started)
                         )
-                    )));
+                    ));
                 }
                 Action::Extend { seat, until }
             }
@@ -683,24 +671,24 @@ impl Game {
                 self.need_umpire(umpire)?;
                 let seat = self.seat_named(&user)?;
                 if self.state.warm.contains(&seat) == on {
-                    return Err(Refusal::Rule(format!(
+                    return refuse(format!(
                         "{user} is {} Warm already",
                         if on { "" } else { "not" }
-                    )));
+                    ));
                 }
                 Action::Warm { seat, on }
             }
             Request::Left(user) => {
                 let seat = self.seat_named(&user)?;
                 if self.state.warm.contains(&seat) {
-                    return Err(Refusal::Rule(format!("{user} is Warm already")));
+                    return refuse(format!("{user} is Warm already"));
                 }
                 Action::Left { seat }
             }
             Request::Add(user) => {
                 self.need_umpire(umpire)?;
                 if self.seat_of(&user).is_some() {
-                    return Err(Refusal::Rule(format!("{user} is a Swinger already")));
+                    return refuse(format!("{user} is a Swinger already"));
                 }
                 Action::AddSwinger { user }
             }
@@ -718,10 +706,10 @@ impl Game {
                 let kind = parse_kind(&letter)?;
                 if let Some(l) = kind.limit() {
                     if self.state.pos.owned(seat, kind) >= l {
-                        return Err(Refusal::Rule(format!(
+                        return refuse(format!(
                             "{user} owns a {} already (the limit is {l})",
                             kind.name()
-                        )));
+                        ));
                     }
                 }
                 Action::Create { seat, kind }
@@ -733,10 +721,10 @@ impl Game {
                 }
                 if let Some(n) = entry {
                     if n == 0 || n > self.state.ledger.len() {
-                        return Err(Refusal::Rule(format!(
+                        return refuse(format!(
                             "there is no ledger line {n} (lines 1 to {})",
                             self.state.ledger.len()
-                        )));
+                        ));
                     }
                 }
                 Action::Ledger { entry, text }
@@ -876,7 +864,7 @@ impl Game {
     fn my_turn(&self, user: &str) -> R<u8> {
         let seat = self.seated(user)?;
         if self.to_play() != Some(seat) {
-            return Err(Refusal::Rule(self.not_your_turn()));
+            return refuse(self.not_your_turn());
         }
         Ok(seat)
     }
@@ -1119,10 +1107,10 @@ pub fn parse_pick(letters: &str) -> R<Vec<Kind>> {
         kinds.push(parse_kind(&c.to_string())?);
     }
     if kinds.len() != 5 {
-        return Err(Refusal::Rule(format!(
+        return refuse(format!(
             "pick exactly five pieces (you named {}), like set:RRCJP",
             kinds.len()
-        )));
+        ));
     }
     if kinds.contains(&Kind::King) {
         return Err("every Swinger receives one King; pick five other pieces".into());
@@ -1132,9 +1120,9 @@ pub fn parse_pick(letters: &str) -> R<Vec<Kind>> {
     }
     let total: u32 = kinds.iter().map(|k| k.value()).sum();
     if total > 30 {
-        return Err(Refusal::Rule(format!(
+        return refuse(format!(
             "those pieces are worth {total}; the five may be worth at most 30"
-        )));
+        ));
     }
     Ok(kinds)
 }
@@ -1294,7 +1282,7 @@ fn fold(
                 return Ok(());
             }
             if st.pos.to_play() != Some(*seat) {
-                return Err(Refusal::Rule(format!("seat {seat} is not to play")));
+                return refuse(format!("seat {seat} is not to play"));
             }
             let play = notation::resolve(&st.pos, text)?;
             let shown = echo(&st.pos, &play);

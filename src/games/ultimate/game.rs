@@ -327,9 +327,7 @@ pub enum Refusal {
     Log(#[from] crate::games::log::LogError),
 }
 
-fn refuse<T>(msg: impl Into<String>) -> Result<T, Refusal> {
-    Err(Refusal::Rule(msg.into()))
-}
+crate::games::rule_refusal!(Refusal);
 
 /// What an accepted action reports: its number, what happened and who must act next.
 pub type Accepted = crate::games::log::Accepted<Vec<String>>;
