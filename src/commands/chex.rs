@@ -11,7 +11,6 @@ use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::chex::{
     self, export, parse_turn, DrawMode, Game, Request, Settings, Side, StalemateMode,
 };
-use crate::games::log::Folded as _;
 use crate::render::replay::Still;
 use crate::time::Timestamp;
 
@@ -301,23 +300,23 @@ impl ThreadGame for Game {
 
     fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
         opts.one_board()?;
-        let mut frames = Frames::new(opts, self.log.next_number().saturating_sub(1))?;
-        self.each_state(|e, snap| {
-            let changed = matches!(
-                e.action,
-                chex::Action::Draw { .. } | chex::Action::Place { .. } | chex::Action::Move { .. }
-            );
-            frames.step(
-                e.number,
-                changed,
-                || Some(Still::Chex(Box::new(crate::render::chex_view(snap)))),
-                || {
-                    let what = chex::describe(&e.action, &self.users);
-                    format!("#{} {what}", e.number.unwrap_or(0))
-                },
-            );
-        })
-        .map_err(|e| e.to_string())?;
+        let mut frames = Frames::of(
+            self,
+            opts,
+            |e, _| {
+                matches!(
+                    e.action,
+                    chex::Action::Draw { .. }
+                        | chex::Action::Place { .. }
+                        | chex::Action::Move { .. }
+                )
+            },
+            |_, snap| Some(Still::Chex(Box::new(crate::render::chex_view(snap)))),
+            |e, _| {
+                let what = chex::describe(&e.action, &self.users);
+                format!("#{} {what}", e.number.unwrap_or(0))
+            },
+        )?;
         // One frame for the whole replay, so the absolute squares stand still (rules 5.5a).
         let mut frame: Option<(i32, i32, i32, i32)> = None;
         for s in frames.stills_mut() {

@@ -14,7 +14,6 @@ use super::{mention, Caller, Command, Notify, Reply};
 use crate::engine::fen;
 use crate::games::hint;
 use crate::games::kfb::{self, draft, Accepted, Game, HandOver, Settings};
-use crate::games::log::Folded as _;
 use crate::time::{format_duration, parse_duration, stamp, Style, Timestamp};
 
 /// KFB in the game layer.
@@ -576,34 +575,32 @@ impl ThreadGame for Game {
     }
 
     fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
-        let mut frames = Frames::new(opts, self.next_number().saturating_sub(1))?;
-        self.each_state(|e, snap| {
-            let board = |seat: usize| snap.state().players[seat].board;
-            let changed = match &e.action {
-                kfb::Action::Move { player, .. } => opts.board.is_none_or(|b| board(*player) == b),
+        let board = |snap: &Game, seat: usize| snap.state().players[seat].board;
+        let frames = Frames::of(
+            self,
+            opts,
+            |e, snap| match &e.action {
+                kfb::Action::Move { player, .. } => {
+                    opts.board.is_none_or(|b| board(snap, *player) == b)
+                }
                 // A king passed to a teammate changes the hands the picture shows.
                 kfb::Action::Give { from, to, .. } => opts
                     .board
-                    .is_none_or(|b| board(*from) == b || board(*to) == b),
+                    .is_none_or(|b| board(snap, *from) == b || board(snap, *to) == b),
                 _ => false,
-            };
-            frames.step(
-                e.number,
-                changed,
-                || picture::replay_still(snap, opts.board, e.time),
-                || {
-                    let on = match &e.action {
-                        kfb::Action::Move { player, .. } => {
-                            format!(" (board {})", board(*player) + 1)
-                        }
-                        _ => String::new(),
-                    };
-                    let what = kfb::describe(&e.action, &self.users);
-                    format!("#{} {what}{on}", e.number.unwrap_or(0))
-                },
-            );
-        })
-        .map_err(|e| e.to_string())?;
+            },
+            |e, snap| picture::replay_still(snap, opts.board, e.time),
+            |e, snap| {
+                let on = match &e.action {
+                    kfb::Action::Move { player, .. } => {
+                        format!(" (board {})", board(snap, *player) + 1)
+                    }
+                    _ => String::new(),
+                };
+                let what = kfb::describe(&e.action, &self.users);
+                format!("#{} {what}{on}", e.number.unwrap_or(0))
+            },
+        )?;
         let teams = format!(
             "team 1: {} vs team 2: {}",
             self.users[..3].join(", "),

@@ -9,7 +9,6 @@ use super::layer::{
 };
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
-use crate::games::log::Folded as _;
 use crate::games::nomic::{
     self, export, half_letter, parse_piece, Action, Edit, Game, Join, Local, Settings, ASYNC, LIVE,
 };
@@ -831,26 +830,24 @@ impl ThreadGame for Game {
 
     fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
         opts.one_board()?;
-        let mut frames = Frames::new(opts, self.log.next_number().saturating_sub(1))?;
-        self.each_state(|e, snap| {
-            let changed = matches!(
-                e.action,
-                nomic::Action::Push { .. }
-                    | nomic::Action::Move { .. }
-                    | nomic::Action::Edit(_)
-                    | nomic::Action::Demote { .. }
-            );
-            frames.step(
-                e.number,
-                changed,
-                || Some(Still::Nomic(Box::new(nomic_view(snap, e.time)))),
-                || {
-                    let what = nomic::describe(&e.action, &self.players);
-                    format!("#{} {}: {what}", e.number.unwrap_or(0), e.actor)
-                },
-            );
-        })
-        .map_err(|e| e.to_string())?;
+        let frames = Frames::of(
+            self,
+            opts,
+            |e, _| {
+                matches!(
+                    e.action,
+                    nomic::Action::Push { .. }
+                        | nomic::Action::Move { .. }
+                        | nomic::Action::Edit(_)
+                        | nomic::Action::Demote { .. }
+                )
+            },
+            |e, snap| Some(Still::Nomic(Box::new(nomic_view(snap, e.time)))),
+            |e, _| {
+                let what = nomic::describe(&e.action, &self.players);
+                format!("#{} {}: {what}", e.number.unwrap_or(0), e.actor)
+            },
+        )?;
         frames.job(replay::header(KIND.title, &self.players), opts.speed)
     }
 

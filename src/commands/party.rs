@@ -9,7 +9,6 @@ use super::layer::{
 };
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
-use crate::games::log::Folded as _;
 use crate::games::party::{self, export, Game, Kind, Request, Settings};
 use crate::render::replay::Still;
 use crate::time::{parse_duration, Timestamp};
@@ -380,31 +379,29 @@ impl ThreadGame for Game {
         opts.one_board()?;
         // The default plays that fell due by now are part of the game (as its picture shows).
         let game = self.at(now);
-        let mut frames = Frames::new(opts, game.next_number().saturating_sub(1))?;
-        game.each_state(|e, snap| {
-            let changed = matches!(
-                e.action,
-                party::Action::Play { .. } | party::Action::RemoveSwinger { .. }
-            );
-            frames.step(
-                e.number,
-                changed,
-                || Some(Still::Party(Box::new(crate::render::party::view_of(snap)))),
-                || {
-                    let n = e.number.unwrap_or(0);
-                    match &e.action {
-                        party::Action::Play { seat, notation, .. } => {
-                            format!("#{n} {} {notation}", snap.user(*seat))
-                        }
-                        party::Action::RemoveSwinger { seat } => {
-                            format!("#{n} seat {seat}'s office is destroyed")
-                        }
-                        _ => format!("#{n}"),
+        let frames = Frames::of(
+            &game,
+            opts,
+            |e, _| {
+                matches!(
+                    e.action,
+                    party::Action::Play { .. } | party::Action::RemoveSwinger { .. }
+                )
+            },
+            |_, snap| Some(Still::Party(Box::new(crate::render::party::view_of(snap)))),
+            |e, snap| {
+                let n = e.number.unwrap_or(0);
+                match &e.action {
+                    party::Action::Play { seat, notation, .. } => {
+                        format!("#{n} {} {notation}", snap.user(*seat))
                     }
-                },
-            );
-        })
-        .map_err(|e| e.to_string())?;
+                    party::Action::RemoveSwinger { seat } => {
+                        format!("#{n} seat {seat}'s office is destroyed")
+                    }
+                    _ => format!("#{n}"),
+                }
+            },
+        )?;
         frames.job(replay::header(KIND.title, &game.users()), opts.speed)
     }
 

@@ -6,6 +6,7 @@
 //! checked here once for every game.
 
 use super::{parse_command, Caller, Command, Hub, Roles, ThreadGame};
+use crate::games::log::{Entry, Folded, Logged};
 use crate::render::replay::{
     render_replay, Replay, ReplayFrame, ReplaySpec, Speed, Still, UPLOAD_LIMIT,
 };
@@ -161,6 +162,38 @@ impl Frames {
             start: None,
             frames: Vec::new(),
         })
+    }
+
+    /// The frames of `game`'s log, folded once ([`Folded::each_state`]): each entry in
+    /// effect is [`Frames::step`]ped with whether it `changed` the picture, its `still` and
+    /// its `caption`, each given the entry and the game just after it.
+    ///
+    /// # Errors
+    /// As [`Frames::new`], or a log that no longer replays.
+    pub fn of<G>(
+        game: &G,
+        opts: &ReplayOptions,
+        mut changed: impl FnMut(&Entry<G::Action>, &G) -> bool,
+        mut still: impl FnMut(&Entry<G::Action>, &G) -> Option<Still>,
+        mut caption: impl FnMut(&Entry<G::Action>, &G) -> String,
+    ) -> Result<Frames, String>
+    where
+        G: Folded,
+        G::Action: Logged,
+        G::Error: std::fmt::Display,
+    {
+        let last = game.log().next_number().saturating_sub(1);
+        let mut frames = Frames::new(opts, last)?;
+        game.each_state(|e, snap| {
+            frames.step(
+                e.number,
+                changed(e, snap),
+                || still(e, snap),
+                || caption(e, snap),
+            );
+        })
+        .map_err(|e| e.to_string())?;
+        Ok(frames)
     }
 
     /// One entry of the log in effect, folded: its number, whether it changed the board,

@@ -9,7 +9,6 @@ use super::layer::{
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::hint;
-use crate::games::log::Folded as _;
 use crate::games::ultimate::{
     self, export, square_name, Game, Mode, Request, Seat, Seating, Settings, Stalemate,
 };
@@ -375,23 +374,21 @@ impl ThreadGame for Game {
 
     fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
         opts.one_board()?;
-        let mut frames = Frames::new(opts, self.log.next_number().saturating_sub(1))?;
-        self.each_state(|e, snap| {
-            let changed = matches!(
-                e.action,
-                ultimate::Action::Move { .. } | ultimate::Action::Concede { .. }
-            );
-            frames.step(
-                e.number,
-                changed,
-                || Some(Still::Ultimate(Box::new(cross_view(snap)))),
-                || {
-                    let what = ultimate::describe(&e.action, &self.users);
-                    format!("#{} {what}", e.number.unwrap_or(0))
-                },
-            );
-        })
-        .map_err(|e| e.to_string())?;
+        let frames = Frames::of(
+            self,
+            opts,
+            |e, _| {
+                matches!(
+                    e.action,
+                    ultimate::Action::Move { .. } | ultimate::Action::Concede { .. }
+                )
+            },
+            |_, snap| Some(Still::Ultimate(Box::new(cross_view(snap)))),
+            |e, _| {
+                let what = ultimate::describe(&e.action, &self.users);
+                format!("#{} {what}", e.number.unwrap_or(0))
+            },
+        )?;
         frames.job(replay::header(KIND.title, &self.users), opts.speed)
     }
 
