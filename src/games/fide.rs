@@ -1,5 +1,6 @@
 //! The six FIDE piece kinds, for the games that play with them alone (Chex, Nomic Chess): one
-//! enum, its letters and names. Stored logs and settings name the kinds as the variants do
+//! enum, its letters and names, and the steps and directions of its leapers and riders (as
+//! (file, rank) offsets). Stored logs and settings name the kinds as the variants do
 //! (`"Queen"`), so this type reads every game stored before it was shared.
 
 /// A FIDE piece kind.
@@ -88,6 +89,22 @@ impl Kind {
         }
     }
 }
+
+/// A Knight's eight leaps, in the order moves are listed.
+pub const KNIGHT_LEAPS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+/// A Rook's four directions.
+pub const ROOK_DIRECTIONS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+/// A Bishop's four directions.
+pub const BISHOP_DIRECTIONS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 #[cfg(test)]
 mod tests {

@@ -177,18 +177,20 @@ const KING_STEPS: [Abs; 8] = [
     (1, 0),
     (1, 1),
 ];
-const KNIGHT_STEPS: [Abs; 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const ROOK_DIRS: [Abs; 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRS: [Abs; 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+const KNIGHT_STEPS: [Abs; 8] = widened(crate::games::fide::KNIGHT_LEAPS);
+const ROOK_DIRS: [Abs; 4] = widened(crate::games::fide::ROOK_DIRECTIONS);
+const BISHOP_DIRS: [Abs; 4] = widened(crate::games::fide::BISHOP_DIRECTIONS);
+
+/// FIDE offsets as absolute-square steps.
+const fn widened<const N: usize>(steps: [(i8, i8); N]) -> [Abs; N] {
+    let mut out = [(0, 0); N];
+    let mut i = 0;
+    while i < N {
+        out[i] = (steps[i].0 as i32, steps[i].1 as i32);
+        i += 1;
+    }
+    out
+}
 
 fn add(a: Abs, d: Abs) -> Abs {
     (a.0 + d.0, a.1 + d.1)

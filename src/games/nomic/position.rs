@@ -220,16 +220,9 @@ pub struct Position {
 /// The board J as an 8×8 array `[rank][file]`.
 pub type JBoard = [[Option<Piece>; 8]; 8];
 
-const KNIGHT: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
+use crate::games::fide::{
+    BISHOP_DIRECTIONS as BISHOP, KNIGHT_LEAPS as KNIGHT, ROOK_DIRECTIONS as ROOK,
+};
 const KING: [(i8, i8); 8] = [
     (1, 0),
     (1, 1),
@@ -240,8 +233,6 @@ const KING: [(i8, i8); 8] = [
     (0, -1),
     (1, -1),
 ];
-const ROOK: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 fn step(sq: (u8, u8), d: (i8, i8)) -> Option<(u8, u8)> {
     let f = sq.0 as i8 + d.0;
