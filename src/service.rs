@@ -44,6 +44,40 @@ enum Attempt<T> {
     Lost,
 }
 
+/// A write that was not saved ([`Service::settle`]).
+#[derive(Debug)]
+enum Unsaved {
+    /// Another writer got there first.
+    Lost,
+    /// The store failed.
+    Failed(StoreError),
+}
+
+impl Unsaved {
+    /// `Ok(())` for a saved write; otherwise why not, logged.
+    fn of(saved: Result<bool, StoreError>, thread: &str) -> Result<(), Unsaved> {
+        match saved {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                tracing::debug!(thread, "lost a write race; re-checking");
+                Err(Unsaved::Lost)
+            }
+            Err(e) => {
+                tracing::error!(error = %e, thread, "storage failed");
+                Err(Unsaved::Failed(e))
+            }
+        }
+    }
+
+    /// For the retry loop: a lost race is tried again; a failure is answered with `failed`.
+    fn retry_or<T>(self, failed: impl FnOnce(&StoreError) -> T) -> Attempt<T> {
+        match self {
+            Unsaved::Lost => Attempt::Lost,
+            Unsaved::Failed(e) => Attempt::Done(failed(&e)),
+        }
+    }
+}
+
 /// The commit-and-retry loop every change goes through: `$attempt`, an async block that
 /// evaluates to an [`Attempt`], runs until it is [`Attempt::Done`], at most [`RETRIES`]
 /// times; when every attempt lost its write race, `$exhausted` is the answer.
@@ -899,22 +933,15 @@ impl Service {
                 tours.hub.insert_game(thread, game.clone());
                 let news = tours.hub.reconcile_match(thread, now);
                 tours.hub.remove_game(thread);
-                match self.persist_tournament(&mut tours, &owner, None).await {
-                    Ok(true) => {
+                let saved = self.persist_tournament(&mut tours, &owner, None).await;
+                match self.settle_tournament(saved, &mut tours, &owner).await {
+                    Ok(()) => {
                         if let Some(n) = news {
                             reply.notices.push(n);
                         }
                         Attempt::Done(())
                     }
-                    Ok(false) => {
-                        self.discard_tournament(&mut tours, &owner).await;
-                        Attempt::Lost
-                    }
-                    Err(e) => {
-                        tracing::error!(error = %e, "storage failed");
-                        self.discard_tournament(&mut tours, &owner).await;
-                        Attempt::Done(())
-                    }
+                    Err(unsaved) => unsaved.retry_or(|_| ()),
                 }
             },
             ()
@@ -994,19 +1021,12 @@ impl Service {
                         return Attempt::Done(internal_error(&e));
                     }
                 }
-                match self
+                let saved = self
                     .persist(cell, match_thread, &was, now, None, &reply)
-                    .await
-                {
-                    Ok(true) => Attempt::Done(reply),
-                    Ok(false) => {
-                        self.discard(cell, match_thread).await;
-                        Attempt::Lost
-                    }
-                    Err(e) => {
-                        self.discard(cell, match_thread).await;
-                        Attempt::Done(internal_error(&e))
-                    }
+                    .await;
+                match self.settle(saved, cell, match_thread).await {
+                    Ok(()) => Attempt::Done(reply),
+                    Err(unsaved) => unsaved.retry_or(internal_error),
                 }
             },
             internal_error(&StoreError::Conflict)
@@ -1057,17 +1077,10 @@ impl Service {
                     reply: &reply.text,
                     interaction,
                 };
-                match self.persist_tournament(&mut tours, thread, Some(log)).await {
-                    Ok(true) => Attempt::Done(reply),
-                    Ok(false) => {
-                        tracing::debug!(thread, "lost a write race; re-checking");
-                        self.discard_tournament(&mut tours, thread).await;
-                        Attempt::Lost
-                    }
-                    Err(e) => {
-                        self.discard_tournament(&mut tours, thread).await;
-                        Attempt::Done(internal_error(&e))
-                    }
+                let saved = self.persist_tournament(&mut tours, thread, Some(log)).await;
+                match self.settle_tournament(saved, &mut tours, thread).await {
+                    Ok(()) => Attempt::Done(reply),
+                    Err(unsaved) => unsaved.retry_or(internal_error),
                 }
             },
             internal_error(&StoreError::Conflict)
@@ -1198,6 +1211,35 @@ impl Service {
     }
 
     /// Undoes an unsaved change by reloading the game from the database.
+    /// A game's write settled: `Ok(())` when it was saved; otherwise the game is read back
+    /// from the store, and [`Unsaved`] says whether the retry loop tries again.
+    async fn settle(
+        &self,
+        saved: Result<bool, StoreError>,
+        cell: &mut Cell,
+        thread: &str,
+    ) -> Result<(), Unsaved> {
+        let Err(unsaved) = Unsaved::of(saved, thread) else {
+            return Ok(());
+        };
+        self.discard(cell, thread).await;
+        Err(unsaved)
+    }
+
+    /// A tournament's write settled, as [`Service::settle`] for a game.
+    async fn settle_tournament(
+        &self,
+        saved: Result<bool, StoreError>,
+        tours: &mut Tours,
+        thread: &str,
+    ) -> Result<(), Unsaved> {
+        let Err(unsaved) = Unsaved::of(saved, thread) else {
+            return Ok(());
+        };
+        self.discard_tournament(tours, thread).await;
+        Err(unsaved)
+    }
+
     async fn discard(&self, cell: &mut Cell, thread: &str) {
         cell.synced = false;
         if self.store.is_none() {
@@ -1402,8 +1444,8 @@ impl Service {
                     .persist(&mut cell, thread, &was, caller.now, interaction, &reply)
                     .await;
                 timing.commit += t.elapsed();
-                match saved {
-                    Ok(true) => {
+                match self.settle(saved, &mut cell, thread).await {
+                    Ok(()) => {
                         if cell.hub.game(thread).map(|g| g.log_len()) != Some(was.len) {
                             self.drop_buttons(thread);
                         }
@@ -1433,15 +1475,7 @@ impl Service {
                             timing,
                         })
                     }
-                    Ok(false) => {
-                        tracing::debug!(thread, "lost a write race; re-checking");
-                        self.discard(&mut cell, thread).await;
-                        Attempt::Lost
-                    }
-                    Err(e) => {
-                        self.discard(&mut cell, thread).await;
-                        Attempt::Done(Handled::plain(internal_error(&e)))
-                    }
+                    Err(unsaved) => unsaved.retry_or(|e| Handled::plain(internal_error(e))),
                 }
             },
             Handled::plain(internal_error(&StoreError::Conflict))
@@ -1460,23 +1494,15 @@ impl Service {
                 }
                 let was = before(&cell.hub, thread);
                 cell.hub.chat(user, thread, now);
-                match self
+                let saved = self
                     .persist(&mut cell, thread, &was, now, None, &Reply::default())
-                    .await
-                {
-                    Ok(true) => {
+                    .await;
+                match self.settle(saved, &mut cell, thread).await {
+                    Ok(()) => {
                         self.touched(thread, &cell);
                         Attempt::Done(())
                     }
-                    Ok(false) => {
-                        self.discard(&mut cell, thread).await;
-                        Attempt::Lost
-                    }
-                    Err(e) => {
-                        tracing::error!(error = %e, "storage failed");
-                        self.discard(&mut cell, thread).await;
-                        Attempt::Done(())
-                    }
+                    Err(unsaved) => unsaved.retry_or(|_| ()),
                 }
             },
             ()
@@ -1518,25 +1544,17 @@ impl Service {
                     let Some(reply) = cell.hub.member_left(&thread, user, now) else {
                         return Attempt::Done(());
                     };
-                    match self
+                    let saved = self
                         .persist(&mut cell, &thread, &was, now, None, &reply)
-                        .await
-                    {
-                        Ok(true) => {
+                        .await;
+                    match self.settle(saved, &mut cell, &thread).await {
+                        Ok(()) => {
                             self.drop_buttons(&thread);
                             self.touched(&thread, &cell);
                             out.push((thread.clone(), reply));
                             Attempt::Done(())
                         }
-                        Ok(false) => {
-                            self.discard(&mut cell, &thread).await;
-                            Attempt::Lost
-                        }
-                        Err(e) => {
-                            tracing::error!(error = %e, "storage failed");
-                            self.discard(&mut cell, &thread).await;
-                            Attempt::Done(())
-                        }
+                        Err(unsaved) => unsaved.retry_or(|_| ()),
                     }
                 },
                 ()
@@ -1566,21 +1584,16 @@ impl Service {
                 let Some(out) = cell.hub.console_line(thread, words, now) else {
                     return Attempt::Done(None);
                 };
-                match self
+                let saved = self
                     .persist(&mut cell, thread, &was, now, None, &Reply::default())
-                    .await
-                {
-                    Ok(true) => {
+                    .await;
+                match self.settle(saved, &mut cell, thread).await {
+                    Ok(()) => {
                         self.touched(thread, &cell);
                         Attempt::Done(Some(out))
                     }
-                    Ok(false) => {
-                        self.discard(&mut cell, thread).await;
-                        Attempt::Lost
-                    }
-                    Err(e) => {
-                        self.discard(&mut cell, thread).await;
-                        Attempt::Done(Some(vec![format!("error: storage failed: {e}")]))
+                    Err(unsaved) => {
+                        unsaved.retry_or(|e| Some(vec![format!("error: storage failed: {e}")]))
                     }
                 }
             },
@@ -1848,11 +1861,11 @@ impl Service {
                 }
                 let texts: Vec<String> = posts.iter().map(Notify::text).collect();
                 let reply = Reply::ok(texts.join("\n"));
-                match self
+                let saved = self
                     .persist(&mut cell, thread, &was, now, None, &reply)
-                    .await
-                {
-                    Ok(true) => {
+                    .await;
+                match self.settle(saved, &mut cell, thread).await {
+                    Ok(()) => {
                         self.touched(thread, &cell);
                         let mut out: Vec<Notify> = notes
                             .iter()
@@ -1862,15 +1875,7 @@ impl Service {
                         out.extend(posts);
                         Attempt::Done(out)
                     }
-                    Ok(false) => {
-                        self.discard(&mut cell, thread).await;
-                        Attempt::Lost
-                    }
-                    Err(e) => {
-                        tracing::error!(error = %e, thread, "storage failed");
-                        self.discard(&mut cell, thread).await;
-                        Attempt::Done(notes.clone())
-                    }
+                    Err(unsaved) => unsaved.retry_or(|_| notes.clone()),
                 }
             },
             notes
