@@ -934,14 +934,17 @@ impl Service {
                 let news = tours.hub.reconcile_match(thread, now);
                 tours.hub.remove_game(thread);
                 let saved = self.persist_tournament(&mut tours, &owner, None).await;
-                match self.settle_tournament(saved, &mut tours, &owner).await {
+                match Unsaved::of(saved, &owner) {
                     Ok(()) => {
                         if let Some(n) = news {
                             reply.notices.push(n);
                         }
                         Attempt::Done(())
                     }
-                    Err(unsaved) => unsaved.retry_or(|_| ()),
+                    Err(unsaved) => {
+                        self.discard_tournament(&mut tours, &owner).await;
+                        unsaved.retry_or(|_| ())
+                    }
                 }
             },
             ()
@@ -1078,9 +1081,12 @@ impl Service {
                     interaction,
                 };
                 let saved = self.persist_tournament(&mut tours, thread, Some(log)).await;
-                match self.settle_tournament(saved, &mut tours, thread).await {
+                match Unsaved::of(saved, thread) {
                     Ok(()) => Attempt::Done(reply),
-                    Err(unsaved) => unsaved.retry_or(internal_error),
+                    Err(unsaved) => {
+                        self.discard_tournament(&mut tours, thread).await;
+                        unsaved.retry_or(internal_error)
+                    }
                 }
             },
             internal_error(&StoreError::Conflict)
@@ -1223,20 +1229,6 @@ impl Service {
             return Ok(());
         };
         self.discard(cell, thread).await;
-        Err(unsaved)
-    }
-
-    /// A tournament's write settled, as [`Service::settle`] for a game.
-    async fn settle_tournament(
-        &self,
-        saved: Result<bool, StoreError>,
-        tours: &mut Tours,
-        thread: &str,
-    ) -> Result<(), Unsaved> {
-        let Err(unsaved) = Unsaved::of(saved, thread) else {
-            return Ok(());
-        };
-        self.discard_tournament(tours, thread).await;
         Err(unsaved)
     }
 
