@@ -3245,7 +3245,7 @@ impl Game {
         if self.player_of(user).is_none() && !self.settings.referees.iter().any(|r| r == user) {
             return refuse("you are not in this game");
         }
-        let (idx, e) = self.log.takeable(user).map_err(|e| e.to_string())?;
+        let (idx, e) = self.log.takeable(user)?;
         if self.finished() {
             return refuse(
                 "the action that ended the game cannot be taken back (a moderator can revert it)",
@@ -3730,6 +3730,25 @@ impl Folded for Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refusals_are_typed_and_the_log_says_its_own() {
+        let new = NewGame {
+            players: vec!["ann".into(), "ben".into()],
+            ..NewGame::default()
+        };
+        let mut g = Game::create(new, "org", 0).expect("a game of two");
+        let r = g.apply("ann", Action::Takeback { undone: 0 }, 1, "/takeback");
+        assert_eq!(
+            r.map(|a| a.text),
+            Err(Refusal::Log(crate::games::log::LogError::NothingToTakeBack))
+        );
+        let r = g.apply("zed", Action::Takeback { undone: 0 }, 1, "/takeback");
+        assert_eq!(
+            r.map(|a| a.text),
+            Err(Refusal::Rule("you are not in this game".into()))
+        );
+    }
 
     #[test]
     fn proposals_read_as_enactment_amendment_or_repeal() {

@@ -1446,3 +1446,34 @@ impl Folded for Game {
         .map_err(|why| Refusal::Rule(crate::games::log::replay_failed(why)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_are_typed_and_the_log_says_its_own() {
+        let new = NewGame {
+            swingers: vec!["ann".into(), "ben".into()],
+            umpire: "uma".into(),
+            ..NewGame::default()
+        };
+        let mut g = Game::create(new, "org", 0).expect("a game of two");
+        let r = g.apply("ann", false, Request::Takeback, 1, "/takeback");
+        assert_eq!(
+            r.map(|a| a.text),
+            Err(Refusal::Log(crate::games::log::LogError::NothingToTakeBack))
+        );
+        let r = g.apply(
+            "zed",
+            false,
+            Request::Pick("QRBNP".into()),
+            1,
+            "/party pieces",
+        );
+        assert_eq!(
+            r.map(|a| a.text),
+            Err(Refusal::Rule("you are not a Swinger in this game".into()))
+        );
+    }
+}
