@@ -95,19 +95,50 @@ pub trait Logged: serde::Serialize {
     fn revert_of(&self) -> Option<(u32, &str)>;
 }
 
-/// Implements [`Logged`] for a game's action enum: the variants named are its bookkeeping
-/// (`Start`, `Takeback`, `Revert`), and its `Revert { to, reason, .. }` is a moderator's revert.
-macro_rules! logged {
-    ($action:ty: $($book:ident)|+ $(; $sub:ident)?) => {
-        impl $crate::games::log::Logged for $action {
+/// Declares a game's action enum with the log's own variants written once here, after the
+/// game's: `Takeback` (the fields the game names the seat with, then `undone`), `Revert`
+/// (`to`, `reason`, then the game's own fields) and `Substitute(Handover)`; implements
+/// [`Logged`] for it (the takeback, the revert and any variants named after `bookkeeping:`
+/// are the log's bookkeeping) and `From<Handover>`. The variants serialise exactly as if the
+/// game had written them, so stored logs read unchanged.
+macro_rules! actions {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident { $($own:tt)* }
+        takeback { $($(#[$tm:meta])* $tf:ident : $tt:ty),* $(,)? }
+        revert { $($(#[$rm:meta])* $rf:ident : $rt:ty),* $(,)? }
+        bookkeeping: $($book:ident)|*
+    ) => {
+        $(#[$meta])*
+        pub enum $name {
+            $($own)*
+            /// A player took back their last action.
+            Takeback {
+                $($(#[$tm])* $tf: $tt,)*
+                /// The action undone.
+                undone: u32,
+            },
+            /// A moderator reverted the game to before an action.
+            Revert {
+                /// First action undone.
+                to: u32,
+                /// Why.
+                reason: String,
+                $($(#[$rm])* $rf: $rt,)*
+            },
+            /// A seat handed to a substitute (`/substitute`).
+            Substitute($crate::games::log::Handover),
+        }
+
+        impl $crate::games::log::Logged for $name {
             fn handover(&self) -> Option<&$crate::games::log::Handover> {
-                $(if let Self::$sub(h) = self {
-                    return Some(h);
-                })?
-                None
+                match self {
+                    Self::Substitute(h) => Some(h),
+                    _ => None,
+                }
             }
             fn bookkeeping(&self) -> bool {
-                matches!(self, $(Self::$book { .. })|+)
+                matches!(self, Self::Takeback { .. } | Self::Revert { .. } $(| Self::$book { .. })*)
             }
             fn revert_of(&self) -> Option<(u32, &str)> {
                 match self {
@@ -116,9 +147,15 @@ macro_rules! logged {
                 }
             }
         }
+
+        impl From<$crate::games::log::Handover> for $name {
+            fn from(h: $crate::games::log::Handover) -> Self {
+                Self::Substitute(h)
+            }
+        }
     };
 }
-pub(crate) use logged;
+pub(crate) use actions;
 
 /// Why the log refuses an undo.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -112,11 +112,24 @@ pub mod text_error;
 
 pub use notify::Notify;
 
-/// Every game's `Refusal` has `Rule(String)`, a refusal in the players' words. This gives it
+/// Declares a game's `Refusal`: `Rule(String)`, a refusal in the players' words, first; the
+/// game's own variants; then `Log`, an undo the log refuses ([`log::LogError`]). Gives it
 /// `From` a message (so `?` carries a helper's `String` refusal on) and the game's
-/// `refuse(msg)`, an `Err` of it: `crate::games::rule_refusal!(Refusal);` beside the enum.
-macro_rules! rule_refusal {
-    ($refusal:ident) => {
+/// `refuse(msg)`, an `Err` of it.
+macro_rules! refusal {
+    ($(#[$meta:meta])* pub enum $refusal:ident { $($own:tt)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+        pub enum $refusal {
+            /// Any refusal of the rules, in the words players read.
+            #[error("{0}")]
+            Rule(String),
+            $($own)*
+            /// An undo the log refuses.
+            #[error(transparent)]
+            Log(#[from] $crate::games::log::LogError),
+        }
+
         impl From<String> for $refusal {
             fn from(why: String) -> Self {
                 $refusal::Rule(why)
@@ -134,7 +147,7 @@ macro_rules! rule_refusal {
         }
     };
 }
-pub(crate) use rule_refusal;
+pub(crate) use refusal;
 
 /// The largest seed (shared rules 0.5: seeds are whole numbers from 0 to 2^53 − 1, so a seed
 /// the bot shows can always be typed back into a Discord integer option).

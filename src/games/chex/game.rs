@@ -2,7 +2,7 @@
 //! append-only log of actions and the state replaying it gives. Pure: the caller passes every
 //! action's time and the seed.
 
-use crate::games::log::{Folded, Log, LogError, Reverting};
+use crate::games::log::{Folded, Log, Reverting};
 use crate::time::{format_duration, Timestamp};
 
 use super::export::derived_seed;
@@ -144,99 +144,90 @@ impl NewGame {
     }
 }
 
-/// A logged action; replaying the non-reverted ones in order gives the state.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Action {
-    /// The game begins, from the empty board or a position text.
-    Start {
-        /// The position text, if any.
-        position: Option<String>,
-    },
-    /// A draw: the top of the stack is revealed (and placed at once on `square` for White's
-    /// first piece and in blind mode).
-    Draw {
+crate::games::log::actions! {
+    /// A logged action; replaying the non-reverted ones in order gives the state.
+    #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    pub enum Action {
+        /// The game begins, from the empty board or a position text.
+        Start {
+            /// The position text, if any.
+            position: Option<String>,
+        },
+        /// A draw: the top of the stack is revealed (and placed at once on `square` for White's
+        /// first piece and in blind mode).
+        Draw {
+            /// Who.
+            side: Side,
+            /// The piece drawn.
+            piece: Kind,
+            /// Where it was placed at once, if it was.
+            square: Option<Abs>,
+        },
+        /// The revealed piece placed.
+        Place {
+            /// Who.
+            side: Side,
+            /// What.
+            piece: Kind,
+            /// Where (absolute).
+            square: Abs,
+            /// As echoed (`N@c3`), in the labels it was written in.
+            notation: String,
+        },
+        /// A move.
+        Move {
+            /// Who.
+            side: Side,
+            /// From (absolute).
+            from: Abs,
+            /// To (absolute).
+            to: Abs,
+            /// As echoed, in the labels it was written in.
+            notation: String,
+        },
+        /// The console's `!stack`: the order of a side's remaining stack, top first.
+        Stack {
+            /// Whose stack.
+            side: Side,
+            /// The order.
+            order: Vec<Kind>,
+        },
+        /// A draw offer.
+        OfferDraw {
+            /// Who.
+            side: Side,
+        },
+        /// A draw offer accepted.
+        AcceptDraw {
+            /// Who.
+            side: Side,
+        },
+        /// A draw offer declined (or withdrawn).
+        DeclineDraw {
+            /// Who.
+            side: Side,
+        },
+        /// A resignation (by the player, or by the organiser after an overrun).
+        Resign {
+            /// Who loses.
+            side: Side,
+            /// By the organiser.
+            organiser: bool,
+        },
+    }
+    takeback {
         /// Who.
         side: Side,
-        /// The piece drawn.
-        piece: Kind,
-        /// Where it was placed at once, if it was.
-        square: Option<Abs>,
-    },
-    /// The revealed piece placed.
-    Place {
-        /// Who.
-        side: Side,
-        /// What.
-        piece: Kind,
-        /// Where (absolute).
-        square: Abs,
-        /// As echoed (`N@c3`), in the labels it was written in.
-        notation: String,
-    },
-    /// A move.
-    Move {
-        /// Who.
-        side: Side,
-        /// From (absolute).
-        from: Abs,
-        /// To (absolute).
-        to: Abs,
-        /// As echoed, in the labels it was written in.
-        notation: String,
-    },
-    /// The console's `!stack`: the order of a side's remaining stack, top first.
-    Stack {
-        /// Whose stack.
-        side: Side,
-        /// The order.
-        order: Vec<Kind>,
-    },
-    /// A draw offer.
-    OfferDraw {
-        /// Who.
-        side: Side,
-    },
-    /// A draw offer accepted.
-    AcceptDraw {
-        /// Who.
-        side: Side,
-    },
-    /// A draw offer declined (or withdrawn).
-    DeclineDraw {
-        /// Who.
-        side: Side,
-    },
-    /// A resignation (by the player, or by the organiser after an overrun).
-    Resign {
-        /// Who loses.
-        side: Side,
-        /// By the organiser.
-        organiser: bool,
-    },
-    /// A player took back their last action.
-    Takeback {
-        /// Who.
-        side: Side,
-        /// The action undone.
-        undone: u32,
-    },
-    /// A moderator reverted the game to before an action.
-    Revert {
-        /// First action undone.
-        to: u32,
-        /// Why.
-        reason: String,
+    }
+    revert {
         /// The fresh seed the pieces still face down were reshuffled from, when the revert
         /// reopened an ended game or undid an earlier reshuffle (Chex rules 5.5a). Absent in
         /// logs written before it existed.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reseed: Option<Reseed>,
-    },
-    /// A seat handed to a substitute (`/substitute`).
-    Substitute(crate::games::log::Handover),
+    }
+    bookkeeping: Start
 }
-
-crate::games::log::logged!(Action: Start | Takeback | Revert; Substitute);
 
 /// A fresh seed drawn at a revert (Chex rules 5.5a).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -425,21 +416,14 @@ pub struct State {
     pub seeds: Vec<SeedInUse>,
 }
 
-/// Why an action is refused (shown as it is).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
-    /// Any refusal.
-    #[error("{0}")]
-    Rule(String),
-    /// A position text that does not read.
-    #[error("the position does not read: {0}")]
-    Position(#[from] TextError),
-    /// An undo the log refuses.
-    #[error(transparent)]
-    Log(#[from] LogError),
+crate::games::refusal! {
+    /// Why an action is refused (shown as it is).
+    pub enum Refusal {
+        /// A position text that does not read.
+        #[error("the position does not read: {0}")]
+        Position(#[from] TextError),
+    }
 }
-
-crate::games::rule_refusal!(Refusal);
 
 /// What an accepted action reports: its number, what happened and who must act next.
 pub type Accepted = crate::games::log::Accepted<Vec<String>>;

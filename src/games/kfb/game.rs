@@ -7,7 +7,7 @@ use crate::engine::{
     fen, notation, ArmyId, CaptureFate, Catalog, Colour, DropRules, Geometry, HandPiece, Move,
     Position, RuleSet, Rules, Side,
 };
-use crate::games::log::{Folded, Log, LogError, Reverting};
+use crate::games::log::{Folded, Log, Reverting};
 use crate::games::Notify;
 use crate::time::{stamp, Style, Timestamp};
 
@@ -51,71 +51,63 @@ impl Default for Settings {
     }
 }
 
-/// A logged action. Replaying the non-reverted actions in order gives the state.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Action {
-    /// A draft pick or a hand-over of a refused choice.
-    Pick(DraftOutcome),
-    /// A move or drop by `player` (possibly made by a proxy) in normalised notation.
-    Move {
+crate::games::log::actions! {
+    /// A logged action. Replaying the non-reverted actions in order gives the state.
+    #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    pub enum Action {
+        /// A draft pick or a hand-over of a refused choice.
+        Pick(DraftOutcome),
+        /// A move or drop by `player` (possibly made by a proxy) in normalised notation.
+        Move {
+            /// Seat.
+            player: usize,
+            /// The move as the engine formats it.
+            notation: String,
+            /// Army chosen for a pawn drop.
+            army: Option<String>,
+        },
+        /// A held king passed to a teammate.
+        Give {
+            /// Giver.
+            from: usize,
+            /// Receiver.
+            to: usize,
+            /// The king's colour.
+            colour: u8,
+        },
+        /// An inactivity claim.
+        Claim {
+            /// Claimant.
+            claimant: usize,
+            /// The inactive player.
+            inactive: usize,
+        },
+        /// A chat line by a seated player (a post; not numbered).
+        Chat {
+            /// Seat.
+            player: usize,
+        },
+        /// A team resigns.
+        Resign {
+            /// Seat of the player who resigned.
+            player: usize,
+        },
+        /// A proxy grant or revocation.
+        Proxy {
+            /// Grant (true) or revoke.
+            grant: bool,
+            /// Who may act.
+            proxy: usize,
+            /// For whom.
+            for_player: usize,
+        },
+    }
+    takeback {
         /// Seat.
         player: usize,
-        /// The move as the engine formats it.
-        notation: String,
-        /// Army chosen for a pawn drop.
-        army: Option<String>,
-    },
-    /// A held king passed to a teammate.
-    Give {
-        /// Giver.
-        from: usize,
-        /// Receiver.
-        to: usize,
-        /// The king's colour.
-        colour: u8,
-    },
-    /// An inactivity claim.
-    Claim {
-        /// Claimant.
-        claimant: usize,
-        /// The inactive player.
-        inactive: usize,
-    },
-    /// A chat line by a seated player (a post; not numbered).
-    Chat {
-        /// Seat.
-        player: usize,
-    },
-    /// A team resigns.
-    Resign {
-        /// Seat of the player who resigned.
-        player: usize,
-    },
-    /// A player took back their last action.
-    Takeback {
-        /// Seat.
-        player: usize,
-        /// Number of the action undone.
-        undone: u32,
-    },
-    /// A moderator reverted the game to before an action.
-    Revert {
-        /// First action undone.
-        to: u32,
-        /// Why.
-        reason: String,
-    },
-    /// A seat handed to a substitute (`/substitute`).
-    Substitute(crate::games::log::Handover),
-    /// A proxy grant or revocation.
-    Proxy {
-        /// Grant (true) or revoke.
-        grant: bool,
-        /// Who may act.
-        proxy: usize,
-        /// For whom.
-        for_player: usize,
-    },
+    }
+    revert {}
+    bookkeeping:
 }
 
 impl Action {
@@ -127,8 +119,6 @@ impl Action {
 
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
-
-crate::games::log::logged!(Action: Takeback | Revert; Substitute);
 
 /// The state of one board.
 #[derive(Clone, Debug)]
@@ -170,21 +160,14 @@ pub struct PlayerState {
     pub counter: u32,
 }
 
-/// Why a game action is refused. Messages are shown to the user as they are.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
-    /// Any refusal, with its user-facing explanation.
-    #[error("{0}")]
-    Rule(String),
-    /// A move that does not read or is not legal.
-    #[error("{0}")]
-    Notation(#[from] notation::NotationError),
-    /// An undo the log refuses.
-    #[error(transparent)]
-    Log(#[from] LogError),
+crate::games::refusal! {
+    /// Why a game action is refused. Messages are shown to the user as they are.
+    pub enum Refusal {
+        /// A move that does not read or is not legal.
+        #[error("{0}")]
+        Notation(#[from] notation::NotationError),
+    }
 }
-
-crate::games::rule_refusal!(Refusal);
 
 /// The state replay gives.
 #[derive(Clone, Debug)]

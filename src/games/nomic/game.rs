@@ -323,138 +323,129 @@ pub struct State {
     pub mated: Vec<usize>,
 }
 
-/// A logged action.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Action {
-    /// The game begins (from a position text, if given).
-    Start {
-        /// Position text.
-        position: Option<String>,
-        /// The Order (armies).
-        order: Vec<usize>,
-    },
-    /// `/push`.
-    Push {
-        /// Join.
-        join: Join,
-    },
-    /// `/move` (the move as echoed, in J's coordinates).
-    Move {
-        /// Notation.
-        notation: String,
-    },
-    /// `/done`.
-    Done,
-    /// `/take`.
-    Take {
-        /// Army.
-        army: usize,
-    },
-    /// `/decline`.
-    Decline {
-        /// Army.
-        army: usize,
-    },
-    /// `/propose`.
-    Propose {
-        /// Text.
-        text: String,
-        /// Asked-for number.
-        number: Option<u32>,
-        /// Immutable (Referees).
-        immutable: bool,
-    },
-    /// `/vote`.
-    Vote {
-        /// Proposal.
-        proposal: u32,
-        /// For.
-        choice: bool,
-    },
-    /// `/demote`.
-    Demote {
-        /// The square.
-        square: Local,
-    },
-    /// `/forfeit`.
-    Forfeit,
-    /// `/judgment`.
-    Judgment {
-        /// Question.
-        question: String,
-        /// Partisan users named.
-        partisan: Vec<String>,
-    },
-    /// `/judge`.
-    Judge {
-        /// Judgment.
-        judgment: u32,
-        /// Text.
-        text: String,
-    },
-    /// `/overrule`.
-    Overrule {
-        /// Judgment.
-        judgment: u32,
-    },
-    /// `/pause`.
-    Pause,
-    /// `/resume`.
-    Resume,
-    /// `/assign`.
-    Assign {
-        /// Army.
-        army: usize,
-        /// Player.
-        player: usize,
-    },
-    /// `/edit …` by a Referee.
-    Edit(Edit),
-    /// `/order set:`.
-    Order {
-        /// Armies.
-        order: Vec<usize>,
-    },
-    /// `/set key:value`.
-    Set {
-        /// Setting.
-        key: String,
-        /// Value.
-        value: String,
-    },
-    /// `/proposal void`.
-    Void {
-        /// Proposal.
-        proposal: u32,
-    },
-    /// `/proposal fix`.
-    Fix {
-        /// Proposal.
-        proposal: u32,
-        /// New text.
-        text: String,
-    },
-    /// `/nomic referee add|remove player:@x` (the organiser).
-    Referee {
-        /// Added (else removed).
-        add: bool,
-        /// The user.
-        user: String,
-    },
-    /// `/takeback`.
-    Takeback {
-        /// The action undone.
-        undone: u32,
-    },
-    /// `/revert`.
-    Revert {
-        /// First action undone.
-        to: u32,
-        /// Why.
-        reason: String,
-    },
-    /// A seat handed to a substitute (`/substitute`).
-    Substitute(crate::games::log::Handover),
+crate::games::log::actions! {
+    /// A logged action.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub enum Action {
+        /// The game begins (from a position text, if given).
+        Start {
+            /// Position text.
+            position: Option<String>,
+            /// The Order (armies).
+            order: Vec<usize>,
+        },
+        /// `/push`.
+        Push {
+            /// Join.
+            join: Join,
+        },
+        /// `/move` (the move as echoed, in J's coordinates).
+        Move {
+            /// Notation.
+            notation: String,
+        },
+        /// `/done`.
+        Done,
+        /// `/take`.
+        Take {
+            /// Army.
+            army: usize,
+        },
+        /// `/decline`.
+        Decline {
+            /// Army.
+            army: usize,
+        },
+        /// `/propose`.
+        Propose {
+            /// Text.
+            text: String,
+            /// Asked-for number.
+            number: Option<u32>,
+            /// Immutable (Referees).
+            immutable: bool,
+        },
+        /// `/vote`.
+        Vote {
+            /// Proposal.
+            proposal: u32,
+            /// For.
+            choice: bool,
+        },
+        /// `/demote`.
+        Demote {
+            /// The square.
+            square: Local,
+        },
+        /// `/forfeit`.
+        Forfeit,
+        /// `/judgment`.
+        Judgment {
+            /// Question.
+            question: String,
+            /// Partisan users named.
+            partisan: Vec<String>,
+        },
+        /// `/judge`.
+        Judge {
+            /// Judgment.
+            judgment: u32,
+            /// Text.
+            text: String,
+        },
+        /// `/overrule`.
+        Overrule {
+            /// Judgment.
+            judgment: u32,
+        },
+        /// `/pause`.
+        Pause,
+        /// `/resume`.
+        Resume,
+        /// `/assign`.
+        Assign {
+            /// Army.
+            army: usize,
+            /// Player.
+            player: usize,
+        },
+        /// `/edit …` by a Referee.
+        Edit(Edit),
+        /// `/order set:`.
+        Order {
+            /// Armies.
+            order: Vec<usize>,
+        },
+        /// `/set key:value`.
+        Set {
+            /// Setting.
+            key: String,
+            /// Value.
+            value: String,
+        },
+        /// `/proposal void`.
+        Void {
+            /// Proposal.
+            proposal: u32,
+        },
+        /// `/proposal fix`.
+        Fix {
+            /// Proposal.
+            proposal: u32,
+            /// New text.
+            text: String,
+        },
+        /// `/nomic referee add|remove player:@x` (the organiser).
+        Referee {
+            /// Added (else removed).
+            add: bool,
+            /// The user.
+            user: String,
+        },
+    }
+    takeback {}
+    revert {}
+    bookkeeping: Start
 }
 
 /// A Referee's edit (§6.10, 6.10a).
@@ -538,23 +529,14 @@ enum Running {
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
 
-crate::games::log::logged!(Action: Start | Takeback | Revert; Substitute);
-
-/// Why an action is refused (shown as it is).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
-    /// Any refusal.
-    #[error("{0}")]
-    Rule(String),
-    /// A position text that does not read.
-    #[error("the position does not read: {0}")]
-    Position(#[from] TextError),
-    /// An undo the log refuses.
-    #[error(transparent)]
-    Log(#[from] crate::games::log::LogError),
+crate::games::refusal! {
+    /// Why an action is refused (shown as it is).
+    pub enum Refusal {
+        /// A position text that does not read.
+        #[error("the position does not read: {0}")]
+        Position(#[from] TextError),
+    }
 }
-
-crate::games::rule_refusal!(Refusal);
 
 /// What an accepted action reports: its number, what happened and who must act next.
 pub type Accepted = crate::games::log::Accepted<Vec<(String, String)>>;

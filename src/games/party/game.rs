@@ -63,105 +63,94 @@ pub enum How {
     OutOfTurn,
 }
 
-/// A logged action.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Action {
-    /// The game begins: seats in Play List order, the Umpire, and a position when given.
-    Start {
-        /// The Swingers, seat 1 first.
-        users: Vec<String>,
-        /// The Chess-Umpire.
-        umpire: String,
-        /// A position text to start from (play begins at once).
-        position: Option<String>,
-    },
-    /// A Swinger's five pieces.
-    Pick {
-        /// Who.
-        seat: u8,
-        /// The letters.
-        pieces: Vec<Kind>,
-    },
-    /// A play.
-    Play {
-        /// Who.
-        seat: u8,
-        /// The play as echoed.
-        notation: String,
-        /// How.
-        how: How,
-    },
-    /// The Umpire extends the current turn to `until` seconds after its announcement.
-    Extend {
-        /// Whose turn.
-        seat: u8,
-        /// Seconds after the announcement.
-        until: u64,
-    },
-    /// The Umpire sets a seat Warm or not.
-    Warm {
-        /// Who.
-        seat: u8,
-        /// On or off.
-        on: bool,
-    },
-    /// The Swinger left the server: the bot sets them Warm (Party rules 3.6).
-    Left {
-        /// Who.
-        seat: u8,
-    },
-    /// A new Swinger joins at the bottom of the list.
-    AddSwinger {
-        /// The user.
-        user: String,
-    },
-    /// A Swinger's office is destroyed, with its pieces.
-    RemoveSwinger {
-        /// Who.
-        seat: u8,
-    },
-    /// A bought piece, off-board.
-    Create {
-        /// For whom.
-        seat: u8,
-        /// The type.
-        kind: Kind,
-    },
-    /// A ledger line added (`entry: None`) or edited.
-    Ledger {
-        /// The line to replace (from 1).
-        entry: Option<usize>,
-        /// The text.
-        text: String,
-    },
-    /// The organiser or the Chess-Umpire resumes a game paused because every Swinger let a
-    /// turn run out: the turn limit runs from now.
-    Resume,
-    /// The Chess-Umpire ends the game (Party rules 3.10): the final Weights are its result.
-    End {
-        /// The final Weights line (`Weights: ann 39.5, ben 3.0`).
-        result: String,
-    },
-    /// A player took back their last action.
-    Takeback {
-        /// The action undone.
-        undone: u32,
-    },
-    /// A moderator reverted the game to before an action.
-    Revert {
-        /// First action undone.
-        to: u32,
-        /// Why.
-        reason: String,
-    },
-    /// A seat handed to a substitute (`/substitute`).
-    Substitute(crate::games::log::Handover),
+crate::games::log::actions! {
+    /// A logged action.
+    #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    pub enum Action {
+        /// The game begins: seats in Play List order, the Umpire, and a position when given.
+        Start {
+            /// The Swingers, seat 1 first.
+            users: Vec<String>,
+            /// The Chess-Umpire.
+            umpire: String,
+            /// A position text to start from (play begins at once).
+            position: Option<String>,
+        },
+        /// A Swinger's five pieces.
+        Pick {
+            /// Who.
+            seat: u8,
+            /// The letters.
+            pieces: Vec<Kind>,
+        },
+        /// A play.
+        Play {
+            /// Who.
+            seat: u8,
+            /// The play as echoed.
+            notation: String,
+            /// How.
+            how: How,
+        },
+        /// The Umpire extends the current turn to `until` seconds after its announcement.
+        Extend {
+            /// Whose turn.
+            seat: u8,
+            /// Seconds after the announcement.
+            until: u64,
+        },
+        /// The Umpire sets a seat Warm or not.
+        Warm {
+            /// Who.
+            seat: u8,
+            /// On or off.
+            on: bool,
+        },
+        /// The Swinger left the server: the bot sets them Warm (Party rules 3.6).
+        Left {
+            /// Who.
+            seat: u8,
+        },
+        /// A new Swinger joins at the bottom of the list.
+        AddSwinger {
+            /// The user.
+            user: String,
+        },
+        /// A Swinger's office is destroyed, with its pieces.
+        RemoveSwinger {
+            /// Who.
+            seat: u8,
+        },
+        /// A bought piece, off-board.
+        Create {
+            /// For whom.
+            seat: u8,
+            /// The type.
+            kind: Kind,
+        },
+        /// A ledger line added (`entry: None`) or edited.
+        Ledger {
+            /// The line to replace (from 1).
+            entry: Option<usize>,
+            /// The text.
+            text: String,
+        },
+        /// The organiser or the Chess-Umpire resumes a game paused because every Swinger let a
+        /// turn run out: the turn limit runs from now.
+        Resume,
+        /// The Chess-Umpire ends the game (Party rules 3.10): the final Weights are its result.
+        End {
+            /// The final Weights line (`Weights: ann 39.5, ben 3.0`).
+            result: String,
+        },
+    }
+    takeback {}
+    revert {}
+    bookkeeping: Start
 }
 
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
-
-crate::games::log::logged!(Action: Start | Takeback | Revert; Substitute);
 
 /// The last play, for the picture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -309,18 +298,11 @@ pub struct Game {
     pub away: crate::games::away::Away,
 }
 
-/// Why an action is refused (shown as it is).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
-    /// Any refusal of the rules, in the words players read.
-    #[error("{0}")]
-    Rule(String),
-    /// An undo the log refuses.
-    #[error(transparent)]
-    Log(#[from] crate::games::log::LogError),
+crate::games::refusal! {
+    /// Why an action is refused (shown as it is).
+    pub enum Refusal {
+    }
 }
-
-crate::games::rule_refusal!(Refusal);
 
 type R<T> = Result<T, Refusal>;
 

@@ -125,67 +125,57 @@ impl NewGame {
     }
 }
 
-/// A logged action. Replaying the non-reverted actions in order gives the state.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Action {
-    /// The game begins, from the start array or from a position text (§4.8a).
-    Start {
-        /// The position text, if not the start array.
-        position: Option<String>,
-    },
-    /// A move, in the notation the game echoes.
-    Move {
-        /// The seat that moved.
-        seat: Seat,
-        /// The move (`e2-e5`, `Wd1xf3+`, `0-0`).
-        notation: String,
-    },
-    /// A player concedes, or the organiser concedes for them after an overrun.
-    Concede {
-        /// Who is defeated.
-        seat: Seat,
-        /// The named victor.
-        to: Option<Seat>,
-        /// Conceded by the organiser (§4.7).
-        organiser: bool,
-    },
-    /// A draw offer.
-    OfferDraw {
-        /// Who offers.
-        seat: Seat,
-    },
-    /// A draw offer accepted.
-    AcceptDraw {
-        /// Who accepts.
-        seat: Seat,
-    },
-    /// A draw offer declined (or withdrawn by its offerer).
-    DeclineDraw {
-        /// Who declines.
-        seat: Seat,
-    },
-    /// A player took back their last action.
-    Takeback {
+crate::games::log::actions! {
+    /// A logged action. Replaying the non-reverted actions in order gives the state.
+    #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    pub enum Action {
+        /// The game begins, from the start array or from a position text (§4.8a).
+        Start {
+            /// The position text, if not the start array.
+            position: Option<String>,
+        },
+        /// A move, in the notation the game echoes.
+        Move {
+            /// The seat that moved.
+            seat: Seat,
+            /// The move (`e2-e5`, `Wd1xf3+`, `0-0`).
+            notation: String,
+        },
+        /// A player concedes, or the organiser concedes for them after an overrun.
+        Concede {
+            /// Who is defeated.
+            seat: Seat,
+            /// The named victor.
+            to: Option<Seat>,
+            /// Conceded by the organiser (§4.7).
+            organiser: bool,
+        },
+        /// A draw offer.
+        OfferDraw {
+            /// Who offers.
+            seat: Seat,
+        },
+        /// A draw offer accepted.
+        AcceptDraw {
+            /// Who accepts.
+            seat: Seat,
+        },
+        /// A draw offer declined (or withdrawn by its offerer).
+        DeclineDraw {
+            /// Who declines.
+            seat: Seat,
+        },
+    }
+    takeback {
         /// Who.
         seat: Seat,
-        /// The action undone.
-        undone: u32,
-    },
-    /// A moderator reverted the game to before an action.
-    Revert {
-        /// First action undone.
-        to: u32,
-        /// Why.
-        reason: String,
-    },
-    /// A seat handed to a substitute (`/substitute`).
-    Substitute(crate::games::log::Handover),
+    }
+    revert {}
+    bookkeeping: Start
 }
 
 /// One entry of the log.
 pub type Entry = crate::games::log::Entry<Action>;
-
-crate::games::log::logged!(Action: Start | Takeback | Revert; Substitute);
 
 /// What a player asks the game to do (the game layer builds it from a command).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -310,24 +300,17 @@ pub struct State {
     pub last_text: Option<String>,
 }
 
-/// Why an action is refused. Messages are shown to the user as they are.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
-    /// Any refusal, with its explanation.
-    #[error("{0}")]
-    Rule(String),
-    /// A move that does not read or is not legal.
-    #[error("{0}")]
-    Notation(#[from] NotationError),
-    /// A position text that does not read (the field is named).
-    #[error("the position does not read: {0}")]
-    Position(#[from] TextError),
-    /// An undo the log refuses.
-    #[error(transparent)]
-    Log(#[from] crate::games::log::LogError),
+crate::games::refusal! {
+    /// Why an action is refused. Messages are shown to the user as they are.
+    pub enum Refusal {
+        /// A move that does not read or is not legal.
+        #[error("{0}")]
+        Notation(#[from] NotationError),
+        /// A position text that does not read (the field is named).
+        #[error("the position does not read: {0}")]
+        Position(#[from] TextError),
+    }
 }
-
-crate::games::rule_refusal!(Refusal);
 
 /// What an accepted action reports: its number, what happened and who must act next.
 pub type Accepted = crate::games::log::Accepted<Vec<String>>;
