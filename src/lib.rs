@@ -61,10 +61,12 @@
 //! commands every game shares (`/move`, `/takeback`, `/revert`, …) come with the layer. The
 //! log it keeps is `games::log::Log`: numbering, takeback, a moderator's revert and its
 //! preview, stored rows and export lines are written there once, and so is the replay (the
-//! game says how it began and how one entry folds: `games::log::Folded`). The log's own
-//! actions (a takeback, a moderator's revert, a substitution) reach it through one
-//! `ThreadGame::bookkeeping`, which names the game's own logged action for each, and it
-//! refuses with its own typed `Refusal`. The layer hands it
+//! game is a `games::table::Table` of its rules: settings, seats, log, vacations and state
+//! held once, the game supplying its `Fold`, how its state begins and how one entry folds).
+//! Its action enum and its `Refusal` are declared through `games::log::actions!` and
+//! `games::refusal!`, which add what every game logs and refuses alike (a takeback, a
+//! moderator's revert, a substitution; the log's own refusals). Those actions reach it
+//! through one `ThreadGame::bookkeeping`. The layer hands it
 //! the time (`now`) and its players' vacations (`games::away::Away`); a limit it runs on a
 //! player moves with `Away::deadline`. A simple turn-based game may
 //! instead supply only its rules (`commands::rules::Rules`: set up, read a play, apply it, who

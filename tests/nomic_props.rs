@@ -218,7 +218,7 @@ proptest! {
         }
         // Replaying the log gives the same state.
         let g = run.game();
-        let again = Game::from_log(g.players.clone(), g.settings.clone(), g.log.clone())
+        let again = Game::from_log(g.users.clone(), g.settings.clone(), g.log.clone())
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(again.state_at(run.now).pos.to_text(), g.state_at(run.now).pos.to_text());
         prop_assert_eq!(again.status_text(run.now), g.status_text(run.now));

@@ -95,7 +95,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     let game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
     let st = game.state();
     let seats: Vec<String> = game
-        .players
+        .users
         .iter()
         .enumerate()
         .map(|(i, u)| format!("{u} (half {}, army {})", half_letter(i), i + 1))
@@ -110,13 +110,8 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         st.settings.seed,
         game.whose_line(st)
     );
-    let notify = notify_of(&game.asks(st)).map(|n| {
-        Notify::to(
-            game.players.clone(),
-            "you play in a new game of Nomic Chess",
-        )
-        .and(n)
-    });
+    let notify = notify_of(&game.asks(st))
+        .map(|n| Notify::to(game.users.clone(), "you play in a new game of Nomic Chess").and(n));
     let ruleset = game.state().rules.all_text();
     Ok(NewGame {
         game: Box::new(game),
@@ -201,7 +196,7 @@ fn halves_list(v: &str, n: usize) -> Result<Vec<bool>, String> {
 
 /// The action a command asks for, or `None` when the command is not Nomic Chess's.
 fn action(game: &Game, cmd: &Command) -> Option<Result<Action, String>> {
-    let n = game.players.len();
+    let n = game.users.len();
     let player = |v: &str| -> Result<usize, String> {
         let u = mention(v);
         game.player_of(&u)
@@ -446,7 +441,7 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
     let n = pos.players();
     let piece = |p: Option<nomic::Piece>| p.map(|p| (p.kind.letter(), p.army));
     let last = st.last.as_ref();
-    let marks = player_marks(&game.players);
+    let marks = player_marks(&game.users);
     // The join shown: the push standing, else the last move's.
     let shown = pos.turn.join.or(last.map(|l| l.join));
     // Kings in check on J, and kings checkmated by the last action or on offer (local).
@@ -472,7 +467,7 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
             label: format!(
                 "{} · {} ({})",
                 half_letter(h),
-                game.players[h],
+                game.users[h],
                 army_colour_name(h)
             ),
             ..HalfView::default()
@@ -546,8 +541,8 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
             a + 1,
             army_colour_name(a),
             match pos.controllers[a] {
-                Some(p) if p != a => format!("{} (disc {})", game.players[p], marks[p]),
-                Some(p) => game.players[p].clone(),
+                Some(p) if p != a => format!("{} (disc {})", game.users[p], marks[p]),
+                Some(p) => game.users[p].clone(),
                 None => "pending (disc ?)".into(),
             }
         ));
@@ -557,7 +552,7 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
             lines.push(format!(
                 "Army {} is checkmated: offered to {} (/take or /decline army:{} in part 2)",
                 a + 1,
-                game.players[p],
+                game.users[p],
                 a + 1
             ));
         }
@@ -567,7 +562,7 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
             "Army {} is checkmated: {}",
             a + 1,
             match pos.controllers[a] {
-                Some(p) => format!("it passes to {}", game.players[p]),
+                Some(p) => format!("it passes to {}", game.users[p]),
                 None => "its control is pending".into(),
             }
         ));
@@ -585,7 +580,7 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
         lines.push(format!("In check (red): {}", v.join(", ")));
     }
     let names = |v: Vec<usize>| -> String {
-        let v: Vec<&str> = v.iter().map(|&p| game.players[p].as_str()).collect();
+        let v: Vec<&str> = v.iter().map(|&p| game.users[p].as_str()).collect();
         if v.is_empty() {
             "-".into()
         } else {
@@ -600,7 +595,7 @@ pub fn nomic_view(game: &Game, now: Timestamp) -> NomicView {
     if (0..n).any(|a| pos.controllers[a] != Some(a)) {
         let legend: Vec<String> = (0..n)
             .filter(|&p| (0..n).any(|a| a != p && pos.controllers[a] == Some(p)))
-            .map(|p| format!("{} {}", marks[p], game.players[p]))
+            .map(|p| format!("{} {}", marks[p], game.users[p]))
             .collect();
         let mut legend = legend.join(", ");
         if pos.controllers.iter().any(Option::is_none) {
@@ -674,7 +669,7 @@ impl ThreadGame for Game {
     }
 
     fn users(&self) -> Vec<String> {
-        self.players.clone()
+        self.users.clone()
     }
 
     fn finished(&self) -> bool {
@@ -844,11 +839,11 @@ impl ThreadGame for Game {
             },
             |e, snap| Some(Still::Nomic(Box::new(nomic_view(snap, e.time)))),
             |e, _| {
-                let what = nomic::describe(&e.action, &self.players);
+                let what = nomic::describe(&e.action, &self.users);
                 format!("#{} {}: {what}", e.number.unwrap_or(0), e.actor)
             },
         )?;
-        frames.job(replay::header(KIND.title, &self.players), opts.speed)
+        frames.job(replay::header(KIND.title, &self.users), opts.speed)
     }
 
     fn square_seen(

@@ -262,7 +262,8 @@ pub fn replay_failed(why: impl std::fmt::Display) -> String {
 
 /// A game whose state is its log folded (shared rules 7.1): it says how it began and how one
 /// entry in effect changes it; replaying the log, and walking a replay's states, are written
-/// once here ([`Folded::replay`], [`Folded::each_state`]).
+/// once here ([`Folded::replay`], [`Folded::each_state`]). Every game's
+/// [`crate::games::table::Table`] implements it.
 pub trait Folded: Sized {
     /// The game's action.
     type Action: Clone;
@@ -300,24 +301,6 @@ pub trait Folded: Sized {
         fold(self, each).map(drop)
     }
 }
-
-/// The [`Folded`] items every game writes alike, for a game whose log is its field `log`:
-/// `folded_log!(Action, Refusal)` inside its `impl Folded`.
-macro_rules! folded_log {
-    ($action:ty, $error:ty) => {
-        type Action = $action;
-        type Error = $error;
-
-        fn log(&self) -> &$crate::games::log::Log<$action> {
-            &self.log
-        }
-
-        fn log_mut(&mut self) -> &mut $crate::games::log::Log<$action> {
-            &mut self.log
-        }
-    };
-}
-pub(crate) use folded_log;
 
 /// `game`'s log folded from the start, `each` called with every entry in effect and the game
 /// just after it; the game folded to the end.

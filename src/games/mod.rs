@@ -108,6 +108,7 @@ pub mod log;
 mod notify;
 pub mod pace;
 pub mod seeded;
+pub mod table;
 pub mod text_error;
 
 pub use notify::Notify;

@@ -2,7 +2,8 @@
 //! append-only log of actions and the state replaying it gives. Pure: the caller passes every
 //! action's time and the seed.
 
-use crate::games::log::{Folded, Log, Reverting};
+use crate::games::log::{Folded, Reverting};
+use crate::games::table::{Fold, Table};
 use crate::time::{format_duration, Timestamp};
 
 use super::export::derived_seed;
@@ -428,21 +429,12 @@ crate::games::refusal! {
 /// What an accepted action reports: its number, what happened and who must act next.
 pub type Accepted = crate::games::log::Accepted<Vec<String>>;
 
-/// A Chex game.
+/// Chex's rules, as its [`Table`] folds them.
 #[derive(Clone, Debug)]
-pub struct Game {
-    /// Settings.
-    pub settings: Settings,
-    /// White's and Black's users, as they are now.
-    pub users: Vec<String>,
-    /// The users the game began with (a `/substitute` hands a seat to another).
-    pub original: Vec<String>,
-    /// The log.
-    pub log: Log<Action>,
-    state: State,
-    /// The players' vacations, handed in by the layer (shared rules 7.5).
-    pub away: crate::games::away::Away,
-}
+pub struct Chex;
+
+/// A Chex game: its [`Table`], and Chex's methods on it.
+pub type Game = Table<Chex>;
 
 impl State {
     fn new(pos: Position, time: Timestamp) -> State {
@@ -631,24 +623,13 @@ impl Game {
         if users.len() != 2 {
             return refuse("a Chex game has two seats");
         }
-        let mut g = Game {
-            settings,
-            original: users.clone(),
-            users,
-            log: log.into(),
-            state: State::new(Position::start(), 0),
-            away: crate::games::away::Away::none(),
-        };
+        let mut g = Game::with_log(settings, users, log, State::new(Position::start(), 0));
         g.replay()?;
         Ok(g)
     }
 
     // ----- queries ----------------------------------------------------------------------
 
-    /// The state.
-    pub fn state(&self) -> &State {
-        &self.state
-    }
     /// The position.
     pub fn position(&self) -> &Position {
         &self.state.pos
@@ -2090,32 +2071,26 @@ fn fold(
     Ok(())
 }
 
-impl Folded for Game {
-    crate::games::log::folded_log!(Action, Refusal);
+impl Fold for Chex {
+    type Settings = Settings;
+    type State = State;
+    type Action = Action;
+    type Refusal = Refusal;
 
-    fn begun(&self) -> Game {
-        Game {
-            settings: self.settings.clone(),
-            users: self.original.clone(),
-            original: self.original.clone(),
-            log: Log::default(),
-            state: State::new(Position::start(), 0),
-            away: self.away.clone(),
-        }
+    fn begin(_: &Game) -> State {
+        State::new(Position::start(), 0)
     }
 
-    fn fold_entry(&mut self, e: &Entry) -> Result<(), Refusal> {
+    fn replay_entry(g: &mut Game, e: &Entry) -> Result<(), Refusal> {
         fold(
-            &mut self.state,
-            &self.settings,
-            &self.users,
+            &mut g.state,
+            &g.settings,
+            &g.users,
             &e.action,
             e.time,
             e.number,
             &mut Vec::new(),
         )
-        .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
-        crate::games::log::seat_change(&mut self.users, &e.action);
-        Ok(())
+        .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))
     }
 }

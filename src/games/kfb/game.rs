@@ -8,6 +8,7 @@ use crate::engine::{
     Position, RuleSet, Rules, Side,
 };
 use crate::games::log::{Folded, Log, Reverting};
+use crate::games::table::{Fold, Table};
 use crate::games::Notify;
 use crate::time::{stamp, Style, Timestamp};
 
@@ -182,6 +183,8 @@ pub struct State {
     pub winner: Option<(usize, String)>,
     /// Proxy grants (proxy, for whom).
     pub proxies: Vec<(usize, usize)>,
+    /// The pieces' catalogue (one for every game).
+    catalog: Arc<Catalog>,
 }
 
 /// The CwDA catalogue, built once and shared by every game: it is the same table for all,
@@ -192,22 +195,13 @@ fn shared_catalog() -> Result<Arc<Catalog>, String> {
         .clone()
 }
 
-/// A Kung Fu Bughouse game: settings, seats, and the log.
+/// Kung Fu Bughouse's rules, as its [`Table`] folds them.
 #[derive(Clone, Debug)]
-pub struct Game {
-    /// Settings.
-    pub settings: Settings,
-    /// Users in seats 0..6 (team 1 = seats 0–2, team 2 = seats 3–5), as they are now.
-    pub users: Vec<String>,
-    /// The users the game began with (a `/substitute` hands a seat to another).
-    pub original: Vec<String>,
-    /// The log.
-    pub log: Log<Action>,
-    state: State,
-    catalog: Arc<Catalog>,
-    /// The players' vacations, handed in by the layer (shared rules 7.5).
-    pub away: crate::games::away::Away,
-}
+pub struct Kfb;
+
+/// A Kung Fu Bughouse game: its [`Table`] (seats 0..6: team 1 = seats 0–2, team 2 = seats
+/// 3–5), and its methods on it.
+pub type Game = Table<Kfb>;
 
 /// What an accepted action reports: its number, what happened and who must act because of it
 /// (the actor not yet removed: the command layer does that).
@@ -275,16 +269,8 @@ impl Game {
             return refuse("the six players must all be different users");
         }
         let catalog = shared_catalog().map_err(Refusal::Rule)?;
-        let state = Self::initial_state(&users, &settings);
-        Ok(Game {
-            settings,
-            original: users.clone(),
-            users,
-            log: Log::default(),
-            state,
-            catalog,
-            away: crate::games::away::Away::none(),
-        })
+        let state = Self::initial_state(&users, &settings, catalog);
+        Ok(Game::with_log(settings, users, Log::default(), state))
     }
 
     /// A game rebuilt from its stored log.
@@ -322,7 +308,7 @@ impl Game {
         (splitmix(settings.seed) % 6) as usize
     }
 
-    fn initial_state(users: &[String], settings: &Settings) -> State {
+    fn initial_state(users: &[String], settings: &Settings, catalog: Arc<Catalog>) -> State {
         let first = Self::first_picker(settings);
         State {
             draft: Draft::starting_with(first),
@@ -336,12 +322,8 @@ impl Game {
                 .collect(),
             winner: None,
             proxies: Vec::new(),
+            catalog,
         }
-    }
-
-    /// The current state.
-    pub fn state(&self) -> &State {
-        &self.state
     }
 
     /// The seat of a user.
@@ -372,14 +354,7 @@ impl Game {
         command: &str,
         action: Action,
     ) -> Result<Option<u32>, Refusal> {
-        Self::apply_to(
-            &mut self.state,
-            &self.settings,
-            &self.catalog,
-            &self.away,
-            &action,
-            time,
-        )?;
+        Self::apply_to(&mut self.state, &self.settings, &self.away, &action, time)?;
         Ok(self.push(actor, time, command, action))
     }
 
@@ -684,9 +659,9 @@ impl Game {
         let st = &self.state;
         let p = &st.players[seat];
         let army = |s: usize| {
-            st.players[s]
-                .army
-                .map_or("?".to_string(), |a| army_label(self.catalog.army(a).code))
+            st.players[s].army.map_or("?".to_string(), |a| {
+                army_label(self.state.catalog.army(a).code)
+            })
         };
         match &st.boards {
             Some(boards) => {
@@ -717,7 +692,7 @@ impl Game {
                 continue;
             };
             let name = COLOUR_NAMES[colour as usize % 3];
-            if held_kings(st, &self.catalog, seat).contains(&colour) {
+            if held_kings(st, &self.state.catalog, seat).contains(&colour) {
                 out.push((
                     seat,
                     format!(
@@ -727,7 +702,7 @@ impl Game {
                 continue;
             }
             for mate in (0..6).filter(|&m| m != seat && team_of(m) == team_of(seat)) {
-                if held_kings(st, &self.catalog, mate).contains(&colour) {
+                if held_kings(st, &self.state.catalog, mate).contains(&colour) {
                     out.push((
                         mate,
                         format!(
@@ -769,7 +744,7 @@ impl Game {
                     "{} ({}, {})",
                     p.user,
                     p.colour.map_or("?", |c| COLOUR_NAMES[c as usize]),
-                    p.army.map_or("?", |a| self.catalog.army(a).code)
+                    p.army.map_or("?", |a| self.state.catalog.army(a).code)
                 )
             };
             s.push_str(&format!(
@@ -833,7 +808,7 @@ impl Game {
     ) -> Result<Accepted, Refusal> {
         self.check_may_move(seat, now)?;
         let army_id = match army {
-            Some(a) => Some(self.catalog.army_by_code(a).ok_or_else(|| {
+            Some(a) => Some(self.state.catalog.army_by_code(a).ok_or_else(|| {
                 Refusal::Rule(format!(
                     "unknown army `{a}` (fide, clobberers, nutty, rookies, forward)"
                 ))
@@ -879,7 +854,7 @@ impl Game {
         // The reply names the army of a pawn dropped from a hand of several armies, as the
         // move was offered (`P@g6(nutty)`); the log keeps the army apart.
         let shown = match mv {
-            Move::Drop { piece, to } if self.catalog.def(piece.kind).pawn => {
+            Move::Drop { piece, to } if self.state.catalog.def(piece.kind).pawn => {
                 let several = allowed.iter().any(|m| {
                     matches!(m, Move::Drop { piece: q, to: t }
                         if *t == to && q.kind == piece.kind && q.army != piece.army)
@@ -894,8 +869,8 @@ impl Game {
             _ => formatted.clone(),
         };
         let army_code = match mv {
-            Move::Drop { piece, .. } if self.catalog.def(piece.kind).pawn => {
-                Some(self.catalog.army(piece.army).code.to_string())
+            Move::Drop { piece, .. } if self.state.catalog.def(piece.kind).pawn => {
+                Some(self.state.catalog.army(piece.army).code.to_string())
             }
             _ => None,
         };
@@ -948,7 +923,7 @@ impl Game {
         if to == seat || team_of(to) != team_of(seat) {
             return refuse("kings are given to a teammate (another player of your team)");
         }
-        let held: Vec<u8> = held_kings(&self.state, &self.catalog, seat);
+        let held: Vec<u8> = held_kings(&self.state, &self.state.catalog, seat);
         if held.is_empty() {
             return refuse("you hold no king to give");
         }
@@ -1254,7 +1229,7 @@ impl Game {
                 continue;
             }
             let e = last + self.settings.move_limit;
-            if e > after && e <= until && !frozen_for(st, &self.catalog, seat) {
+            if e > after && e <= until && !frozen_for(st, &self.state.catalog, seat) {
                 out.push((seat, e));
             }
         }
@@ -1266,7 +1241,7 @@ impl Game {
     pub fn kings_summary(&self) -> String {
         let mut parts = Vec::new();
         for (seat, p) in self.state.players.iter().enumerate() {
-            let held = held_kings(&self.state, &self.catalog, seat);
+            let held = held_kings(&self.state, &self.state.catalog, seat);
             if !held.is_empty() {
                 let names: Vec<&str> = held.iter().map(|&c| COLOUR_NAMES[c as usize]).collect();
                 parts.push(format!("{} holds {}", p.user, names.join(", ")));
@@ -1281,7 +1256,7 @@ impl Game {
 
     /// The catalogue of pieces.
     pub fn catalog(&self) -> &Catalog {
-        &self.catalog
+        &self.state.catalog
     }
 
     // ----- the fold ------------------------------------------------------------------
@@ -1289,11 +1264,11 @@ impl Game {
     fn apply_to(
         st: &mut State,
         settings: &Settings,
-        catalog: &Arc<Catalog>,
         away: &crate::games::away::Away,
         action: &Action,
         now: Timestamp,
     ) -> Result<(), Refusal> {
+        let catalog = &st.catalog.clone();
         match action {
             Action::Substitute(h) => {
                 if let Some(p) = st.players.get_mut(h.seat) {
@@ -1770,31 +1745,17 @@ pub fn describe(a: &Action, users: &[String]) -> String {
     }
 }
 
-impl Folded for Game {
-    crate::games::log::folded_log!(Action, Refusal);
+impl Fold for Kfb {
+    type Settings = Settings;
+    type State = State;
+    type Action = Action;
+    type Refusal = Refusal;
 
-    fn begun(&self) -> Game {
-        Game {
-            settings: self.settings.clone(),
-            users: self.original.clone(),
-            original: self.original.clone(),
-            log: Log::default(),
-            state: Self::initial_state(&self.original, &self.settings),
-            catalog: self.catalog.clone(),
-            away: self.away.clone(),
-        }
+    fn begin(g: &Game) -> State {
+        Game::initial_state(&g.original, &g.settings, g.state.catalog.clone())
     }
 
-    fn fold_entry(&mut self, e: &Entry) -> Result<(), Refusal> {
-        Self::apply_to(
-            &mut self.state,
-            &self.settings,
-            &self.catalog,
-            &self.away,
-            &e.action,
-            e.time,
-        )?;
-        crate::games::log::seat_change(&mut self.users, &e.action);
-        Ok(())
+    fn replay_entry(g: &mut Game, e: &Entry) -> Result<(), Refusal> {
+        Game::apply_to(&mut g.state, &g.settings, &g.away, &e.action, e.time)
     }
 }

@@ -37,7 +37,7 @@ pub const EVENT_TAG: &str = "[Event \"Nomic Chess\"]";
 /// The whole game as text.
 pub fn export(game: &Game) -> String {
     let mut s = head(EVENT_TAG, "nomic");
-    for (i, p) in game.players.iter().enumerate() {
+    for (i, p) in game.users.iter().enumerate() {
         s.push_str(&format!("[Half{} \"{p}\"]\n", half_letter(i)));
     }
     // The settings in force (Referees' /set, adopted changes to rule 206, Referees added or
@@ -58,7 +58,7 @@ pub fn export(game: &Game) -> String {
     push_tag(&mut s, "Seed", st.seed);
     let state = game.state();
     let result = match (state.over, state.winner) {
-        (true, Some(w)) => format!("{} wins", game.players[w]),
+        (true, Some(w)) => format!("{} wins", game.users[w]),
         (true, None) => "no winner".into(),
         _ => "*".into(),
     };
@@ -67,7 +67,7 @@ pub fn export(game: &Game) -> String {
         settings: game.settings.clone(),
     };
     push_result_and_log(&mut s, &result, &setup, &game.log, |e| {
-        export_line(e, "", &describe(&e.action, &game.players))
+        export_line(e, "", &describe(&e.action, &game.users))
     });
     s
 }

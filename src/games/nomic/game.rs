@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::games::log::{Folded, Reverting};
+use crate::games::table::{self, Table};
 use crate::time::{format_duration, Timestamp};
 
 use super::position::{
@@ -554,21 +555,13 @@ pub struct TimeEvent {
     pub calls: Vec<(String, String)>,
 }
 
-/// A Nomic Chess game.
+/// Nomic Chess's rules, as its [`Table`] folds them.
 #[derive(Clone, Debug)]
-pub struct Game {
-    /// Settings at creation (Referees included).
-    pub settings: Settings,
-    /// Players in seating order, as they are now.
-    pub players: Vec<String>,
-    /// The players the game began with (a `/substitute` hands a seat to another).
-    pub original: Vec<String>,
-    /// The log.
-    pub log: crate::games::log::Log<Action>,
-    state: State,
-    /// The players' vacations, handed in by the layer (shared rules 7.5).
-    pub away: crate::games::away::Away,
-}
+pub struct Nomic;
+
+/// A Nomic Chess game: its [`Table`] (its `users` are the players in seating order), and
+/// Nomic Chess's methods on it.
+pub type Game = Table<Nomic>;
 
 /// The Order drawn from a seed: a Fisher–Yates shuffle of the armies on the chained stream.
 pub fn drawn_order(n: usize, seed: u64) -> Vec<usize> {
@@ -2986,21 +2979,15 @@ impl Game {
             ));
         }
         let state = State::new(players.len(), settings.clone(), 0);
-        let mut g = Game {
-            settings,
-            original: players.clone(),
-            players,
-            log: log.into(),
-            state,
-            away,
-        };
+        let mut g = Game::with_log(settings, players, log, state);
+        g.away = away;
         g.replay()?;
         Ok(g)
     }
 
     fn ctx(&self, organiser_role: bool) -> Ctx<'_> {
         Ctx {
-            players: &self.players,
+            players: &self.users,
             organiser: self.organiser(),
             organiser_role,
             away: &self.away,
@@ -3010,11 +2997,6 @@ impl Game {
     /// The organiser who created the game.
     pub fn organiser(&self) -> &str {
         self.log.first().map_or("", |e| e.actor.as_str())
-    }
-
-    /// The state as replayed (at the last action's time).
-    pub fn state(&self) -> &State {
-        &self.state
     }
 
     /// The state at `now` (limits that fell due applied).
@@ -3065,13 +3047,13 @@ impl Game {
 
     /// A player's index.
     pub fn player_of(&self, user: &str) -> Option<usize> {
-        self.players.iter().position(|u| u == user)
+        self.users.iter().position(|u| u == user)
     }
 
     /// `army 2 (ben)`.
     pub fn army_name(&self, st: &State, a: usize) -> String {
         match st.pos.controllers.get(a).copied().flatten() {
-            Some(p) => format!("army {} ({})", a + 1, self.players[p]),
+            Some(p) => format!("army {} ({})", a + 1, self.users[p]),
             None => format!("army {} (control pending)", a + 1),
         }
     }
@@ -3120,7 +3102,7 @@ impl Game {
         let lines = fold(&mut st, &ctx, actor, &mut action, now)?;
         let calls = std::mem::take(&mut st.calls);
         self.state = st;
-        crate::games::log::seat_change(&mut self.players, &action);
+        crate::games::log::seat_change(&mut self.users, &action);
         let number = self.log.push(actor, now, command, action, true);
         let mut a = self.accepted(number, lines);
         a.notify.retain(|x| !before.contains(x));
@@ -3142,7 +3124,7 @@ impl Game {
             for q in st.voters() {
                 if p.votes[q].is_none() {
                     v.push((
-                        self.players[q].clone(),
+                        self.users[q].clone(),
                         format!(
                             "vote on proposal {}: /vote proposal:{} choice:for|against",
                             p.n, p.n
@@ -3154,7 +3136,7 @@ impl Game {
         }
         if let Some(d) = &st.demotion {
             v.push((
-                self.players[d.author].clone(),
+                self.users[d.author].clone(),
                 "demote one of your non-king pieces: /demote square:<half>:<sq>".into(),
             ));
             return v;
@@ -3170,7 +3152,7 @@ impl Game {
                 (Slot::Undead(_), _) => "your undead slot: /propose a rule-change or /done".into(),
                 _ => String::new(),
             };
-            v.push((self.players[p].clone(), what));
+            v.push((self.users[p].clone(), what));
         }
         v
     }
@@ -3189,7 +3171,7 @@ impl Game {
     pub fn whose_line(&self, st: &State) -> String {
         if st.over {
             return match st.winner {
-                Some(w) => format!("Game over: {} wins.", self.players[w]),
+                Some(w) => format!("Game over: {} wins.", self.users[w]),
                 None => "Game over: no winner.".into(),
             };
         }
@@ -3202,10 +3184,9 @@ impl Game {
                 };
                 format!("Turn: {}, part {part}{extra}.", self.army_name(st, a))
             }
-            (Slot::Undead(p), _) => format!(
-                "Turn: {}'s undead slot (propose or /done).",
-                self.players[p]
-            ),
+            (Slot::Undead(p), _) => {
+                format!("Turn: {}'s undead slot (propose or /done).", self.users[p])
+            }
             (Slot::Idle, _) => "Turn: nobody (waiting for a Referee).".into(),
         };
         if let Some(p) = st.open_vote() {
@@ -3214,7 +3195,7 @@ impl Game {
         if let Some(d) = &st.demotion {
             s.push_str(&format!(
                 " Waiting for {}'s demotion.",
-                self.players[d.author]
+                self.users[d.author]
             ));
         }
         if st.paused.is_some() {
@@ -3234,7 +3215,7 @@ impl Game {
             );
         }
         let undone = e.number.unwrap_or(0);
-        let what = describe(&e.action, &self.players);
+        let what = describe(&e.action, &self.users);
         let saved = self.log.clone();
         let number = self
             .log
@@ -3256,7 +3237,7 @@ impl Game {
     /// No such action or nothing to undo.
     pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, Refusal> {
         self.log
-            .revert_preview(to, |e| describe(&e.action, &self.players))
+            .revert_preview(to, |e| describe(&e.action, &self.users))
             .map_err(Refusal::Log)
     }
 
@@ -3371,7 +3352,7 @@ impl Game {
         let st = self.state_at(now);
         let mut v = Vec::new();
         let seats: Vec<String> = self
-            .players
+            .users
             .iter()
             .enumerate()
             .map(|(i, u)| format!("{u} (half {}, army {})", half_letter(i), i + 1))
@@ -3415,20 +3396,16 @@ impl Game {
             let o: Vec<String> = st.pos.offers.iter().map(|a| (a + 1).to_string()).collect();
             v.push(format!("Offered (Take/Decline): army {}", o.join(", ")));
         }
-        let living: Vec<String> = st
-            .living()
-            .iter()
-            .map(|&p| self.players[p].clone())
-            .collect();
+        let living: Vec<String> = st.living().iter().map(|&p| self.users[p].clone()).collect();
         let undead: Vec<String> = st
             .pos
             .infected
             .iter()
-            .map(|&p| self.players[p].clone())
+            .map(|&p| self.users[p].clone())
             .collect();
-        let forfeited: Vec<String> = (0..self.players.len())
+        let forfeited: Vec<String> = (0..self.users.len())
             .filter(|&p| st.pos.forfeited[p])
-            .map(|p| self.players[p].clone())
+            .map(|p| self.users[p].clone())
             .collect();
         v.push(format!(
             "Living: {}; undead: {}; forfeited: {}",
@@ -3453,7 +3430,7 @@ impl Game {
                 .voters()
                 .into_iter()
                 .filter(|&q| p.votes[q].is_none())
-                .map(|q| self.players[q].clone())
+                .map(|q| self.users[q].clone())
                 .collect();
             v.push(format!(
                 "Proposal {} by {} open until {}: {} (waiting for: {})",
@@ -3467,7 +3444,7 @@ impl Game {
         if let Some(d) = &st.demotion {
             v.push(format!(
                 "Demotion: {} must /demote a non-king piece (proposal {} defeated){}",
-                self.players[d.author],
+                self.users[d.author],
                 d.proposal,
                 if d.referee {
                     "; a Referee may choose now"
@@ -3526,7 +3503,7 @@ impl Game {
             .map(|h| format!("board {}: {}", half_letter(h), st.pos.half_placement(h)))
             .collect();
         v.push(format!("position: {}", st.pos.to_text()));
-        v.push(format!("players: {}", self.players.join(", ")));
+        v.push(format!("players: {}", self.users.join(", ")));
         v.push(format!("referees: {}", st.settings.referees.join(", ")));
         v.push(self.whose_line(&st).to_lowercase());
         v.push(format!("clock: {}", st.clock));
@@ -3538,7 +3515,7 @@ impl Game {
                 .map(|(i, x)| {
                     format!(
                         "{}:{}",
-                        self.players[i],
+                        self.users[i],
                         match x {
                             Some(true) => "for",
                             Some(false) => "against",
@@ -3570,7 +3547,7 @@ impl Game {
             st.rules.max_number()
         ));
         if let Some(w) = st.winner {
-            v.push(format!("winner: {}", self.players[w]));
+            v.push(format!("winner: {}", self.users[w]));
         }
         v
     }
@@ -3677,34 +3654,29 @@ pub fn describe(a: &Action, players: &[String]) -> String {
     }
 }
 
-impl Folded for Game {
-    crate::games::log::folded_log!(Action, Refusal);
+impl table::Fold for Nomic {
+    type Settings = Settings;
+    type State = State;
+    type Action = Action;
+    type Refusal = Refusal;
 
-    fn begun(&self) -> Game {
-        let start = self.log.first().map_or(0, |e| e.time);
-        Game {
-            settings: self.settings.clone(),
-            players: self.original.clone(),
-            original: self.original.clone(),
-            log: crate::games::log::Log::default(),
-            state: State::new(self.players.len(), self.settings.clone(), start),
-            away: self.away.clone(),
-        }
+    fn begin(g: &Game) -> State {
+        let start = g.log.first().map_or(0, |e| e.time);
+        State::new(g.users.len(), g.settings.clone(), start)
     }
 
     /// The limits that ran out before the entry, then the entry.
-    fn fold_entry(&mut self, e: &Entry) -> Result<(), Refusal> {
+    fn replay_entry(g: &mut Game, e: &Entry) -> Result<(), Refusal> {
         let ctx = Ctx {
-            players: &self.players,
-            organiser: self.log.first().map_or("", |f| f.actor.as_str()),
+            players: &g.users,
+            organiser: g.log.first().map_or("", |f| f.actor.as_str()),
             organiser_role: true,
-            away: &self.away,
+            away: &g.away,
         };
-        self.state.advance(e.time, &ctx, &mut Vec::new());
+        g.state.advance(e.time, &ctx, &mut Vec::new());
         let mut a = e.action.clone();
-        fold(&mut self.state, &ctx, &e.actor, &mut a, e.time)
+        fold(&mut g.state, &ctx, &e.actor, &mut a, e.time)
             .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
-        crate::games::log::seat_change(&mut self.players, &e.action);
         Ok(())
     }
 }

@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::games::log::{Folded, Reverting};
+use crate::games::table::{Fold, Table};
 use crate::time::{format_duration, Timestamp};
 
 use super::board::Position;
@@ -286,17 +287,13 @@ pub enum Request {
 /// What an accepted action reports: its number, what happened and who must act next.
 pub type Accepted = crate::games::log::Accepted<Vec<(String, String)>>;
 
-/// A Party Chess game.
+/// Party Chess's rules, as its [`Table`] folds them.
 #[derive(Clone, Debug)]
-pub struct Game {
-    /// Settings.
-    pub settings: Settings,
-    /// The log.
-    pub log: crate::games::log::Log<Action>,
-    state: State,
-    /// The players' vacations, handed in by the layer (shared rules 7.5).
-    pub away: crate::games::away::Away,
-}
+pub struct Party;
+
+/// A Party Chess game: its [`Table`], and Party Chess's methods on it. Its players come and
+/// go, so its seats are in its state; the table's `users` and `original` stay empty.
+pub type Game = Table<Party>;
 
 crate::games::refusal! {
     /// Why an action is refused (shown as it is).
@@ -396,22 +393,13 @@ impl Game {
     /// # Errors
     /// A log that does not replay.
     pub fn from_log(settings: Settings, log: impl Into<crate::games::log::Log<Action>>) -> R<Game> {
-        let mut g = Game {
-            settings,
-            log: log.into(),
-            state: State::empty(),
-            away: crate::games::away::Away::none(),
-        };
+        let mut g = Game::with_log(settings, Vec::new(), log, State::empty());
         g.replay()?;
         Ok(g)
     }
 
     // ----- queries ------------------------------------------------------------------------
 
-    /// The state.
-    pub fn state(&self) -> &State {
-        &self.state
-    }
     /// The position.
     pub fn position(&self) -> &Position {
         &self.state.pos
@@ -1405,22 +1393,20 @@ fn fold(
     Ok(())
 }
 
-impl Folded for Game {
-    crate::games::log::folded_log!(Action, Refusal);
+impl Fold for Party {
+    type Settings = Settings;
+    type State = State;
+    type Action = Action;
+    type Refusal = Refusal;
 
-    fn begun(&self) -> Game {
-        Game {
-            settings: self.settings.clone(),
-            log: crate::games::log::Log::default(),
-            state: State::empty(),
-            away: self.away.clone(),
-        }
+    fn begin(_: &Game) -> State {
+        State::empty()
     }
 
-    fn fold_entry(&mut self, e: &Entry) -> R<()> {
+    fn replay_entry(g: &mut Game, e: &Entry) -> R<()> {
         fold(
-            &mut self.state,
-            &self.settings,
+            &mut g.state,
+            &g.settings,
             &e.action,
             e.time,
             &mut Vec::new(),

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use crate::engine::notation::NotationError;
 use crate::engine::Square;
 use crate::games::log::{Folded, Reverting};
+use crate::games::table::{Fold, Table};
 use crate::time::{format_duration, Timestamp};
 
 use super::board::{parse_square, Kind, Seat};
@@ -315,21 +316,12 @@ crate::games::refusal! {
 /// What an accepted action reports: its number, what happened and who must act next.
 pub type Accepted = crate::games::log::Accepted<Vec<String>>;
 
-/// An Ultimate Chess game: settings, seats, the log and the state it replays into.
+/// Ultimate Chess's rules, as its [`Table`] folds them.
 #[derive(Clone, Debug)]
-pub struct Game {
-    /// Settings.
-    pub settings: Settings,
-    /// Users in seats Silver, Red, Black, Green, as they are now.
-    pub users: Vec<String>,
-    /// The users the game began with (a `/substitute` hands a seat to another).
-    pub original: Vec<String>,
-    /// The log.
-    pub log: crate::games::log::Log<Action>,
-    state: State,
-    /// The players' vacations, handed in by the layer (shared rules 7.5).
-    pub away: crate::games::away::Away,
-}
+pub struct Ultimate;
+
+/// An Ultimate Chess game: its [`Table`], and Ultimate Chess's methods on it.
+pub type Game = Table<Ultimate>;
 
 /// The seating `players:` gives with a seed: a Fisher–Yates shuffle driven by splitmix64
 /// (the same seed and list always give the same seats, §4.8a).
@@ -440,24 +432,13 @@ impl Game {
             return refuse("an Ultimate Chess game has four seats");
         }
         let state = State::new(Position::start(settings.mode), 0);
-        let mut g = Game {
-            settings,
-            original: users.clone(),
-            users,
-            log: log.into(),
-            state,
-            away: crate::games::away::Away::none(),
-        };
+        let mut g = Game::with_log(settings, users, log, state);
         g.replay()?;
         Ok(g)
     }
 
     // ----- queries -------------------------------------------------------------------
 
-    /// The state.
-    pub fn state(&self) -> &State {
-        &self.state
-    }
     /// The position.
     pub fn position(&self) -> &Position {
         &self.state.pos
@@ -1497,31 +1478,25 @@ fn insufficient_material(pos: &Position) -> bool {
     }
 }
 
-impl Folded for Game {
-    crate::games::log::folded_log!(Action, Refusal);
+impl Fold for Ultimate {
+    type Settings = Settings;
+    type State = State;
+    type Action = Action;
+    type Refusal = Refusal;
 
-    fn begun(&self) -> Game {
-        Game {
-            settings: self.settings.clone(),
-            users: self.original.clone(),
-            original: self.original.clone(),
-            log: crate::games::log::Log::default(),
-            state: State::new(Position::start(self.settings.mode), 0),
-            away: self.away.clone(),
-        }
+    fn begin(g: &Game) -> State {
+        State::new(Position::start(g.settings.mode), 0)
     }
 
-    fn fold_entry(&mut self, e: &Entry) -> Result<(), Refusal> {
+    fn replay_entry(g: &mut Game, e: &Entry) -> Result<(), Refusal> {
         fold(
-            &mut self.state,
-            &self.settings,
-            &self.users,
+            &mut g.state,
+            &g.settings,
+            &g.users,
             &e.action,
             e.time,
             &mut Vec::new(),
         )
-        .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
-        crate::games::log::seat_change(&mut self.users, &e.action);
-        Ok(())
+        .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))
     }
 }

@@ -1,0 +1,107 @@
+//! A game as the layer keeps it, written once for every game: its settings, who sits in each
+//! seat, its log, its players' vacations and the state the log folds into (shared rules 7.1).
+//! A game brings only its [`Fold`]: its types, how its state begins, and how one entry in
+//! effect changes it. Replaying the log, walking a replay's states and handing a seat to a
+//! substitute are the table's ([`Folded`]); each game's `Game` is a `Table` of its rules, with
+//! its own methods beside it.
+
+use std::fmt::Debug;
+
+use crate::games::away::Away;
+use crate::games::log::{Entry, Folded, Log, LogError, Logged};
+
+/// A game's own part of its [`Table`].
+pub trait Fold: Sized {
+    /// The settings, as stored.
+    type Settings: Clone + Debug;
+    /// What the log folds into.
+    type State: Clone + Debug;
+    /// A logged action.
+    type Action: Clone + Debug + Logged;
+    /// Why an action is refused (the log's own refusals among them).
+    type Refusal: From<LogError>;
+
+    /// The state before the log's first entry, for `table` as it stands (its settings, the
+    /// users it began with, its whole log).
+    fn begin(table: &Table<Self>) -> Self::State;
+
+    /// Applies one entry in effect to the state while the log replays; who plays each seat
+    /// afterwards is the table's to update.
+    ///
+    /// # Errors
+    /// The entry no longer applies (a corrupted log).
+    fn replay_entry(table: &mut Table<Self>, e: &Entry<Self::Action>) -> Result<(), Self::Refusal>;
+}
+
+/// A game: its rules' settings and state, its seats, its log and its players' vacations.
+#[derive(Clone, Debug)]
+pub struct Table<R: Fold> {
+    /// Settings.
+    pub settings: R::Settings,
+    /// Who plays each seat now (Party Chess, whose players come and go, keeps its seats in its
+    /// state and leaves this and `original` empty).
+    pub users: Vec<String>,
+    /// The users the game began with (a `/substitute` hands a seat to another).
+    pub original: Vec<String>,
+    /// The log.
+    pub log: Log<R::Action>,
+    /// What the log folds into.
+    pub(crate) state: R::State,
+    /// The players' vacations, handed in by the layer (shared rules 7.5).
+    pub away: Away,
+}
+
+impl<R: Fold> Table<R> {
+    /// A table before its log is replayed: its settings, the users it began with, its log
+    /// and the state as the game begins; nobody away. [`Folded::replay`] brings it up to date.
+    pub fn with_log(
+        settings: R::Settings,
+        users: Vec<String>,
+        log: impl Into<Log<R::Action>>,
+        state: R::State,
+    ) -> Self {
+        Table {
+            settings,
+            original: users.clone(),
+            users,
+            log: log.into(),
+            state,
+            away: Away::none(),
+        }
+    }
+
+    /// The state the log folds into.
+    pub fn state(&self) -> &R::State {
+        &self.state
+    }
+}
+
+impl<R: Fold> Folded for Table<R> {
+    type Action = R::Action;
+    type Error = R::Refusal;
+
+    fn log(&self) -> &Log<R::Action> {
+        &self.log
+    }
+
+    fn log_mut(&mut self) -> &mut Log<R::Action> {
+        &mut self.log
+    }
+
+    fn begun(&self) -> Self {
+        Table {
+            settings: self.settings.clone(),
+            users: self.original.clone(),
+            original: self.original.clone(),
+            log: Log::default(),
+            state: R::begin(self),
+            away: self.away.clone(),
+        }
+    }
+
+    fn fold_entry(&mut self, e: &Entry<R::Action>) -> Result<(), R::Refusal> {
+        R::replay_entry(self, e)?;
+        crate::games::log::seat_change(&mut self.users, &e.action);
+        Ok(())
+    }
+}
