@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::commands::{parse_command, Caller, GameKind, Hub, Roles, ThreadGame, KINDS};
+use crate::commands::{parse_command, Asker, Caller, GameKind, Hub, Roles, ThreadGame, KINDS};
 use crate::service::Service;
 use crate::store::{Store, StoreError};
 use crate::time::Timestamp;
@@ -143,7 +143,7 @@ fn next_move(game: &dyn ThreadGame, now: Timestamp, turn: usize) -> Option<(Stri
     let users = game.users();
     (0..users.len()).find_map(|i| {
         let u = &users[(turn + i) % users.len()];
-        let moves = game.offered_moves(u, None, now).ok()?;
+        let moves = game.offered_moves(&Asker::new(u, now)).ok()?;
         let m = moves.get((turn * 7) % moves.len().max(1))?;
         // A play offered as a word is a command of its own (Chex's `draw`).
         if m.chars().all(|c| c.is_ascii_lowercase()) {

@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use arbiter::commands::premove::key;
-use arbiter::commands::{parse_command, Caller, LogRow, Reply, Roles, ThreadGame};
+use arbiter::commands::{parse_command, Asker, Caller, LogRow, Reply, Roles, ThreadGame};
 use arbiter::games::seeded::splitmix;
 use arbiter::service::{Service, SEED_ONE_DRAFT};
 use arbiter::store::Store;
@@ -359,7 +359,7 @@ impl<'t> Run<'t> {
             )
             .map_err(|e| self.fail(&format!("the log up to {i} does not load: {e}")))?;
             let offered = before
-                .offered_moves(&row.actor, None, row.time)
+                .offered_moves(&Asker::new(&row.actor, row.time))
                 .unwrap_or_default();
             if !offered.iter().any(|o| key(o) == key(mv)) {
                 return Err(self.fail(&format!(
@@ -390,7 +390,7 @@ impl<'t> Run<'t> {
         let u = user.to_string();
         self.rt
             .block_on(self.svc.with_game(THREAD, move |g| {
-                g.offered_moves(&u, None, now).unwrap_or_default()
+                g.offered_moves(&Asker::new(&u, now)).unwrap_or_default()
             }))
             .unwrap_or_default()
     }
@@ -401,7 +401,7 @@ impl<'t> Run<'t> {
         self.rt
             .block_on(
                 self.svc
-                    .with_game(THREAD, move |g| g.planned_moves(&u, None, now)),
+                    .with_game(THREAD, move |g| g.planned_moves(&Asker::new(&u, now))),
             )
             .unwrap_or_default()
     }

@@ -3,8 +3,8 @@
 //! `/takeback`, `/revert`, `/status`, `/moves` and `/export`; the console's `!stack`.
 
 use super::layer::{
-    self, announced, draw_offer, duration_opt, main_text, overrun_due, seed_opt, Bookkeeping, Due,
-    GameKind, LogAction, NewGame, PictureJob, ThreadGame,
+    self, announced, draw_offer, duration_opt, main_text, overrun_due, seed_opt, Asker,
+    Bookkeeping, Due, GameKind, NewGame, PictureJob, ThreadGame,
 };
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
@@ -226,24 +226,7 @@ impl ThreadGame for Game {
     }
 
     fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
-        let req = match b.action {
-            LogAction::Takeback => Request::Takeback,
-            LogAction::Revert {
-                to,
-                reason,
-                entropy,
-            } => Request::Revert {
-                to,
-                reason: reason.to_string(),
-                entropy,
-            },
-            LogAction::Substitute(ref h) => {
-                let a =
-                    Game::substitute(self, b.substitution(h.clone())).map_err(|e| e.to_string())?;
-                return Ok(accepted(self, a));
-            }
-        };
-        self.apply(b.actor, req, b.now, b.raw)
+        layer::bookkeep(self, b)
             .map(|a| accepted(self, a))
             .map_err(|e| e.to_string())
     }
@@ -256,17 +239,12 @@ impl ThreadGame for Game {
         Game::state_lines(self)
     }
 
-    fn offered_moves(
-        &self,
-        user: &str,
-        _board: Option<usize>,
-        _now: Timestamp,
-    ) -> Result<Vec<String>, String> {
-        self.legal_for(user).map_err(|e| e.to_string())
+    fn offered_moves(&self, a: &Asker<'_>) -> Result<Vec<String>, String> {
+        self.legal_for(a.user).map_err(|e| e.to_string())
     }
 
-    fn planned_moves(&self, user: &str, _board: Option<usize>, _now: Timestamp) -> Vec<String> {
-        self.planned_for(user)
+    fn planned_moves(&self, a: &Asker<'_>) -> Vec<String> {
+        self.planned_for(a.user)
     }
 
     fn export(&self) -> String {
@@ -338,28 +316,17 @@ impl ThreadGame for Game {
         frames.job(replay::header(KIND.title, &self.users), opts.speed)
     }
 
-    fn square_seen(
-        &self,
-        user: &str,
-        square: &str,
-        _board: Option<usize>,
-        _now: Timestamp,
-    ) -> Option<super::layer::SquareSeen> {
+    fn square_seen(&self, a: &Asker<'_>, square: &str) -> Option<super::layer::SquareSeen> {
         use super::layer::SquareSeen;
-        let Some(sq) = self.frame().parse(square) else {
-            return Some(SquareSeen::OffBoard);
-        };
-        let Some(p) = self.position().at(sq) else {
-            return Some(SquareSeen::Empty);
-        };
-        let me = self.side_of(user)?;
-        if p.side == me {
-            return Some(SquareSeen::Own(p.kind.name().to_string()));
-        }
-        Some(SquareSeen::Other {
-            owner: p.side.name().to_string(),
-            piece: p.kind.name().to_string(),
-            you: me.name().to_string(),
+        let found = self.frame().parse(square).map(|sq| self.position().at(sq));
+        SquareSeen::of(found, |p| {
+            let me = self.side_of(a.user)?;
+            Some(SquareSeen::piece(
+                p.kind.name().to_string(),
+                p.side == me,
+                p.side.name().to_string(),
+                me.name().to_string(),
+            ))
         })
     }
 

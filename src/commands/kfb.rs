@@ -6,8 +6,7 @@ mod picture;
 pub use picture::{clock_text, kfb_picture, kfb_view};
 
 use super::layer::{
-    self, main_text, Bookkeeping, Due, GameKind, LogAction, NewGame, PictureJob, SquareSeen,
-    ThreadGame,
+    self, main_text, Asker, Bookkeeping, Due, GameKind, NewGame, PictureJob, SquareSeen, ThreadGame,
 };
 use super::replay::{Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
@@ -489,13 +488,9 @@ impl ThreadGame for Game {
     }
 
     fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
-        match b.action {
-            LogAction::Takeback => Game::takeback(self, b.actor, b.now, b.raw),
-            LogAction::Revert { to, reason, .. } => Game::revert(self, b.reverting(to, reason)),
-            LogAction::Substitute(ref h) => Game::substitute(self, b.substitution(h.clone())),
-        }
-        .map(accepted)
-        .map_err(|e| e.to_string())
+        layer::bookkeep(self, b)
+            .map(accepted)
+            .map_err(|e| e.to_string())
     }
 
     fn status(&self, now: Timestamp) -> String {
@@ -506,23 +501,21 @@ impl ThreadGame for Game {
         state_lines(self, now)
     }
 
-    fn offered_moves(
-        &self,
-        user: &str,
-        board: Option<usize>,
-        now: Timestamp,
-    ) -> Result<Vec<String>, String> {
-        let seat = self.acting_seat(user, board).map_err(|e| e.to_string())?;
-        self.check_may_move(seat, now).map_err(|e| e.to_string())?;
+    fn offered_moves(&self, a: &Asker<'_>) -> Result<Vec<String>, String> {
+        let seat = self
+            .acting_seat(a.user, a.board)
+            .map_err(|e| e.to_string())?;
+        self.check_may_move(seat, a.now)
+            .map_err(|e| e.to_string())?;
         Ok(self
-            .legal_moves(seat, now)
+            .legal_moves(seat, a.now)
             .into_iter()
             .map(|(_, s)| s)
             .collect())
     }
 
-    fn planned_moves(&self, user: &str, board: Option<usize>, _now: Timestamp) -> Vec<String> {
-        self.acting_seat(user, board)
+    fn planned_moves(&self, a: &Asker<'_>) -> Vec<String> {
+        self.acting_seat(a.user, a.board)
             .map(|seat| {
                 Game::planned_moves(self, seat)
                     .into_iter()
@@ -609,33 +602,21 @@ impl ThreadGame for Game {
         frames.job(format!("{} · {teams}", KIND.title), opts.speed)
     }
 
-    fn square_seen(
-        &self,
-        user: &str,
-        square: &str,
-        board: Option<usize>,
-        _now: Timestamp,
-    ) -> Option<SquareSeen> {
-        let seat = self.acting_seat(user, board).ok()?;
+    fn square_seen(&self, a: &Asker<'_>, square: &str) -> Option<SquareSeen> {
+        let seat = self.acting_seat(a.user, a.board).ok()?;
         let st = self.state();
         let b = &st.boards.as_ref()?[st.players[seat].board];
-        let Ok(sq) = b.pos.rules().geometry.parse_square(square) else {
-            return Some(SquareSeen::OffBoard);
-        };
-        let Some(p) = b.pos.piece_at(sq) else {
-            return Some(SquareSeen::Empty);
-        };
-        let name = b.pos.rules().catalog.def(p.kind).name.to_string();
-        let me = &st.players[seat];
-        if p.side == me.side {
-            return Some(SquareSeen::Own(name));
-        }
-        let colour = |c: Option<u8>| c.map_or("?", |c| kfb::COLOUR_NAMES[c as usize % 3]);
-        let them = if b.first == seat { b.second } else { b.first };
-        Some(SquareSeen::Other {
-            owner: format!("{} ({})", self.users[them], colour(st.players[them].colour)),
-            piece: name,
-            you: format!("{} on board {}", colour(me.colour), me.board + 1),
+        let found = b.pos.rules().geometry.parse_square(square).ok();
+        SquareSeen::of(found.map(|sq| b.pos.piece_at(sq)), |p| {
+            let me = &st.players[seat];
+            let colour = |c: Option<u8>| c.map_or("?", |c| kfb::COLOUR_NAMES[c as usize % 3]);
+            let them = if b.first == seat { b.second } else { b.first };
+            Some(SquareSeen::piece(
+                b.pos.rules().catalog.def(p.kind).name.to_string(),
+                p.side == me.side,
+                format!("{} ({})", self.users[them], colour(st.players[them].colour)),
+                format!("{} on board {}", colour(me.colour), me.board + 1),
+            ))
         })
     }
 

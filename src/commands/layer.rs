@@ -115,6 +115,60 @@ pub fn waiting<G: ThreadGame + ?Sized>(
         .collect()
 }
 
+impl SquareSeen {
+    /// What a game found on a square: `None` when the text is not a square of its board,
+    /// `Some(None)` when nothing stands there, else the piece, which `piece` tells of
+    /// (`None` when the game does not say).
+    pub fn of<P>(
+        found: Option<Option<P>>,
+        piece: impl FnOnce(P) -> Option<SquareSeen>,
+    ) -> Option<SquareSeen> {
+        match found {
+            None => Some(SquareSeen::OffBoard),
+            Some(None) => Some(SquareSeen::Empty),
+            Some(Some(p)) => piece(p),
+        }
+    }
+
+    /// The piece named `piece`: the asker's own when `mine`, else `owner`'s, the asker
+    /// playing `you`.
+    pub fn piece(piece: String, mine: bool, owner: String, you: String) -> SquareSeen {
+        if mine {
+            SquareSeen::Own(piece)
+        } else {
+            SquareSeen::Other { owner, piece, you }
+        }
+    }
+}
+
+/// Who asks which plays are theirs (`/moves`, the `/move` autocomplete, conditional moves),
+/// for which board and when.
+#[derive(Clone, Copy, Debug)]
+pub struct Asker<'a> {
+    /// The user.
+    pub user: &'a str,
+    /// The board named with `board:` (a Kung Fu Bughouse proxy's board), if any.
+    pub board: Option<usize>,
+    /// When.
+    pub now: Timestamp,
+}
+
+impl<'a> Asker<'a> {
+    /// `user` asking at `now`, of no board in particular.
+    pub fn new(user: &'a str, now: Timestamp) -> Self {
+        Asker {
+            user,
+            board: None,
+            now,
+        }
+    }
+
+    /// The same, of `board`.
+    pub fn on(self, board: Option<usize>) -> Self {
+        Asker { board, ..self }
+    }
+}
+
 /// What stands on a square a user names in `/moves square:`, as the game tells it to them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SquareSeen {
@@ -237,16 +291,11 @@ pub trait ThreadGame: Send + Sync {
     /// The console's `!state` lines.
     fn state_lines(&self, now: Timestamp) -> Vec<String>;
     /// The plays a user may make now, each exactly as `/move` accepts it (for `/moves` and
-    /// the autocomplete). `board` is the KFB proxy board.
+    /// the autocomplete).
     ///
     /// # Errors
     /// Why the user has none (not seated, not their turn…).
-    fn offered_moves(
-        &self,
-        user: &str,
-        board: Option<usize>,
-        now: Timestamp,
-    ) -> Result<Vec<String>, String>;
+    fn offered_moves(&self, asker: &Asker<'_>) -> Result<Vec<String>, String>;
     /// The result once the game is over, as its replies write it (`Green (bob) wins`), for
     /// the one message that tells the players (shared rules 8.1); `None` while in play, or when the
     /// game does not say (the layer then takes the last line of the reply that ended it).
@@ -301,22 +350,16 @@ pub trait ThreadGame: Send + Sync {
         }
         waiting(self, |t| self.awaited(t).unwrap_or_default(), now)
     }
-    /// What `user` could play in the position as it stands if it were their turn, each as
-    /// `/move` would read it then (`board` is the KFB proxy board): `/moves` lists them after
+    /// What the asker could play in the position as it stands if it were their turn, each as
+    /// `/move` would read it then: `/moves` lists them after
     /// its refusal off-turn, for planning (the autocomplete offers nothing off-turn, since
     /// what it offers must be accepted). Empty for a user who does not play here, and after
     /// the end.
-    fn planned_moves(&self, user: &str, board: Option<usize>, now: Timestamp) -> Vec<String>;
-    /// What stands on `square` (lower case, as typed after `square:`) for `user`, to explain
-    /// a `/moves square:` that lists nothing (`board` is the KFB proxy board); `None` when
+    fn planned_moves(&self, asker: &Asker<'_>) -> Vec<String>;
+    /// What stands on `square` (lower case, as typed after `square:`) for the asker, to
+    /// explain a `/moves square:` that lists nothing; `None` when
     /// the game does not say (the layer then answers in general terms).
-    fn square_seen(
-        &self,
-        _user: &str,
-        _square: &str,
-        _board: Option<usize>,
-        _now: Timestamp,
-    ) -> Option<SquareSeen> {
+    fn square_seen(&self, _asker: &Asker<'_>, _square: &str) -> Option<SquareSeen> {
         None
     }
     /// The export text (every action), as `/export` attaches it and `arbiter import` reads it.
@@ -424,6 +467,26 @@ impl<'a> Bookkeeping<'a> {
     /// A revert, for a game that reverts through [`crate::games::log::Log::revert_by`].
     pub fn reverting(&self, to: u32, reason: &'a str) -> Reverting<'a> {
         Reverting::new(to, self.actor, reason, self.now, self.raw)
+    }
+}
+
+/// Hands one of the log's own actions to a game that answers them through
+/// [`crate::games::log::Bookkept`].
+///
+/// # Errors
+/// The game's refusal.
+pub fn bookkeep<G: crate::games::log::Bookkept>(
+    game: &mut G,
+    b: Bookkeeping<'_>,
+) -> Result<G::Accepted, G::Refusal> {
+    match b.action {
+        LogAction::Takeback => game.takeback(b.actor, b.now, b.raw),
+        LogAction::Revert {
+            to,
+            reason,
+            entropy,
+        } => game.revert(b.reverting(to, reason), entropy),
+        LogAction::Substitute(ref h) => game.substitute(b.substitution(h.clone())),
     }
 }
 

@@ -20,7 +20,7 @@ pub mod vacation;
 use std::collections::{HashMap, HashSet};
 
 pub use layer::{
-    acting_on_leave, import, imported, kind_of, kinds, register, vacation_off, waiting,
+    acting_on_leave, import, imported, kind_of, kinds, register, vacation_off, waiting, Asker,
     Bookkeeping, Due, GameKind, LogAction, LogRow, NewGame, PictureJob, Played, PremoveSeat,
     SquareSeen, ThreadGame, Wait, KINDS,
 };
@@ -155,18 +155,18 @@ fn moves_reply(game: &dyn ThreadGame, user: &str, cmd: &Command, now: Timestamp)
             .cloned()
             .collect()
     };
-    let all = match game.offered_moves(user, None, now) {
+    let all = match game.offered_moves(&Asker::new(user, now)) {
         Ok(list) => list,
         Err(e) => {
             return Reply::refused(planning(
                 &e,
-                &chosen(&game.planned_moves(user, None, now)),
+                &chosen(&game.planned_moves(&Asker::new(user, now))),
                 &sq,
             ))
         }
     };
     let seen = (!sq.is_empty())
-        .then(|| game.square_seen(user, &sq, None, now))
+        .then(|| game.square_seen(&Asker::new(user, now), &sq))
         .flatten();
     if seen == Some(SquareSeen::OffBoard) {
         return Reply::refused(format!("{sq} is not a square of this board"));

@@ -5,7 +5,7 @@
 //! `/revert`, `/status`, `/moves` and `/export`.
 
 use super::layer::{
-    self, on_off, Bookkeeping, Due, GameKind, LogAction, NewGame, PictureJob, ThreadGame,
+    self, on_off, Asker, Bookkeeping, Due, GameKind, LogAction, NewGame, PictureJob, ThreadGame,
 };
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
@@ -759,17 +759,12 @@ impl ThreadGame for Game {
         Game::state_lines(self, now)
     }
 
-    fn offered_moves(
-        &self,
-        user: &str,
-        _board: Option<usize>,
-        now: Timestamp,
-    ) -> Result<Vec<String>, String> {
-        self.offered(user, now).map_err(|e| e.to_string())
+    fn offered_moves(&self, a: &Asker<'_>) -> Result<Vec<String>, String> {
+        self.offered(a.user, a.now).map_err(|e| e.to_string())
     }
 
-    fn planned_moves(&self, user: &str, _board: Option<usize>, now: Timestamp) -> Vec<String> {
-        self.planned(user, now)
+    fn planned_moves(&self, a: &Asker<'_>) -> Vec<String> {
+        self.planned(a.user, a.now)
     }
 
     fn export(&self) -> String {
@@ -846,36 +841,25 @@ impl ThreadGame for Game {
         frames.job(replay::header(KIND.title, &self.users), opts.speed)
     }
 
-    fn square_seen(
-        &self,
-        user: &str,
-        square: &str,
-        _board: Option<usize>,
-        now: Timestamp,
-    ) -> Option<super::layer::SquareSeen> {
+    fn square_seen(&self, a: &Asker<'_>, square: &str) -> Option<super::layer::SquareSeen> {
         use super::layer::SquareSeen;
         use crate::games::nomic::position::parse_square;
         // Squares mean something only on the joined board of a move (after the push).
-        let st = self.state_at(now);
+        let st = self.state_at(a.now);
         let join = st.pos.turn.join?;
         let crate::games::nomic::Slot::Army(army) = st.pos.turn.slot else {
             return None;
         };
-        self.player_of(user)?;
-        let Some((file, rank)) = parse_square(square, 8) else {
-            return Some(SquareSeen::OffBoard);
-        };
+        self.player_of(a.user)?;
         let b = st.pos.joined(join);
-        let Some(p) = b[usize::from(rank)][usize::from(file)] else {
-            return Some(SquareSeen::Empty);
-        };
-        if p.army == army {
-            return Some(SquareSeen::Own(p.kind.lower_name().to_string()));
-        }
-        Some(SquareSeen::Other {
-            owner: self.army_name(&st, p.army),
-            piece: p.kind.lower_name().to_string(),
-            you: self.army_name(&st, army),
+        let found = parse_square(square, 8).map(|(f, r)| b[usize::from(r)][usize::from(f)]);
+        SquareSeen::of(found, |p| {
+            Some(SquareSeen::piece(
+                p.kind.lower_name().to_string(),
+                p.army == army,
+                self.army_name(&st, p.army),
+                self.army_name(&st, army),
+            ))
         })
     }
 

@@ -4,7 +4,7 @@
 //! `/export`.
 
 use super::layer::{
-    self, announced, duration_opt, main_text, seed_opt, switch, Bookkeeping, Due, GameKind,
+    self, announced, duration_opt, main_text, seed_opt, switch, Asker, Bookkeeping, Due, GameKind,
     LogAction, NewGame, PictureJob, ThreadGame,
 };
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
@@ -312,17 +312,12 @@ impl ThreadGame for Game {
         self.at(now).state_lines()
     }
 
-    fn offered_moves(
-        &self,
-        user: &str,
-        _board: Option<usize>,
-        now: Timestamp,
-    ) -> Result<Vec<String>, String> {
-        self.at(now).offered(user).map_err(|e| e.to_string())
+    fn offered_moves(&self, a: &Asker<'_>) -> Result<Vec<String>, String> {
+        self.at(a.now).offered(a.user).map_err(|e| e.to_string())
     }
 
-    fn planned_moves(&self, user: &str, _board: Option<usize>, now: Timestamp) -> Vec<String> {
-        self.at(now).planned(user)
+    fn planned_moves(&self, a: &Asker<'_>) -> Vec<String> {
+        self.at(a.now).planned(a.user)
     }
 
     fn export(&self) -> String {
@@ -405,33 +400,21 @@ impl ThreadGame for Game {
         frames.job(replay::header(KIND.title, &game.users()), opts.speed)
     }
 
-    fn square_seen(
-        &self,
-        user: &str,
-        square: &str,
-        _board: Option<usize>,
-        _now: Timestamp,
-    ) -> Option<super::layer::SquareSeen> {
+    fn square_seen(&self, a: &Asker<'_>, square: &str) -> Option<super::layer::SquareSeen> {
         use super::layer::SquareSeen;
         use crate::games::party::board::Sq;
         // Only lower-case files are squares of the board (`/move` reads them so).
-        if !square.starts_with(|c: char| c.is_ascii_lowercase()) {
-            return Some(SquareSeen::OffBoard);
-        }
-        let Some(sq) = Sq::parse(square) else {
-            return Some(SquareSeen::OffBoard);
-        };
-        let Some(p) = self.position().at(sq) else {
-            return Some(SquareSeen::Empty);
-        };
-        let me = self.seat_of(user)?;
-        if p.seat == me {
-            return Some(SquareSeen::Own(p.kind.name().to_string()));
-        }
-        Some(SquareSeen::Other {
-            owner: format!("{} ({})", self.user(p.seat), p.seat),
-            piece: p.kind.name().to_string(),
-            you: format!("seat {me}"),
+        let found = Sq::parse(square)
+            .filter(|_| square.starts_with(|c: char| c.is_ascii_lowercase()))
+            .map(|sq| self.position().at(sq));
+        SquareSeen::of(found, |p| {
+            let me = self.seat_of(a.user)?;
+            Some(SquareSeen::piece(
+                p.kind.name().to_string(),
+                p.seat == me,
+                format!("{} ({})", self.user(p.seat), p.seat),
+                format!("seat {me}"),
+            ))
         })
     }
 

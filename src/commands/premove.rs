@@ -21,7 +21,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::layer::{Played, PremoveSeat};
+use super::layer::{Asker, Played, PremoveSeat};
 use super::{Caller, Command, Reply, Roles, ThreadGame};
 use crate::games::Notify;
 use crate::time::Timestamp;
@@ -517,7 +517,7 @@ fn met(line: &Line) -> bool {
 
 /// Whether `user` may play on their board now.
 fn may_play(game: &dyn ThreadGame, user: &str, now: Timestamp) -> bool {
-    game.offered_moves(user, None, now)
+    game.offered_moves(&Asker::new(user, now))
         .is_ok_and(|m| !m.is_empty())
 }
 

@@ -5,7 +5,7 @@
 //! them ([`crate::render::replay`]) away from the executor. The options are read and
 //! checked here once for every game.
 
-use super::{parse_command, Caller, Command, Hub, Roles, ThreadGame};
+use super::{parse_command, Asker, Caller, Command, Hub, Roles, ThreadGame};
 use crate::games::log::{Entry, Folded, Logged};
 use crate::render::replay::{
     render_replay, Replay, ReplayFrame, ReplaySpec, Speed, Still, UPLOAD_LIMIT,
@@ -376,7 +376,9 @@ pub fn example_game(game: &str, plays: usize) -> Result<Box<dyn ThreadGame>, Str
             if game.finished() || played >= plays {
                 break;
             }
-            let offered = game.offered_moves(user, None, now).unwrap_or_default();
+            let offered = game
+                .offered_moves(&Asker::new(user, now))
+                .unwrap_or_default();
             let quiet: Vec<&String> = offered.iter().filter(|m| !m.contains('x')).collect();
             let pool: Vec<&String> = if quiet.is_empty() {
                 offered.iter().collect()

@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::layer::{
-    Bookkeeping, Due, GameKind, LogAction, LogRow, NewGame, PictureJob, ThreadGame,
+    Asker, Bookkeeping, Due, GameKind, LogAction, LogRow, NewGame, PictureJob, ThreadGame,
 };
 use super::{Caller, Command, Notify, Reply};
 use crate::games::log::{Log, LogError, Logged};
@@ -286,17 +286,12 @@ impl<R: Rules> ThreadGame for RulesGame<R> {
         vec![format!("status: {}", self.state.status()), next]
     }
 
-    fn offered_moves(
-        &self,
-        user: &str,
-        _board: Option<usize>,
-        _now: Timestamp,
-    ) -> Result<Vec<String>, String> {
-        self.on_turn(user).map(|seat| self.state.plays(seat))
+    fn offered_moves(&self, a: &Asker<'_>) -> Result<Vec<String>, String> {
+        self.on_turn(a.user).map(|seat| self.state.plays(seat))
     }
 
-    fn planned_moves(&self, user: &str, _board: Option<usize>, _now: Timestamp) -> Vec<String> {
-        match self.seat(user) {
+    fn planned_moves(&self, a: &Asker<'_>) -> Vec<String> {
+        match self.seat(a.user) {
             Some(seat) if !self.finished() => self.state.plays(seat),
             _ => Vec::new(),
         }

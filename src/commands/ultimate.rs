@@ -3,8 +3,8 @@
 //! `/revert`, `/status`, `/moves` and `/export`.
 
 use super::layer::{
-    self, announced, draw_offer, duration_opt, main_text, on_off, overrun_due, seed_opt,
-    Bookkeeping, Due, GameKind, LogAction, NewGame, PictureJob, SquareSeen, ThreadGame,
+    self, announced, draw_offer, duration_opt, main_text, on_off, overrun_due, seed_opt, Asker,
+    Bookkeeping, Due, GameKind, NewGame, PictureJob, SquareSeen, ThreadGame,
 };
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
@@ -307,19 +307,7 @@ impl ThreadGame for Game {
     }
 
     fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
-        let req = match b.action {
-            LogAction::Takeback => Request::Takeback,
-            LogAction::Revert { to, reason, .. } => Request::Revert {
-                to,
-                reason: reason.to_string(),
-            },
-            LogAction::Substitute(ref h) => {
-                let a =
-                    Game::substitute(self, b.substitution(h.clone())).map_err(|e| e.to_string())?;
-                return Ok(accepted(self, a));
-            }
-        };
-        self.apply(b.actor, req, b.now, b.raw)
+        layer::bookkeep(self, b)
             .map(|a| accepted(self, a))
             .map_err(|e| e.to_string())
     }
@@ -332,17 +320,13 @@ impl ThreadGame for Game {
         Game::state_lines(self)
     }
 
-    fn offered_moves(
-        &self,
-        user: &str,
-        _board: Option<usize>,
-        _now: Timestamp,
-    ) -> Result<Vec<String>, String> {
-        self.legal_moves_for(user, None).map_err(|e| e.to_string())
+    fn offered_moves(&self, a: &Asker<'_>) -> Result<Vec<String>, String> {
+        self.legal_moves_for(a.user, None)
+            .map_err(|e| e.to_string())
     }
 
-    fn planned_moves(&self, user: &str, _board: Option<usize>, _now: Timestamp) -> Vec<String> {
-        Game::planned_moves(self, user)
+    fn planned_moves(&self, a: &Asker<'_>) -> Vec<String> {
+        Game::planned_moves(self, a.user)
     }
 
     fn export(&self) -> String {
@@ -392,33 +376,22 @@ impl ThreadGame for Game {
         frames.job(replay::header(KIND.title, &self.users), opts.speed)
     }
 
-    fn square_seen(
-        &self,
-        user: &str,
-        square: &str,
-        _board: Option<usize>,
-        _now: Timestamp,
-    ) -> Option<SquareSeen> {
-        let Some(sq) = ultimate::parse_square(square) else {
-            return Some(SquareSeen::OffBoard);
-        };
+    fn square_seen(&self, a: &Asker<'_>, square: &str) -> Option<SquareSeen> {
         let pos = self.position();
-        let Some(p) = pos.piece_at(sq) else {
-            return Some(SquareSeen::Empty);
-        };
-        let me = self.seat_of(user)?;
-        if pos.controller(p.seat) == Some(me) && !pos.is_obstacle(sq) {
-            return Some(SquareSeen::Own(p.kind.name().to_string()));
-        }
-        let owner = if pos.is_obstacle(sq) {
-            format!("{} (an obstacle now)", p.seat.name())
-        } else {
-            p.seat.name().to_string()
-        };
-        Some(SquareSeen::Other {
-            owner,
-            piece: p.kind.name().to_string(),
-            you: me.name().to_string(),
+        let found = ultimate::parse_square(square).map(|sq| pos.piece_at(sq).map(|p| (sq, p)));
+        SquareSeen::of(found, |(sq, p)| {
+            let me = self.seat_of(a.user)?;
+            let obstacle = pos.is_obstacle(sq);
+            Some(SquareSeen::piece(
+                p.kind.name().to_string(),
+                pos.controller(p.seat) == Some(me) && !obstacle,
+                if obstacle {
+                    format!("{} (an obstacle now)", p.seat.name())
+                } else {
+                    p.seat.name().to_string()
+                },
+                me.name().to_string(),
+            ))
         })
     }
 

@@ -17,7 +17,7 @@ use super::respond::{
     is_private, known_users, notify, notify_among, post_notices, refresh_status, show_status,
     status_message, Outgoing,
 };
-use crate::commands::{Caller, Command, Hub, Notify, Reply, Roles};
+use crate::commands::{Asker, Caller, Command, Hub, Notify, Reply, Roles};
 
 /// The command as it would be typed, for the game log.
 pub(super) fn raw_text(cmd: &Command) -> String {
@@ -520,7 +520,9 @@ pub(super) async fn legal_moves(ctx: Ctx<'_>, partial: &str) -> CreateAutocomple
     let moves: Vec<String> = ctx
         .data()
         .service
-        .with_game(&thread, |g| g.offered_moves(&user, board, now).ok())
+        .with_game(&thread, |g| {
+            g.offered_moves(&Asker::new(&user, now).on(board)).ok()
+        })
         .await
         .flatten()
         .unwrap_or_default();

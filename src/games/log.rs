@@ -81,6 +81,40 @@ pub fn seat_change<A: Logged>(users: &mut [String], action: &A) {
     }
 }
 
+/// The log's own actions on a game (shared rules 7.2, 7.3 and 7.6), as the layer hands them
+/// over once it has checked who may ask; a game answers each in its own words
+/// (`commands::layer::bookkeep` dispatches them).
+pub trait Bookkept {
+    /// What an accepted action reports.
+    type Accepted;
+    /// Why one is refused.
+    type Refusal;
+
+    /// `/takeback`: `actor`'s last action in effect undone.
+    ///
+    /// # Errors
+    /// Nothing of theirs to take back, or the game forbids it.
+    fn takeback(
+        &mut self,
+        actor: &str,
+        now: Timestamp,
+        raw: &str,
+    ) -> Result<Self::Accepted, Self::Refusal>;
+
+    /// A moderator's confirmed revert; `entropy` seeds whatever the game must draw afresh (a
+    /// Chex reshuffle; the other games ignore it).
+    ///
+    /// # Errors
+    /// No such action, or nothing left to undo.
+    fn revert(&mut self, by: Reverting<'_>, entropy: u64) -> Result<Self::Accepted, Self::Refusal>;
+
+    /// `/substitute`: the seat handed over from now on (checked by the layer).
+    ///
+    /// # Errors
+    /// The game is over.
+    fn substitute(&mut self, s: Substitution<'_>) -> Result<Self::Accepted, Self::Refusal>;
+}
+
 /// What the log needs to know of a game's action.
 pub trait Logged: serde::Serialize {
     /// A seat handed to a substitute, if the action is one.

@@ -1,7 +1,7 @@
 //! Chex's own commands: `/chex new`, `/draw`, `/place` and the organiser's `/chex resign`
 //! (Chex rules 5.10).
 
-use super::{command, opt, Entry, Kind, Run, Who, COUNT, REMIND, SEED, STALL, VACATION};
+use super::{command, opt, Entry, Kind, Who, COUNT, POSITION, REMIND, SEED, STALL, VACATION};
 
 const CHEX: &[&str] = &["chex"];
 
@@ -50,15 +50,10 @@ pub static ENTRIES: &[Entry] = &[
                     REMIND,
                     STALL,
                     VACATION,
-                    opt("position", "Start from this position text", Kind::Line)
-                        .hint("<position text>"),
+                    POSITION,
                 ],
             )
-            .by(Who::Organisers)
-            .run(Run::NewGame {
-                title: "Chex",
-                server_defaults: false,
-            }),
+            .new_game("Chex", false),
             command(
                 "chex resign",
                 "Resign for a player who overran the move limit (organisers)",

@@ -2,7 +2,7 @@
 //! `/proxy` (KFB rules 1.2, 1.9, 1.10).
 
 use super::shared::ARMIES;
-use super::{command, opt, Entry, Kind, Run, Who, NUMBER, REMIND, SEED, STALL, SWITCH, VACATION};
+use super::{command, opt, Entry, Kind, Who, NUMBER, REMIND, SEED, STALL, SWITCH, VACATION};
 
 const KFB: &[&str] = &["kfb"];
 
@@ -43,11 +43,7 @@ pub static ENTRIES: &[Entry] = &[
                 .console(),
             ],
         )
-        .by(Who::Organisers)
-        .run(Run::NewGame {
-            title: "Kung Fu Bughouse",
-            server_defaults: true,
-        })],
+        .new_game("Kung Fu Bughouse", true)],
     },
     Entry::One(command(
         "pick",

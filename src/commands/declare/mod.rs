@@ -242,6 +242,9 @@ pub const STALL: Opt = opt(
 )
 .hint("<duration>|off")
 .console();
+/// `position:` on a `/<game> new` that may start from a position text.
+pub const POSITION: Opt =
+    opt("position", "Start from this position text", Kind::Line).hint("<position text>");
 /// On or off.
 pub const SWITCH: Kind = Kind::Choice(&["on", "off"]);
 /// `vacation:` on every `/<game> new` and `/tournament new`: whether the game waits for
@@ -418,6 +421,15 @@ impl Declared {
     /// Run as `run` says.
     pub const fn run(self, run: Run) -> Declared {
         Declared { run, ..self }
+    }
+
+    /// A game's `/<game> new`: for organisers, creating a `title` game (its settings from the
+    /// server's defaults when `server_defaults`).
+    pub const fn new_game(self, title: &'static str, server_defaults: bool) -> Declared {
+        self.by(Who::Organisers).run(Run::NewGame {
+            title,
+            server_defaults,
+        })
     }
 
     /// The command the layer reads from the options given (by name, as text: users as

@@ -3,7 +3,8 @@
 //! `/order`, `/set`, `/proposal …` and `/edit …`. Votes also come as buttons.
 
 use super::{
-    command, opt, Entry, Kind, Run, To, Who, COUNT, NUMBER, REMIND, SEED, STALL, SWITCH, VACATION,
+    command, opt, Entry, Kind, To, Who, COUNT, NUMBER, POSITION, REMIND, SEED, STALL, SWITCH,
+    VACATION,
 };
 
 const NOMIC: &[&str] = &["nomic"];
@@ -60,15 +61,10 @@ pub static ENTRIES: &[Entry] = &[
                     REMIND,
                     STALL,
                     VACATION,
-                    opt("position", "Start from this position text", Kind::Line)
-                        .hint("<position text>"),
+                    POSITION,
                 ],
             )
-            .by(Who::Organisers)
-            .run(Run::NewGame {
-                title: "Nomic Chess",
-                server_defaults: false,
-            }),
+            .new_game("Nomic Chess", false),
             command(
                 "nomic referee",
                 "Add or remove a Referee during the game (organiser; a numbered action)",

@@ -1,9 +1,7 @@
 //! Party Chess's own commands: `/party …` (most of them the Chess-Umpire's), `/pass`,
 //! `/surrender`, `/pieces` and the ledger (Party rules 3.9).
 
-use super::{
-    command, opt, Entry, Kind, Run, To, Who, COUNT, REMIND, SEED, STALL, SWITCH, VACATION,
-};
+use super::{command, opt, Entry, Kind, To, Who, COUNT, REMIND, SEED, STALL, SWITCH, VACATION};
 
 const PARTY: &[&str] = &["party"];
 
@@ -56,11 +54,7 @@ pub static ENTRIES: &[Entry] = &[
                     ).hint("<position text>"),
                 ],
             )
-            .by(Who::Organisers)
-            .run(Run::NewGame {
-                title: "Party Chess",
-                server_defaults: false,
-            }),
+            .new_game("Party Chess", false),
             command(
                 "party pieces",
                 "Pick your five pieces (total value at most 30), like RRCJP",

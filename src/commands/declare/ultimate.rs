@@ -1,7 +1,7 @@
 //! Ultimate Chess's own commands: `/ultimate new`, `/concede` and the organiser's
 //! `/ultimate concede` (Ultimate rules 4.2, 4.9).
 
-use super::{command, opt, Entry, Kind, Run, Who, REMIND, SEED, STALL, SWITCH, VACATION};
+use super::{command, opt, Entry, Kind, Who, REMIND, SEED, STALL, SWITCH, VACATION};
 
 const ULTIMATE: &[&str] = &["ultimate"];
 
@@ -59,11 +59,7 @@ pub static ENTRIES: &[Entry] = &[
                     .hint("<position text>"),
                 ],
             )
-            .by(Who::Organisers)
-            .run(Run::NewGame {
-                title: "Ultimate Chess",
-                server_defaults: false,
-            }),
+            .new_game("Ultimate Chess", false),
             command(
                 "ultimate concede",
                 "Concede for a player who overran the move limit (organisers)",

@@ -2,7 +2,7 @@
 //! append-only log of actions and the state replaying it gives. Pure: the caller passes every
 //! action's time and the seed.
 
-use crate::games::log::{Folded, Reverting};
+use crate::games::log::{Bookkept, Folded, Reverting};
 use crate::games::table::{Fold, Table};
 use crate::time::{format_duration, Timestamp};
 
@@ -1296,17 +1296,6 @@ impl Game {
         }
     }
 
-    /// `/substitute`: the seat handed over from now on (checked by the layer).
-    ///
-    /// # Errors
-    /// The game is over.
-    pub fn substitute(
-        &mut self,
-        s: crate::games::log::Substitution<'_>,
-    ) -> Result<Accepted, Refusal> {
-        self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
-    }
-
     fn commit(
         &mut self,
         actor: &str,
@@ -1390,39 +1379,6 @@ impl Game {
         }
     }
 
-    fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, Refusal> {
-        let side = self.seated(user)?;
-        let (idx, e) = self.log.takeable(user)?;
-        if matches!(e.action, Action::Draw { .. }) {
-            return refuse(
-                "a /draw cannot be taken back: the piece drawn stays revealed and must be placed",
-            );
-        }
-        if self.finished() {
-            return refuse(
-                "the action that ended the game cannot be taken back (a moderator can revert it)",
-            );
-        }
-        let undone = e.number.unwrap_or(0);
-        let what = describe(&e.action, &self.users);
-        let was = self.frame();
-        let number = self
-            .log
-            .take_back(idx, user, now, command, Action::Takeback { side, undone });
-        self.replay()?;
-        let mut lines = vec![format!("{user} takes back #{undone} ({what}).")];
-        if let Some(k) = self.state.pos.revealed {
-            lines.push(format!(
-                "The revealed {} stays drawn: it must be placed again.",
-                k.name()
-            ));
-        }
-        if let Some(l) = relabel_line(&was, &self.frame(), &self.state.pos) {
-            lines.push(l);
-        }
-        Ok(self.accepted(number, lines))
-    }
-
     /// What a revert to before action `to` would undo.
     ///
     /// # Errors
@@ -1454,47 +1410,6 @@ impl Game {
                     }
                 )
             })
-    }
-
-    fn revert(&mut self, by: Reverting<'_>, entropy: u64) -> Result<Accepted, Refusal> {
-        let undone = self.revert_preview(by.to)?;
-        let was = self.frame();
-        let reopens = self.finished();
-        let reseed = self.revert_reseeds(by.to).then(|| {
-            let seed = crate::games::drawn_seed(entropy);
-            Reseed {
-                seed: Some(seed),
-                hash: seed_hash(seed),
-            }
-        });
-        let old = self.log.clone();
-        let (number, line) = self
-            .log
-            .revert_by(&by, &undone, |to, reason| Action::Revert {
-                to,
-                reason,
-                reseed: reseed.clone(),
-            });
-        if let Err(e) = self.replay() {
-            self.log = old;
-            return Err(e);
-        }
-        let mut lines = vec![line];
-        if let Some(r) = &reseed {
-            let why = if reopens {
-                "The game is open again; its seed was revealed at the end"
-            } else {
-                "The order this revert brings back follows a seed revealed at an earlier end"
-            };
-            lines.push(format!(
-                "{why}, so the pieces still face down are reshuffled from a fresh seed. Seed hash (SHA-256 of the seed's decimal text): {}; the seed is revealed when the game ends.",
-                r.hash
-            ));
-        }
-        if let Some(l) = relabel_line(&was, &self.frame(), &self.state.pos) {
-            lines.push(l);
-        }
-        Ok(self.accepted(number, lines))
     }
 
     // ----- texts ------------------------------------------------------------------------
@@ -2069,6 +1984,93 @@ fn fold(
         lines.push(l);
     }
     Ok(())
+}
+
+impl Bookkept for Game {
+    type Accepted = Accepted;
+    type Refusal = Refusal;
+
+    /// `/substitute`: the seat handed over from now on (checked by the layer).
+    ///
+    /// # Errors
+    /// The game is over.
+    fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> Result<Accepted, Refusal> {
+        self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
+    }
+
+    fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, Refusal> {
+        let side = self.seated(user)?;
+        let (idx, e) = self.log.takeable(user)?;
+        if matches!(e.action, Action::Draw { .. }) {
+            return refuse(
+                "a /draw cannot be taken back: the piece drawn stays revealed and must be placed",
+            );
+        }
+        if self.finished() {
+            return refuse(
+                "the action that ended the game cannot be taken back (a moderator can revert it)",
+            );
+        }
+        let undone = e.number.unwrap_or(0);
+        let what = describe(&e.action, &self.users);
+        let was = self.frame();
+        let number = self
+            .log
+            .take_back(idx, user, now, command, Action::Takeback { side, undone });
+        self.replay()?;
+        let mut lines = vec![format!("{user} takes back #{undone} ({what}).")];
+        if let Some(k) = self.state.pos.revealed {
+            lines.push(format!(
+                "The revealed {} stays drawn: it must be placed again.",
+                k.name()
+            ));
+        }
+        if let Some(l) = relabel_line(&was, &self.frame(), &self.state.pos) {
+            lines.push(l);
+        }
+        Ok(self.accepted(number, lines))
+    }
+
+    fn revert(&mut self, by: Reverting<'_>, entropy: u64) -> Result<Accepted, Refusal> {
+        let undone = self.revert_preview(by.to)?;
+        let was = self.frame();
+        let reopens = self.finished();
+        let reseed = self.revert_reseeds(by.to).then(|| {
+            let seed = crate::games::drawn_seed(entropy);
+            Reseed {
+                seed: Some(seed),
+                hash: seed_hash(seed),
+            }
+        });
+        let old = self.log.clone();
+        let (number, line) = self
+            .log
+            .revert_by(&by, &undone, |to, reason| Action::Revert {
+                to,
+                reason,
+                reseed: reseed.clone(),
+            });
+        if let Err(e) = self.replay() {
+            self.log = old;
+            return Err(e);
+        }
+        let mut lines = vec![line];
+        if let Some(r) = &reseed {
+            let why = if reopens {
+                "The game is open again; its seed was revealed at the end"
+            } else {
+                "The order this revert brings back follows a seed revealed at an earlier end"
+            };
+            lines.push(format!(
+                "{why}, so the pieces still face down are reshuffled from a fresh seed. Seed hash (SHA-256 of the seed's decimal text): {}; the seed is revealed when the game ends.",
+                r.hash
+            ));
+        }
+        if let Some(l) = relabel_line(&was, &self.frame(), &self.state.pos) {
+            lines.push(l);
+        }
+        Ok(self.accepted(number, lines))
+    }
 }
 
 impl Fold for Chex {

@@ -7,7 +7,7 @@ use crate::engine::{
     fen, notation, ArmyId, CaptureFate, Catalog, Colour, DropRules, Geometry, HandPiece, Move,
     Position, RuleSet, Rules, Side,
 };
-use crate::games::log::{Folded, Log, Reverting};
+use crate::games::log::{Bookkept, Folded, Log, Reverting};
 use crate::games::table::{Fold, Table};
 use crate::games::Notify;
 use crate::time::{stamp, Style, Timestamp};
@@ -356,24 +356,6 @@ impl Game {
     ) -> Result<Option<u32>, Refusal> {
         Self::apply_to(&mut self.state, &self.settings, &self.away, &action, time)?;
         Ok(self.push(actor, time, command, action))
-    }
-
-    /// `/substitute`: the seat handed over from now on (checked by the layer).
-    ///
-    /// # Errors
-    /// Never for a checked hand-over.
-    pub fn substitute(
-        &mut self,
-        s: crate::games::log::Substitution<'_>,
-    ) -> Result<Accepted, Refusal> {
-        let text = s.handover.text();
-        let number = self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))?;
-        self.users = self.log.seated(&self.original);
-        Ok(Accepted {
-            number,
-            text,
-            notify: None,
-        })
     }
 
     // ----- queries -------------------------------------------------------------------
@@ -1137,51 +1119,6 @@ impl Game {
         })
     }
 
-    /// Takes back the player's own last action if it is the last in the game (shared rules 7.2).
-    ///
-    /// # Errors
-    /// Someone else acted since, nothing to take back, or it won the game.
-    pub fn takeback(
-        &mut self,
-        user: &str,
-        now: Timestamp,
-        command: &str,
-    ) -> Result<Accepted, Refusal> {
-        let (idx, e) = self.log.takeable(user)?;
-        if matches!(e.action, Action::Proxy { .. }) {
-            return refuse("a proxy grant is undone with /proxy revoke");
-        }
-        if let Action::Pick(DraftOutcome::HandedOver { player, .. }) = &e.action {
-            return refuse(format!(
-                "#{} is the hand-over of {}'s refused choice: the other team picks the \
-                 replacement, and the hand-over cannot be taken back (a moderator can revert it)",
-                e.number.unwrap_or(0),
-                self.users.get(*player).map_or("a player", String::as_str)
-            ));
-        }
-        if self.finished() {
-            return refuse("the winning action cannot be taken back (a moderator can revert it)");
-        }
-        let undone = e.number.unwrap_or(0);
-        let seat = self.seat_of(user).unwrap_or(0);
-        self.log.take_back(
-            idx,
-            user,
-            now,
-            command,
-            Action::Takeback {
-                player: seat,
-                undone,
-            },
-        );
-        self.replay()?;
-        Ok(Accepted {
-            number: Some(self.next_number() - 1),
-            text: format!("{user} takes back #{undone}"),
-            notify: None,
-        })
-    }
-
     /// What a revert to before action `to` would undo.
     ///
     /// # Errors
@@ -1190,30 +1127,6 @@ impl Game {
         Ok(self
             .log
             .revert_preview(to, |e| describe(&e.action, &self.users))?)
-    }
-
-    /// Reverts the game to before action `to` (moderator, after confirmation).
-    ///
-    /// # Errors
-    /// As [`Game::revert_preview`].
-    pub fn revert(&mut self, by: Reverting<'_>) -> Result<Accepted, Refusal> {
-        let undone = self.revert_preview(by.to)?;
-        let (number, line) = self
-            .log
-            .revert_by(&by, &undone, |to, reason| Action::Revert { to, reason });
-        self.replay()?;
-        Ok(Accepted {
-            number,
-            text: line,
-            // Everyone's position may have changed.
-            notify: Some(Notify::to(
-                self.users.clone(),
-                format!(
-                    "{} reverted the game to before #{} ({}); see where it stands with /status",
-                    by.moderator, by.to, by.reason
-                ),
-            )),
-        })
     }
 
     /// Players whose lock expires in `(after, until]` and who can then move.
@@ -1742,6 +1655,90 @@ pub fn describe(a: &Action, users: &[String]) -> String {
             u(*proxy),
             u(*for_player)
         ),
+    }
+}
+
+impl Bookkept for Game {
+    type Accepted = Accepted;
+    type Refusal = Refusal;
+
+    /// `/substitute`: the seat handed over from now on (checked by the layer).
+    ///
+    /// # Errors
+    /// Never for a checked hand-over.
+    fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> Result<Accepted, Refusal> {
+        let text = s.handover.text();
+        let number = self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))?;
+        self.users = self.log.seated(&self.original);
+        Ok(Accepted {
+            number,
+            text,
+            notify: None,
+        })
+    }
+
+    /// Takes back the player's own last action if it is the last in the game (shared rules 7.2).
+    ///
+    /// # Errors
+    /// Someone else acted since, nothing to take back, or it won the game.
+    fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, Refusal> {
+        let (idx, e) = self.log.takeable(user)?;
+        if matches!(e.action, Action::Proxy { .. }) {
+            return refuse("a proxy grant is undone with /proxy revoke");
+        }
+        if let Action::Pick(DraftOutcome::HandedOver { player, .. }) = &e.action {
+            return refuse(format!(
+                "#{} is the hand-over of {}'s refused choice: the other team picks the \
+                 replacement, and the hand-over cannot be taken back (a moderator can revert it)",
+                e.number.unwrap_or(0),
+                self.users.get(*player).map_or("a player", String::as_str)
+            ));
+        }
+        if self.finished() {
+            return refuse("the winning action cannot be taken back (a moderator can revert it)");
+        }
+        let undone = e.number.unwrap_or(0);
+        let seat = self.seat_of(user).unwrap_or(0);
+        self.log.take_back(
+            idx,
+            user,
+            now,
+            command,
+            Action::Takeback {
+                player: seat,
+                undone,
+            },
+        );
+        self.replay()?;
+        Ok(Accepted {
+            number: Some(self.next_number() - 1),
+            text: format!("{user} takes back #{undone}"),
+            notify: None,
+        })
+    }
+
+    /// Reverts the game to before action `to` (moderator, after confirmation).
+    ///
+    /// # Errors
+    /// As [`Game::revert_preview`].
+    fn revert(&mut self, by: Reverting<'_>, _entropy: u64) -> Result<Accepted, Refusal> {
+        let undone = self.revert_preview(by.to)?;
+        let (number, line) = self
+            .log
+            .revert_by(&by, &undone, |to, reason| Action::Revert { to, reason });
+        self.replay()?;
+        Ok(Accepted {
+            number,
+            text: line,
+            // Everyone's position may have changed.
+            notify: Some(Notify::to(
+                self.users.clone(),
+                format!(
+                    "{} reverted the game to before #{} ({}); see where it stands with /status",
+                    by.moderator, by.to, by.reason
+                ),
+            )),
+        })
     }
 }
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::engine::notation::NotationError;
 use crate::engine::Square;
-use crate::games::log::{Folded, Reverting};
+use crate::games::log::{Bookkept, Folded, Reverting};
 use crate::games::table::{Fold, Table};
 use crate::time::{format_duration, Timestamp};
 
@@ -738,7 +738,7 @@ impl Game {
             }
             Request::Takeback => return self.takeback(actor, now, command),
             Request::Revert { to, reason } => {
-                return self.revert(Reverting::new(to, actor, &reason, now, command))
+                return self.revert(Reverting::new(to, actor, &reason, now, command), 0)
             }
         };
         self.commit(actor, now, command, action)
@@ -757,18 +757,6 @@ impl Game {
             return refuse(format!("{} is out of the game", self.name(v)));
         }
         Ok(Some(v))
-    }
-
-    /// Applies a validated action to a copy of the state, then keeps it and logs the action.
-    /// `/substitute`: the seat handed over from now on (checked by the layer).
-    ///
-    /// # Errors
-    /// The game is over.
-    pub fn substitute(
-        &mut self,
-        s: crate::games::log::Substitution<'_>,
-    ) -> Result<Accepted, Refusal> {
-        self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
     }
 
     fn commit(
@@ -853,27 +841,6 @@ impl Game {
         }
     }
 
-    /// Takes back the user's own last action if it is the last action of the game (shared rules 7.2).
-    fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, Refusal> {
-        let seat = self.seated(user)?;
-        let (idx, e) = self.log.takeable(user)?;
-        if self.finished() {
-            return refuse(
-                "the action that ended the game cannot be taken back (a moderator can revert it)",
-            );
-        }
-        let undone = e.number.unwrap_or(0);
-        let what = describe(&e.action, &self.users);
-        let number = self
-            .log
-            .take_back(idx, user, now, command, Action::Takeback { seat, undone });
-        self.replay()?;
-        Ok(self.accepted(
-            number,
-            vec![format!("{user} takes back #{undone} ({what}).")],
-        ))
-    }
-
     /// What a revert to before action `to` would undo, one line per action.
     ///
     /// # Errors
@@ -882,16 +849,6 @@ impl Game {
         Ok(self
             .log
             .revert_preview(to, |e| describe(&e.action, &self.users))?)
-    }
-
-    /// Reverts the game to before action `to` (a moderator, after confirmation).
-    fn revert(&mut self, by: Reverting<'_>) -> Result<Accepted, Refusal> {
-        let undone = self.revert_preview(by.to)?;
-        let (number, line) = self
-            .log
-            .revert_by(&by, &undone, |to, reason| Action::Revert { to, reason });
-        self.replay()?;
-        Ok(self.accepted(number, vec![line]))
     }
 
     // ----- texts -----------------------------------------------------------------------
@@ -1475,6 +1432,51 @@ fn insufficient_material(pos: &Position) -> bool {
         [] => true,
         [k] => pos.active().len() == 2 && matches!(k, Kind::Bishop | Kind::Knight | Kind::Mage),
         _ => false,
+    }
+}
+
+impl Bookkept for Game {
+    type Accepted = Accepted;
+    type Refusal = Refusal;
+
+    /// Applies a validated action to a copy of the state, then keeps it and logs the action.
+    /// `/substitute`: the seat handed over from now on (checked by the layer).
+    ///
+    /// # Errors
+    /// The game is over.
+    fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> Result<Accepted, Refusal> {
+        self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
+    }
+
+    /// Takes back the user's own last action if it is the last action of the game (shared rules 7.2).
+    fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, Refusal> {
+        let seat = self.seated(user)?;
+        let (idx, e) = self.log.takeable(user)?;
+        if self.finished() {
+            return refuse(
+                "the action that ended the game cannot be taken back (a moderator can revert it)",
+            );
+        }
+        let undone = e.number.unwrap_or(0);
+        let what = describe(&e.action, &self.users);
+        let number = self
+            .log
+            .take_back(idx, user, now, command, Action::Takeback { seat, undone });
+        self.replay()?;
+        Ok(self.accepted(
+            number,
+            vec![format!("{user} takes back #{undone} ({what}).")],
+        ))
+    }
+
+    /// Reverts the game to before action `to` (a moderator, after confirmation).
+    fn revert(&mut self, by: Reverting<'_>, _entropy: u64) -> Result<Accepted, Refusal> {
+        let undone = self.revert_preview(by.to)?;
+        let (number, line) = self
+            .log
+            .revert_by(&by, &undone, |to, reason| Action::Revert { to, reason });
+        self.replay()?;
+        Ok(self.accepted(number, vec![line]))
     }
 }
 
