@@ -213,6 +213,9 @@ pub enum LogError {
         /// The last action's number.
         last: u32,
     },
+    /// The last action ended the game: only a moderator's revert reopens it.
+    #[error("the action that ended the game cannot be taken back (a moderator can revert it)")]
+    EndedTheGame,
     /// Everything from that action on is already undone.
     #[error("nothing from #{to} on is left to revert")]
     NothingToRevert {

@@ -8,7 +8,8 @@
 use std::fmt::Debug;
 
 use crate::games::away::Away;
-use crate::games::log::{Entry, Folded, Log, LogError, Logged};
+use crate::games::log::{Entry, Folded, Log, LogError, Logged, Reverting};
+use crate::time::Timestamp;
 
 /// A game's own part of its [`Table`].
 pub trait Fold: Sized {
@@ -73,6 +74,68 @@ impl<R: Fold> Table<R> {
     /// The state the log folds into.
     pub fn state(&self) -> &R::State {
         &self.state
+    }
+
+    /// `user`'s last action in effect taken back (shared rules 7.2), logged as the game's
+    /// `takeback` of its number and the log replayed: the takeback's number and the line that
+    /// says so (`ann takes back #4 (e2-e4).`, the action as `describe` words it for the seats'
+    /// users). Refused
+    /// when the last action in effect is not theirs, or when it ended the game (`ended`; a
+    /// moderator can revert that). Nothing changes when refused.
+    ///
+    /// # Errors
+    /// The refusal; a log that no longer replays (it is put back as it was).
+    pub fn take_back(
+        &mut self,
+        user: &str,
+        now: Timestamp,
+        command: &str,
+        ended: bool,
+        describe: impl FnOnce(&Entry<R::Action>, &[String]) -> String,
+        takeback: impl FnOnce(u32) -> R::Action,
+    ) -> Result<(Option<u32>, String), R::Refusal> {
+        let (idx, e) = self.log.takeable(user)?;
+        if ended {
+            return Err(LogError::EndedTheGame.into());
+        }
+        let undone = e.number.unwrap_or(0);
+        let what = describe(e, &self.users);
+        let saved = self.log.clone();
+        let number = self
+            .log
+            .take_back(idx, user, now, command, takeback(undone));
+        self.replayed_or(saved)?;
+        Ok((number, format!("{user} takes back #{undone} ({what}).")))
+    }
+
+    /// A moderator's revert (shared rules 7.3) whose preview listed `undone`, logged as the
+    /// game's `revert` action (made from the first action undone and the reason) and the log
+    /// replayed: its number and the line that announces it.
+    ///
+    /// # Errors
+    /// A log that no longer replays (it is put back as it was).
+    pub fn revert_to(
+        &mut self,
+        by: &Reverting<'_>,
+        undone: &[String],
+        revert: impl FnOnce(u32, String) -> R::Action,
+    ) -> Result<(Option<u32>, String), R::Refusal> {
+        let saved = self.log.clone();
+        let done = self.log.revert_by(by, undone, revert);
+        self.replayed_or(saved)?;
+        Ok(done)
+    }
+
+    /// Replays the log; when it no longer replays, puts `saved` back, replays that, and
+    /// refuses with why.
+    fn replayed_or(&mut self, saved: Log<R::Action>) -> Result<(), R::Refusal> {
+        if let Err(e) = self.replay() {
+            self.log = saved;
+            // The saved log replayed before; should it not, the refusal above still stands.
+            let _ = self.replay();
+            return Err(e);
+        }
+        Ok(())
     }
 }
 

@@ -2000,25 +2000,22 @@ impl Bookkept for Game {
 
     fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, Refusal> {
         let side = self.seated(user)?;
-        let (idx, e) = self.log.takeable(user)?;
+        let (_, e) = self.log.takeable(user)?;
         if matches!(e.action, Action::Draw { .. }) {
             return refuse(
                 "a /draw cannot be taken back: the piece drawn stays revealed and must be placed",
             );
         }
-        if self.finished() {
-            return refuse(
-                "the action that ended the game cannot be taken back (a moderator can revert it)",
-            );
-        }
-        let undone = e.number.unwrap_or(0);
-        let what = describe(&e.action, &self.users);
         let was = self.frame();
-        let number = self
-            .log
-            .take_back(idx, user, now, command, Action::Takeback { side, undone });
-        self.replay()?;
-        let mut lines = vec![format!("{user} takes back #{undone} ({what}).")];
+        let (number, line) = self.take_back(
+            user,
+            now,
+            command,
+            self.finished(),
+            |e, users| describe(&e.action, users),
+            |undone| Action::Takeback { side, undone },
+        )?;
+        let mut lines = vec![line];
         if let Some(k) = self.state.pos.revealed {
             lines.push(format!(
                 "The revealed {} stays drawn: it must be placed again.",
@@ -2042,18 +2039,11 @@ impl Bookkept for Game {
                 hash: seed_hash(seed),
             }
         });
-        let old = self.log.clone();
-        let (number, line) = self
-            .log
-            .revert_by(&by, &undone, |to, reason| Action::Revert {
-                to,
-                reason,
-                reseed: reseed.clone(),
-            });
-        if let Err(e) = self.replay() {
-            self.log = old;
-            return Err(e);
-        }
+        let (number, line) = self.revert_to(&by, &undone, |to, reason| Action::Revert {
+            to,
+            reason,
+            reseed: reseed.clone(),
+        })?;
         let mut lines = vec![line];
         if let Some(r) = &reseed {
             let why = if reopens {

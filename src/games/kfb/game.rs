@@ -1723,10 +1723,8 @@ impl Bookkept for Game {
     /// As [`Game::revert_preview`].
     fn revert(&mut self, by: Reverting<'_>, _entropy: u64) -> Result<Accepted, Refusal> {
         let undone = self.revert_preview(by.to)?;
-        let (number, line) = self
-            .log
-            .revert_by(&by, &undone, |to, reason| Action::Revert { to, reason });
-        self.replay()?;
+        let (number, line) =
+            self.revert_to(&by, &undone, |to, reason| Action::Revert { to, reason })?;
         Ok(Accepted {
             number,
             text: line,

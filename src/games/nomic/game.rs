@@ -3208,27 +3208,15 @@ impl Game {
         if self.player_of(user).is_none() && !self.settings.referees.iter().any(|r| r == user) {
             return refuse("you are not in this game");
         }
-        let (idx, e) = self.log.takeable(user)?;
-        if self.finished() {
-            return refuse(
-                "the action that ended the game cannot be taken back (a moderator can revert it)",
-            );
-        }
-        let undone = e.number.unwrap_or(0);
-        let what = describe(&e.action, &self.users);
-        let saved = self.log.clone();
-        let number = self
-            .log
-            .take_back(idx, user, now, command, Action::Takeback { undone });
-        if let Err(e) = self.replay() {
-            self.log = saved;
-            let _ = self.replay();
-            return refuse(e.to_string());
-        }
-        Ok(self.accepted(
-            number,
-            vec![format!("{user} takes back #{undone} ({what}).")],
-        ))
+        let (number, line) = self.take_back(
+            user,
+            now,
+            command,
+            self.finished(),
+            |e, users| describe(&e.action, users),
+            |undone| Action::Takeback { undone },
+        )?;
+        Ok(self.accepted(number, vec![line]))
     }
 
     /// What a revert to before `to` undoes.
@@ -3243,15 +3231,8 @@ impl Game {
 
     fn revert(&mut self, by: Reverting<'_>) -> Result<Accepted, Refusal> {
         let undone = self.revert_preview(by.to)?;
-        let saved = self.log.clone();
-        let (number, line) = self
-            .log
-            .revert_by(&by, &undone, |to, reason| Action::Revert { to, reason });
-        if let Err(e) = self.replay() {
-            self.log = saved;
-            let _ = self.replay();
-            return refuse(e.to_string());
-        }
+        let (number, line) =
+            self.revert_to(&by, &undone, |to, reason| Action::Revert { to, reason })?;
         Ok(self.accepted(number, vec![line]))
     }
 

@@ -846,14 +846,15 @@ impl Game {
         command: &str,
         pre: Vec<String>,
     ) -> R<Accepted> {
-        let (i, e) = self.log.takeable(user)?;
-        let undone = e.number.unwrap_or(0);
-        let what = e.command.clone();
-        let number = self
-            .log
-            .take_back(i, user, now, command, Action::Takeback { undone });
-        self.replay()?;
-        let mut out = vec![format!("{user} takes back #{undone} ({what}).")];
+        let (number, line) = self.take_back(
+            user,
+            now,
+            command,
+            false,
+            |e, _| e.command.clone(),
+            |undone| Action::Takeback { undone },
+        )?;
+        let mut out = vec![line];
         if !pre.is_empty() {
             out.push(format!("Fallen due before it: {}", pre.join(" ")));
         }
@@ -872,10 +873,8 @@ impl Game {
 
     fn revert(&mut self, by: Reverting<'_>) -> R<Accepted> {
         let undone = self.revert_preview(by.to)?;
-        let (number, line) = self
-            .log
-            .revert_by(&by, &undone, |to, reason| Action::Revert { to, reason });
-        self.replay()?;
+        let (number, line) =
+            self.revert_to(&by, &undone, |to, reason| Action::Revert { to, reason })?;
         Ok(self.accepted(number, vec![line], true))
     }
 

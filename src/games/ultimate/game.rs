@@ -1451,31 +1451,22 @@ impl Bookkept for Game {
     /// Takes back the user's own last action if it is the last action of the game (shared rules 7.2).
     fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, Refusal> {
         let seat = self.seated(user)?;
-        let (idx, e) = self.log.takeable(user)?;
-        if self.finished() {
-            return refuse(
-                "the action that ended the game cannot be taken back (a moderator can revert it)",
-            );
-        }
-        let undone = e.number.unwrap_or(0);
-        let what = describe(&e.action, &self.users);
-        let number = self
-            .log
-            .take_back(idx, user, now, command, Action::Takeback { seat, undone });
-        self.replay()?;
-        Ok(self.accepted(
-            number,
-            vec![format!("{user} takes back #{undone} ({what}).")],
-        ))
+        let (number, line) = self.take_back(
+            user,
+            now,
+            command,
+            self.finished(),
+            |e, users| describe(&e.action, users),
+            |undone| Action::Takeback { seat, undone },
+        )?;
+        Ok(self.accepted(number, vec![line]))
     }
 
     /// Reverts the game to before action `to` (a moderator, after confirmation).
     fn revert(&mut self, by: Reverting<'_>, _entropy: u64) -> Result<Accepted, Refusal> {
         let undone = self.revert_preview(by.to)?;
-        let (number, line) = self
-            .log
-            .revert_by(&by, &undone, |to, reason| Action::Revert { to, reason });
-        self.replay()?;
+        let (number, line) =
+            self.revert_to(&by, &undone, |to, reason| Action::Revert { to, reason })?;
         Ok(self.accepted(number, vec![line]))
     }
 }
