@@ -20,7 +20,7 @@ pub trait Fold: Sized {
     /// A logged action.
     type Action: Clone + Debug + Logged;
     /// Why an action is refused (the log's own refusals among them).
-    type Refusal: From<LogError>;
+    type Refusal: From<LogError> + From<String>;
 
     /// The state before the log's first entry, for `table` as it stands (its settings, the
     /// users it began with, its whole log).
@@ -32,7 +32,34 @@ pub trait Fold: Sized {
     /// # Errors
     /// The entry no longer applies (a corrupted log).
     fn replay_entry(table: &mut Table<Self>, e: &Entry<Self::Action>) -> Result<(), Self::Refusal>;
+
+    /// How the game ended, in words (`White wins by checkmate`), once it is over: what the
+    /// refusal of a play afterwards says ([`Table::check_in_play`]). `None` while in play.
+    fn ended(_table: &Table<Self>) -> Option<String> {
+        None
+    }
 }
+
+/// Declares a game's rules for its [`Table`]: the unit type that names them and its [`Fold`]
+/// (the module's own `Settings`, `State`, `Action` and `Refusal`; `begin` and `replay_entry`
+/// as the game writes them).
+macro_rules! fold {
+    ($(#[$meta:meta])* $rules:ident { $($fns:tt)* }) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug)]
+        pub struct $rules;
+
+        impl $crate::games::table::Fold for $rules {
+            type Settings = Settings;
+            type State = State;
+            type Action = Action;
+            type Refusal = Refusal;
+
+            $($fns)*
+        }
+    };
+}
+pub(crate) use fold;
 
 /// A game: its rules' settings and state, its seats, its log and its players' vacations.
 #[derive(Clone, Debug)]
@@ -74,6 +101,32 @@ impl<R: Fold> Table<R> {
     /// The state the log folds into.
     pub fn state(&self) -> &R::State {
         &self.state
+    }
+
+    /// Refuses once the game is over (`the game is over: White wins by checkmate`).
+    ///
+    /// # Errors
+    /// The game is over.
+    pub fn check_in_play(&self) -> Result<(), R::Refusal> {
+        match R::ended(self) {
+            Some(how) => Err(format!("the game is over: {how}").into()),
+            None => Ok(()),
+        }
+    }
+
+    /// Runs `apply` on a copy of the state and keeps the copy only when it succeeds: an
+    /// action applies whole or not at all.
+    ///
+    /// # Errors
+    /// `apply`'s.
+    pub fn try_state<T, E>(
+        &mut self,
+        apply: impl FnOnce(&mut R::State, &Self) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let mut st = self.state.clone();
+        let out = apply(&mut st, self)?;
+        self.state = st;
+        Ok(out)
     }
 
     /// `user`'s last action in effect taken back (shared rules 7.2), logged as the game's

@@ -3,7 +3,7 @@
 //! action's time and the seed.
 
 use crate::games::log::{Bookkept, Folded, Reverting};
-use crate::games::table::{Fold, Table};
+use crate::games::table::Table;
 use crate::time::{format_duration, Timestamp};
 
 use super::export::derived_seed;
@@ -429,10 +429,6 @@ crate::games::refusal! {
 /// What an accepted action reports: its number, what happened and who must act next.
 pub type Accepted = crate::games::log::Accepted<Vec<String>>;
 
-/// Chex's rules, as its [`Table`] folds them.
-#[derive(Clone, Debug)]
-pub struct Chex;
-
 /// A Chex game: its [`Table`], and Chex's methods on it.
 pub type Game = Table<Chex>;
 
@@ -724,16 +720,6 @@ impl Game {
     pub fn legal_for(&self, user: &str) -> Result<Vec<String>, Refusal> {
         self.check_may_act(user)?;
         Ok(self.offered())
-    }
-
-    fn check_in_play(&self) -> Result<(), Refusal> {
-        if let Some(o) = &self.state.outcome {
-            return refuse(format!(
-                "the game is over: {}",
-                outcome_text(&self.users, o)
-            ));
-        }
-        Ok(())
     }
 
     fn seated(&self, user: &str) -> Result<Side, Refusal> {
@@ -1303,19 +1289,9 @@ impl Game {
         command: &str,
         action: Action,
     ) -> Result<Accepted, Refusal> {
-        let mut st = self.state.clone();
         let mut lines = Vec::new();
-        let number = self.next_number();
-        fold(
-            &mut st,
-            &self.settings,
-            &self.users,
-            &action,
-            now,
-            Some(number),
-            &mut lines,
-        )?;
-        self.state = st;
+        let number = Some(self.next_number());
+        self.try_state(|st, g| fold(st, &g.settings, &g.users, &action, now, number, &mut lines))?;
         let offer = matches!(action, Action::OfferDraw { .. });
         crate::games::log::seat_change(&mut self.users, &action);
         let number = self.push(actor, now, command, action);
@@ -2063,26 +2039,28 @@ impl Bookkept for Game {
     }
 }
 
-impl Fold for Chex {
-    type Settings = Settings;
-    type State = State;
-    type Action = Action;
-    type Refusal = Refusal;
+crate::games::table::fold! {
+    /// Chex's rules, as its [`Table`] folds them.
+    Chex {
+        fn begin(_: &Game) -> State {
+            State::new(Position::start(), 0)
+        }
 
-    fn begin(_: &Game) -> State {
-        State::new(Position::start(), 0)
-    }
+        fn replay_entry(g: &mut Game, e: &Entry) -> Result<(), Refusal> {
+            fold(
+                &mut g.state,
+                &g.settings,
+                &g.users,
+                &e.action,
+                e.time,
+                e.number,
+                &mut Vec::new(),
+            )
+            .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))
+        }
 
-    fn replay_entry(g: &mut Game, e: &Entry) -> Result<(), Refusal> {
-        fold(
-            &mut g.state,
-            &g.settings,
-            &g.users,
-            &e.action,
-            e.time,
-            e.number,
-            &mut Vec::new(),
-        )
-        .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))
+        fn ended(g: &Game) -> Option<String> {
+            Some(outcome_text(&g.users, g.state.outcome.as_ref()?))
+        }
     }
 }

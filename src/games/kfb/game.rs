@@ -8,7 +8,7 @@ use crate::engine::{
     Position, RuleSet, Rules, Side,
 };
 use crate::games::log::{Bookkept, Folded, Log, Reverting};
-use crate::games::table::{Fold, Table};
+use crate::games::table::Table;
 use crate::games::Notify;
 use crate::time::{stamp, Style, Timestamp};
 
@@ -194,10 +194,6 @@ fn shared_catalog() -> Result<Arc<Catalog>, String> {
     CWDA.get_or_init(|| Catalog::cwda().map(Arc::new).map_err(|e| e.to_string()))
         .clone()
 }
-
-/// Kung Fu Bughouse's rules, as its [`Table`] folds them.
-#[derive(Clone, Debug)]
-pub struct Kfb;
 
 /// A Kung Fu Bughouse game: its [`Table`] (seats 0..6: team 1 = seats 0–2, team 2 = seats
 /// 3–5), and its methods on it.
@@ -574,10 +570,8 @@ impl Game {
     }
 
     /// Refuses when the game has not started (draft running) or is over.
-    fn check_in_play(&self) -> Result<(), Refusal> {
-        if let Some((t, _)) = &self.state.winner {
-            return refuse(format!("the game is over: {} won", team_name(*t)));
-        }
+    fn check_playing(&self) -> Result<(), Refusal> {
+        self.check_in_play()?;
         if self.state.boards.is_none() {
             return refuse("the game has not started yet");
         }
@@ -898,7 +892,7 @@ impl Game {
         now: Timestamp,
         command: &str,
     ) -> Result<Accepted, Refusal> {
-        self.check_in_play()?;
+        self.check_playing()?;
         let Some(to) = self.seat_of(to_user) else {
             return refuse(format!("{to_user} is not seated in this game"));
         };
@@ -971,7 +965,7 @@ impl Game {
         now: Timestamp,
         command: &str,
     ) -> Result<Accepted, Refusal> {
-        self.check_in_play()?;
+        self.check_playing()?;
         let Some(boards) = &self.state.boards else {
             return refuse("the game has not started yet");
         };
@@ -1045,7 +1039,7 @@ impl Game {
         now: Timestamp,
         command: &str,
     ) -> Result<Accepted, Refusal> {
-        self.check_in_play()?;
+        self.check_playing()?;
         let actor = self.users[seat].clone();
         let number = self.commit(&actor, now, command, Action::Resign { player: seat })?;
         Ok(Accepted {
@@ -1740,17 +1734,20 @@ impl Bookkept for Game {
     }
 }
 
-impl Fold for Kfb {
-    type Settings = Settings;
-    type State = State;
-    type Action = Action;
-    type Refusal = Refusal;
+crate::games::table::fold! {
+    /// Kung Fu Bughouse's rules, as its [`Table`] folds them.
+    Kfb {
+        fn begin(g: &Game) -> State {
+            Game::initial_state(&g.original, &g.settings, g.state.catalog.clone())
+        }
 
-    fn begin(g: &Game) -> State {
-        Game::initial_state(&g.original, &g.settings, g.state.catalog.clone())
-    }
+        fn replay_entry(g: &mut Game, e: &Entry) -> Result<(), Refusal> {
+            Game::apply_to(&mut g.state, &g.settings, &g.away, &e.action, e.time)
+        }
 
-    fn replay_entry(g: &mut Game, e: &Entry) -> Result<(), Refusal> {
-        Game::apply_to(&mut g.state, &g.settings, &g.away, &e.action, e.time)
+        fn ended(g: &Game) -> Option<String> {
+            let (t, _) = g.state.winner.as_ref()?;
+            Some(format!("{} won", team_name(*t)))
+        }
     }
 }

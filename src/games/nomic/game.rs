@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::games::log::{Folded, Reverting};
-use crate::games::table::{self, Table};
+use crate::games::table::Table;
 use crate::time::{format_duration, Timestamp};
 
 use super::position::{
@@ -554,10 +554,6 @@ pub struct TimeEvent {
     /// Whom it calls on to act, beyond whose turn it is: (user, what).
     pub calls: Vec<(String, String)>,
 }
-
-/// Nomic Chess's rules, as its [`Table`] folds them.
-#[derive(Clone, Debug)]
-pub struct Nomic;
 
 /// A Nomic Chess game: its [`Table`] (its `users` are the players in seating order), and
 /// Nomic Chess's methods on it.
@@ -3635,30 +3631,28 @@ pub fn describe(a: &Action, players: &[String]) -> String {
     }
 }
 
-impl table::Fold for Nomic {
-    type Settings = Settings;
-    type State = State;
-    type Action = Action;
-    type Refusal = Refusal;
+crate::games::table::fold! {
+    /// Nomic Chess's rules, as its [`Table`] folds them.
+    Nomic {
+        fn begin(g: &Game) -> State {
+            let start = g.log.first().map_or(0, |e| e.time);
+            State::new(g.users.len(), g.settings.clone(), start)
+        }
 
-    fn begin(g: &Game) -> State {
-        let start = g.log.first().map_or(0, |e| e.time);
-        State::new(g.users.len(), g.settings.clone(), start)
-    }
-
-    /// The limits that ran out before the entry, then the entry.
-    fn replay_entry(g: &mut Game, e: &Entry) -> Result<(), Refusal> {
-        let ctx = Ctx {
-            players: &g.users,
-            organiser: g.log.first().map_or("", |f| f.actor.as_str()),
-            organiser_role: true,
-            away: &g.away,
-        };
-        g.state.advance(e.time, &ctx, &mut Vec::new());
-        let mut a = e.action.clone();
-        fold(&mut g.state, &ctx, &e.actor, &mut a, e.time)
-            .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
-        Ok(())
+        /// The limits that ran out before the entry, then the entry.
+        fn replay_entry(g: &mut Game, e: &Entry) -> Result<(), Refusal> {
+            let ctx = Ctx {
+                players: &g.users,
+                organiser: g.log.first().map_or("", |f| f.actor.as_str()),
+                organiser_role: true,
+                away: &g.away,
+            };
+            g.state.advance(e.time, &ctx, &mut Vec::new());
+            let mut a = e.action.clone();
+            fold(&mut g.state, &ctx, &e.actor, &mut a, e.time)
+                .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
+            Ok(())
+        }
     }
 }
 

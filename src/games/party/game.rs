@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::games::log::{Folded, Reverting};
-use crate::games::table::{Fold, Table};
+use crate::games::table::Table;
 use crate::time::{format_duration, Timestamp};
 
 use super::board::Position;
@@ -286,10 +286,6 @@ pub enum Request {
 
 /// What an accepted action reports: its number, what happened and who must act next.
 pub type Accepted = crate::games::log::Accepted<Vec<(String, String)>>;
-
-/// Party Chess's rules, as its [`Table`] folds them.
-#[derive(Clone, Debug)]
-pub struct Party;
 
 /// A Party Chess game: its [`Table`], and Party Chess's methods on it. Its players come and
 /// go, so its seats are in its state; the table's `users` and `original` stay empty.
@@ -1392,25 +1388,23 @@ fn fold(
     Ok(())
 }
 
-impl Fold for Party {
-    type Settings = Settings;
-    type State = State;
-    type Action = Action;
-    type Refusal = Refusal;
+crate::games::table::fold! {
+    /// Party Chess's rules, as its [`Table`] folds them.
+    Party {
+        fn begin(_: &Game) -> State {
+            State::empty()
+        }
 
-    fn begin(_: &Game) -> State {
-        State::empty()
-    }
-
-    fn replay_entry(g: &mut Game, e: &Entry) -> R<()> {
-        fold(
-            &mut g.state,
-            &g.settings,
-            &e.action,
-            e.time,
-            &mut Vec::new(),
-        )
-        .map_err(|why| Refusal::Rule(crate::games::log::replay_failed(why)))
+        fn replay_entry(g: &mut Game, e: &Entry) -> R<()> {
+            fold(
+                &mut g.state,
+                &g.settings,
+                &e.action,
+                e.time,
+                &mut Vec::new(),
+            )
+            .map_err(|why| Refusal::Rule(crate::games::log::replay_failed(why)))
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use crate::engine::notation::NotationError;
 use crate::engine::Square;
 use crate::games::log::{Bookkept, Folded, Reverting};
-use crate::games::table::{Fold, Table};
+use crate::games::table::Table;
 use crate::time::{format_duration, Timestamp};
 
 use super::board::{parse_square, Kind, Seat};
@@ -316,10 +316,6 @@ crate::games::refusal! {
 /// What an accepted action reports: its number, what happened and who must act next.
 pub type Accepted = crate::games::log::Accepted<Vec<String>>;
 
-/// Ultimate Chess's rules, as its [`Table`] folds them.
-#[derive(Clone, Debug)]
-pub struct Ultimate;
-
 /// An Ultimate Chess game: its [`Table`], and Ultimate Chess's methods on it.
 pub type Game = Table<Ultimate>;
 
@@ -559,16 +555,6 @@ impl Game {
         v
     }
 
-    fn check_in_play(&self) -> Result<(), Refusal> {
-        if let Some(o) = &self.state.outcome {
-            return refuse(format!(
-                "the game is over: {}",
-                outcome_text(&self.users, o)
-            ));
-        }
-        Ok(())
-    }
-
     fn seated(&self, user: &str) -> Result<Seat, Refusal> {
         self.seat_of(user)
             .ok_or_else(|| Refusal::Rule("you are not seated in this game".into()))
@@ -766,17 +752,8 @@ impl Game {
         command: &str,
         action: Action,
     ) -> Result<Accepted, Refusal> {
-        let mut st = self.state.clone();
         let mut lines = Vec::new();
-        fold(
-            &mut st,
-            &self.settings,
-            &self.users,
-            &action,
-            now,
-            &mut lines,
-        )?;
-        self.state = st;
+        self.try_state(|st, g| fold(st, &g.settings, &g.users, &action, now, &mut lines))?;
         let answering = matches!(action, Action::OfferDraw { .. } | Action::AcceptDraw { .. });
         crate::games::log::seat_change(&mut self.users, &action);
         let number = self.push(actor, now, command, action);
@@ -1471,25 +1448,27 @@ impl Bookkept for Game {
     }
 }
 
-impl Fold for Ultimate {
-    type Settings = Settings;
-    type State = State;
-    type Action = Action;
-    type Refusal = Refusal;
+crate::games::table::fold! {
+    /// Ultimate Chess's rules, as its [`Table`] folds them.
+    Ultimate {
+        fn begin(g: &Game) -> State {
+            State::new(Position::start(g.settings.mode), 0)
+        }
 
-    fn begin(g: &Game) -> State {
-        State::new(Position::start(g.settings.mode), 0)
-    }
+        fn replay_entry(g: &mut Game, e: &Entry) -> Result<(), Refusal> {
+            fold(
+                &mut g.state,
+                &g.settings,
+                &g.users,
+                &e.action,
+                e.time,
+                &mut Vec::new(),
+            )
+            .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))
+        }
 
-    fn replay_entry(g: &mut Game, e: &Entry) -> Result<(), Refusal> {
-        fold(
-            &mut g.state,
-            &g.settings,
-            &g.users,
-            &e.action,
-            e.time,
-            &mut Vec::new(),
-        )
-        .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))
+        fn ended(g: &Game) -> Option<String> {
+            Some(outcome_text(&g.users, g.state.outcome.as_ref()?))
+        }
     }
 }
