@@ -38,6 +38,15 @@ pub trait Fold: Sized {
     fn ended(_table: &Table<Self>) -> Option<String> {
         None
     }
+
+    /// An entry in words, for the line of a takeback and the list a revert's preview shows.
+    fn describe(table: &Table<Self>, e: &Entry<Self::Action>) -> String;
+
+    /// What a revert to before action `to` does besides undoing (Chex's reshuffle), as more
+    /// lines of its preview.
+    fn revert_notes(_table: &Table<Self>, _to: u32) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Declares a game's rules for its [`Table`]: the unit type that names them and its [`Fold`]
@@ -131,10 +140,9 @@ impl<R: Fold> Table<R> {
 
     /// `user`'s last action in effect taken back (shared rules 7.2), logged as the game's
     /// `takeback` of its number and the log replayed: the takeback's number and the line that
-    /// says so (`ann takes back #4 (e2-e4).`, the action as `describe` words it for the seats'
-    /// users). Refused
-    /// when the last action in effect is not theirs, or when it ended the game (`ended`; a
-    /// moderator can revert that). Nothing changes when refused.
+    /// says so (`ann takes back #4 (e2-e4).`). Refused when the last action in effect is not
+    /// theirs, or when it ended the game (a moderator can revert that). Nothing changes when
+    /// refused.
     ///
     /// # Errors
     /// The refusal; a log that no longer replays (it is put back as it was).
@@ -143,22 +151,31 @@ impl<R: Fold> Table<R> {
         user: &str,
         now: Timestamp,
         command: &str,
-        ended: bool,
-        describe: impl FnOnce(&Entry<R::Action>, &[String]) -> String,
         takeback: impl FnOnce(u32) -> R::Action,
     ) -> Result<(Option<u32>, String), R::Refusal> {
         let (idx, e) = self.log.takeable(user)?;
-        if ended {
+        if R::ended(self).is_some() {
             return Err(LogError::EndedTheGame.into());
         }
         let undone = e.number.unwrap_or(0);
-        let what = describe(e, &self.users);
+        let what = R::describe(self, e);
         let saved = self.log.clone();
         let number = self
             .log
             .take_back(idx, user, now, command, takeback(undone));
         self.replayed_or(saved)?;
         Ok((number, format!("{user} takes back #{undone} ({what}).")))
+    }
+
+    /// What a revert to before action `to` would undo, one line each, then what else it does
+    /// ([`Fold::revert_notes`]).
+    ///
+    /// # Errors
+    /// No such action, or nothing from it on left to undo.
+    pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, R::Refusal> {
+        let mut undone = self.log.revert_preview(to, |e| R::describe(self, e))?;
+        undone.extend(R::revert_notes(self, to));
+        Ok(undone)
     }
 
     /// A moderator's revert (shared rules 7.3) whose preview listed `undone`, logged as the

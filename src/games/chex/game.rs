@@ -1355,23 +1355,6 @@ impl Game {
         }
     }
 
-    /// What a revert to before action `to` would undo.
-    ///
-    /// # Errors
-    /// No such action, or nothing left to undo.
-    pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, Refusal> {
-        let mut undone = self
-            .log
-            .revert_preview(to, |e| describe(&e.action, &self.users))?;
-        if self.revert_reseeds(to) {
-            undone.push(
-                "and the pieces still face down will be reshuffled from a fresh seed (the seed they follow has been revealed)"
-                    .to_string(),
-            );
-        }
-        Ok(undone)
-    }
-
     /// Whether a revert to before action `to` must reshuffle the pieces still face down
     /// (Chex rules 5.5a): it reopens an ended game (whose seed was revealed), or it undoes an
     /// earlier revert that reshuffled (which would bring back a revealed seed's order).
@@ -1983,14 +1966,10 @@ impl Bookkept for Game {
             );
         }
         let was = self.frame();
-        let (number, line) = self.take_back(
-            user,
-            now,
-            command,
-            self.finished(),
-            |e, users| describe(&e.action, users),
-            |undone| Action::Takeback { side, undone },
-        )?;
+        let (number, line) = self.take_back(user, now, command, |undone| Action::Takeback {
+            side,
+            undone,
+        })?;
         let mut lines = vec![line];
         if let Some(k) = self.state.pos.revealed {
             lines.push(format!(
@@ -2061,6 +2040,20 @@ crate::games::table::fold! {
 
         fn ended(g: &Game) -> Option<String> {
             Some(outcome_text(&g.users, g.state.outcome.as_ref()?))
+        }
+
+        fn describe(g: &Game, e: &Entry) -> String {
+            describe(&e.action, &g.users)
+        }
+
+        /// A revert that reopens an ended game, or undoes an earlier reshuffle, reshuffles the
+        /// pieces still face down (Chex rules 5.5a).
+        fn revert_notes(g: &Game, to: u32) -> Vec<String> {
+            if g.revert_reseeds(to) {
+                vec!["and the pieces still face down will be reshuffled from a fresh seed (the seed they follow has been revealed)".to_string()]
+            } else {
+                Vec::new()
+            }
         }
     }
 }

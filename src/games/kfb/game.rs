@@ -1113,16 +1113,6 @@ impl Game {
         })
     }
 
-    /// What a revert to before action `to` would undo.
-    ///
-    /// # Errors
-    /// No such action, or nothing to undo.
-    pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, Refusal> {
-        Ok(self
-            .log
-            .revert_preview(to, |e| describe(&e.action, &self.users))?)
-    }
-
     /// Players whose lock expires in `(after, until]` and who can then move.
     pub fn lock_expiries(&self, after: Timestamp, until: Timestamp) -> Vec<(usize, Timestamp)> {
         let st = &self.state;
@@ -1748,6 +1738,10 @@ crate::games::table::fold! {
         fn ended(g: &Game) -> Option<String> {
             let (t, _) = g.state.winner.as_ref()?;
             Some(format!("{} won", team_name(*t)))
+        }
+
+        fn describe(g: &Game, e: &Entry) -> String {
+            describe(&e.action, &g.users)
         }
     }
 }

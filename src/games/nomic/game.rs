@@ -3204,25 +3204,9 @@ impl Game {
         if self.player_of(user).is_none() && !self.settings.referees.iter().any(|r| r == user) {
             return refuse("you are not in this game");
         }
-        let (number, line) = self.take_back(
-            user,
-            now,
-            command,
-            self.finished(),
-            |e, users| describe(&e.action, users),
-            |undone| Action::Takeback { undone },
-        )?;
+        let (number, line) =
+            self.take_back(user, now, command, |undone| Action::Takeback { undone })?;
         Ok(self.accepted(number, vec![line]))
-    }
-
-    /// What a revert to before `to` undoes.
-    ///
-    /// # Errors
-    /// No such action or nothing to undo.
-    pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, Refusal> {
-        self.log
-            .revert_preview(to, |e| describe(&e.action, &self.users))
-            .map_err(Refusal::Log)
     }
 
     fn revert(&mut self, by: Reverting<'_>) -> Result<Accepted, Refusal> {
@@ -3652,6 +3636,17 @@ crate::games::table::fold! {
             fold(&mut g.state, &ctx, &e.actor, &mut a, e.time)
                 .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
             Ok(())
+        }
+
+        fn describe(g: &Game, e: &Entry) -> String {
+            describe(&e.action, &g.users)
+        }
+
+        fn ended(g: &Game) -> Option<String> {
+            g.state.over.then(|| match g.state.winner {
+                Some(w) => format!("{} won", g.users[w]),
+                None => "no winner".to_string(),
+            })
         }
     }
 }

@@ -842,29 +842,13 @@ impl Game {
         command: &str,
         pre: Vec<String>,
     ) -> R<Accepted> {
-        let (number, line) = self.take_back(
-            user,
-            now,
-            command,
-            false,
-            |e, _| e.command.clone(),
-            |undone| Action::Takeback { undone },
-        )?;
+        let (number, line) =
+            self.take_back(user, now, command, |undone| Action::Takeback { undone })?;
         let mut out = vec![line];
         if !pre.is_empty() {
             out.push(format!("Fallen due before it: {}", pre.join(" ")));
         }
         Ok(self.accepted(number, out, true))
-    }
-
-    /// What a revert to before `to` would undo.
-    ///
-    /// # Errors
-    /// No such action, or nothing left.
-    pub fn revert_preview(&self, to: u32) -> R<Vec<String>> {
-        self.log
-            .revert_preview(to, |e| e.command.clone())
-            .map_err(Refusal::Log)
     }
 
     fn revert(&mut self, by: Reverting<'_>) -> R<Accepted> {
@@ -1404,6 +1388,10 @@ crate::games::table::fold! {
                 &mut Vec::new(),
             )
             .map_err(|why| Refusal::Rule(crate::games::log::replay_failed(why)))
+        }
+
+        fn describe(_: &Game, e: &Entry) -> String {
+            e.command.clone()
         }
     }
 }

@@ -818,16 +818,6 @@ impl Game {
         }
     }
 
-    /// What a revert to before action `to` would undo, one line per action.
-    ///
-    /// # Errors
-    /// No such action, or nothing left to undo.
-    pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, Refusal> {
-        Ok(self
-            .log
-            .revert_preview(to, |e| describe(&e.action, &self.users))?)
-    }
-
     // ----- texts -----------------------------------------------------------------------
 
     /// `/status`: mode, whose turn, who is in check, defeated players, the draw offer, the
@@ -1428,14 +1418,10 @@ impl Bookkept for Game {
     /// Takes back the user's own last action if it is the last action of the game (shared rules 7.2).
     fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, Refusal> {
         let seat = self.seated(user)?;
-        let (number, line) = self.take_back(
-            user,
-            now,
-            command,
-            self.finished(),
-            |e, users| describe(&e.action, users),
-            |undone| Action::Takeback { seat, undone },
-        )?;
+        let (number, line) = self.take_back(user, now, command, |undone| Action::Takeback {
+            seat,
+            undone,
+        })?;
         Ok(self.accepted(number, vec![line]))
     }
 
@@ -1469,6 +1455,10 @@ crate::games::table::fold! {
 
         fn ended(g: &Game) -> Option<String> {
             Some(outcome_text(&g.users, g.state.outcome.as_ref()?))
+        }
+
+        fn describe(g: &Game, e: &Entry) -> String {
+            describe(&e.action, &g.users)
         }
     }
 }
