@@ -20,7 +20,7 @@ pub trait Fold: Sized {
     /// A logged action.
     type Action: Clone + Debug + Logged;
     /// Why an action is refused (the log's own refusals among them).
-    type Refusal: From<LogError> + From<String>;
+    type Refusal: From<LogError> + From<String> + std::fmt::Display;
 
     /// The state before the log's first entry, for `table` as it stands (its settings, the
     /// users it began with, its whole log).
@@ -30,7 +30,7 @@ pub trait Fold: Sized {
     /// afterwards is the table's to update.
     ///
     /// # Errors
-    /// The entry no longer applies (a corrupted log).
+    /// The entry no longer applies (a corrupted log): the table says so, with this reason.
     fn replay_entry(table: &mut Table<Self>, e: &Entry<Self::Action>) -> Result<(), Self::Refusal>;
 
     /// How the game ended, in words (`White wins by checkmate`), once it is over: what the
@@ -233,7 +233,8 @@ impl<R: Fold> Folded for Table<R> {
     }
 
     fn fold_entry(&mut self, e: &Entry<R::Action>) -> Result<(), R::Refusal> {
-        R::replay_entry(self, e)?;
+        R::replay_entry(self, e)
+            .map_err(|why| R::Refusal::from(crate::games::log::replay_failed(why)))?;
         crate::games::log::seat_change(&mut self.users, &e.action);
         Ok(())
     }

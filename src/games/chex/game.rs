@@ -2035,7 +2035,6 @@ crate::games::table::fold! {
                 e.number,
                 &mut Vec::new(),
             )
-            .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))
         }
 
         fn ended(g: &Game) -> Option<String> {

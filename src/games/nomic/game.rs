@@ -3633,8 +3633,7 @@ crate::games::table::fold! {
             };
             g.state.advance(e.time, &ctx, &mut Vec::new());
             let mut a = e.action.clone();
-            fold(&mut g.state, &ctx, &e.actor, &mut a, e.time)
-                .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))?;
+            fold(&mut g.state, &ctx, &e.actor, &mut a, e.time)?;
             Ok(())
         }
 

@@ -1387,7 +1387,6 @@ crate::games::table::fold! {
                 e.time,
                 &mut Vec::new(),
             )
-            .map_err(|why| Refusal::Rule(crate::games::log::replay_failed(why)))
         }
 
         fn describe(_: &Game, e: &Entry) -> String {

@@ -1450,7 +1450,6 @@ crate::games::table::fold! {
                 e.time,
                 &mut Vec::new(),
             )
-            .map_err(|r| Refusal::Rule(crate::games::log::replay_failed(r)))
         }
 
         fn ended(g: &Game) -> Option<String> {
