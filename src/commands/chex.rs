@@ -221,10 +221,6 @@ impl ThreadGame for Game {
         }
     }
 
-    fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
-        Game::revert_preview(self, to).map_err(|e| e.to_string())
-    }
-
     fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
         layer::bookkeep(self, b)
             .map(|a| accepted(self, a))

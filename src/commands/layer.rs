@@ -662,19 +662,13 @@ impl dyn ThreadGame + '_ {
 macro_rules! common_methods {
     ($kind:expr) => {
         $crate::commands::layer::common_methods!($kind, without_pace);
-
-        fn pace(&self) -> $crate::games::pace::Pace {
-            self.settings.pace
-        }
+        $crate::commands::layer::common_methods!(@table);
     };
     // A game whose replay reads its players' vacations (the limits it runs out, the posts
     // it counts) replays when they change.
     ($kind:expr, replays) => {
         $crate::commands::layer::common_methods!(@base $kind);
-
-        fn pace(&self) -> $crate::games::pace::Pace {
-            self.settings.pace
-        }
+        $crate::commands::layer::common_methods!(@table);
 
         fn set_away(&mut self, away: $crate::games::away::Away) {
             if self.away == away {
@@ -692,6 +686,17 @@ macro_rules! common_methods {
 
         fn set_away(&mut self, away: $crate::games::away::Away) {
             self.away = away;
+        }
+    };
+    // A game kept on a [`crate::games::table::Table`]: its pace is in its settings, and the
+    // table previews a revert.
+    (@table) => {
+        fn pace(&self) -> $crate::games::pace::Pace {
+            self.settings.pace
+        }
+
+        fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
+            $crate::games::table::Table::revert_preview(self, to).map_err(|e| e.to_string())
         }
     };
     (@base $kind:expr) => {

@@ -285,10 +285,6 @@ impl ThreadGame for Game {
         Game::member_left(self, user, now).map(accepted)
     }
 
-    fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
-        Game::revert_preview(self, to).map_err(|e| e.to_string())
-    }
-
     fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
         // Only a hand-over is asked by someone with the right to it (an organiser's or an
         // Umpire's); a takeback and a revert carry their own rights.

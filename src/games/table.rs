@@ -138,6 +138,29 @@ impl<R: Fold> Table<R> {
         Ok(out)
     }
 
+    /// Appends an action the game has checked: `apply` applies it to a copy of the state
+    /// (writing what happened to its lines), kept only when that succeeds; a substitution
+    /// hands its seat over; then it is logged, numbered when `numbered`. Its number and the
+    /// lines.
+    ///
+    /// # Errors
+    /// `apply`'s refusal; nothing changes then.
+    pub fn record(
+        &mut self,
+        actor: &str,
+        now: Timestamp,
+        command: &str,
+        action: R::Action,
+        numbered: bool,
+        apply: impl FnOnce(&mut R::State, &Self, &R::Action, &mut Vec<String>) -> Result<(), R::Refusal>,
+    ) -> Result<(Option<u32>, Vec<String>), R::Refusal> {
+        let mut lines = Vec::new();
+        self.try_state(|st, g| apply(st, g, &action, &mut lines))?;
+        crate::games::log::seat_change(&mut self.users, &action);
+        let number = self.log.push(actor, now, command, action, numbered);
+        Ok((number, lines))
+    }
+
     /// `user`'s last action in effect taken back (shared rules 7.2), logged as the game's
     /// `takeback` of its number and the log replayed: the takeback's number and the line that
     /// says so (`ann takes back #4 (e2-e4).`). Refused when the last action in effect is not

@@ -1289,12 +1289,19 @@ impl Game {
         command: &str,
         action: Action,
     ) -> Result<Accepted, Refusal> {
-        let mut lines = Vec::new();
-        let number = Some(self.next_number());
-        self.try_state(|st, g| fold(st, &g.settings, &g.users, &action, now, number, &mut lines))?;
         let offer = matches!(action, Action::OfferDraw { .. });
-        crate::games::log::seat_change(&mut self.users, &action);
-        let number = self.push(actor, now, command, action);
+        let (number, lines) =
+            self.record(actor, now, command, action, true, |st, g, a, lines| {
+                fold(
+                    st,
+                    &g.settings,
+                    &g.users,
+                    a,
+                    now,
+                    Some(g.next_number()),
+                    lines,
+                )
+            })?;
         let mut reply = self.accepted(number, lines);
         if offer && !self.finished() {
             if let Some(by) = self.state.draw_offer {
@@ -1302,10 +1309,6 @@ impl Game {
             }
         }
         Ok(reply)
-    }
-
-    fn push(&mut self, actor: &str, time: Timestamp, command: &str, action: Action) -> Option<u32> {
-        self.log.push(actor, time, command, action, true)
     }
 
     /// The line saying who acts next and how.

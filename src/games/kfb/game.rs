@@ -337,11 +337,6 @@ impl Game {
         self.log.next_number()
     }
 
-    fn push(&mut self, actor: &str, time: Timestamp, command: &str, action: Action) -> Option<u32> {
-        let numbered = action.is_numbered();
-        self.log.push(actor, time, command, action, numbered)
-    }
-
     /// Appends an already validated action and applies it.
     fn commit(
         &mut self,
@@ -350,8 +345,11 @@ impl Game {
         command: &str,
         action: Action,
     ) -> Result<Option<u32>, Refusal> {
-        Self::apply_to(&mut self.state, &self.settings, &self.away, &action, time)?;
-        Ok(self.push(actor, time, command, action))
+        let numbered = action.is_numbered();
+        let (number, _) = self.record(actor, time, command, action, numbered, |st, g, a, _| {
+            Self::apply_to(st, &g.settings, &g.away, a, time)
+        })?;
+        Ok(number)
     }
 
     // ----- queries -------------------------------------------------------------------
@@ -1653,7 +1651,6 @@ impl Bookkept for Game {
     fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> Result<Accepted, Refusal> {
         let text = s.handover.text();
         let number = self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))?;
-        self.users = self.log.seated(&self.original);
         Ok(Accepted {
             number,
             text,

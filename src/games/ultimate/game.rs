@@ -752,11 +752,11 @@ impl Game {
         command: &str,
         action: Action,
     ) -> Result<Accepted, Refusal> {
-        let mut lines = Vec::new();
-        self.try_state(|st, g| fold(st, &g.settings, &g.users, &action, now, &mut lines))?;
         let answering = matches!(action, Action::OfferDraw { .. } | Action::AcceptDraw { .. });
-        crate::games::log::seat_change(&mut self.users, &action);
-        let number = self.push(actor, now, command, action);
+        let (number, lines) =
+            self.record(actor, now, command, action, true, |st, g, a, lines| {
+                fold(st, &g.settings, &g.users, a, now, lines)
+            })?;
         let mut reply = self.accepted(number, lines);
         if answering && !self.finished() {
             reply.notify = self
@@ -766,10 +766,6 @@ impl Game {
                 .collect();
         }
         Ok(reply)
-    }
-
-    fn push(&mut self, actor: &str, time: Timestamp, command: &str, action: Action) -> Option<u32> {
-        self.log.push(actor, time, command, action, true)
     }
 
     /// The reply: what happened, then whose turn it is (or the result), and who is notified.
