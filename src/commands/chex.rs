@@ -3,8 +3,8 @@
 //! `/takeback`, `/revert`, `/status`, `/moves` and `/export`; the console's `!stack`.
 
 use super::layer::{
-    self, announced, draw_offer, duration_opt, main_text, overrun_due, seed_opt, Asker,
-    Bookkeeping, Due, GameKind, NewGame, PictureJob, ThreadGame,
+    self, announced, draw_offer, duration_opt, main_text, overrun_due, seed_opt, Asker, Due,
+    GameKind, NewGame, PictureJob, ThreadGame,
 };
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
@@ -163,7 +163,7 @@ fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>
 }
 
 impl ThreadGame for Game {
-    layer::common_methods!(KIND);
+    layer::common_methods!(KIND; replies |g, a| accepted(g, a));
 
     fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
         Err("Chex has no conditional moves: each turn begins with a random draw, so no reply can be known before it".into())
@@ -219,12 +219,6 @@ impl ThreadGame for Game {
             }
             _ => None,
         }
-    }
-
-    fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
-        layer::bookkeep(self, b)
-            .map(|a| accepted(self, a))
-            .map_err(|e| e.to_string())
     }
 
     fn status(&self, _now: Timestamp) -> String {

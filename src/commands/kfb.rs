@@ -6,7 +6,7 @@ mod picture;
 pub use picture::{clock_text, kfb_picture, kfb_view};
 
 use super::layer::{
-    self, main_text, Asker, Bookkeeping, Due, GameKind, NewGame, PictureJob, SquareSeen, ThreadGame,
+    self, main_text, Asker, Due, GameKind, NewGame, PictureJob, SquareSeen, ThreadGame,
 };
 use super::replay::{Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
@@ -337,7 +337,7 @@ fn proxy(
 
 impl ThreadGame for Game {
     // Posts while a player is away do not count against them: replay with the vacations.
-    layer::common_methods!(KIND, replays);
+    layer::common_methods!(KIND, replays; replies |_, a| accepted(a));
 
     /// Lines per board: pairs of the board opponent's move and the player's reply; no turns
     /// (a reply is played as soon as its move is, the opponent's move lifting the lock).
@@ -481,12 +481,6 @@ impl ThreadGame for Game {
         if let Some(seat) = self.seat_of(user) {
             Game::chat(self, seat, now);
         }
-    }
-
-    fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
-        layer::bookkeep(self, b)
-            .map(accepted)
-            .map_err(|e| e.to_string())
     }
 
     fn status(&self, now: Timestamp) -> String {

@@ -654,21 +654,24 @@ impl dyn ThreadGame + '_ {
     }
 }
 
-/// The [`ThreadGame`] methods every game's state writes alike, for a `Clone` state with a
-/// `settings` field (stored as JSON, with its [`crate::games::pace::Pace`]), a `log` field
-/// ([`crate::games::log::Log`]) and an `away` field: its kind, its settings as stored, its
-/// pace, its log, its players' vacations, a copy, and itself as [`Any`]. Written once here
-/// so the games' command files keep only what differs.
+/// The [`ThreadGame`] methods every game writes alike, for a `Clone` game with a `settings`
+/// field (stored as JSON), a `log` field ([`crate::games::log::Log`]) and an `away` field:
+/// its kind, its settings as stored, its log, its players' vacations, a copy, and itself as
+/// [`Any`]. A game on a [`crate::games::table::Table`] also gets its pace, its revert's
+/// preview and the log's own actions ([`bookkeep`]), replied to as its `replies` closure
+/// says. Written once here so the games' command files keep only what differs.
 macro_rules! common_methods {
-    ($kind:expr) => {
+    // A game kept on a [`crate::games::table::Table`]; `$reply` makes the layer's reply of
+    // the game and one of its accepted actions.
+    ($kind:expr; replies $reply:expr) => {
         $crate::commands::layer::common_methods!($kind, without_pace);
-        $crate::commands::layer::common_methods!(@table);
+        $crate::commands::layer::common_methods!(@table $reply);
     };
-    // A game whose replay reads its players' vacations (the limits it runs out, the posts
-    // it counts) replays when they change.
-    ($kind:expr, replays) => {
+    // The same, for a game whose replay reads its players' vacations (the limits it runs
+    // out, the posts it counts): it replays when they change.
+    ($kind:expr, replays; replies $reply:expr) => {
         $crate::commands::layer::common_methods!(@base $kind);
-        $crate::commands::layer::common_methods!(@table);
+        $crate::commands::layer::common_methods!(@table $reply);
 
         fn set_away(&mut self, away: $crate::games::away::Away) {
             if self.away == away {
@@ -688,15 +691,24 @@ macro_rules! common_methods {
             self.away = away;
         }
     };
-    // A game kept on a [`crate::games::table::Table`]: its pace is in its settings, and the
-    // table previews a revert.
-    (@table) => {
+    // A game on a table: its pace is in its settings, the table previews a revert, and the
+    // log's own actions reach it through [`crate::games::log::Bookkept`].
+    (@table $reply:expr) => {
         fn pace(&self) -> $crate::games::pace::Pace {
             self.settings.pace
         }
 
         fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
             $crate::games::table::Table::revert_preview(self, to).map_err(|e| e.to_string())
+        }
+
+        fn bookkeeping(
+            &mut self,
+            b: $crate::commands::layer::Bookkeeping<'_>,
+        ) -> Result<$crate::commands::Reply, String> {
+            let reply = $reply;
+            let a = $crate::commands::layer::bookkeep(self, b).map_err(|e| e.to_string())?;
+            Ok(reply(&*self, a))
         }
     };
     (@base $kind:expr) => {

@@ -4,9 +4,7 @@
 //! `/assign`, `/edit`, `/order`, `/set`, `/proposal void|fix`; plus the shared `/takeback`,
 //! `/revert`, `/status`, `/moves` and `/export`.
 
-use super::layer::{
-    self, on_off, Asker, Bookkeeping, Due, GameKind, LogAction, NewGame, PictureJob, ThreadGame,
-};
+use super::layer::{self, on_off, Asker, Due, GameKind, NewGame, PictureJob, ThreadGame};
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
 use crate::games::nomic::{
@@ -653,7 +651,7 @@ fn vote_buttons(thread: &str, proposal: u32) -> Vec<String> {
 
 impl ThreadGame for Game {
     // The limits a replay runs out depend on who was away: replay with them.
-    layer::common_methods!(KIND, replays);
+    layer::common_methods!(KIND, replays; replies |_, a| accepted(a));
 
     fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
         Err("Nomic Chess has no conditional moves: a turn is pushes, votes and army moves, not one play a reply could answer".into())
@@ -724,27 +722,6 @@ impl ThreadGame for Game {
                 Err(e) => Reply::refused(e.to_string()),
             },
         )
-    }
-
-    fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
-        match b.action {
-            LogAction::Takeback => {
-                self.apply(b.actor, Action::Takeback { undone: 0 }, b.now, b.raw)
-            }
-            LogAction::Revert { to, reason, .. } => {
-                let a = Action::Revert {
-                    to,
-                    reason: reason.to_string(),
-                };
-                self.apply(b.actor, a, b.now, b.raw)
-            }
-            // The layer checked the right to hand a seat over: applied as an organiser's.
-            LogAction::Substitute(h) => {
-                self.apply_as(b.actor, true, nomic::Action::Substitute(h), b.now, b.raw)
-            }
-        }
-        .map(accepted)
-        .map_err(|e| e.to_string())
     }
 
     fn status(&self, now: Timestamp) -> String {

@@ -4,8 +4,8 @@
 //! `/export`.
 
 use super::layer::{
-    self, announced, duration_opt, main_text, seed_opt, switch, Asker, Bookkeeping, Due, GameKind,
-    LogAction, NewGame, PictureJob, ThreadGame,
+    self, announced, duration_opt, main_text, seed_opt, switch, Asker, Due, GameKind, NewGame,
+    PictureJob, ThreadGame,
 };
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
@@ -195,7 +195,7 @@ fn accepted(a: party::Accepted) -> Reply {
 }
 
 impl ThreadGame for Game {
-    layer::common_methods!(KIND);
+    layer::common_methods!(KIND; replies |_, a| accepted(a));
 
     /// Lines in turns: a play for each Swinger above the player on the Play List, then the
     /// reply; the next rounds name every other Swinger in the list's order.
@@ -283,21 +283,6 @@ impl ThreadGame for Game {
 
     fn member_left(&mut self, user: &str, now: Timestamp) -> Option<Reply> {
         Game::member_left(self, user, now).map(accepted)
-    }
-
-    fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
-        // Only a hand-over is asked by someone with the right to it (an organiser's or an
-        // Umpire's); a takeback and a revert carry their own rights.
-        let (req, entitled) = match b.action {
-            LogAction::Takeback => (Request::Takeback, false),
-            LogAction::Revert { to, reason, .. } => {
-                (Request::Revert(to, reason.to_string()), false)
-            }
-            LogAction::Substitute(h) => (Request::Substitute(h), true),
-        };
-        self.apply(b.actor, entitled, req, b.now, b.raw)
-            .map(accepted)
-            .map_err(|e| e.to_string())
     }
 
     fn status(&self, now: Timestamp) -> String {

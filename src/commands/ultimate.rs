@@ -4,7 +4,7 @@
 
 use super::layer::{
     self, announced, draw_offer, duration_opt, main_text, on_off, overrun_due, seed_opt, Asker,
-    Bookkeeping, Due, GameKind, NewGame, PictureJob, SquareSeen, ThreadGame,
+    Due, GameKind, NewGame, PictureJob, SquareSeen, ThreadGame,
 };
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
@@ -225,7 +225,7 @@ pub fn cross_view(game: &Game) -> CrossView {
 }
 
 impl ThreadGame for Game {
-    layer::common_methods!(KIND);
+    layer::common_methods!(KIND; replies |g, a| accepted(g, a));
 
     /// Lines in turns: a play for each seat still in the game that moves before the player,
     /// then the reply.
@@ -300,12 +300,6 @@ impl ThreadGame for Game {
             }
             Err(e) => Reply::refused(e.to_string()),
         })
-    }
-
-    fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
-        layer::bookkeep(self, b)
-            .map(|a| accepted(self, a))
-            .map_err(|e| e.to_string())
     }
 
     fn status(&self, _now: Timestamp) -> String {

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::log::{Folded, Reverting};
+use crate::games::log::{Bookkept, Folded, Reverting};
 use crate::games::table::Table;
 use crate::time::{format_duration, Timestamp};
 
@@ -3612,6 +3612,29 @@ pub fn describe(a: &Action, players: &[String]) -> String {
         ),
         Action::Takeback { undone } => format!("takeback of #{undone}"),
         Action::Revert { to, .. } => format!("revert to before #{to}"),
+    }
+}
+
+/// The log's own actions go through [`Game::apply`], after the limits that ran out before
+/// them; a hand-over is applied as the organiser's (the layer checked the right to it).
+impl Bookkept for Game {
+    type Accepted = Accepted;
+    type Refusal = Refusal;
+
+    fn takeback(&mut self, actor: &str, now: Timestamp, raw: &str) -> Result<Accepted, Refusal> {
+        self.apply(actor, Action::Takeback { undone: 0 }, now, raw)
+    }
+
+    fn revert(&mut self, by: Reverting<'_>, _entropy: u64) -> Result<Accepted, Refusal> {
+        let a = Action::Revert {
+            to: by.to,
+            reason: by.reason.to_string(),
+        };
+        self.apply(by.moderator, a, by.time, by.command)
+    }
+
+    fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> Result<Accepted, Refusal> {
+        self.apply_as(s.actor, true, Action::Substitute(s.handover), s.now, s.raw)
     }
 }
 

@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::games::log::{Folded, Reverting};
+use crate::games::log::{Bookkept, Folded, Reverting};
 use crate::games::table::Table;
 use crate::time::{format_duration, Timestamp};
 
@@ -1370,6 +1370,27 @@ fn fold(
         }
     }
     Ok(())
+}
+
+/// The log's own actions go through [`Game::apply`], after the turns that ran out before
+/// them; only a hand-over is asked by someone with the right to it (an organiser or the
+/// Umpire: the layer checked), a takeback and a revert carry their own rights.
+impl Bookkept for Game {
+    type Accepted = Accepted;
+    type Refusal = Refusal;
+
+    fn takeback(&mut self, actor: &str, now: Timestamp, raw: &str) -> R<Accepted> {
+        self.apply(actor, false, Request::Takeback, now, raw)
+    }
+
+    fn revert(&mut self, by: Reverting<'_>, _entropy: u64) -> R<Accepted> {
+        let req = Request::Revert(by.to, by.reason.to_string());
+        self.apply(by.moderator, false, req, by.time, by.command)
+    }
+
+    fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> R<Accepted> {
+        self.apply(s.actor, true, Request::Substitute(s.handover), s.now, s.raw)
+    }
 }
 
 crate::games::table::fold! {
