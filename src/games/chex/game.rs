@@ -2,7 +2,7 @@
 //! append-only log of actions and the state replaying it gives. Pure: the caller passes every
 //! action's time and the seed.
 
-use crate::games::log::{Bookkept, Folded, Reverting};
+use crate::games::log::{Bookkept, Folded, Logged, Reverting};
 use crate::games::table::Table;
 use crate::time::{format_duration, Timestamp};
 
@@ -1685,13 +1685,9 @@ fn fold(
     lines: &mut Vec<String>,
 ) -> Result<(), Refusal> {
     let nm = |s: Side| name(users, s);
-    if !matches!(
-        action,
-        Action::Start { .. } | Action::Takeback { .. } | Action::Revert { .. }
-    ) {
-        if let Some(o) = &st.outcome {
-            return refuse(format!("the game is over: {}", outcome_text(users, o)));
-        }
+    // Only the log's own bookkeeping comes after the end (a substitution does not).
+    if let (false, Some(o)) = (action.bookkeeping(), &st.outcome) {
+        return refuse(format!("the game is over: {}", outcome_text(users, o)));
     }
     let was = st.pos.frame();
     match action {
@@ -1952,10 +1948,6 @@ impl Bookkept for Game {
     type Accepted = Accepted;
     type Refusal = Refusal;
 
-    /// `/substitute`: the seat handed over from now on (checked by the layer).
-    ///
-    /// # Errors
-    /// The game is over.
     fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> Result<Accepted, Refusal> {
         self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
     }

@@ -1644,10 +1644,6 @@ impl Bookkept for Game {
     type Accepted = Accepted;
     type Refusal = Refusal;
 
-    /// `/substitute`: the seat handed over from now on (checked by the layer).
-    ///
-    /// # Errors
-    /// Never for a checked hand-over.
     fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> Result<Accepted, Refusal> {
         let text = s.handover.text();
         let number = self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))?;

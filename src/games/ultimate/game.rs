@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::engine::notation::NotationError;
 use crate::engine::Square;
-use crate::games::log::{Bookkept, Folded, Reverting};
+use crate::games::log::{Bookkept, Folded, Logged, Reverting};
 use crate::games::table::Table;
 use crate::time::{format_duration, Timestamp};
 
@@ -1024,13 +1024,9 @@ fn fold(
     lines: &mut Vec<String>,
 ) -> Result<(), Refusal> {
     let nm = |s: Seat| name(users, s);
-    if !matches!(
-        action,
-        Action::Start { .. } | Action::Takeback { .. } | Action::Revert { .. }
-    ) {
-        if let Some(o) = &st.outcome {
-            return refuse(format!("the game is over: {}", outcome_text(users, o)));
-        }
+    // Only the log's own bookkeeping comes after the end (a substitution does not).
+    if let (false, Some(o)) = (action.bookkeeping(), &st.outcome) {
+        return refuse(format!("the game is over: {}", outcome_text(users, o)));
     }
     match action {
         Action::Start { position } => {
@@ -1403,10 +1399,6 @@ impl Bookkept for Game {
     type Refusal = Refusal;
 
     /// Applies a validated action to a copy of the state, then keeps it and logs the action.
-    /// `/substitute`: the seat handed over from now on (checked by the layer).
-    ///
-    /// # Errors
-    /// The game is over.
     fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> Result<Accepted, Refusal> {
         self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
     }
