@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use super::log::{read_export, BadLine, Entry};
+use super::table::{Fold, Table};
 
 /// A game file that does not read back.
 #[derive(Debug, thiserror::Error)]
@@ -65,6 +66,21 @@ pub fn push_result_and_log<S: Serialize, A: Serialize>(
     push_setup(s, setup);
     s.push('\n');
     push_log(s, log, line);
+}
+
+/// [`push_result_and_log`] for a game on a [`Table`], each entry worded as its rules
+/// describe it ([`Fold::describe`]).
+pub fn push_result_and_table<S: Serialize, R: Fold>(
+    s: &mut String,
+    result: &str,
+    setup: &S,
+    game: &Table<R>,
+) where
+    R::Action: Serialize,
+{
+    push_result_and_log(s, result, setup, &game.log, |e| {
+        super::log::export_line(e, "", &R::describe(game, e))
+    });
 }
 
 /// The `[Setup {…}]` line (left out if it does not serialise, which plain data never fails).

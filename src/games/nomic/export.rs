@@ -16,11 +16,10 @@
 //! user and what they did; undone entries carry `{reverted by <who>: <why>}`. After ` ;; `
 //! each line carries the entry as JSON, which [`import`] reads back.
 
-use super::game::{describe, limit_text, Entry, Game, Settings};
+use super::game::{limit_text, Entry, Game, Settings};
 use super::position::half_letter;
 pub use crate::games::export_common::ImportError;
-use crate::games::export_common::{head, push_result_and_log, push_tag, read_setup};
-use crate::games::log::export_line;
+use crate::games::export_common::{head, push_result_and_table, push_tag, read_setup};
 
 /// What a text lacks when it is not a Nomic Chess export.
 const MISSING: &str = "no [Event \"Nomic Chess\"] and [Setup …] lines";
@@ -66,9 +65,7 @@ pub fn export(game: &Game) -> String {
         players: game.original.clone(),
         settings: game.settings.clone(),
     };
-    push_result_and_log(&mut s, &result, &setup, &game.log, |e| {
-        export_line(e, "", &describe(&e.action, &game.users))
-    });
+    push_result_and_table(&mut s, &result, &setup, game);
     s
 }
 

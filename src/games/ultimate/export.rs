@@ -16,13 +16,12 @@
 //! who issued it and what it did; undone entries carry `{reverted by <who>: <why>}`. After
 //! ` ;; ` each line carries the entry as JSON, which is what [`import`] reads back.
 
-use super::game::{describe, Entry, Game, Outcome, Settings};
+use super::game::{Entry, Game, Outcome, Settings};
 use super::Seat;
 pub use crate::games::export_common::ImportError;
 use crate::games::export_common::{
-    head, limit_tag, push_result_and_log, push_tag, read_setup, Setup,
+    head, limit_tag, push_result_and_table, push_tag, read_setup, Setup,
 };
-use crate::games::log::export_line;
 
 /// The tag that marks an Ultimate Chess export.
 pub const EVENT_TAG: &str = "[Event \"Ultimate Chess\"]";
@@ -57,9 +56,7 @@ pub fn export(game: &Game) -> String {
         users: game.original.clone(),
         settings: game.settings.clone(),
     };
-    push_result_and_log(&mut s, &result, &setup, &game.log, |e| {
-        export_line(e, "", &describe(&e.action, &game.users))
-    });
+    push_result_and_table(&mut s, &result, &setup, game);
     s
 }
 
