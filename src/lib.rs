@@ -59,14 +59,14 @@
 //! `GameKind` (`commands::declare`: names, options, choices, descriptions, who may use them):
 //! Discord's registration, the console's parser and `/help` are made from them, and the
 //! commands every game shares (`/move`, `/takeback`, `/revert`, …) come with the layer. The
-//! log it keeps is `games::log::Log`: numbering, takeback, a moderator's revert and its
-//! preview, stored rows and export lines are written there once, and so is the replay (the
-//! game is a `games::table::Table` of its rules: settings, seats, log, vacations and state
-//! held once, the game supplying its `Fold`, how its state begins and how one entry folds).
-//! Its action enum and its `Refusal` are declared through `games::log::actions!` and
-//! `games::refusal!`, which add what every game logs and refuses alike (a takeback, a
-//! moderator's revert, a substitution; the log's own refusals). Those actions reach it
-//! through one `ThreadGame::bookkeeping`. The layer hands it
+//! game itself is a `games::table::Table` of its rules: settings, seats, log, vacations and
+//! state are held there once, with what every game does to them alike (replay, recording a
+//! checked action on a copy of the state, a takeback, a moderator's revert and its preview,
+//! a substitution); the game supplies its `Fold` (how its state begins, how one entry
+//! folds, how an entry reads, whether it has ended). Its action enum and its `Refusal` are
+//! declared with `games::log::actions!` and `games::refusal!`, which add what every game
+//! logs and refuses alike; the log's own actions reach it through one dispatch
+//! (`games::log::Bookkept`, `commands::layer::bookkeep`). The layer hands it
 //! the time (`now`) and its players' vacations (`games::away::Away`); a limit it runs on a
 //! player moves with `Away::deadline`. A simple turn-based game may
 //! instead supply only its rules (`commands::rules::Rules`: set up, read a play, apply it, who

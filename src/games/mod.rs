@@ -5,6 +5,11 @@
 //! are in [`crate::tournament`] (2.x). The rules below hold for every game; code comments cite
 //! their sections as "shared rules 0.5".
 //!
+//! Every game is a [`table::Table`] of its rules: the table holds its settings, seats, log
+//! ([`log`]), players' vacations and state, and does once what every game does alike (replay,
+//! recording an action, takeback, a moderator's revert, a substitution); a game brings its
+//! [`table::Fold`] and its own methods.
+//!
 //! # Rules every game shares
 //!
 //! ## 0.1 Notation
