@@ -70,10 +70,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         game.settings.stalemate.as_str(),
         game.settings.max_board,
         game.settings.max_board,
-        match game.settings.move_limit {
-            Some(l) => format!(", move limit {}", crate::time::format_duration(l)),
-            None => String::new(),
-        },
+        crate::games::export_common::limit_note(game.settings.move_limit),
         game.settings.seed_hash,
         game.turn_line()
     );

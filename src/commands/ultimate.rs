@@ -78,10 +78,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         seats.join(", "),
         game.settings.mode.as_str(),
         game.settings.stalemate.as_str(),
-        match game.settings.move_limit {
-            Some(l) => format!(", move limit {}", crate::time::format_duration(l)),
-            None => String::new(),
-        },
+        crate::games::export_common::limit_note(game.settings.move_limit),
         game.settings.seed,
         game.status_text()
     );

@@ -49,6 +49,13 @@ pub fn push_tag(s: &mut String, key: &str, value: impl std::fmt::Display) {
     s.push_str(&format!("[{key} \"{value}\"]\n"));
 }
 
+/// A move limit as the games' status lines add it: `, move limit 2d`, or nothing.
+pub fn limit_note(limit: Option<u64>) -> String {
+    limit.map_or(String::new(), |l| {
+        format!(", move limit {}", crate::time::format_duration(l))
+    })
+}
+
 /// A move limit's tag value: the duration, or `off`.
 pub fn limit_tag(limit: Option<u64>) -> String {
     limit.map_or("off".into(), crate::time::format_duration)

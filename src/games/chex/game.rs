@@ -1426,10 +1426,7 @@ impl Game {
             self.settings.stalemate.as_str(),
             self.settings.max_board,
             self.settings.max_board,
-            match self.settings.move_limit {
-                Some(l) => format!(", move limit {}", format_duration(l)),
-                None => String::new(),
-            }
+            crate::games::export_common::limit_note(self.settings.move_limit)
         )];
         lines.push(self.turn_line());
         lines.extend(self.diagram());

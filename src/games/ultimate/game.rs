@@ -829,10 +829,7 @@ impl Game {
             } else {
                 ""
             },
-            match self.settings.move_limit {
-                Some(l) => format!(", move limit {}", format_duration(l)),
-                None => String::new(),
-            }
+            crate::games::export_common::limit_note(self.settings.move_limit)
         )];
         let seats: Vec<String> = Seat::ALL.iter().map(|&s| self.name(s)).collect();
         lines.push(format!("Seats: {}", seats.join(", ")));
