@@ -50,9 +50,22 @@ pub trait Fold: Sized {
 }
 
 /// Declares a game's rules for its [`Table`]: the unit type that names them and its [`Fold`]
-/// (the module's own `Settings`, `State`, `Action` and `Refusal`; `begin` and `replay_entry`
-/// as the game writes them).
+/// (the module's own `Settings`, `State`, `Action` and `Refusal`; `begin`, `replay_entry`
+/// and the rest as the game writes them). `described by f` words an entry as `f(action,
+/// users)` does ([`Fold::describe`]).
 macro_rules! fold {
+    ($(#[$meta:meta])* $rules:ident described by $describe:path { $($fns:tt)* }) => {
+        $crate::games::table::fold! {
+            $(#[$meta])*
+            $rules {
+                fn describe(g: &Table<Self>, e: &$crate::games::log::Entry<Action>) -> String {
+                    $describe(&e.action, &g.users)
+                }
+
+                $($fns)*
+            }
+        }
+    };
     ($(#[$meta:meta])* $rules:ident { $($fns:tt)* }) => {
         $(#[$meta])*
         #[derive(Clone, Debug)]

@@ -2012,29 +2012,17 @@ impl Bookkept for Game {
 
 crate::games::table::fold! {
     /// Chex's rules, as its [`Table`] folds them.
-    Chex {
+    Chex described by describe {
         fn begin(_: &Game) -> State {
             State::new(Position::start(), 0)
         }
 
         fn replay_entry(g: &mut Game, e: &Entry) -> Result<(), Refusal> {
-            fold(
-                &mut g.state,
-                &g.settings,
-                &g.users,
-                &e.action,
-                e.time,
-                e.number,
-                &mut Vec::new(),
-            )
+            fold(&mut g.state, &g.settings, &g.users, &e.action, e.time, e.number, &mut Vec::new())
         }
 
         fn ended(g: &Game) -> Option<String> {
             Some(outcome_text(&g.users, g.state.outcome.as_ref()?))
-        }
-
-        fn describe(g: &Game, e: &Entry) -> String {
-            describe(&e.action, &g.users)
         }
 
         /// A revert that reopens an ended game, or undoes an earlier reshuffle, reshuffles the

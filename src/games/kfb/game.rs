@@ -1719,7 +1719,7 @@ impl Bookkept for Game {
 
 crate::games::table::fold! {
     /// Kung Fu Bughouse's rules, as its [`Table`] folds them.
-    Kfb {
+    Kfb described by describe {
         fn begin(g: &Game) -> State {
             Game::initial_state(&g.original, &g.settings, g.state.catalog.clone())
         }
@@ -1731,10 +1731,6 @@ crate::games::table::fold! {
         fn ended(g: &Game) -> Option<String> {
             let (t, _) = g.state.winner.as_ref()?;
             Some(format!("{} won", team_name(*t)))
-        }
-
-        fn describe(g: &Game, e: &Entry) -> String {
-            describe(&e.action, &g.users)
         }
     }
 }

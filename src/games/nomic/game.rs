@@ -3640,7 +3640,7 @@ impl Bookkept for Game {
 
 crate::games::table::fold! {
     /// Nomic Chess's rules, as its [`Table`] folds them.
-    Nomic {
+    Nomic described by describe {
         fn begin(g: &Game) -> State {
             let start = g.log.first().map_or(0, |e| e.time);
             State::new(g.users.len(), g.settings.clone(), start)
@@ -3658,10 +3658,6 @@ crate::games::table::fold! {
             let mut a = e.action.clone();
             fold(&mut g.state, &ctx, &e.actor, &mut a, e.time)?;
             Ok(())
-        }
-
-        fn describe(g: &Game, e: &Entry) -> String {
-            describe(&e.action, &g.users)
         }
 
         fn ended(g: &Game) -> Option<String> {

@@ -1401,13 +1401,7 @@ crate::games::table::fold! {
         }
 
         fn replay_entry(g: &mut Game, e: &Entry) -> R<()> {
-            fold(
-                &mut g.state,
-                &g.settings,
-                &e.action,
-                e.time,
-                &mut Vec::new(),
-            )
+            fold(&mut g.state, &g.settings, &e.action, e.time, &mut Vec::new())
         }
 
         fn describe(_: &Game, e: &Entry) -> String {

@@ -1421,28 +1421,17 @@ impl Bookkept for Game {
 
 crate::games::table::fold! {
     /// Ultimate Chess's rules, as its [`Table`] folds them.
-    Ultimate {
+    Ultimate described by describe {
         fn begin(g: &Game) -> State {
             State::new(Position::start(g.settings.mode), 0)
         }
 
         fn replay_entry(g: &mut Game, e: &Entry) -> Result<(), Refusal> {
-            fold(
-                &mut g.state,
-                &g.settings,
-                &g.users,
-                &e.action,
-                e.time,
-                &mut Vec::new(),
-            )
+            fold(&mut g.state, &g.settings, &g.users, &e.action, e.time, &mut Vec::new())
         }
 
         fn ended(g: &Game) -> Option<String> {
             Some(outcome_text(&g.users, g.state.outcome.as_ref()?))
-        }
-
-        fn describe(g: &Game, e: &Entry) -> String {
-            describe(&e.action, &g.users)
         }
     }
 }
