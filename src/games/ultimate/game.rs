@@ -1395,7 +1395,6 @@ impl Bookkept for Game {
     type Accepted = Accepted;
     type Refusal = Refusal;
 
-    /// Applies a validated action to a copy of the state, then keeps it and logs the action.
     fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> Result<Accepted, Refusal> {
         self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
     }
