@@ -49,6 +49,24 @@ pub fn push_tag(s: &mut String, key: &str, value: impl std::fmt::Display) {
     s.push_str(&format!("[{key} \"{value}\"]\n"));
 }
 
+/// Items as the console's `!state` lines list them: joined by `sep`, or `-` for none.
+pub fn listed<S: AsRef<str>>(items: &[S], sep: &str) -> String {
+    if items.is_empty() {
+        return "-".to_string();
+    }
+    items
+        .iter()
+        .map(AsRef::as_ref)
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// The first two `!state` lines of a game on one board: `board 1: <placement>` and
+/// `position: <position text>`.
+pub fn board_lines(placement: impl std::fmt::Display, text: impl std::fmt::Display) -> Vec<String> {
+    vec![format!("board 1: {placement}"), format!("position: {text}")]
+}
+
 /// A move limit as the games' status lines add it: `, move limit 2d`, or nothing.
 pub fn limit_note(limit: Option<u64>) -> String {
     limit.map_or(String::new(), |l| {

@@ -2,6 +2,7 @@
 //! append-only log of actions and the state replaying it gives. Pure: the caller passes every
 //! action's time and the seed.
 
+use crate::games::export_common::board_lines;
 use crate::games::log::{Bookkept, Folded, Logged, Reverting};
 use crate::games::table::Table;
 use crate::time::{format_duration, Timestamp};
@@ -1448,9 +1449,8 @@ impl Game {
     /// The console's `!state` lines.
     pub fn state_lines(&self) -> Vec<String> {
         let st = &self.state;
-        let mut v = vec![
-            format!("board 1: {}", st.pos.placement()),
-            format!("position: {}", st.pos.to_text()),
+        let mut v = board_lines(st.pos.placement(), st.pos.to_text());
+        v.extend([
             format!(
                 "seats: {}, {}",
                 self.name(Side::White),
@@ -1467,7 +1467,7 @@ impl Game {
                 self.seed_hash()
             ),
             format!("board number: #{}", st.board_number),
-        ];
+        ]);
         match &st.outcome {
             Some(o) => v.push(format!(
                 "result: {}; {}",

@@ -5,6 +5,7 @@
 //! `now`) the state is advanced to that moment, every deadline up to it applied in order, so
 //! replaying the log always gives the same state.
 
+use crate::games::export_common::listed;
 use serde::{Deserialize, Serialize};
 
 use crate::games::log::{Bookkept, Folded, Reverting};
@@ -3370,21 +3371,9 @@ impl Game {
             .collect();
         v.push(format!(
             "Living: {}; undead: {}; forfeited: {}",
-            if living.is_empty() {
-                "-".into()
-            } else {
-                living.join(", ")
-            },
-            if undead.is_empty() {
-                "-".into()
-            } else {
-                undead.join(", ")
-            },
-            if forfeited.is_empty() {
-                "-".into()
-            } else {
-                forfeited.join(", ")
-            }
+            listed(&living, ", "),
+            listed(&undead, ", "),
+            listed(&forfeited, ", ")
         ));
         if let Some(p) = st.open_vote() {
             let waiting: Vec<String> = st

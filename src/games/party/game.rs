@@ -6,6 +6,7 @@
 //! reaches it ([`Game::at`] gives the game as it stands at a moment; an action first writes
 //! the default plays that fell due before it into the log).
 
+use crate::games::export_common::{board_lines, listed};
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::games::log::{Bookkept, Folded, Reverting};
@@ -944,10 +945,7 @@ impl Game {
     /// The console's `!state` lines.
     pub fn state_lines(&self) -> Vec<String> {
         let st = &self.state;
-        let mut v = vec![
-            format!("board 1: {}", st.pos.placement()),
-            format!("position: {}", st.pos.to_text()),
-        ];
+        let mut v = board_lines(st.pos.placement(), st.pos.to_text());
         let seats: Vec<String> = (1..=st.users.len() as u8)
             .map(|s| {
                 let gone = if st.pos.list.contains(&s) {
@@ -966,26 +964,12 @@ impl Game {
         ));
         v.push(self.weights_line());
         let check: Vec<&str> = self.in_check().iter().map(|&s| self.user(s)).collect();
-        v.push(format!(
-            "in check: {}",
-            if check.is_empty() {
-                "-".into()
-            } else {
-                check.join(", ")
-            }
-        ));
+        v.push(format!("in check: {}", listed(&check, ", ")));
         v.push(format!("round count: {}", st.round_count));
         let played: Vec<String> = st.played.iter().map(u8::to_string).collect();
         v.push(format!("played this round: {}", played.join(",")));
         let warm: Vec<String> = st.warm.iter().map(u8::to_string).collect();
-        v.push(format!(
-            "warm: {}",
-            if warm.is_empty() {
-                "-".into()
-            } else {
-                warm.join(",")
-            }
-        ));
+        v.push(format!("warm: {}", listed(&warm, ",")));
         v.push(format!("turn started: {}", st.turn_started));
         if let Some(d) = self.deadline() {
             v.push(format!("turn expires: {d}"));

@@ -4,6 +4,7 @@
 //! The game is pure: the caller passes the time of every action and the seed; who may do
 //! what beyond the players' own seats (organiser, moderator) is the caller's check.
 
+use crate::games::export_common::{board_lines, listed};
 use std::collections::HashMap;
 
 use crate::engine::notation::NotationError;
@@ -874,10 +875,7 @@ impl Game {
     /// then the rest of the state.
     pub fn state_lines(&self) -> Vec<String> {
         let st = &self.state;
-        let mut v = vec![
-            format!("board 1: {}", st.pos.placement()),
-            format!("position: {}", st.pos.to_text()),
-        ];
+        let mut v = board_lines(st.pos.placement(), st.pos.to_text());
         let seats: Vec<String> = Seat::ALL.iter().map(|&s| self.name(s)).collect();
         v.push(format!("seats: {}", seats.join(", ")));
         v.push(format!(
@@ -899,14 +897,7 @@ impl Game {
             None => v.push(format!("to move: {}", self.name(st.pos.turn()))),
         }
         let check: Vec<String> = self.in_check().iter().map(|&s| self.name(s)).collect();
-        v.push(format!(
-            "in check: {}",
-            if check.is_empty() {
-                "-".into()
-            } else {
-                check.join(", ")
-            }
-        ));
+        v.push(format!("in check: {}", listed(&check, ", ")));
         for d in &st.defeats {
             v.push(format!("defeated: {}", defeat_line(&self.users, d)));
         }
