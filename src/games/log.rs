@@ -765,4 +765,92 @@ mod tests {
         let rows: Vec<LogRow> = (0..l.len()).filter_map(|i| l.row(i)?.ok()).collect();
         assert_eq!(from_rows::<Toy>(rows), Ok(l));
     }
+
+    crate::games::log::actions! {
+        /// An action declared through the macro.
+        #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+        pub enum Declared {
+            /// A play.
+            Play(u8),
+        }
+        takeback {
+            /// Who.
+            seat: u8,
+        }
+        revert {
+            /// A game's own field.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            extra: Option<u64>,
+        }
+        bookkeeping:
+    }
+
+    /// The same action as a game wrote it by hand before the macro.
+    #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    enum ByHand {
+        Play(u8),
+        Takeback {
+            seat: u8,
+            undone: u32,
+        },
+        Revert {
+            to: u32,
+            reason: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            extra: Option<u64>,
+        },
+        Substitute(Handover),
+    }
+
+    #[test]
+    fn declared_actions_store_as_hand_written_ones() {
+        let h = Handover {
+            seat: 1,
+            from: "ann".into(),
+            to: "zed".into(),
+        };
+        let pairs = [
+            (Declared::Play(3), ByHand::Play(3)),
+            (
+                Declared::Takeback { seat: 2, undone: 7 },
+                ByHand::Takeback { seat: 2, undone: 7 },
+            ),
+            (
+                Declared::Revert {
+                    to: 4,
+                    reason: "x".into(),
+                    extra: None,
+                },
+                ByHand::Revert {
+                    to: 4,
+                    reason: "x".into(),
+                    extra: None,
+                },
+            ),
+            (
+                Declared::Revert {
+                    to: 4,
+                    reason: "x".into(),
+                    extra: Some(9),
+                },
+                ByHand::Revert {
+                    to: 4,
+                    reason: "x".into(),
+                    extra: Some(9),
+                },
+            ),
+            (
+                Declared::Substitute(h.clone()),
+                ByHand::Substitute(h.clone()),
+            ),
+        ];
+        for (declared, by_hand) in pairs {
+            let json = serde_json::to_string(&by_hand).unwrap();
+            assert_eq!(serde_json::to_string(&declared).unwrap(), json);
+            assert_eq!(serde_json::from_str::<Declared>(&json).unwrap(), declared);
+        }
+        assert!(Declared::Takeback { seat: 0, undone: 1 }.bookkeeping());
+        assert!(!Declared::Play(1).bookkeeping());
+        assert_eq!(Declared::from(h.clone()).handover(), Some(&h));
+    }
 }
