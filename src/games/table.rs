@@ -1,9 +1,11 @@
 //! A game as the layer keeps it, written once for every game: its settings, who sits in each
 //! seat, its log, its players' vacations and the state the log folds into (shared rules 7.1).
-//! A game brings only its [`Fold`]: its types, how its state begins, and how one entry in
-//! effect changes it. Replaying the log, walking a replay's states and handing a seat to a
-//! substitute are the table's ([`Folded`]); each game's `Game` is a `Table` of its rules, with
-//! its own methods beside it.
+//! A game brings only its [`Fold`]: its types, how its state begins, how one entry in effect
+//! changes it, how an entry reads and whether it has ended. The table does the rest alike for
+//! every game: replaying the log and walking a replay's states ([`Folded`]), recording a
+//! checked action ([`Table::record`]), a takeback ([`Table::take_back`]), a moderator's revert
+//! and its preview ([`Table::revert_to`], [`Table::revert_preview`]) and handing a seat to a
+//! substitute. Each game's `Game` is a `Table` of its rules, with its own methods beside it.
 
 use std::fmt::Debug;
 
