@@ -191,6 +191,8 @@ impl Console {
                             r.replay.size.0,
                             r.replay.size.1
                         ));
+                        out.push(format!("[first frame: {}]", r.ends.0));
+                        out.push(format!("[last frame: {}]", r.ends.1));
                     }
                     Err(why) => out.push(format!("refused: {why}")),
                 },
@@ -490,7 +492,20 @@ impl Console {
                 match picture {
                     None => out.push("error: no game or tournament in this thread".into()),
                     Some(Ok(png)) => match std::fs::write(file, &png) {
-                        Ok(()) => out.push(format!("wrote {file} ({} bytes)", png.len())),
+                        Ok(()) => {
+                            // The size, from the PNG's header (width and height, big-endian).
+                            let be = |i: usize| {
+                                png.get(i..i + 4)
+                                    .and_then(|b| <[u8; 4]>::try_from(b).ok())
+                                    .map_or(0, u32::from_be_bytes)
+                            };
+                            out.push(format!(
+                                "wrote {file} ({} bytes, {}x{})",
+                                png.len(),
+                                be(16),
+                                be(20)
+                            ));
+                        }
                         Err(e) => out.push(format!("error: cannot write {file}: {e}")),
                     },
                     Some(Err(e)) => out.push(format!("error: {e}")),

@@ -340,6 +340,22 @@ fn kfb_three_boards() {
     check_golden("kfb", &png);
 }
 
+/// Issue 55: the picture that answers a move draws its board large and the other two
+/// smaller under it, so that at 400 px wide (a phone) its squares are at least 28 px.
+#[test]
+fn kfb_moved_board_large() {
+    let mut view = example_kfb().unwrap();
+    view.focus = Some(1);
+    let png = render_kfb(&view).unwrap();
+    let (w, _) = dims(&png);
+    assert!(
+        64 * 400 / w >= 28,
+        "{w} px wide: squares of {} px at 400",
+        64 * 400 / w
+    );
+    check_golden("kfb_moved_board_2", &png);
+}
+
 fn cells(row: &[&str]) -> Vec<String> {
     row.iter().map(|c| c.to_string()).collect()
 }

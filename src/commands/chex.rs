@@ -265,6 +265,8 @@ impl ThreadGame for Game {
 
     fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
         opts.one_board()?;
+        // A move's caption names it in the labels its frame draws: who, by action number.
+        let mut who: std::collections::HashMap<u32, String> = std::collections::HashMap::new();
         let mut frames = Frames::of(
             self,
             opts,
@@ -279,9 +281,18 @@ impl ThreadGame for Game {
             |_, snap| Some(Still::Chex(Box::new(crate::render::chex_view(snap)))),
             |e, _| {
                 let what = chex::describe(&e.action, &self.users);
-                format!("#{} {what}", e.number.unwrap_or(0))
+                let n = e.number.unwrap_or(0);
+                if let chex::Action::Place { notation, .. } | chex::Action::Move { notation, .. } =
+                    &e.action
+                {
+                    if let Some(w) = what.strip_suffix(notation.as_str()) {
+                        who.insert(n, format!("#{n} {}", w.trim_end()));
+                    }
+                }
+                format!("#{n} {what}")
             },
         )?;
+        frames.finish(<Self as ThreadGame>::result(self));
         // One frame for the whole replay, so the absolute squares stand still (rules 5.5a).
         let mut frame: Option<(i32, i32, i32, i32)> = None;
         for s in frames.stills_mut() {
@@ -299,6 +310,19 @@ impl ThreadGame for Game {
                     **v = v.reframed((x0, y0), (x1 - x0) as u32, (y1 - y0) as u32);
                 }
             }
+        }
+        for (n, f) in frames.frames_mut() {
+            let (Some(w), Still::Chex(v)) = (who.get(&n), &f.still) else {
+                continue;
+            };
+            let Some(text) = &v.last_text else { continue };
+            // The rest of the caption (a mark, the result) stays.
+            let rest = f
+                .caption
+                .find(" (premove)")
+                .or_else(|| f.caption.find(" · "))
+                .map_or(String::new(), |i| f.caption[i..].to_string());
+            f.caption = format!("{w} {text}{rest}");
         }
         frames.job(replay::header(KIND.title, &self.users), opts.speed)
     }

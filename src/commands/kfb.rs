@@ -559,7 +559,7 @@ impl ThreadGame for Game {
 
     fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
         let board = |snap: &Game, seat: usize| snap.state().players[seat].board;
-        let frames = Frames::of(
+        let mut frames = Frames::of(
             self,
             opts,
             |e, snap| match &e.action {
@@ -589,6 +589,7 @@ impl ThreadGame for Game {
             self.users[..3].join(", "),
             self.users[3..].join(", ")
         );
+        frames.finish(<Self as ThreadGame>::result(self));
         frames.job(format!("{} · {teams}", KIND.title), opts.speed)
     }
 

@@ -793,7 +793,7 @@ impl ThreadGame for Game {
 
     fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
         opts.one_board()?;
-        let frames = Frames::of(
+        let mut frames = Frames::of(
             self,
             opts,
             |e, _| {
@@ -811,6 +811,7 @@ impl ThreadGame for Game {
                 format!("#{} {}: {what}", e.number.unwrap_or(0), e.actor)
             },
         )?;
+        frames.finish(Game::finished(self).then(|| "the game is over".to_string()));
         frames.job(replay::header(KIND.title, &self.users), opts.speed)
     }
 

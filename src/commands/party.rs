@@ -355,7 +355,7 @@ impl ThreadGame for Game {
         opts.one_board()?;
         // The default plays that fell due by now are part of the game (as its picture shows).
         let game = self.at(now);
-        let frames = Frames::of(
+        let mut frames = Frames::of(
             &game,
             opts,
             |e, _| {
@@ -378,6 +378,12 @@ impl ThreadGame for Game {
                 }
             },
         )?;
+        frames.finish(
+            game.state()
+                .ended
+                .as_ref()
+                .map(|r| format!("ended by the Chess-Umpire. Result: {r}")),
+        );
         frames.job(replay::header(KIND.title, &game.users()), opts.speed)
     }
 

@@ -95,6 +95,9 @@ pub struct Replayed {
     pub first: u32,
     /// The last action shown.
     pub last: u32,
+    /// The first and the last frame's captions, each with its picture's title (`#40 ann
+    /// resigns · … | Chex · #40 · Black (ben) wins`; the console shows them).
+    pub ends: (String, String),
 }
 
 impl Replayed {
@@ -135,9 +138,16 @@ pub type ReplayJob = Box<dyn FnOnce() -> Result<Replayed, String> + Send>;
 pub struct Frames {
     from: u32,
     to: u32,
+    /// A replay of one KFB board (`board:`): once there is a board to show, actions on the
+    /// others before the first frame leave the start as it was.
+    one_board: bool,
     /// The position before the first action shown, and the action it follows.
     start: Option<(Option<u32>, Still)>,
     frames: Vec<(u32, ReplayFrame)>,
+    /// The log's last action, and its picture and caption when it made no frame (a
+    /// resignation): shown last when the game is over ([`Frames::finish`]).
+    last: u32,
+    end: Option<ReplayFrame>,
 }
 
 impl Frames {
@@ -159,14 +169,19 @@ impl Frames {
         Ok(Frames {
             from: opts.from.unwrap_or(1),
             to: opts.to.unwrap_or(last),
+            one_board: opts.board.is_some(),
             start: None,
             frames: Vec::new(),
+            last,
+            end: None,
         })
     }
 
     /// The frames of `game`'s log, folded once ([`Folded::each_state`]): each entry in
     /// effect is [`Frames::step`]ped with whether it `changed` the picture, its `still` and
-    /// its `caption`, each given the entry and the game just after it.
+    /// its `caption`, each given the entry and the game just after it. A caption of a
+    /// conditional move keeps its `(premove)` mark; the log's last action, when it changed
+    /// nothing drawn (a resignation), is kept for [`Frames::finish`].
     ///
     /// # Errors
     /// As [`Frames::new`], or a log that no longer replays.
@@ -185,12 +200,22 @@ impl Frames {
         let last = game.log().next_number().saturating_sub(1);
         let mut frames = Frames::new(opts, last)?;
         game.each_state(|e, snap| {
-            frames.step(
-                e.number,
-                changed(e, snap),
-                || still(e, snap),
-                || caption(e, snap),
-            );
+            let mut caption = || {
+                let c = caption(e, snap);
+                if e.command.trim_end().ends_with("(premove)") {
+                    format!("{c} (premove)")
+                } else {
+                    c
+                }
+            };
+            let changed = changed(e, snap);
+            if !changed && e.number == Some(last) {
+                frames.end = still(e, snap).map(|still| ReplayFrame {
+                    caption: caption(),
+                    still,
+                });
+            }
+            frames.step(e.number, changed, || still(e, snap), caption);
         })
         .map_err(|e| e.to_string())?;
         Ok(frames)
@@ -219,7 +244,9 @@ impl Frames {
                 }
             }
             // Before the first frame: the start is the game just before it (whatever changed
-            // its picture, a draft or a pick of pieces included).
+            // its picture, a draft or a pick of pieces included); on one board, the board
+            // as the range begins (the others' actions in the range add nothing to it).
+            Some(n) if self.one_board && n >= self.from && self.start.is_some() => {}
             _ if self.frames.is_empty() => {
                 if let Some(still) = still() {
                     let after = if changed { number } else { None };
@@ -229,6 +256,34 @@ impl Frames {
             }
             _ => {}
         }
+    }
+
+    /// The end of a game that is over (`result`, as its replies say it), when the range
+    /// reaches its last action: the last frame's caption says the result, and when that
+    /// action changed nothing drawn (a resignation, a concession, `/party end`), its picture
+    /// (the game as it ended, as its final picture shows it) is the last frame.
+    pub fn finish(&mut self, result: Option<String>) {
+        let end = self.end.take();
+        let Some(result) = result else { return };
+        if self.last < self.from || self.last > self.to {
+            return;
+        }
+        match (self.frames.last_mut(), end) {
+            (Some((n, f)), _) if *n == self.last => {
+                f.caption = format!("{} · {result}", f.caption);
+            }
+            (_, Some(mut f)) => {
+                f.caption = format!("{} · {result}", f.caption);
+                self.frames.push((self.last, f));
+            }
+            _ => {}
+        }
+    }
+
+    /// The frames collected (the start left out), each with its action's number, to adjust
+    /// their captions.
+    pub fn frames_mut(&mut self) -> impl Iterator<Item = (u32, &mut ReplayFrame)> {
+        self.frames.iter_mut().map(|(n, f)| (*n, f))
     }
 
     /// Every picture collected, to adjust them together (Chex puts them on one frame).
@@ -263,6 +318,11 @@ impl Frames {
             frames.push(ReplayFrame { caption, still });
         }
         frames.extend(self.frames.into_iter().map(|(_, f)| f));
+        let caption = |f: Option<&ReplayFrame>| {
+            f.map(|f| format!("{} | {}", f.caption, f.still.headline()))
+                .unwrap_or_default()
+        };
+        let ends = (caption(frames.first()), caption(frames.last()));
         let spec = ReplaySpec {
             header,
             frames,
@@ -275,6 +335,7 @@ impl Frames {
                 replay,
                 first,
                 last,
+                ends,
             })
         }))
     }
@@ -425,8 +486,8 @@ pub struct ReplayBench {
     pub ms: f64,
 }
 
-/// `arbiter render-bench`'s replays: a 200-action KFB game and a 300-play Party Chess game
-/// ([`example_game`]), each replayed whole at normal speed.
+/// `arbiter render-bench`'s replays: a 200-action KFB game, a 300-play Party Chess game and
+/// a 500-action KFB game ([`example_game`]), each replayed whole at normal speed.
 ///
 /// # Errors
 /// A game that cannot be played or drawn.
@@ -435,6 +496,7 @@ pub fn bench() -> Result<Vec<ReplayBench>, String> {
     for (name, game, plays) in [
         ("KFB, 200 actions", "kfb", 200),
         ("Party Chess, 300 plays", "party", 300),
+        ("KFB, 500 actions", "kfb", 500),
     ] {
         let g = example_game(game, plays)?;
         let actions = last_number(&*g);
@@ -529,6 +591,36 @@ mod tests {
         assert_eq!(f.start.as_ref().map(|s| s.0), Some(Some(2)));
         let shown: Vec<u32> = f.frames.iter().map(|x| x.0).collect();
         assert_eq!(shown, vec![3, 5]);
+    }
+
+    #[test]
+    fn one_boards_start_is_the_board_as_the_range_begins() {
+        // A Chex view stands for the board; its title says after which action it was taken.
+        let still = |n: u32| {
+            move || {
+                let mut v =
+                    crate::render::ChexView::of_position(&crate::games::chex::Position::start());
+                v.title = format!("after #{n}");
+                Some(Still::Chex(Box::new(v)))
+            }
+        };
+        let title = |f: &Frames| match f.start.as_ref().map(|s| &s.1) {
+            Some(Still::Chex(v)) => v.title.clone(),
+            _ => String::new(),
+        };
+        // Board 3 from #2: #3 and #4 are on other boards (a capture there puts a piece in a
+        // hand on board 3), #5 on board 3.
+        let mut f = Frames::new(&opts("/replay board:3 from:2").unwrap(), 6).unwrap();
+        for n in 1..=6 {
+            f.step(Some(n), n == 5, still(n), || format!("#{n}"));
+        }
+        assert_eq!(title(&f), "after #1");
+        // Without board:, the start is the game just before the first frame.
+        let mut f = Frames::new(&opts("/replay from:2").unwrap(), 6).unwrap();
+        for n in 1..=6 {
+            f.step(Some(n), n == 5, still(n), || format!("#{n}"));
+        }
+        assert_eq!(title(&f), "after #4");
     }
 
     #[test]

@@ -345,7 +345,7 @@ impl ThreadGame for Game {
 
     fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
         opts.one_board()?;
-        let frames = Frames::of(
+        let mut frames = Frames::of(
             self,
             opts,
             |e, _| {
@@ -360,6 +360,7 @@ impl ThreadGame for Game {
                 format!("#{} {what}", e.number.unwrap_or(0))
             },
         )?;
+        frames.finish(self.result_text());
         frames.job(replay::header(KIND.title, &self.users), opts.speed)
     }
 

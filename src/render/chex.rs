@@ -6,7 +6,7 @@ use super::board::{DIM, PAGE, PANEL, TEXT};
 use super::canvas::{wrap_text, Align, Canvas, Fonts, Rgb8};
 use super::shapes::{sprite, Figure};
 use super::{fonts, RenderError};
-use crate::games::chex::{Game, Kind, Position, Side};
+use crate::games::chex::{Frame, Game, Kind, LastMove, Position, Side};
 
 const LIGHT: Rgb8 = [240, 217, 181];
 const DARK: Rgb8 = [181, 136, 99];
@@ -43,6 +43,8 @@ pub struct ChexView {
     pub left: [[usize; 6]; 2],
     /// The last move in the current labels.
     pub last_text: Option<String>,
+    /// The last move on the absolute squares (to name it again on another frame).
+    pub last_move: Option<LastMove>,
     /// The absolute square of the shown `a1`: square colours follow the absolute squares,
     /// (0, 0) dark (Chex rules 5.5a).
     pub origin: (i32, i32),
@@ -99,6 +101,7 @@ impl ChexView {
             revealed: pos.revealed.map(|k| (pos.to_move, k)),
             left,
             last_text: None,
+            last_move: None,
             origin: f.origin,
         }
     }
@@ -127,8 +130,22 @@ impl ChexView {
                 .collect(),
             tagged: self.tagged.iter().map(|&s| at(s)).collect(),
             last: self.last.map(|(from, to)| (from.map(at), at(to))),
+            last_text: self.last_text_on(origin, files, ranks),
             origin,
             ..self.clone()
+        }
+    }
+
+    /// The last move in the labels of a frame whose `a1` is the absolute square `origin`
+    /// (what a replay's frame draws); the view's own text when it keeps no move.
+    pub fn last_text_on(&self, origin: (i32, i32), files: u32, ranks: u32) -> Option<String> {
+        match self.last_move {
+            Some(m) => Some(m.text(&Frame {
+                origin,
+                width: files,
+                height: ranks,
+            })),
+            None => self.last_text.clone(),
         }
     }
 
@@ -156,6 +173,7 @@ impl ChexView {
                 .unwrap_or_default(),
         };
         v.last_text = game.state().last_now();
+        v.last_move = game.state().last_move;
         v
     }
 }

@@ -75,6 +75,9 @@ pub struct KfbView {
     pub boards: [KfbBoardView; 3],
     /// The two teams.
     pub teams: [TeamView; 2],
+    /// The board drawn large, the other two smaller under it (the picture that answers a
+    /// move, the board it was on: readable on a phone); `None` for three equal boards.
+    pub focus: Option<usize>,
 }
 
 const SQ: u32 = 64;
@@ -99,18 +102,38 @@ pub fn render_kfb(view: &KfbView) -> Result<Vec<u8>, RenderError> {
     draw_kfb(view)?.encode()
 }
 
+/// One board's panel: where it is and how large its squares are.
+#[derive(Clone, Debug, PartialEq)]
+struct PanelBox {
+    x: i32,
+    /// The panel's top row.
+    y: u32,
+    w: u32,
+    sq: u32,
+    margin: u32,
+    board_h: u32,
+    status_h: u32,
+}
+
+impl PanelBox {
+    fn h(&self) -> u32 {
+        HEADER_H + self.status_h + NAME_H + HAND_H + self.board_h + HAND_H + NAME_H + 8
+    }
+}
+
 /// Where everything of a KFB picture goes: worked out from the view before drawing.
 #[derive(Clone, Debug, PartialEq)]
 struct Layout {
-    margin: u32,
-    panel_w: u32,
-    board_h: u32,
+    /// The boards' panels, in the view's order.
+    panels: Vec<PanelBox>,
+    /// The board drawn large ([`KfbView::focus`]).
+    focus: Option<usize>,
     width: u32,
     height: u32,
     /// Each board's status line, wrapped (at most three lines).
     status: Vec<Vec<String>>,
-    status_h: u32,
-    panel_h: u32,
+    /// The top of the teams' rows.
+    teams_y: u32,
     /// The legend's entries: abbreviation, then name and moves.
     legend: BTreeMap<String, String>,
     legend_h: u32,
@@ -121,35 +144,98 @@ const LEGEND_ICON: u32 = 30;
 impl Layout {
     fn of(view: &KfbView) -> Result<Layout, RenderError> {
         let fonts = fonts()?;
-        let margin = board::coord_margin(fonts, SQ);
-        // The largest board's width (files) or height (ranks), margins included.
-        let largest = |cells: fn(&crate::engine::Geometry) -> usize| {
+        // The largest board's width (files) or height (ranks) at `sq`, margins included.
+        let largest = |sq: u32, cells: fn(&crate::engine::Geometry) -> usize| {
+            let margin = board::coord_margin(fonts, sq);
             view.boards
                 .iter()
-                .map(|b| cells(&b.position.rules().geometry) as u32 * SQ + 2 * margin)
+                .map(|b| cells(&b.position.rules().geometry) as u32 * sq + 2 * margin)
                 .max()
-                .unwrap_or(8 * SQ + 2 * margin)
+                .unwrap_or(8 * sq + 2 * margin)
         };
-        let panel_w = largest(|g| g.files() as usize);
-        let board_h = largest(|g| g.ranks() as usize);
-        let width = 3 * panel_w + 4 * GAP;
+        let files = |g: &crate::engine::Geometry| g.files() as usize;
+        let ranks = |g: &crate::engine::Geometry| g.ranks() as usize;
+        let panel = |x: u32, y: u32, w: u32, sq: u32| PanelBox {
+            x: x as i32,
+            y,
+            w,
+            sq,
+            margin: board::coord_margin(fonts, sq),
+            board_h: largest(sq, ranks),
+            status_h: 0,
+        };
+        let n = view.boards.len();
+        let big_w = largest(SQ, files);
+        let focus = view.focus.filter(|&f| f < n && n == 3);
+        let (width, mut panels) = match focus {
+            None => {
+                let width = n as u32 * big_w + (n as u32 + 1) * GAP;
+                let panels = (0..n as u32)
+                    .map(|i| panel(GAP + i * (big_w + GAP), TITLE_H, big_w, SQ))
+                    .collect::<Vec<_>>();
+                (width, panels)
+            }
+            Some(f) => {
+                // The board moved on across the picture; the other two, in order, under it
+                // side by side, their squares as large as half the width allows.
+                let width = big_w + 2 * GAP;
+                let small_w = (width - 3 * GAP) / 2;
+                let small_sq = (8..SQ)
+                    .rev()
+                    .find(|&sq| largest(sq, files) <= small_w)
+                    .unwrap_or(8);
+                let mut panels = vec![panel(0, 0, 0, SQ); n];
+                panels[f] = panel(GAP, TITLE_H, big_w, SQ);
+                for (k, i) in (0..n).filter(|&i| i != f).enumerate() {
+                    let x = GAP + k as u32 * (small_w + GAP);
+                    panels[i] = panel(x, 0, small_w, small_sq);
+                }
+                (width, panels)
+            }
+        };
         let status: Vec<Vec<String>> = view
             .boards
             .iter()
-            .map(|b| {
-                let mut lines = wrap_text(
-                    &fonts.regular,
-                    STATUS_PX,
-                    &b.status_line,
-                    (panel_w - 24) as f32,
-                );
+            .zip(&panels)
+            .map(|(b, p)| {
+                let mut lines =
+                    wrap_text(&fonts.regular, STATUS_PX, &b.status_line, (p.w - 24) as f32);
                 lines.truncate(3);
                 lines
             })
             .collect();
-        let status_lines = status.iter().map(Vec::len).max().unwrap_or(1).max(1) as u32;
-        let status_h = status_lines * STATUS_LINE_H + 6;
-        let panel_h = HEADER_H + status_h + NAME_H + HAND_H + board_h + HAND_H + NAME_H + 8;
+        // Panels side by side share the status lines' height (their boards level).
+        let status_h = |rows: &mut dyn Iterator<Item = usize>| {
+            rows.map(|i| status.get(i).map_or(0, Vec::len))
+                .max()
+                .unwrap_or(1)
+                .max(1) as u32
+                * STATUS_LINE_H
+                + 6
+        };
+        let teams_y = match focus {
+            None => {
+                let h = status_h(&mut (0..n));
+                for p in &mut panels {
+                    p.status_h = h;
+                }
+                TITLE_H + panels.first().map_or(0, PanelBox::h) + GAP
+            }
+            Some(f) => {
+                panels[f].status_h = status_h(&mut std::iter::once(f));
+                let under = TITLE_H + panels[f].h() + GAP;
+                let h = status_h(&mut (0..n).filter(|&i| i != f));
+                let mut bottom = under;
+                for (i, p) in panels.iter_mut().enumerate() {
+                    if i != f {
+                        p.status_h = h;
+                        p.y = under;
+                        bottom = bottom.max(under + p.h());
+                    }
+                }
+                bottom + GAP
+            }
+        };
         let mut legend = BTreeMap::new();
         for b in &view.boards {
             board::legend_of_position(&b.position, &mut legend);
@@ -160,37 +246,52 @@ impl Layout {
             }
         }
         let legend_h = board::legend_height(fonts, &legend, width - 2 * GAP, LEGEND_ICON);
-        let height = TITLE_H + panel_h + GAP + 2 * TEAM_H + legend_h + GAP;
+        let height = teams_y + 2 * TEAM_H + legend_h + GAP;
         Ok(Layout {
-            margin,
-            panel_w,
-            board_h,
+            panels,
+            focus,
             width,
             height,
             status,
-            status_h,
-            panel_h,
+            teams_y,
             legend,
             legend_h,
         })
     }
 
     /// Whether a picture of this layout can be drawn over one of `other`'s: the same
-    /// widths and boards. The status lines' height and the legend's may differ: the rows
-    /// under the status lines move up or down with them, and the legend is the last part.
+    /// widths and boards. Three equal boards' status lines' height and the legend's may
+    /// differ: the rows under the status lines move up or down with them, and the legend is
+    /// the last part. Panels one under another keep their places only with the same status
+    /// lines' heights.
     fn same_frame(&self, other: &Layout) -> bool {
-        (self.margin, self.panel_w, self.board_h, self.width)
-            == (other.margin, other.panel_w, other.board_h, other.width)
+        let geometry = |l: &Layout| {
+            l.panels
+                .iter()
+                .map(|p| (p.x, p.w, p.sq, p.margin, p.board_h))
+                .collect::<Vec<_>>()
+        };
+        let heights = |l: &Layout| {
+            l.panels
+                .iter()
+                .map(|p| (p.y, p.status_h))
+                .collect::<Vec<_>>()
+        };
+        (self.width, self.focus) == (other.width, other.focus)
+            && geometry(self) == geometry(other)
             && self.status.len() == other.status.len()
+            && (self.focus.is_none() || heights(self) == heights(other))
     }
 
-    /// The first row under the status lines.
+    /// The first row under the status lines (of the top row of panels).
     fn under_status(&self) -> u32 {
-        TITLE_H + HEADER_H + self.status_h
+        let p = self.focus.and_then(|f| self.panels.get(f));
+        TITLE_H + HEADER_H + p.or(self.panels.first()).map_or(0, |p| p.status_h)
     }
 
-    fn panel_x(&self, i: usize) -> i32 {
-        (GAP + i as u32 * (self.panel_w + GAP)) as i32
+    /// Board `i`'s panel.
+    fn panel(&self, i: usize) -> Option<&PanelBox> {
+        self.panels.get(i)
     }
 }
 
@@ -234,20 +335,32 @@ impl Part {
 
     /// The part's rectangle (x, y, w, h) and background.
     fn rect(self, l: &Layout) -> (i32, i32, u32, u32, Rgb8) {
-        let panel =
-            |i: usize, dy: u32, h: u32| (l.panel_x(i), (TITLE_H + dy) as i32, l.panel_w, h, PANEL);
-        let seat_y = HEADER_H + l.status_h;
-        let board_y = seat_y + NAME_H + HAND_H;
-        let teams_y = TITLE_H + l.panel_h + GAP;
+        let none = PanelBox {
+            x: 0,
+            y: 0,
+            w: 0,
+            sq: SQ,
+            margin: 0,
+            board_h: 0,
+            status_h: 0,
+        };
+        let at = |i: usize| l.panel(i).unwrap_or(&none);
+        let panel = |i: usize, dy: u32, h: u32| {
+            let p = at(i);
+            (p.x, (p.y + dy) as i32, p.w, h, PANEL)
+        };
+        let seat_y = |i: usize| HEADER_H + at(i).status_h;
+        let board_y = |i: usize| seat_y(i) + NAME_H + HAND_H;
+        let teams_y = l.teams_y;
         match self {
             Part::Title => (0, 0, l.width, TITLE_H, PAGE),
             Part::Header(i) => panel(i, 0, HEADER_H),
-            Part::Status(i) => panel(i, HEADER_H, l.status_h),
-            Part::Seat(i, true) => panel(i, seat_y, NAME_H),
-            Part::Hand(i, true) => panel(i, seat_y + NAME_H, HAND_H),
-            Part::Board(i) => panel(i, board_y, l.board_h),
-            Part::Hand(i, false) => panel(i, board_y + l.board_h, HAND_H),
-            Part::Seat(i, false) => panel(i, board_y + l.board_h + HAND_H, NAME_H + 8),
+            Part::Status(i) => panel(i, HEADER_H, at(i).status_h),
+            Part::Seat(i, true) => panel(i, seat_y(i), NAME_H),
+            Part::Hand(i, true) => panel(i, seat_y(i) + NAME_H, HAND_H),
+            Part::Board(i) => panel(i, board_y(i), at(i).board_h),
+            Part::Hand(i, false) => panel(i, board_y(i) + at(i).board_h, HAND_H),
+            Part::Seat(i, false) => panel(i, board_y(i) + at(i).board_h + HAND_H, NAME_H + 8),
             Part::Teams => (0, teams_y as i32, l.width, 2 * TEAM_H, PAGE),
             Part::Legend => (
                 0,
@@ -335,16 +448,10 @@ pub(crate) fn draw_kfb(view: &KfbView) -> Result<Canvas, RenderError> {
 }
 
 fn draw_fresh(view: &KfbView, layout: &Layout) -> Canvas {
-    let panels: Vec<(i32, i32, u32, u32, _)> = (0..view.boards.len())
-        .map(|i| {
-            (
-                layout.panel_x(i),
-                TITLE_H as i32,
-                layout.panel_w,
-                layout.panel_h,
-                PANEL,
-            )
-        })
+    let panels: Vec<(i32, i32, u32, u32, _)> = layout
+        .panels
+        .iter()
+        .map(|p| (p.x, p.y as i32, p.w, p.h(), PANEL))
         .collect();
     let mut canvas = Canvas::laid(layout.width, layout.height, PAGE, &panels);
     for part in Part::all(view.boards.len()) {
@@ -364,13 +471,24 @@ pub(crate) struct KeptKfb {
     squares: usize,
 }
 
-#[cfg(test)]
 impl KeptKfb {
     /// The picture.
     pub(crate) fn canvas(&self) -> &Canvas {
         &self.canvas
     }
+}
 
+/// The size of the KFB picture of `view`, worked out without drawing it.
+///
+/// # Errors
+/// The font cannot be read.
+pub(crate) fn kfb_size(view: &KfbView) -> Result<(u32, u32), RenderError> {
+    let l = Layout::of(view)?;
+    Ok((l.width, l.height))
+}
+
+#[cfg(test)]
+impl KeptKfb {
     /// Parts drawn again over the last picture; `None` when drawn afresh.
     pub(crate) fn redrawn(&self) -> Option<usize> {
         self.redrawn
@@ -414,8 +532,9 @@ pub(crate) fn draw_kfb_over(view: KfbView, kept: Option<KeptKfb>) -> Result<Kept
     }
     if by != 0 {
         let top = TITLE_H + HEADER_H;
+        let status_h = layout.panels.first().map_or(0, |p| p.status_h);
         kept.canvas
-            .fill(0, top as i32, layout.width, layout.status_h, PAGE);
+            .fill(0, top as i32, layout.width, status_h, PAGE);
     }
     let moved = |(x, y, w, h, bg): (i32, i32, u32, u32, Rgb8)| {
         let y = if y >= was as i32 { y + by } else { y };
@@ -438,7 +557,7 @@ pub(crate) fn draw_kfb_over(view: KfbView, kept: Option<KeptKfb>) -> Result<Kept
                 fonts(),
             ) {
                 let (x, y, ..) = rect;
-                with_board(b, &layout, x, y, |spec, bx, by| {
+                with_board(b, &layout, i, x, y, |spec, bx, by| {
                     board::draw_squares(&mut kept.canvas, fonts, spec, bx, by, &squares);
                 });
                 kept.squares += squares.len();
@@ -540,6 +659,7 @@ pub(crate) fn clear_kept() {
 fn with_board(
     b: &KfbBoardView,
     layout: &Layout,
+    i: usize,
     x: i32,
     y: i32,
     f: impl FnOnce(&BoardSpec<'_>, i32, i32),
@@ -551,17 +671,20 @@ fn with_board(
             b.top.colour.rgb()
         }
     };
+    let Some(p) = layout.panel(i) else {
+        return;
+    };
     let spec = BoardSpec {
         pos: &b.position,
-        sq: SQ,
-        margin: layout.margin,
+        sq: p.sq,
+        margin: p.margin,
         flipped: false,
         last: b.last.as_ref(),
         colour_of: &colour_of,
         frozen: b.frozen,
     };
     let (bw, _) = spec.size();
-    f(&spec, x + (layout.panel_w as i32 - bw as i32) / 2, y);
+    f(&spec, x + (p.w as i32 - bw as i32) / 2, y);
 }
 
 /// The squares of board `i` that look different in `b` than in `a` (a piece, the last
@@ -597,8 +720,15 @@ const MOST_SQUARES_AGAIN: usize = 16;
 fn draw_part(canvas: &mut Canvas, view: &KfbView, layout: &Layout, part: Part) {
     let Ok(fonts) = fonts() else { return };
     let (x, y, _, _, _) = part.rect(layout);
-    let panel_w = layout.panel_w;
-    let margin = layout.margin;
+    let index = match part {
+        Part::Header(i)
+        | Part::Status(i)
+        | Part::Seat(i, _)
+        | Part::Hand(i, _)
+        | Part::Board(i) => i,
+        _ => 0,
+    };
+    let (panel_w, margin) = layout.panel(index).map_or((0, 0), |p| (p.w, p.margin));
     let board = |i: usize| view.boards.get(i);
     match part {
         Part::Title => {
@@ -689,7 +819,7 @@ fn draw_part(canvas: &mut Canvas, view: &KfbView, layout: &Layout, part: Part) {
         }
         Part::Board(i) => {
             if let Some(b) = board(i) {
-                with_board(b, layout, x, y, |spec, bx, by| {
+                with_board(b, layout, i, x, y, |spec, bx, by| {
                     board::draw_board(canvas, fonts, spec, bx, by);
                 });
             }
@@ -926,6 +1056,7 @@ pub fn example_kfb() -> Result<KfbView, RenderError> {
                 last: Some(last3),
             },
         ],
+        focus: None,
         teams: [
             TeamView {
                 name: "Dragons".into(),
@@ -975,6 +1106,12 @@ mod tests {
         }
         bare.teams[0].kings.clear();
         views.push(bare);
+        // The move's board large, the others under it.
+        for f in 0..3 {
+            let mut v = example_kfb().unwrap();
+            v.focus = Some(f);
+            views.push(v);
+        }
         for view in &views {
             let layout = Layout::of(view).unwrap();
             const MARK: Rgb8 = [255, 0, 255];
@@ -1004,17 +1141,18 @@ mod tests {
             }
             // The parts of a panel are its whole height, one under the other.
             for i in 0..view.boards.len() {
-                let mut y = TITLE_H as i32;
+                let p = layout.panel(i).unwrap();
+                let mut y = p.y as i32;
                 for part in parts.iter().filter(|p| match p {
                     Part::Header(j) | Part::Status(j) | Part::Board(j) => *j == i,
                     Part::Seat(j, _) | Part::Hand(j, _) => *j == i,
                     _ => false,
                 }) {
                     let (px, py, pw, ph, _) = part.rect(&layout);
-                    assert_eq!((px, py, pw), (layout.panel_x(i), y, layout.panel_w));
+                    assert_eq!((px, py, pw), (p.x, y, p.w));
                     y += ph as i32;
                 }
-                assert_eq!(y, (TITLE_H + layout.panel_h) as i32);
+                assert_eq!(y, (p.y + p.h()) as i32);
             }
         }
     }

@@ -7,29 +7,32 @@
 //! check, Weights, off-board pieces and a legend.
 
 use super::board::{PAGE, TEXT};
-use super::canvas::{fit_text, Align, Canvas, Rgb8};
+use super::canvas::{fit_text, wrap_text, Align, Canvas, Rgb8};
 use super::{fonts, RenderError};
 use crate::games::party::board::{in_demon_zone, is_promotion_square};
 use crate::games::party::rules::demon_may_promote;
 use crate::games::party::weight::weight;
 use crate::games::party::{Game, Kind, Play, Sq};
 
-/// Sixteen distinct seat colours with their names.
+/// Sixteen seat colours with their names. The first twelve are far apart (at least 40 in
+/// CIELAB, tested): no two of them, nor one and the last play's cyan or a square, are taken
+/// for each other (a pale pink, not a second red; a bright lime and a plum, not a navy
+/// beside the blue and the black).
 pub const SEAT_COLOURS: [(&str, Rgb8); 16] = [
     ("red", [220, 50, 47]),
     ("blue", [38, 110, 220]),
     ("green", [40, 160, 60]),
     ("orange", [240, 140, 20]),
-    ("purple", [140, 70, 190]),
+    ("purple", [160, 60, 210]),
     ("teal", [20, 160, 160]),
-    ("pink", [230, 100, 170]),
+    ("pink", [255, 150, 215]),
     ("brown", [130, 80, 40]),
     ("black", [20, 20, 20]),
     ("white", [250, 250, 250]),
+    ("plum", [110, 0, 90]),
+    ("lime", [80, 240, 0]),
     ("olive", [128, 128, 0]),
     ("navy", [20, 30, 110]),
-    ("lime", [160, 230, 40]),
-    ("maroon", [120, 10, 40]),
     ("gold", [230, 200, 40]),
     ("grey", [128, 128, 128]),
 ];
@@ -273,21 +276,24 @@ fn arrow_pass(c: &mut Canvas, path: &[Sq], top: u32, col: Rgb8, grow: f32) {
         }
         let (ux, uy) = (dx / len, dy / len);
         if i == 0 {
-            // Start at the edge of the mover's square, leaving its letter clear.
-            let skip = (CELL as f32 / 2.0 - 4.0).min(len / 3.0);
+            // Start at the edge of the mover's square, leaving its letter clear (a fifth of
+            // a one-square step, so its arrow keeps a shaft).
+            let skip = (CELL as f32 / 2.0 - 4.0).min(len / 5.0);
             a = (a.0 + ux * skip, a.1 + uy * skip);
         }
         let last = i + 2 == pts.len();
         if last {
-            // Stop short of the destination's centre: the head's point at its edge.
-            let back = (CELL as f32 / 2.0 - 2.0).min(len - 4.0).max(0.0);
+            // Stop short of the destination's centre: the head's point at its edge. The head
+            // takes at most half of what is left, so the shaft shows however short the step.
+            let back = (CELL as f32 / 2.0 - 2.0).min(len / 5.0).max(0.0);
             b = (b.0 - ux * back, b.1 - uy * back);
-            let head = 16.0;
+            let left = ((b.0 - a.0) * ux + (b.1 - a.1) * uy).max(0.0);
+            let head = (16.0f32).min(left / 2.0);
             let base = (b.0 - ux * head, b.1 - uy * head);
             line(c, a, base, wide, col);
             let tip = (b.0 + ux * grow * 0.6, b.1 + uy * grow * 0.6);
             let back = (base.0 - ux * grow * 0.5, base.1 - uy * grow * 0.5);
-            let half = 9.0 + grow * 0.6;
+            let half = head * 9.0 / 16.0 + grow * 0.6;
             triangle(
                 c,
                 [
@@ -311,6 +317,20 @@ fn arrow_pass(c: &mut Canvas, path: &[Sq], top: u32, col: Rgb8, grow: f32) {
     }
 }
 
+/// Height of a title line.
+const TITLE_LINE: u32 = 28;
+
+/// The title's lines: the title and who is to play, wrapped to the board's width.
+fn title_lines(font: &ab_glyph::FontRef<'_>, view: &PartyView) -> Vec<String> {
+    let text = format!("{} · {}", view.title, view.to_play);
+    let lines = wrap_text(font, 22.0, &text, BOARD as f32);
+    if lines.is_empty() {
+        vec![fit_text(font, 22.0, &text, BOARD as f32)]
+    } else {
+        lines
+    }
+}
+
 /// Draws the Party Chess picture: the board on top, the Play List (with each Swinger's
 /// colour, Weight, check and off-board pieces) and the legend below it, so a phone shows
 /// the board across its whole width.
@@ -318,26 +338,24 @@ pub(crate) fn draw_party(view: &PartyView) -> Result<Canvas, RenderError> {
     let f = fonts()?;
     let cols = if view.seats.len() > 6 { 2 } else { 1 };
     let rows = view.seats.len().div_ceil(cols) as u32;
-    let top = MARGIN + 22;
+    // The title says in words who is to play (or that the game has ended), wrapped, never
+    // cut (an ended game's Weights are its result).
+    let title = title_lines(&f.bold, view);
+    let top = MARGIN + 22 + TITLE_LINE * (title.len().max(1) as u32 - 1);
     let panel = top + BOARD + 24;
     let h = panel + 34 + 22 + rows * ROW + 12 + 2 * 22 + 3 * 20 + 16;
     let mut c = Canvas::new(WIDTH, h, PAGE);
-    // The title says in words who is to play (or that the game has ended).
-    let title = fit_text(
-        &f.bold,
-        22.0,
-        &format!("{} · {}", view.title, view.to_play),
-        BOARD as f32,
-    );
-    c.text(
-        &f.bold,
-        22.0,
-        &title,
-        MARGIN as f32,
-        14.0,
-        Align::Left,
-        TEXT,
-    );
+    for (k, line) in title.iter().enumerate() {
+        c.text(
+            &f.bold,
+            22.0,
+            line,
+            MARGIN as f32,
+            14.0 + (TITLE_LINE * k as u32) as f32,
+            Align::Left,
+            TEXT,
+        );
+    }
     for rank in 0..20 {
         for file in 0..20 {
             let Some(sq) = Sq::at(file, rank) else {
@@ -645,5 +663,90 @@ mod tests {
         rgb.sort_unstable();
         rgb.dedup();
         assert_eq!(rgb.len(), 16);
+    }
+
+    /// CIELAB (D65) of a colour.
+    fn lab(c: Rgb8) -> [f64; 3] {
+        let lin = |u: u8| {
+            let u = f64::from(u) / 255.0;
+            if u <= 0.04045 {
+                u / 12.92
+            } else {
+                ((u + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        let (r, g, b) = (lin(c[0]), lin(c[1]), lin(c[2]));
+        let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+        let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+        let f = |t: f64| {
+            if t > 0.008856 {
+                t.cbrt()
+            } else {
+                7.787 * t + 16.0 / 116.0
+            }
+        };
+        [
+            116.0 * f(y) - 16.0,
+            500.0 * (f(x) - f(y)),
+            200.0 * (f(y) - f(z)),
+        ]
+    }
+
+    #[test]
+    fn twelve_seats_are_far_apart() {
+        let d = |a: Rgb8, b: Rgb8| {
+            let (p, q) = (lab(a), lab(b));
+            (0..3).map(|i| (p[i] - q[i]).powi(2)).sum::<f64>().sqrt()
+        };
+        let seats: Vec<(&str, Rgb8)> = (1..=12).map(seat_colour).collect();
+        for (i, &(na, a)) in seats.iter().enumerate() {
+            for &(nb, b) in &seats[i + 1..] {
+                assert!(d(a, b) >= 40.0, "{na} and {nb}: {:.1} apart", d(a, b));
+            }
+            assert!(d(a, ARROW) >= 25.0, "{na} and the last play's cyan");
+        }
+    }
+
+    /// The colour of a pixel of a canvas.
+    fn pixel(c: &Canvas, x: u32, y: u32) -> Rgb8 {
+        let (rows, stride, colours) = c.pixels();
+        let i = rows[y as usize * stride + 1 + x as usize];
+        colours[usize::from(i)]
+    }
+
+    #[test]
+    fn a_one_square_move_has_an_arrow_shaft() {
+        let top = 0;
+        let (from, to) = (Sq::parse("c3").unwrap(), Sq::parse("d3").unwrap());
+        let mut c = Canvas::new(WIDTH, BOARD, PAGE);
+        arrows(&mut c, &[from, to], top);
+        let (cx, cy) = centre(from, top);
+        let (cx, cy) = (cx as u32, cy as u32);
+        // Along the axis, between the mover's square's letter and the head: the cyan core;
+        // beside it, clear of the shaft (a head there would cover it).
+        assert_eq!(pixel(&c, cx + 12, cy), ARROW);
+        assert_eq!(pixel(&c, cx + 12, cy + 6), PAGE);
+        assert_eq!(pixel(&c, cx + 12, cy - 6), PAGE);
+        // The head still points into the destination.
+        assert_eq!(pixel(&c, cx + 26, cy), ARROW);
+    }
+
+    #[test]
+    fn an_ended_games_title_is_not_cut() {
+        let f = fonts().unwrap();
+        let mut view = example_party().unwrap();
+        view.to_play = "Ended by the Chess-Umpire. Result: Weights: pa 32.5, pb 28.0, \
+            pc 19.5, pd 17.0, pe 12.5, pf 9.0, pg 8.5, ph 3.0"
+            .into();
+        let lines = title_lines(&f.bold, &view);
+        assert!(lines.len() > 1);
+        assert_eq!(
+            lines.join(" "),
+            format!("{} · {}", view.title, view.to_play)
+        );
+        let tall = draw_party(&view).unwrap().size().1;
+        view.to_play = "ann (red) to play".into();
+        assert!(tall > draw_party(&view).unwrap().size().1);
     }
 }

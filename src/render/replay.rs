@@ -77,6 +77,47 @@ impl Still {
         }
     }
 
+    /// The picture's size when it is known without drawing it (KFB's three boards).
+    fn size_hint(&self) -> Option<(u32, u32)> {
+        match self {
+            Still::Kfb(v) => super::kfb::kfb_size(v).ok(),
+            _ => None,
+        }
+    }
+
+    /// The picture, drawn over `kept` (the last KFB picture of the replay) when it is one
+    /// of KFB's three boards: only what changed is drawn again.
+    fn draw_over<'a>(
+        &self,
+        kept: &'a mut Option<super::kfb::KeptKfb>,
+        own: &'a mut Option<Canvas>,
+    ) -> Result<&'a Canvas, RenderError> {
+        match self {
+            Still::Kfb(v) => {
+                let k = super::kfb::draw_kfb_over((**v).clone(), kept.take())?;
+                Ok(kept.insert(k).canvas())
+            }
+            other => Ok(own.insert(other.draw()?)),
+        }
+    }
+
+    /// The picture's own title line(s) as it draws them (whose turn, or the result).
+    pub fn headline(&self) -> String {
+        match self {
+            Still::Kfb(v) => v.title.clone(),
+            Still::Board { options, .. } => options.caption.clone().unwrap_or_default(),
+            Still::Ultimate(v) => format!("{} · {}", v.title, v.note),
+            Still::Chex(v) => format!(
+                "{} · {} · last: {}",
+                v.title,
+                v.status,
+                v.last_text.as_deref().unwrap_or("none")
+            ),
+            Still::Party(v) => format!("{} · {}", v.title, v.to_play),
+            Still::Nomic(v) => format!("{} · {}", v.title, v.lines.join(" · ")),
+        }
+    }
+
     /// The picture alone, as PNG bytes (what a frame shows below its caption).
     ///
     /// # Errors
@@ -179,23 +220,27 @@ pub fn render_replay(spec: &ReplaySpec) -> Result<Replay, RenderError> {
     if n == 0 {
         return Err(RenderError::Message("there is nothing to replay".into()));
     }
-    // Pass 1: every frame's size and colours.
+    // The palette: the colours of a few frames (the first, the last and some between),
+    // fixed for the whole replay; the screen: the largest of them, and of the pictures
+    // whose size is known without drawing them.
     let mut counts: HashMap<Rgb8, u64> = HashMap::new();
     let (mut width, mut height) = (1u32, 1u32);
-    let mut drawn_area = 0u64;
-    for f in &spec.frames {
-        let layers = draw_frame(f, &spec.header)?;
+    for &i in &sample_frames(n) {
+        let layers = draw_frame(&spec.frames[i], &spec.header)?;
         for (_, c) in &layers {
-            let (w, h) = c.size();
-            drawn_area += u64::from(w) * u64::from(h);
             count_colours(c, &mut counts);
         }
         let (w, h) = frame_size(&layers);
         width = width.max(w);
         height = height.max(h);
     }
-    let padding = (u64::from(width) * u64::from(height) * n as u64).saturating_sub(drawn_area);
-    *counts.entry(PAGE).or_default() += padding;
+    for f in &spec.frames {
+        if let Some((w, h)) = f.still.size_hint() {
+            width = width.max(w.max(320));
+            height = height.max(CAPTION_HEIGHT + h);
+        }
+    }
+    *counts.entry(PAGE).or_default() += u64::from(width) * u64::from(height);
     let palette = choose_palette(counts);
     let mut passes = 1;
     // Then one pass per attempt: a scale, and a stride of frames kept.
@@ -207,6 +252,11 @@ pub fn render_replay(spec: &ReplaySpec) -> Result<Replay, RenderError> {
             Pass::Done(mut r) => {
                 r.passes = passes;
                 return Ok(r);
+            }
+            // A frame larger than the screen: the pass again on a screen that holds it.
+            Pass::Grew(w, h) => {
+                width = width.max(w);
+                height = height.max(h);
             }
             Pass::Over { written, bytes } => {
                 // The size this attempt would have reached, and the next attempt that fits
@@ -247,6 +297,13 @@ fn next_attempt(at: (usize, usize), base: f64, limit: usize, n: usize) -> Option
     }
 }
 
+/// The frames whose colours make the palette: the first, the last and up to ten between.
+fn sample_frames(n: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..12).map(|k| k * n.saturating_sub(1) / 11).collect();
+    v.dedup();
+    v
+}
+
 /// Indices of the frames kept with `stride`: the first, the last, and every `stride`-th.
 fn kept_frames(n: usize, stride: usize) -> Vec<usize> {
     (0..n)
@@ -260,6 +317,36 @@ fn draw_frame(f: &ReplayFrame, header: &str) -> Result<[(u32, Canvas); 2], Rende
     let (w, _) = picture.size();
     let band = caption_band(w.max(320), &f.caption, header)?;
     Ok([(0, band), (CAPTION_HEIGHT, picture)])
+}
+
+/// Maps a canvas's pixels to the replay's palette entries (`lut`: the canvas's entry to
+/// the replay's) onto a screen `w` wide from row `y0`.
+fn put_layer(screen: &mut [u8], w: usize, y0: usize, c: &Canvas, lut: &[u8; 256]) {
+    let (rows, stride_c, _) = c.pixels();
+    let (cw, _) = c.size();
+    let cw = (cw as usize).min(w);
+    let h = screen.len() / w.max(1);
+    for (y, row) in rows.chunks_exact(stride_c).enumerate() {
+        let sy = y0 + y;
+        if sy >= h {
+            break;
+        }
+        let out = &mut screen[sy * w..sy * w + cw];
+        for (o, &k) in out.iter_mut().zip(&row[1..=cw]) {
+            *o = lut[usize::from(k)];
+        }
+    }
+}
+
+/// The replay's entry for each of a canvas's palette entries.
+fn lut_of(c: &Canvas, palette: &[Rgb8], known: &mut HashMap<Rgb8, u8>) -> [u8; 256] {
+    let (_, _, colours) = c.pixels();
+    let mut lut = [0u8; 256];
+    for (k, e) in lut.iter_mut().enumerate() {
+        let c = colours.get(k).copied().unwrap_or([0, 0, 0]);
+        *e = *known.entry(c).or_insert_with(|| nearest(palette, c));
+    }
+    lut
 }
 
 fn frame_size(layers: &[(u32, Canvas)]) -> (u32, u32) {
@@ -354,6 +441,8 @@ fn nearest(palette: &[Rgb8], c: Rgb8) -> u8 {
 
 enum Pass {
     Done(Replay),
+    /// A frame larger than the screen: its size.
+    Grew(u32, u32),
     /// Over the limit after `written` frames, with `bytes` written.
     Over {
         written: usize,
@@ -385,28 +474,27 @@ fn encode_pass(
     let mut full = vec![page; w * h];
     let mut prev: Option<Vec<u8>> = None;
     let mut near = NearTable::new(palette);
+    let mut known: HashMap<Rgb8, u8> = HashMap::new();
+    let mut kept_kfb = None;
     let kept = kept_frames(spec.frames.len(), stride);
     for (j, &i) in kept.iter().enumerate() {
-        let layers = draw_frame(&spec.frames[i], &spec.header)?;
-        full.fill(page);
-        for (y0, c) in &layers {
-            let (rows, stride_c, colours) = c.pixels();
-            let lut: Vec<u8> = (0..256)
-                .map(|k| nearest(palette, colours.get(k).copied().unwrap_or([0, 0, 0])))
-                .collect();
-            let (cw, _) = c.size();
-            let cw = (cw as usize).min(w);
-            for (y, row) in rows.chunks_exact(stride_c).enumerate() {
-                let sy = *y0 as usize + y;
-                if sy >= h {
-                    break;
-                }
-                let out = &mut full[sy * w..sy * w + cw];
-                for (o, &k) in out.iter_mut().zip(&row[1..=cw]) {
-                    *o = lut[usize::from(k)];
-                }
-            }
+        let f = &spec.frames[i];
+        let mut own = None;
+        let picture = f.still.draw_over(&mut kept_kfb, &mut own)?;
+        let (pw, ph) = picture.size();
+        let band = caption_band(pw.max(320), &f.caption, &spec.header)?;
+        let (fw, fh) = (pw.max(320), CAPTION_HEIGHT + ph);
+        if fw as usize > w || fh as usize > h {
+            return Ok(Pass::Grew(fw, fh));
         }
+        // A frame smaller than the screen is padded with the page.
+        if (pw as usize) < w || (fh as usize) < h {
+            full.fill(page);
+        }
+        let lut = lut_of(&band, palette, &mut known);
+        put_layer(&mut full, w, 0, &band, &lut);
+        let lut = lut_of(picture, palette, &mut known);
+        put_layer(&mut full, w, CAPTION_HEIGHT as usize, picture, &lut);
         let cur = if sw == w && sh == h {
             full.clone()
         } else {
@@ -417,19 +505,25 @@ fn encode_pass(
         } else {
             spec.speed.delay()
         };
-        let frame = match &prev {
-            None => gif::Frame {
-                width: sw as u16,
-                height: sh as u16,
-                buffer: std::borrow::Cow::Borrowed(&cur),
-                delay,
-                transparent: Some(CLEAR),
-                ..gif::Frame::default()
-            },
-            Some(p) => changed_rect(p, &cur, sw, delay),
-        };
-        enc.write_frame(&frame).map_err(gif_error)?;
-        drop(frame);
+        match &prev {
+            None => {
+                let frame = gif::Frame {
+                    width: sw as u16,
+                    height: sh as u16,
+                    buffer: std::borrow::Cow::Borrowed(&cur),
+                    delay,
+                    transparent: Some(CLEAR),
+                    ..gif::Frame::default()
+                };
+                enc.write_frame(&frame).map_err(gif_error)?;
+            }
+            Some(p) => {
+                let band = ((CAPTION_HEIGHT as f32 * scale).round() as usize).min(sh);
+                for frame in changed_frames(p, &cur, sw, band, delay) {
+                    enc.write_frame(&frame).map_err(gif_error)?;
+                }
+            }
+        }
         prev = Some(cur);
         let bytes = enc.get_ref().len();
         if bytes > spec.limit {
@@ -456,9 +550,53 @@ fn encode_pass(
     }))
 }
 
-/// The frame that turns `prev` into `cur` (screens `w` wide): the rectangle that changed,
-/// its unchanged pixels [`CLEAR`]; one clear pixel when nothing changed.
-fn changed_rect(prev: &[u8], cur: &[u8], w: usize, delay: u16) -> gif::Frame<'static> {
+/// The frames that turn `prev` into `cur` (screens `w` wide, the caption band its first
+/// `band` rows), shown `delay` in all: the caption band's changed rectangle and the
+/// picture's, each its own small rectangle (a caption and a moved piece far apart are not
+/// one large one), the band's shown for an instant first; or one when only one changed.
+fn changed_frames(
+    prev: &[u8],
+    cur: &[u8],
+    w: usize,
+    band: usize,
+    delay: u16,
+) -> Vec<gif::Frame<'static>> {
+    let split = band * w;
+    let top = changed_rect(&prev[..split], &cur[..split], w, 0, delay);
+    let below = changed_rect(&prev[split..], &cur[split..], w, band, delay);
+    match (top, below) {
+        (Some(mut a), Some(mut b)) => {
+            // The band's frame shows for a fiftieth of a second (browsers show a shorter
+            // delay as a tenth), the picture's for the rest.
+            a.delay = INSTANT.min(delay);
+            b.delay = delay - a.delay;
+            vec![a, b]
+        }
+        (Some(a), None) | (None, Some(a)) => vec![a],
+        (None, None) => vec![gif::Frame {
+            width: 1,
+            height: 1,
+            buffer: std::borrow::Cow::Owned(vec![CLEAR]),
+            delay,
+            transparent: Some(CLEAR),
+            ..gif::Frame::default()
+        }],
+    }
+}
+
+/// The shortest delay browsers honour (hundredths of a second).
+const INSTANT: u16 = 2;
+
+/// The frame that turns `prev` into `cur` (screens `w` wide whose first row is row `top`
+/// of the whole screen): the rectangle that changed, its unchanged pixels [`CLEAR`]; `None`
+/// when nothing changed.
+fn changed_rect(
+    prev: &[u8],
+    cur: &[u8],
+    w: usize,
+    top: usize,
+    delay: u16,
+) -> Option<gif::Frame<'static>> {
     let h = cur.len() / w.max(1);
     let (mut x0, mut y0, mut x1, mut y1) = (w, h, 0, 0);
     for y in 0..h {
@@ -474,14 +612,7 @@ fn changed_rect(prev: &[u8], cur: &[u8], w: usize, delay: u16) -> gif::Frame<'st
         y1 = y1.max(y + 1);
     }
     if x0 >= x1 || y0 >= y1 {
-        return gif::Frame {
-            width: 1,
-            height: 1,
-            buffer: std::borrow::Cow::Owned(vec![CLEAR]),
-            delay,
-            transparent: Some(CLEAR),
-            ..gif::Frame::default()
-        };
+        return None;
     }
     let mut buffer = Vec::with_capacity((x1 - x0) * (y1 - y0));
     for y in y0..y1 {
@@ -492,16 +623,16 @@ fn changed_rect(prev: &[u8], cur: &[u8], w: usize, delay: u16) -> gif::Frame<'st
                 .map(|(p, q)| if p == q { CLEAR } else { *q }),
         );
     }
-    gif::Frame {
+    Some(gif::Frame {
         left: x0 as u16,
-        top: y0 as u16,
+        top: (top + y0) as u16,
         width: (x1 - x0) as u16,
         height: (y1 - y0) as u16,
         buffer: std::borrow::Cow::Owned(buffer),
         delay,
         transparent: Some(CLEAR),
         ..gif::Frame::default()
-    }
+    })
 }
 
 /// The palette entry nearest a colour, remembered per cell of 4×4×4 levels.
@@ -608,12 +739,36 @@ mod tests {
     #[test]
     fn an_unchanged_frame_is_one_clear_pixel() {
         let a = vec![1u8; 12];
-        let f = changed_rect(&a, &a, 4, 10);
-        assert_eq!((f.width, f.height, f.buffer.as_ref()), (1, 1, &[CLEAR][..]));
+        let f = changed_frames(&a, &a, 4, 1, 10);
+        assert_eq!(f.len(), 1);
+        assert_eq!(
+            (f[0].width, f[0].height, f[0].buffer.as_ref()),
+            (1, 1, &[CLEAR][..])
+        );
         let mut b = a.clone();
         b[6] = 2;
-        let f = changed_rect(&a, &b, 4, 10);
-        assert_eq!((f.left, f.top, f.width, f.height), (2, 1, 1, 1));
+        let f = changed_frames(&a, &b, 4, 1, 10);
+        assert_eq!(f.len(), 1);
+        assert_eq!((f[0].left, f[0].top, f[0].width, f[0].height), (2, 1, 1, 1));
+    }
+
+    #[test]
+    fn the_caption_band_is_its_own_rectangle() {
+        // A 10-wide screen, its first 2 rows the band: a caption change at the left and a
+        // picture change at the bottom right are two small frames, not one large one.
+        let a = vec![1u8; 100];
+        let mut b = a.clone();
+        b[1] = 2;
+        b[98] = 3;
+        let f = changed_frames(&a, &b, 10, 2, 100);
+        let rects: Vec<_> = f
+            .iter()
+            .map(|f| (f.left, f.top, f.width, f.height, f.delay))
+            .collect();
+        assert_eq!(
+            rects,
+            vec![(1, 0, 1, 1, INSTANT), (8, 9, 1, 1, 100 - INSTANT)]
+        );
     }
 
     #[test]

@@ -69,6 +69,7 @@ fn kfb_start(p: usize) -> Result<KfbView, RenderError> {
         title: "Kung Fu Bughouse · action 0".into(),
         boards,
         teams: [team(0), team(1)],
+        focus: None,
     })
 }
 

@@ -2,6 +2,7 @@
 
 use crate::engine::Side;
 use crate::games::kfb::{team_of, Game, COLOUR_NAMES};
+use crate::games::log::Folded;
 use crate::render::replay::Still;
 use crate::render::{
     render_kfb, render_kfb_over, KfbBoardView, KfbView, LastMove, PlayerColour, RenderError,
@@ -23,8 +24,10 @@ pub fn clock_text(t: Timestamp) -> String {
     format!("{:02}:{:02} UTC", s / 3600, (s % 3600) / 60)
 }
 
-/// Renders the game's current picture as PNG bytes; with `thread`, drawn over the game's
-/// last picture where it is kept ([`render_kfb_over`]).
+/// Renders the picture that answers a move as PNG bytes: the board of the last move in
+/// effect large, the other two smaller ([`KfbView::focus`]; three equal boards before any
+/// move); with `thread`, drawn over the game's last picture where it is kept
+/// ([`render_kfb_over`]).
 ///
 /// # Errors
 /// Before the draft is complete there is no board to draw; rendering failures.
@@ -33,11 +36,25 @@ pub fn kfb_picture(
     thread: Option<&str>,
     now: Timestamp,
 ) -> Result<Vec<u8>, RenderError> {
-    let view = kfb_view(game, now)?;
+    let mut view = kfb_view(game, now)?;
+    view.focus = last_board(game);
     match thread {
         Some(thread) => render_kfb_over(thread, view),
         None => render_kfb(&view),
     }
+}
+
+/// The board of the last move in effect (`None` before any).
+pub fn last_board(game: &Game) -> Option<usize> {
+    let player = game
+        .log()
+        .in_effect()
+        .filter_map(|e| match &e.action {
+            crate::games::kfb::Action::Move { player, .. } => Some(*player),
+            _ => None,
+        })
+        .last()?;
+    game.state().players.get(player).map(|p| p.board)
 }
 
 /// A replay's picture of the game at `now`: the three boards, or one (`board`, from 0) as
@@ -48,13 +65,18 @@ pub fn replay_still(game: &Game, board: Option<usize>, now: Timestamp) -> Option
         return Some(Still::Kfb(Box::new(view)));
     };
     let bv = view.boards.into_iter().nth(b)?;
+    // Once the game is over, the board's caption says so (as the three boards' title does).
+    let result = match &game.state().winner {
+        Some((t, how)) => format!(" · team {} wins: {how}", t + 1),
+        None => String::new(),
+    };
     Some(Still::Board {
         position: Box::new(bv.position),
         last: bv.last,
         options: RenderOptions {
             side_colours: vec![bv.bottom.colour, bv.top.colour],
             caption: Some(format!(
-                "Board {}: {} (bottom) vs {}",
+                "Board {}: {} (bottom) vs {}{result}",
                 b + 1,
                 bv.bottom.name,
                 bv.top.name
@@ -207,5 +229,6 @@ pub fn kfb_view(game: &Game, now: Timestamp) -> Result<KfbView, RenderError> {
         title,
         boards,
         teams: [team(0), team(1)],
+        focus: None,
     })
 }
