@@ -275,9 +275,11 @@ impl Console {
         }
         let show = |p: [Option<u64>; 2], days: u32| {
             format!(
-                "new games: reminders after {}, paused when untouched for {}; {days} vacation days per player and year",
-                crate::time::pace_text(p[0].unwrap_or(commands::remind::REMIND_AFTER)),
-                crate::time::pace_text(p[1].unwrap_or(commands::remind::STALL_AFTER))
+                "new games: {}; {days} vacation days per player and year",
+                crate::time::paces_text(
+                    p[0].unwrap_or(commands::remind::REMIND_AFTER),
+                    p[1].unwrap_or(commands::remind::STALL_AFTER)
+                )
             )
         };
         if cmd.options.is_empty() {

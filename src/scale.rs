@@ -135,7 +135,12 @@ fn run(hub: &mut Hub, thread: &str, user: &str, now: Timestamp, text: &str) -> b
     let Some(cmd) = parse_command(text) else {
         return false;
     };
-    hub.handle(&caller(user, thread, now), 1, &cmd, text).ok == Some(true)
+    let r = hub.handle(&caller(user, thread, now), 1, &cmd, text);
+    // A resignation, concession or forfeit asks once: confirmed.
+    match r.buttons.iter().find(|b| b.starts_with("ask-confirm")) {
+        Some(id) => hub.press(user, id, now).ok == Some(true),
+        None => r.ok == Some(true),
+    }
 }
 
 /// The next offered move of some player at `now`: (user, `/move …`).

@@ -674,10 +674,85 @@ impl Service {
                 }
             })
             .await;
-        match games {
+        let mut reply = match games {
             Ok(games) => crate::commands::my_games_reply(user, games),
-            Err(e) => internal_error(&e),
+            Err(e) => return internal_error(&e),
+        };
+        // The second part, for those who run games: those that need looking at.
+        match self.games_run_by(caller, guild).await {
+            Ok(run) => {
+                let lines = crate::commands::games_you_run(&run);
+                if !lines.is_empty() {
+                    reply.text = format!("{}\n{}", reply.text, lines.join("\n"));
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "storage failed"),
         }
+        reply
+    }
+
+    /// The games in play that `caller` runs (organises, or officiates as a Chess-Umpire or a
+    /// Referee) on one server (`guild`; every game when `None`), as `/mygames` reads them for
+    /// its part `games you run`. Each game is read under its own lock, one at a time.
+    ///
+    /// # Errors
+    /// The games cannot be listed.
+    async fn games_run_by(
+        &self,
+        caller: &Caller<'_>,
+        guild: Option<&str>,
+    ) -> Result<Vec<crate::commands::RunGame>, StoreError> {
+        let (user, now) = (caller.user, caller.now);
+        let att = self.attention();
+        let mut threads: Vec<String> = match &self.store {
+            Some(store) => store.unfinished_threads_run_by(user, guild).await?,
+            None => lock(&self.slots).keys().cloned().collect(),
+        };
+        threads.sort();
+        threads.dedup();
+        let mut out = Vec::new();
+        for thread in threads {
+            let slot = self.slot(&thread);
+            let mut cell = slot.cell.lock().await;
+            if let Err(e) = self.sync(&mut cell, &thread).await {
+                tracing::error!(error = %e, thread, "storage failed");
+                continue;
+            }
+            let Some(game) = cell.hub.game(&thread) else {
+                continue;
+            };
+            let runs = game.organiser().as_deref() == Some(user)
+                || game.officials().iter().any(|o| o == user);
+            if game.finished() || !runs {
+                continue;
+            }
+            let waits = game.waits(now);
+            let since = waits.iter().map(|w| w.since).min().unwrap_or(now);
+            // A timer since the waits began that asked the caller to act: a limit overrun.
+            let mention = format!("@{user}");
+            let overdue = game
+                .due(since, now)
+                .into_iter()
+                .filter(|d| d.notify.users().iter().any(|u| u == user))
+                .filter_map(|d| {
+                    let text = d.notify.text();
+                    let line = text.lines().find(|l| {
+                        l.split_once(": ")
+                            .is_some_and(|(who, _)| who.split(' ').any(|w| w == mention))
+                    })?;
+                    Some((d.at, line.split_once(": ")?.1.to_string()))
+                })
+                .collect();
+            out.push(crate::commands::RunGame {
+                thread: thread.clone(),
+                title: game.kind().title,
+                paused: remind::paused(game, &thread, &att, now),
+                overdue,
+                unstarted: game.log_len() <= 1,
+                waits,
+            });
+        }
+        Ok(out)
     }
 
     /// Reads each game in play that `user` plays on one Discord server (`guild`; every game

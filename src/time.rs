@@ -55,6 +55,22 @@ pub fn pace_text(secs: u64) -> String {
     }
 }
 
+/// A reminder interval and stall time as a sentence tells them: `reminders after 12h,
+/// paused when untouched for 30d`, or `no reminders, never paused` for `off`.
+pub fn paces_text(remind: u64, stall: u64) -> String {
+    let remind = if remind == 0 {
+        "no reminders".to_string()
+    } else {
+        format!("reminders after {}", format_duration(remind))
+    };
+    let stall = if stall == 0 {
+        "never paused when untouched".to_string()
+    } else {
+        format!("paused when untouched for {}", format_duration(stall))
+    };
+    format!("{remind}, {stall}")
+}
+
 /// Reads a reminder interval or stall time: a duration, or `off` (0).
 ///
 /// # Errors

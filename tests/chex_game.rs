@@ -47,7 +47,12 @@ impl Table {
             now: self.t,
         };
         let cmd = parse_command(text).expect("a command");
-        self.hub.handle(&caller, entropy, &cmd, text)
+        let r = self.hub.handle(&caller, entropy, &cmd, text);
+        // A resignation asks once (issue 55): confirmed here.
+        match r.buttons.iter().find(|b| b.starts_with("ask-confirm")) {
+            Some(id) => self.hub.press(user, id, self.t),
+            None => r,
+        }
     }
 
     /// A moderator's `/revert` (with `entropy` drawn for it) and its confirmation: the reply.

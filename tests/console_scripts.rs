@@ -109,4 +109,11 @@ scripts! {
     a_substitute_takes_a_seat_with_everything_in_it => "substitutes.txt",
     vacations_stop_limits_and_reminders_of_away_players => "vacation.txt",
     conditional_moves_answer_the_plays_before_ones_own => "premoves.txt",
+    help_lists_players_commands_one_a_line_then_the_officials => "help.txt",
+    a_frozen_board_says_why_and_promises_no_lock_end => "frozen.txt",
+    resign_concede_forfeit_ask_once_with_buttons => "confirm.txt",
+    nomic_squares_hints_forfeit_pings_and_party_ledger => "nomic_party_texts.txt",
+    wording_written_for_players => "wording.txt",
+    a_games_own_settings_are_visible => "settings.txt",
+    my_games_lists_the_games_you_run_that_need_a_look => "runs.txt",
 }

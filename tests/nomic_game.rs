@@ -43,7 +43,12 @@ impl T {
             now: self.now,
         };
         let cmd = parse_command(text).expect("a command");
-        self.hub.handle(&caller, 7, &cmd, text)
+        let r = self.hub.handle(&caller, 7, &cmd, text);
+        // A forfeit asks once (issue 55): confirmed here.
+        match r.buttons.iter().find(|b| b.starts_with("ask-confirm")) {
+            Some(id) => self.hub.press(user, id, self.now),
+            None => r,
+        }
     }
 
     fn ok(&mut self, user: &str, text: &str) -> String {

@@ -195,6 +195,11 @@ impl<'t> Run<'t> {
         let r = self
             .rt
             .block_on(self.svc.handle(&caller, self.entropy, &cmd, text, None));
+        // A resignation or concession asks once (issue 55): confirmed here.
+        let r = match r.buttons.iter().find(|b| b.starts_with("ask-confirm")) {
+            Some(id) => self.rt.block_on(self.svc.press(user, id, self.now)),
+            None => r,
+        };
         if r.text.contains("(premove)") || !r.notices.is_empty() {
             self.trail.push(format!(
                 "  -> {} | {}",

@@ -37,7 +37,12 @@ async fn send(
         thread,
         now,
     };
-    svc.handle(&caller, 1, &cmd, text, id).await
+    let r = svc.handle(&caller, 1, &cmd, text, id).await;
+    // A resignation asks once (issue 55): confirmed here.
+    match r.buttons.iter().find(|b| b.starts_with("ask-confirm")) {
+        Some(b) => svc.press(user, b, now).await,
+        None => r,
+    }
 }
 
 async fn new_game(svc: &Service, thread: &str) {

@@ -177,7 +177,11 @@ fn a_toy_game_plays_through_the_same_seam() {
     expect(
         &mut c,
         "ben /help",
-        &["ok: Take-away: /takeaway new players:<players> [stones:<n>] (organisers) | /move notation:<move>"],
+        &[
+            "ok: Take-away, the players' commands:",
+            "/move notation:<move>: ",
+            "/takeaway new players:<players> [stones:<n>] (organisers): ",
+        ],
     );
     expect(
         &mut c,

@@ -118,6 +118,15 @@ fn via_layer(g: &mut Game, user: &str, r: &Request, t: u64) -> Result<String, St
     {
         reply = hub.press(user, &id, t);
     }
+    // A concession asks once (issue 55): confirmed here.
+    if let Some(id) = reply
+        .buttons
+        .iter()
+        .find(|b| b.starts_with("ask-confirm"))
+        .cloned()
+    {
+        reply = hub.press(user, &id, t);
+    }
     *g = hub
         .game("t")
         .and_then(|x| x.downcast::<Game>())

@@ -162,6 +162,21 @@ fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>
 impl ThreadGame for Game {
     layer::common_methods!(KIND; replies |g, a| accepted(g, a));
 
+    fn limits_text(&self) -> Option<String> {
+        Some(match self.settings.move_limit {
+            Some(l) => format!("move limit {}", crate::time::format_duration(l)),
+            None => "no move limit".into(),
+        })
+    }
+
+    /// `/resign` ends the game: asked once.
+    fn confirm_first(&self, user: &str, cmd: &Command) -> Option<String> {
+        if cmd.name != "resign" || Game::finished(self) || !self.users.iter().any(|u| u == user) {
+            return None;
+        }
+        Some("Resign? This ends the game: your opponent wins.".into())
+    }
+
     fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
         Err("Chex has no conditional moves: each turn begins with a random draw, so no reply can be known before it".into())
     }

@@ -161,17 +161,36 @@ pub fn status_text(game: &Game, now: Timestamp) -> String {
     }
     s.push_str(&game.seating_text());
     for (i, p) in st.players.iter().enumerate() {
-        let lock = match game.locked_until(i, now) {
-            Some(u) => format!(
-                "locked until {} ({})",
-                stamp(u, Style::Full),
-                stamp(u, Style::Relative)
-            ),
-            None if game.is_free(i, now) => "free to move".into(),
-            None => "waiting".into(),
+        // After the end nobody is locked or waited on; a frozen board says why first, since
+        // no lock's end lets anyone move there.
+        let lock = if st.winner.is_some() {
+            String::new()
+        } else if let Some(why) = game.frozen_why(i) {
+            format!("{why}; ")
+        } else {
+            let lock = match game.locked_until(i, now) {
+                Some(u) => format!(
+                    "locked until {} ({})",
+                    stamp(u, Style::Full),
+                    stamp(u, Style::Relative)
+                ),
+                None if game.is_free(i, now) => "free to move".into(),
+                None => match &st.boards {
+                    Some(boards) => {
+                        let b = &boards[p.board];
+                        format!(
+                            "waits for {}'s first move on board {}",
+                            st.players[b.first].user,
+                            p.board + 1
+                        )
+                    }
+                    None => "waiting".into(),
+                },
+            };
+            format!("{lock}; ")
         };
         s.push_str(&format!(
-            "{}: {lock}; inactivity {}/{}\n",
+            "{}: {lock}inactivity {}/{}\n",
             p.user, p.counter, game.settings.inactivity_posts
         ));
     }
@@ -338,6 +357,27 @@ fn proxy(
 impl ThreadGame for Game {
     // Posts while a player is away do not count against them: replay with the vacations.
     layer::common_methods!(KIND, replays; replies |_, a| accepted(a));
+
+    fn limits_text(&self) -> Option<String> {
+        Some(format!(
+            "move limit {} (the Kung Fu lock), an inactivity claim after {} posts",
+            crate::time::format_duration(self.settings.move_limit),
+            self.settings.inactivity_posts
+        ))
+    }
+
+    /// `/resign` ends the game for the whole team: asked once.
+    fn confirm_first(&self, user: &str, cmd: &Command) -> Option<String> {
+        let st = self.state();
+        if cmd.name != "resign" || st.winner.is_some() || st.boards.is_none() {
+            return None;
+        }
+        let seat = self.seat_of(user)?;
+        Some(format!(
+            "Resign for Team {}? This ends the game for your whole team.",
+            seat / 3 + 1
+        ))
+    }
 
     /// Lines per board: pairs of the board opponent's move and the player's reply; no turns
     /// (a reply is played as soon as its move is, the opponent's move lifting the lock).

@@ -62,6 +62,29 @@ pub struct Wait {
     pub deadline: Option<Timestamp>,
 }
 
+/// The settings a game runs on, as its creation reply, `/status` and its export tell them:
+/// its own limits ([`ThreadGame::limits_text`]), its reminders and stall time (`remind:`,
+/// `stall:`) and whether it waits for players on vacation (`vacation:off`).
+pub fn settings_text(game: &dyn ThreadGame) -> String {
+    let pace = game.pace();
+    let mut parts: Vec<String> = game.limits_text().into_iter().collect();
+    let d = crate::time::format_duration;
+    parts.push(match pace.remind.unwrap_or(super::remind::REMIND_AFTER) {
+        0 => "no reminders".to_string(),
+        r => format!("reminders after {}", d(r)),
+    });
+    parts.push(match pace.stall.unwrap_or(super::remind::STALL_AFTER) {
+        0 => "no pause however long it is left untouched".to_string(),
+        s => format!("a pause when left untouched for {}", d(s)),
+    });
+    parts.push(if pace.vacation == Some(false) {
+        "vacation:off (players away on vacation are not waited for)".into()
+    } else {
+        "players away on vacation are waited for".into()
+    });
+    format!("Settings: {}.", parts.join("; "))
+}
+
 /// How far ahead [`ThreadGame::waits`] looks for a waiting user's deadline.
 const DEADLINE_HORIZON: Timestamp = 30 * 24 * 3600;
 
@@ -260,6 +283,14 @@ pub trait ThreadGame: Send + Sync {
     /// The game's own commands (moves and everything the [`GameKind`] lists); `None` when
     /// `cmd` is not one of them.
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply>;
+    /// The question a command that ends the game for its sender's side (`/resign`,
+    /// `/concede`, `/forfeit`) asks once before it acts, with Confirm and Cancel buttons
+    /// (`Resign for Team 1? This ends the game for your whole team.`): the layer asks it and,
+    /// on Confirm, runs the command as typed. `None` (the default) when `cmd` acts at once,
+    /// or the game would refuse it anyway (the sender plays no seat, the game is over).
+    fn confirm_first(&self, _user: &str, _cmd: &Command) -> Option<String> {
+        None
+    }
     /// A chat line by a user in the thread.
     fn chat(&mut self, _user: &str, _now: Timestamp) {}
     /// A user left the server: what the game does of itself (Party Chess: the Swinger is
@@ -313,6 +344,11 @@ pub trait ThreadGame: Send + Sync {
     /// server's defaults).
     fn pace(&self) -> crate::games::pace::Pace {
         crate::games::pace::Pace::default()
+    }
+    /// The game's own limits as players read them (`move limit 6h`, `part 1 of a turn 5m`),
+    /// for its settings line ([`settings_text`]); `None` when it has none to tell.
+    fn limits_text(&self) -> Option<String> {
+        None
     }
     /// When the game last changed: its latest action in effect, or its start.
     fn last_change(&self) -> Option<Timestamp> {

@@ -24,7 +24,7 @@ pub use layer::{
     Bookkeeping, Due, GameKind, LogAction, LogRow, NewGame, PictureJob, Played, PremoveSeat,
     SquareSeen, ThreadGame, Wait, KINDS,
 };
-pub use mygames::{my_games_reply, thread_ref, MyGame};
+pub use mygames::{games_you_run, my_games_reply, thread_ref, MyGame, RunGame};
 pub use tournament::{standings_picture, standings_picture_named, tournament_lines, MatchOpen};
 
 pub use crate::games::Notify;
@@ -155,6 +155,13 @@ fn moves_reply(game: &dyn ThreadGame, user: &str, cmd: &Command, now: Timestamp)
             .cloned()
             .collect()
     };
+    // A text that is no square of the board is refused first, on turn or not.
+    let seen = (!sq.is_empty())
+        .then(|| game.square_seen(&Asker::new(user, now), &sq))
+        .flatten();
+    if seen == Some(SquareSeen::OffBoard) {
+        return Reply::refused(format!("{sq} is not a square of this board"));
+    }
     let all = match game.offered_moves(&Asker::new(user, now)) {
         Ok(list) => list,
         Err(e) => {
@@ -165,12 +172,6 @@ fn moves_reply(game: &dyn ThreadGame, user: &str, cmd: &Command, now: Timestamp)
             ))
         }
     };
-    let seen = (!sq.is_empty())
-        .then(|| game.square_seen(&Asker::new(user, now), &sq))
-        .flatten();
-    if seen == Some(SquareSeen::OffBoard) {
-        return Reply::refused(format!("{sq} is not a square of this board"));
-    }
     let list = chosen(&all);
     let answer = |text: String| Reply {
         ok: Some(true),
@@ -221,6 +222,22 @@ fn planning(why: &str, plan: &[String], sq: &str) -> String {
     )
 }
 
+/// An export with the game's settings as players read them in a `[Settings "…"]` tag after
+/// its first line (`arbiter import` reads the settings from the `[Setup …]` line, not this).
+fn with_settings_tag(export: &str, settings: &str) -> String {
+    let tag = format!(
+        "[Settings \"{}\"]",
+        settings
+            .trim_start_matches("Settings: ")
+            .trim_end_matches('.')
+            .replace('"', "'")
+    );
+    match export.split_once('\n') {
+        Some((first, rest)) if first.starts_with('[') => format!("{first}\n{tag}\n{rest}"),
+        _ => format!("{tag}\n{export}"),
+    }
+}
+
 /// The number of the game's last action in effect if it is a `/substitute` by `user`.
 fn own_substitution(game: &dyn ThreadGame, user: &str) -> Option<u32> {
     let log = game.log();
@@ -246,6 +263,9 @@ fn game_over(game: &dyn ThreadGame, ended_by: &str, except: &[String]) -> Option
             .unwrap_or("see the thread")
             .trim()
             .trim_start_matches("Game over: ")
+            // Party's `The game is over. Result: …` says it once.
+            .trim_start_matches("The game is over. ")
+            .trim_start_matches("Result: ")
             .trim_end_matches('.')
             .to_string()
     });
@@ -388,11 +408,35 @@ struct PendingRevert {
     entropy: u64,
 }
 
+/// A command that ends the game for its sender's side, asked once before it acts
+/// ([`ThreadGame::confirm_first`]): its buttons are `ask-confirm-<n>` and `ask-cancel-<n>`.
+struct PendingAsk {
+    thread: String,
+    user: String,
+    roles: Roles,
+    /// The command, run as it is on Confirm, and as typed.
+    cmd: Command,
+    raw: String,
+    created: Timestamp,
+    entropy: u64,
+}
+
+/// The question number and whether it is the Confirm button, for an `ask-…` button's id.
+fn ask_button(id: &str) -> Option<(bool, u64)> {
+    if let Some(n) = id.strip_prefix("ask-confirm-") {
+        return n.parse().ok().map(|n| (true, n));
+    }
+    id.strip_prefix("ask-cancel-")
+        .and_then(|n| n.parse().ok())
+        .map(|n| (false, n))
+}
+
 /// All games, by thread, with pending confirmations.
 #[derive(Default)]
 pub struct Hub {
     games: HashMap<String, Box<dyn ThreadGame>>,
     pending: HashMap<String, PendingRevert>,
+    asks: HashMap<u64, PendingAsk>,
     next_button: u64,
     notified: HashSet<(String, usize, Timestamp)>,
     tournaments: HashMap<String, crate::tournament::Tournament>,
@@ -460,6 +504,9 @@ impl Hub {
         if let Some((thread, _)) = command_button(id) {
             return Some(thread);
         }
+        if let Some((_, n)) = ask_button(id) {
+            return self.asks.get(&n).map(|a| a.thread.clone());
+        }
         self.pending.get(id).map(|p| p.thread.clone())
     }
 
@@ -487,12 +534,59 @@ impl Hub {
     /// shared rules 0.5); `raw` is the command as typed (kept in the log). The reply notifies
     /// nobody of their own action.
     pub fn handle(&mut self, caller: &Caller<'_>, entropy: u64, cmd: &Command, raw: &str) -> Reply {
+        if let Some(asked) = self.ask_first(caller, drawn_seed(entropy), cmd, raw) {
+            return asked;
+        }
         let mut reply = self.handle_command(caller, drawn_seed(entropy), cmd, raw);
         reply.notify = reply.notify.and_then(|n| n.without(caller.user));
         if reply.ok == Some(true) {
             self.play_lines(&mut reply, caller.thread, caller.now);
         }
         reply
+    }
+
+    /// A command that ends the game for its sender's side (`/resign`, `/concede`,
+    /// `/forfeit`) is asked once, with Confirm and Cancel buttons valid for 15 minutes and
+    /// only until another action is accepted in the thread (like a revert's); `None` when the
+    /// command acts at once.
+    fn ask_first(
+        &mut self,
+        caller: &Caller<'_>,
+        entropy: u64,
+        cmd: &Command,
+        raw: &str,
+    ) -> Option<Reply> {
+        declare::check(cmd).ok()?;
+        let question = self
+            .games
+            .get(caller.thread)?
+            .confirm_first(caller.user, cmd)?;
+        self.next_button += 1;
+        let n = self.next_button;
+        self.asks.insert(
+            n,
+            PendingAsk {
+                thread: caller.thread.to_string(),
+                user: caller.user.to_string(),
+                roles: caller.roles,
+                cmd: cmd.clone(),
+                raw: raw.to_string(),
+                created: caller.now,
+                entropy,
+            },
+        );
+        let by = caller.now + CONFIRM_WINDOW;
+        Some(Reply {
+            ok: Some(true),
+            text: format!(
+                "{question}\npress Confirm by {} ({}) to do it, or Cancel",
+                stamp(by, Style::Full),
+                stamp(by, Style::Relative)
+            ),
+            buttons: vec![format!("ask-confirm-{n}"), format!("ask-cancel-{n}")],
+            ephemeral: true,
+            ..Reply::default()
+        })
     }
 
     /// After an accepted action: the replies of conditional moves it made due, folded into
@@ -557,6 +651,7 @@ impl Hub {
         let fired = premove::settle(book, &mut **game, thread, now);
         if !fired.is_empty() {
             self.pending.retain(|_, p| p.thread != thread);
+            self.asks.retain(|_, a| a.thread != thread);
         }
         fired
     }
@@ -699,7 +794,11 @@ impl Hub {
             "status" => {
                 return Reply {
                     ok: Some(true),
-                    text: game.status(now),
+                    text: format!(
+                        "{}\n{}",
+                        game.status(now).trim_end(),
+                        layer::settings_text(&**game)
+                    ),
                     ephemeral: true,
                     ..Reply::default()
                 }
@@ -783,7 +882,7 @@ impl Hub {
                 return premove::list(book, user);
             }
             "export" => {
-                let mut text = game.export();
+                let mut text = with_settings_tag(&game.export(), &layer::settings_text(&**game));
                 if game.finished() {
                     if let Some(book) = self.books.get(thread) {
                         text.push_str(&premove::export_lines(book));
@@ -820,6 +919,7 @@ impl Hub {
         // revert confirmations (shared rules 7.3).
         if self.games.get(thread).map(|g| g.log_len()) != Some(logged) {
             self.pending.retain(|_, p| p.thread != thread);
+            self.asks.retain(|_, a| a.thread != thread);
         }
         match self.games.get(thread) {
             Some(game) => before.settle(&**game, reply, now),
@@ -876,7 +976,7 @@ impl Hub {
             .collect();
         Reply::ok(format!(
             "{}\nOther games: {}; tournaments (/help game:tournament); commands of no game (/help).",
-            declare::help_line(here.variant, here.title),
+            declare::help_text(here.variant, here.title),
             others.join(", ")
         ))
     }
@@ -905,8 +1005,16 @@ impl Hub {
         }
         match (kind.create)(caller, cmd, entropy) {
             Ok(new) => {
+                let mut reply = new.reply;
+                if reply.ok == Some(true) {
+                    reply.text = format!(
+                        "{}\n{}",
+                        reply.text.trim_end(),
+                        layer::settings_text(&*new.game)
+                    );
+                }
                 self.games.insert(caller.thread.to_string(), new.game);
-                new.reply
+                reply
             }
             Err(why) => Reply::refused(why),
         }
@@ -963,6 +1071,9 @@ impl Hub {
             };
             return self.handle_command(&caller, 0, &cmd, &text);
         }
+        if let Some((confirmed, n)) = ask_button(id) {
+            return self.answer_ask(user, confirmed, n, now);
+        }
         let Some(p) = self.pending.get(id) else {
             return Reply::refused(
                 "this button has expired (another action was accepted, or it was used)",
@@ -1013,10 +1124,51 @@ impl Hub {
                 let r = before.settle(&**game, r, now);
                 let thread = p.thread.clone();
                 self.pending.retain(|_, q| q.thread != thread);
+                self.asks.retain(|_, a| a.thread != thread);
                 r
             }
             Err(e) => Reply::refused(e),
         }
+    }
+
+    /// Confirm or Cancel pressed on a question of [`Hub::ask_first`]: Confirm runs the
+    /// command as its sender typed it; Cancel drops it.
+    fn answer_ask(&mut self, user: &str, confirmed: bool, n: u64, now: Timestamp) -> Reply {
+        let Some(ask) = self.asks.get(&n) else {
+            return Reply::refused(
+                "this button has expired (another action was accepted, or it was used)",
+            );
+        };
+        if ask.user != user {
+            return Reply::refused(format!("only {} may answer this question", ask.user));
+        }
+        if now > ask.created + CONFIRM_WINDOW {
+            self.asks.remove(&n);
+            return Reply::refused(
+                "this question expired after 15 minutes; type the command again",
+            );
+        }
+        let Some(ask) = self.asks.remove(&n) else {
+            return Reply::refused("expired");
+        };
+        if !confirmed {
+            return Reply {
+                ok: Some(true),
+                text: format!(
+                    "cancelled: /{} was not done; the game goes on",
+                    ask.cmd.name
+                ),
+                ephemeral: true,
+                ..Reply::default()
+            };
+        }
+        let caller = Caller {
+            user,
+            roles: ask.roles,
+            thread: &ask.thread,
+            now,
+        };
+        self.handle_command(&caller, ask.entropy, &ask.cmd, &ask.raw)
     }
 
     /// Timer messages that fall due in `(after, until]`, each sent once.

@@ -143,6 +143,57 @@ pub fn my_games_reply(user: &str, games: Vec<MyGame>) -> Reply {
     }
 }
 
+/// A game the caller runs (organises, or officiates as its Chess-Umpire or a Referee), as read
+/// for the second part of `/mygames`.
+#[derive(Clone, Debug)]
+pub struct RunGame {
+    /// Its thread.
+    pub thread: String,
+    /// The game's name.
+    pub title: &'static str,
+    /// Whom it waits on now.
+    pub waits: Vec<Wait>,
+    /// Paused since.
+    pub paused: Option<crate::time::Timestamp>,
+    /// Timers that asked its keepers to act since the waits began (a move limit overrun),
+    /// with when: what makes it overdue.
+    pub overdue: Vec<(crate::time::Timestamp, String)>,
+    /// Whether nobody has acted in it since it was created (it waits on a first pick or
+    /// move).
+    pub unstarted: bool,
+}
+
+/// The second part of `/mygames` for those who run games: `games you run:` and one line for
+/// each that needs looking at (paused, overdue, or waiting on a first pick since it was
+/// created), in the order of their threads; nothing when none does.
+pub fn games_you_run(games: &[RunGame]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for g in games {
+        let who: Vec<String> = g
+            .waits
+            .iter()
+            .map(|w| wait_text(w, Some(&w.user)))
+            .collect();
+        let what = if let Some(p) = g.paused {
+            format!(
+                "paused since {} (a player's action or the organiser's /resume resumes it)",
+                stamp(p, Style::Relative)
+            )
+        } else if let Some((at, why)) = g.overdue.last() {
+            format!("overdue since {}: {why}", stamp(*at, Style::Relative))
+        } else if g.unstarted && !who.is_empty() {
+            format!("waiting on a first pick or move: {}", who.join("; "))
+        } else {
+            continue;
+        };
+        lines.push(format!("{}: {}: {what}", thread_ref(&g.thread), g.title));
+    }
+    if !lines.is_empty() {
+        lines.insert(0, "games you run:".to_string());
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

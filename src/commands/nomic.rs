@@ -653,6 +653,32 @@ impl ThreadGame for Game {
     // The limits a replay runs out depend on who was away: replay with them.
     layer::common_methods!(KIND, replays; replies |_, a| accepted(a));
 
+    fn limits_text(&self) -> Option<String> {
+        let s = &self.state().settings;
+        let d = crate::time::format_duration;
+        Some(format!(
+            "part 1 of a turn lasts {}, part 3 {}, a vote {}",
+            d(s.part1_limit),
+            d(s.part3_limit),
+            d(s.vote_limit)
+        ))
+    }
+
+    /// `/forfeit` puts its sender out of the game for good: asked once.
+    fn confirm_first(&self, user: &str, cmd: &Command) -> Option<String> {
+        if cmd.name != "forfeit" || Game::finished(self) {
+            return None;
+        }
+        let p = self.player_of(user)?;
+        if self.state().pos.forfeited.get(p).copied().unwrap_or(true) {
+            return None;
+        }
+        Some(
+            "Forfeit? You are out of the game for good; the Referees decide what happens to your armies."
+                .into(),
+        )
+    }
+
     fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
         Err("Nomic Chess has no conditional moves: a turn is pushes, votes and army moves, not one play a reply could answer".into())
     }
@@ -817,7 +843,21 @@ impl ThreadGame for Game {
 
     fn square_seen(&self, a: &Asker<'_>, square: &str) -> Option<super::layer::SquareSeen> {
         use super::layer::SquareSeen;
-        use crate::games::nomic::position::parse_square;
+        use crate::games::nomic::position::{parse_square, Local};
+        // A square of the joined board (`d4`) or of a half (`A:d1`, a half of this game):
+        // anything else is no square at all, pushed or not.
+        let local = square.contains(':');
+        let names_one = if local {
+            Local::parse(square).is_some_and(|l| l.half < self.users.len())
+        } else {
+            parse_square(square, 8).is_some()
+        };
+        if !names_one {
+            return Some(SquareSeen::OffBoard);
+        }
+        if local {
+            return None;
+        }
         // Squares mean something only on the joined board of a move (after the push).
         let st = self.state_at(a.now);
         let join = st.pos.turn.join?;

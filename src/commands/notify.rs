@@ -189,7 +189,7 @@ impl Prefs {
                     Ok(s) if s >= 60 => Some(s),
                     _ => {
                         return Err(format!(
-                            "after: takes a duration of a minute or more, like 8h or 2d, or default; not {d}"
+                            "after: takes a duration from a minute to a year (366d), like 8h or 2d, or default; not {d}"
                         ))
                     }
                 },
@@ -221,12 +221,19 @@ fn parse_quiet(v: &str) -> Result<(u8, u8), String> {
             .or_else(|| s.strip_suffix('h'))
             .unwrap_or(s);
         match s.parse::<u8>() {
-            Ok(h) if h < 24 => Ok(h),
-            Ok(24) => Ok(0),
+            Ok(h) if h <= 24 => Ok(h),
             _ => Err(bad()),
         }
     };
     let (a, b) = (hour(a)?, hour(b)?);
+    // `0-24` is every hour of the day, `7-7` none.
+    let whole_day = a != b;
+    let (a, b) = (a % 24, b % 24);
+    if a == b && whole_day {
+        return Err(format!(
+            "quiet: {v} is every hour of the day; to have no reminders at all, write reminders:off"
+        ));
+    }
     if a == b {
         return Err(format!(
             "quiet: {v} is no hours at all; write off to have none"

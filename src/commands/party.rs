@@ -197,6 +197,17 @@ fn accepted(a: party::Accepted) -> Reply {
 impl ThreadGame for Game {
     layer::common_methods!(KIND; replies |_, a| accepted(a));
 
+    fn limits_text(&self) -> Option<String> {
+        Some(if self.settings.turn_limit == 0 {
+            "no turn limit".into()
+        } else {
+            format!(
+                "turn limit {}",
+                crate::time::format_duration(self.settings.turn_limit)
+            )
+        })
+    }
+
     /// Lines in turns: a play for each Swinger above the player on the Play List, then the
     /// reply; the next rounds name every other Swinger in the list's order.
     fn premove_seat(&self, user: &str, now: Timestamp) -> Result<layer::PremoveSeat, String> {
@@ -265,6 +276,27 @@ impl ThreadGame for Game {
             return Some(Reply {
                 ok: Some(true),
                 text: pieces_text(),
+                ephemeral: true,
+                ..Reply::default()
+            });
+        }
+        if cmd.name == "ledger" && cmd.positional.is_empty() && cmd.opt("text").is_none() {
+            // `/ledger` alone shows it, to anyone.
+            let ledger = &self.state().ledger;
+            let text = if ledger.is_empty() {
+                "the ledger is empty (the Chess-Umpire adds lines with /ledger add text:<text>)"
+                    .to_string()
+            } else {
+                let lines: Vec<String> = ledger
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| format!("{}. {l}", i + 1))
+                    .collect();
+                format!("the ledger:\n{}", lines.join("\n"))
+            };
+            return Some(Reply {
+                ok: Some(true),
+                text,
                 ephemeral: true,
                 ..Reply::default()
             });

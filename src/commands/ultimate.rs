@@ -224,6 +224,32 @@ pub fn cross_view(game: &Game) -> CrossView {
 impl ThreadGame for Game {
     layer::common_methods!(KIND; replies |g, a| accepted(g, a));
 
+    fn limits_text(&self) -> Option<String> {
+        Some(match self.settings.move_limit {
+            Some(l) => format!("move limit {}", crate::time::format_duration(l)),
+            None => "no move limit".into(),
+        })
+    }
+
+    /// `/concede` puts its sender out of the game for good: asked once.
+    fn confirm_first(&self, user: &str, cmd: &Command) -> Option<String> {
+        if cmd.name != "concede" || self.finished() {
+            return None;
+        }
+        let seat = self.seat_of(user)?;
+        if !self.position().active().contains(&seat) {
+            return None;
+        }
+        Some(match cmd.opt("to").map(mention) {
+            Some(to) => format!(
+                "Concede to {to}? You are out of the game for good and they take over your pieces."
+            ),
+            None => {
+                "Concede? You are out of the game for good and your pieces leave the board.".into()
+            }
+        })
+    }
+
     /// Lines in turns: a play for each seat still in the game that moves before the player,
     /// then the reply.
     fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {

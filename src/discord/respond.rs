@@ -215,6 +215,9 @@ impl Outgoing {
             .map(|id| {
                 let (label, style) = if id.starts_with("revert-confirm") {
                     ("Confirm revert".to_string(), ButtonStyle::Danger)
+                } else if id.starts_with("ask-cancel") {
+                    // The question of a /resign, /concede or /forfeit.
+                    ("Cancel".to_string(), ButtonStyle::Secondary)
                 } else if crate::commands::notify::read_nowait_button(id).is_some() {
                     ("Not waiting on me".to_string(), ButtonStyle::Secondary)
                 } else if let Some((_, cmd)) = crate::commands::command_button(id) {

@@ -106,13 +106,15 @@ pub async fn run(ctx: Ctx<'_>, given: &[(&str, String)]) -> Result<(), BotError>
         })
     };
     let text = format!(
-        "ok: organisers: {} or Manage Threads; moderators: {} or Manage Messages; new games: move limit {}, inactivity {} posts, reminders after {}, paused when untouched for {}; {} vacation days per player and year",
+        "ok: organisers: {} or Manage Threads; moderators: {} or Manage Messages; new games: move limit {}, inactivity {} posts, {}; {} vacation days per player and year",
         show(now_set.organiser),
         show(now_set.moderator),
         crate::time::format_duration(now_set.move_limit.unwrap_or(6 * 3600)),
         now_set.inactivity_posts.unwrap_or(18),
-        crate::time::pace_text(now_set.remind.unwrap_or(crate::commands::remind::REMIND_AFTER)),
-        crate::time::pace_text(now_set.stall.unwrap_or(crate::commands::remind::STALL_AFTER)),
+        crate::time::paces_text(
+            now_set.remind.unwrap_or(crate::commands::remind::REMIND_AFTER),
+            now_set.stall.unwrap_or(crate::commands::remind::STALL_AFTER)
+        ),
         now_set
             .vacation_days
             .unwrap_or(crate::commands::vacation::VACATION_DAYS),

@@ -7,7 +7,8 @@
 pub const CHECK_LIST: usize = 12;
 
 /// `e2-e4` for `E2-E4`: a letter in upper case right before a digit (a square's file) in lower
-/// case, when the text has one; `None` otherwise.
+/// case, and a capture mark `X` between two squares (`D2XE3`: `d2xe3`), when the text has
+/// one; `None` otherwise.
 pub fn lower_squares(text: &str) -> Option<String> {
     let t = text.trim();
     let chars: Vec<char> = t.chars().collect();
@@ -15,7 +16,11 @@ pub fn lower_squares(text: &str) -> Option<String> {
     let mut changed = false;
     for (i, &c) in chars.iter().enumerate() {
         let next_digit = chars.get(i + 1).is_some_and(char::is_ascii_digit);
-        if c.is_ascii_uppercase() && next_digit {
+        let capture = c == 'X'
+            && i > 0
+            && chars.get(i - 1).is_some_and(char::is_ascii_digit)
+            && chars.get(i + 1).is_some_and(char::is_ascii_alphabetic);
+        if (c.is_ascii_uppercase() && next_digit) || capture {
             out.push(c.to_ascii_lowercase());
             changed = true;
         } else {

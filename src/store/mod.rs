@@ -847,6 +847,37 @@ impl Store {
             .collect()
     }
 
+    /// The threads of the games in play on one server (`guild`, as for
+    /// [`Store::unfinished_threads_on`]) that `user` may run: named in their settings (a
+    /// Referee, a KFB game's creator), in their first entry (a Party game's Chess-Umpire), or
+    /// the author of their first entry.
+    /// The caller checks each game's organiser and officials.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn unfinished_threads_run_by(
+        &self,
+        user: &str,
+        guild: Option<&str>,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT thread FROM games WHERE finished = 0 \
+             AND ($2 = '' OR guild IS NULL OR guild = $2) \
+             AND (settings LIKE $1 OR EXISTS (SELECT 1 FROM actions a WHERE a.thread = games.thread \
+             AND (a.actor = $3 OR a.action LIKE $1) \
+             AND a.seq = (SELECT MIN(b.seq) FROM actions b WHERE b.thread = games.thread))) \
+             ORDER BY thread",
+        )
+        .bind(format!("%\"{user}\"%"))
+        .bind(guild.unwrap_or(""))
+        .bind(user)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>(0).map_err(StoreError::from))
+            .collect()
+    }
+
     /// Records the Discord server a game's thread is in (for `/mygames` there).
     ///
     /// # Errors

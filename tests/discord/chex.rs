@@ -150,6 +150,8 @@ async fn a_chex_game_through_discord() {
     );
     refused(&fake.answer(&t).await, "no move limit");
     let t = fake.slash(ben, thread, "resign", json!([]), &[]);
+    let asked = message(&fake.answer(&t).await).clone();
+    let t = fake.press(ben, &asked, &asked.buttons[0]);
     let r = accepted(&fake.answer(&t).await, "resign");
     assert!(r.contains("The seed was 7"), "{r}");
 

@@ -317,7 +317,24 @@ async fn a_tournament_through_discord() {
         last = accepted(&fake.answer(&t).await, "match pick");
     }
     assert!(last.contains("the game starts"), "{last}");
+    // A resignation asks once, to its sender only, with Confirm and Cancel (issue 55).
     let t = fake.slash(other_team[0], *m1, "resign", json!([]), &[]);
+    let asked = message(&fake.answer(&t).await).clone();
+    assert!(asked.ephemeral, "the question goes to its sender only");
+    assert!(
+        asked
+            .content
+            .contains("This ends the game for your whole team."),
+        "{}",
+        asked.content
+    );
+    assert_eq!(
+        asked.buttons.len(),
+        2,
+        "Confirm and Cancel: {:?}",
+        asked.buttons
+    );
+    let t = fake.press(other_team[0], &asked, &asked.buttons[0]);
     let r = accepted(&fake.answer(&t).await, "resign");
     assert!(r.contains("resigns"), "{r}");
     let news = fake
@@ -360,6 +377,8 @@ async fn a_tournament_through_discord() {
     })
     .await;
     let t = fake.slash(other_team[1], *m1, "resign", json!([]), &[]);
+    let asked = message(&fake.answer(&t).await).clone();
+    let t = fake.press(other_team[1], &asked, &asked.buttons[0]);
     accepted(&fake.answer(&t).await, "resign again");
     fake.wait("the result again", 10, |i| {
         let n = i

@@ -586,6 +586,30 @@ pub fn help_line(variant: &str, title: &str) -> String {
     format!("{title}: {}", lines.join(" | "))
 }
 
+/// `/help` in a game's thread (or with `game:`): its players' commands first, one a line with
+/// what it does, its own before the shared ones; then those only organisers, moderators and
+/// the game's officials use.
+pub fn help_text(variant: &str, title: &str) -> String {
+    let own = kinds()
+        .into_iter()
+        .filter(|k| k.variant == variant)
+        .flat_map(|k| k.declared.iter())
+        .flat_map(Entry::commands);
+    let shared = shared::ENTRIES.iter().flat_map(Entry::commands);
+    let (players, officials): (Vec<&Declared>, Vec<&Declared>) = own
+        .chain(shared)
+        .filter(|d| d.games == EVERY || d.games.contains(&variant))
+        .partition(|d| d.who == Who::Anyone);
+    let line = |d: &&Declared| format!("{}: {}", d.usage(Some(variant)), d.description);
+    let mut out = vec![format!("{title}, the players' commands:")];
+    out.extend(players.iter().map(line));
+    if !officials.is_empty() {
+        out.push("For organisers, moderators and the game's officials:".into());
+        out.extend(officials.iter().map(line));
+    }
+    out.join("\n")
+}
+
 /// `/help`'s line for the commands of no game: a player's own (`/mygames`, `/notify`,
 /// `/vacation`), `/help` and the server's `/settings`.
 pub fn anywhere_help() -> String {

@@ -135,14 +135,13 @@ pub static ENTRIES: &[Entry] = &[
     Entry::One(
         command(
             "ledger",
-            "The Chess-Umpire's ledger: add a line, or edit line n",
+            "The Chess-Umpire's ledger: show it, add a line, or edit line n",
             PARTY,
             &[
-                opt("action", "add or edit", Kind::Text)
+                opt("action", "add or edit (none: show the ledger)", Kind::Text)
                     .hint("add|edit")
-                    .required()
                     .to(To::Word),
-                opt("text", "The line's text", Kind::Line).required(),
+                opt("text", "The line's text (for add and edit)", Kind::Line),
                 opt("entry", "The line to edit (for edit)", COUNT),
                 opt("line", "The line to edit", COUNT).alias(),
             ],

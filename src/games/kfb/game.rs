@@ -359,6 +359,33 @@ impl Game {
         locked_until(&self.state, &self.settings, seat, now)
     }
 
+    /// Why a seat may not move because its board is frozen (KFB rules 1.5: a side there has
+    /// no King) and it cannot unfreeze it by dropping a King of its own; `None` when it is not,
+    /// before the boards are set up, and after the end.
+    pub fn frozen_why(&self, seat: usize) -> Option<String> {
+        let st = &self.state;
+        if st.winner.is_some() {
+            return None;
+        }
+        let boards = st.boards.as_ref()?;
+        let p = st.players.get(seat)?;
+        let b = &boards[p.board];
+        if !frozen_for(st, &b.pos.rules().catalog, seat) {
+            return None;
+        }
+        let n = p.board + 1;
+        Some(if b.pos.royal_count(Side(1 - p.side.0)) == 0 {
+            format!(
+                "board {n} is frozen: {} has no King on it; nobody moves there until they drop a King of their colour",
+                st.players[opponent(b, seat)].user
+            )
+        } else {
+            format!(
+                "board {n} is frozen: you have no King on it and hold none of your colour; nobody moves there until you drop one (a teammate who holds it can /give it to you)"
+            )
+        })
+    }
+
     /// Whether a seat is free to move at `now` (for inactivity counting).
     pub fn is_free(&self, seat: usize, now: Timestamp) -> bool {
         is_free(&self.state, &self.settings, seat, now)
@@ -429,6 +456,10 @@ impl Game {
                 st.players[b.first].user,
                 p.board + 1
             ));
+        }
+        // A frozen board is said first: no lock's end lets anyone move there.
+        if let Some(why) = self.frozen_why(seat) {
+            return refuse(why);
         }
         if let Some(until) = locked_until(st, &self.settings, seat, now) {
             return refuse(format!(

@@ -1398,8 +1398,8 @@ fn parse_move(text: &str) -> Option<Written> {
     Some((letter, from, to, promo, Special::Plain))
 }
 
-/// A move written with upper-case square letters (`E2-E4`, `NB1-C3`) as it reads with them
-/// in lower case, if it then reads.
+/// A move written with upper-case square letters (`E2-E4`, `NB1-C3`, `D2XE3`: a capture mark
+/// between two squares too) as it reads with them in lower case, if it then reads.
 fn lower_squares(text: &str) -> Option<String> {
     let c: Vec<char> = text.trim().chars().collect();
     let out: String = c
@@ -1407,7 +1407,11 @@ fn lower_squares(text: &str) -> Option<String> {
         .enumerate()
         .map(|(i, &ch)| {
             let before_digit = c.get(i + 1).is_some_and(char::is_ascii_digit);
-            if ('A'..='H').contains(&ch) && before_digit {
+            let capture = ch == 'X'
+                && i > 0
+                && c.get(i - 1).is_some_and(char::is_ascii_digit)
+                && c.get(i + 1).is_some_and(char::is_ascii_alphabetic);
+            if (('A'..='H').contains(&ch) && before_digit) || capture {
                 ch.to_ascii_lowercase()
             } else {
                 ch
@@ -2166,6 +2170,26 @@ impl<'a> Fold<'a> {
                 self.st.pos.offers.clear();
                 self.end_turn();
             }
+        }
+        // The Referees must act: they are pinged (the reply's line alone pinged nobody).
+        if !self.st.over {
+            let armies: Vec<String> = self
+                .st
+                .pos
+                .controllers
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| **c == Some(p))
+                .map(|(a, _)| (a + 1).to_string())
+                .collect();
+            let which = match armies.as_slice() {
+                [] => "their armies".to_string(),
+                [one] => format!("army {one}"),
+                many => format!("armies {}", many.join(", ")),
+            };
+            self.st.call_referees(&format!(
+                "{actor} forfeited: decide what happens to {which} with /assign army:<n> to:@player (skipped until then)"
+            ));
         }
         Ok(())
     }
@@ -3140,10 +3164,7 @@ impl Game {
         }
         if let Some(p) = st.current_player() {
             let what = match (st.pos.turn.slot, st.pos.turn.part) {
-                (Slot::Army(a), 1) => format!(
-                    "your turn with army {} in Nomic Chess: /push then /move",
-                    a + 1
-                ),
+                (Slot::Army(a), 1) => format!("your turn with army {}: /push then /move", a + 1),
                 (Slot::Army(_), 2) => "part 2: /take or /decline the armies offered".into(),
                 (Slot::Army(_), _) => "part 3: /propose a rule-change or /done".into(),
                 (Slot::Undead(_), _) => "your undead slot: /propose a rule-change or /done".into(),
@@ -3726,6 +3747,8 @@ mod tests {
         assert_eq!(parse_move("E2-E4"), None);
         assert_eq!(lower_squares("E2-E4").as_deref(), Some("e2-e4"));
         assert_eq!(lower_squares("NB1-C3").as_deref(), Some("Nb1-c3"));
+        assert_eq!(lower_squares("D2XE3").as_deref(), Some("d2xe3"));
+        assert_eq!(lower_squares("E2XE4").as_deref(), Some("e2xe4"));
         assert_eq!(short_algebraic("Nf3"), Some((Some(Kind::Knight), (5, 2))));
         assert_eq!(short_algebraic("e4"), Some((None, (4, 3))));
         assert_eq!(parse_piece("Q1", 2), Some((Kind::Queen, 0)));

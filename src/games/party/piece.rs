@@ -178,13 +178,13 @@ impl Kind {
 /// Letters that name no piece of the suite, with the reason (Party rules 3.2).
 pub fn refused_letter(c: char) -> Option<&'static str> {
     match c.to_ascii_uppercase() {
-        'M' => Some("il-Nabi (M) is not a piece: its rule 1230.12 defines no moves, so it is not a PartyChessPieceDef rule"),
+        'M' => Some("il-Nabi (M) is not a piece you can pick: its rule 1230.12 gives it no moves"),
         _ => None,
     }
 }
 
 /// Why the Zombie is not a piece.
-pub const ZOMBIE: &str = "the Zombie (1230.21) is not a piece: its letter Z belongs to the lower-numbered Kamikaze (1230.16), so only the Kamikaze is a PartyChessPieceDef rule";
+pub const ZOMBIE: &str = "the Zombie (1230.21) is not a piece you can pick: its letter Z is the Kamikaze's (1230.16, the earlier rule), so Z is the Kamikaze";
 
 /// A type named by a letter or a word, or why not.
 ///
