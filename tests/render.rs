@@ -1144,6 +1144,9 @@ fn decode_replay(gif_bytes: &[u8]) -> ((u32, u32), Vec<(image::RgbImage, u16)>) 
     let palette = d.global_palette().unwrap().to_vec();
     let mut screen = image::RgbImage::new(w, h);
     let mut frames = Vec::new();
+    // A frame shown for an instant (a fiftieth of a second: the caption band's rectangle,
+    // issue 55) is part of the next one.
+    let mut instant = 0;
     while let Some(f) = d.read_next_frame().unwrap() {
         assert!(f.palette.is_none(), "one palette for the whole replay");
         let (fl, ft, fw, fh) = (
@@ -1163,7 +1166,12 @@ fn decode_replay(gif_bytes: &[u8]) -> ((u32, u32), Vec<(image::RgbImage, u16)>) 
                 screen.put_pixel(fl + x, ft + y, image::Rgb([c[0], c[1], c[2]]));
             }
         }
-        frames.push((screen.clone(), f.delay));
+        if f.delay == 2 {
+            instant += f.delay;
+            continue;
+        }
+        frames.push((screen.clone(), f.delay + instant));
+        instant = 0;
     }
     ((w, h), frames)
 }
@@ -1279,7 +1287,12 @@ fn picture_at(game: &dyn ThreadGame, now: u64) -> Vec<u8> {
 
 #[test]
 fn kfb_replay() {
-    check_replay("kfb", 40, picture_at);
+    // A replay's frames are the three equal boards (as `/status` shows them), not a move's
+    // picture with its board large (issue 55).
+    check_replay("kfb", 40, |game, now| {
+        let g = game.downcast::<arbiter::games::kfb::Game>().unwrap();
+        render_kfb(&arbiter::commands::kfb::kfb_view(g, now).unwrap()).unwrap()
+    });
 }
 
 #[test]
