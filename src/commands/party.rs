@@ -197,6 +197,10 @@ fn accepted(a: party::Accepted) -> Reply {
 impl ThreadGame for Game {
     layer::common_methods!(KIND; replies |_, a| accepted(a));
 
+    fn read_play(&self, play: &str) -> Result<(), String> {
+        crate::games::party::notation::read(play)
+    }
+
     /// Lines in turns: a play for each Swinger above the player on the Play List, then the
     /// reply; the next rounds name every other Swinger in the list's order.
     fn premove_seat(&self, user: &str, now: Timestamp) -> Result<layer::PremoveSeat, String> {

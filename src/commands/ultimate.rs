@@ -224,6 +224,12 @@ pub fn cross_view(game: &Game) -> CrossView {
 impl ThreadGame for Game {
     layer::common_methods!(KIND; replies |g, a| accepted(g, a));
 
+    fn read_play(&self, play: &str) -> Result<(), String> {
+        crate::engine::notation::parse_text(play)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
     /// Lines in turns: a play for each seat still in the game that moves before the player,
     /// then the reply.
     fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
