@@ -442,6 +442,7 @@ fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
 /// command): `Err` after logging it at error level with the thread and the command.
 fn guarded<T>(thread: &str, command: &str, f: impl FnOnce() -> T) -> Result<T, ()> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|panic| {
+        let command: String = command.chars().take(200).collect();
         tracing::error!(
             thread,
             command,

@@ -144,6 +144,9 @@ fn every_option_of_every_command_takes_hostile_text() {
     count_panics();
     let mut c = console();
     let all = lines(&values());
+    let commands = declare::all().count();
+    assert!(commands > 50, "the declarations list {commands} commands");
+    println!("{} lines in each of {} games", all.len(), GAMES.len());
     for (thread, _) in GAMES {
         c.line(&format!("!thread {thread}"));
         for line in &all {

@@ -903,6 +903,53 @@ mod tests {
         assert!(read_line(&turns, &"a1-a2 ".repeat(3 + 4 * 10)).is_err());
     }
 
+    /// A line stored before lines were read when set (issue 54: `é4` then panicked in the
+    /// game's hints, in someone else's command): dropped with a note to its author, and the
+    /// move that matched it played as usual.
+    #[test]
+    fn a_stored_line_that_does_not_read_is_dropped_with_a_note() {
+        use crate::commands::{parse_command, Hub};
+        let mut hub = Hub::new();
+        let send = |hub: &mut Hub, user: &str, text: &str| {
+            let cmd = parse_command(text).expect("parses");
+            let caller = Caller {
+                user,
+                roles: Roles {
+                    organiser: true,
+                    moderator: false,
+                },
+                thread: "k1",
+                now: 1_767_225_600,
+            };
+            hub.handle(&caller, 1, &cmd, text)
+        };
+        for (u, t) in [
+            ("org", "/kfb new team1:@a @b @c team2:@d @e @f seed:1"),
+            ("f", "/pick order:second color:red army:fide"),
+            ("a", "/pick order:first color:red army:fide"),
+            ("e", "/pick order:first color:blue army:rookies"),
+            ("b", "/pick order:second color:lightgreen army:nutty"),
+            ("d", "/pick order:second color:lightgreen army:clobberers"),
+            ("c", "/pick order:first color:blue army:forward"),
+            ("a", "/move e2-e4"),
+        ] {
+            assert_eq!(send(&mut hub, u, t).ok, Some(true), "{u} {t}");
+        }
+        let stored = r#"{"lines":[{"author":"a","board":0,"seat":0,"turns":false,"base":1,"anchor":6,"rounds":[{"conds":[{"seat":3,"name":"d","play":"e7-e5","done":false}],"reply":"é4"}],"text":"e7-e5 é4"}]}"#;
+        hub.set_book_json("k1", stored).expect("reads");
+        assert!(hub.has_lines("k1"));
+        let r = send(&mut hub, "d", "/move e7-e5");
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        assert!(!hub.has_lines("k1"));
+        let r = send(&mut hub, "a", "/premoves");
+        assert!(
+            r.text
+                .contains("you play é4 (dropped: é4 does not read as a play"),
+            "{}",
+            r.text
+        );
+    }
+
     fn played(index: usize, seat: usize, n: &str) -> Played {
         Played {
             index,
