@@ -9,6 +9,9 @@ use crate::service::Service;
 use crate::store::{Store, StoreError};
 use crate::time::{parse_duration, utc_text, Timestamp};
 
+/// Where the console's `/settings` are stored (its `meta` table).
+const SETTINGS_KEY: &str = "console_settings";
+
 /// Where the console's virtual clock starts (2026-01-01T00:00:00Z).
 pub const START_TIME: Timestamp = 1_767_225_600;
 
@@ -119,6 +122,7 @@ impl Console {
             Ok::<_, StoreError>((svc, now))
         })?;
         let mut c = Console::with_service(rt, svc, now, entropy);
+        c.load_settings();
         // Timers that fell due while no console ran fire now, once.
         let due = c.rt.block_on(c.svc.due_messages(0, now));
         let mut lines = Vec::new();
@@ -181,7 +185,12 @@ impl Console {
             }
         };
         if rest.starts_with('/') {
-            match parse_command(rest) {
+            let parsed = parse_command(rest);
+            if let Some(Err(why)) = parsed.as_ref().map(commands::declare::check) {
+                out.push(format!("refused: {why}"));
+                return out;
+            }
+            match parsed {
                 Some(cmd) if cmd.name == "replay" => match self.replay(&cmd) {
                     Ok(r) => {
                         out.push(format!("ok: {}", r.text()));
@@ -318,7 +327,66 @@ impl Console {
         }
         self.pace = pace;
         self.vacation_days = days;
+        self.save_settings();
         Reply::ok(show(pace, days))
+    }
+
+    /// The console server's settings as stored (`reminder_after,stall_after,vacation_days`,
+    /// seconds and days; an empty field is the default), like a Discord server's.
+    fn load_settings(&mut self) {
+        let stored = self.rt.block_on(async {
+            match self.svc.store() {
+                Some(store) => store.meta(SETTINGS_KEY).await,
+                None => Ok(None),
+            }
+        });
+        let text = match stored {
+            Ok(Some(t)) => t,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot read the console's settings");
+                return;
+            }
+        };
+        let fields: Vec<&str> = text.split(',').collect();
+        if let [r, st, d] = fields[..] {
+            self.pace = [r.parse().ok(), st.parse().ok()];
+            if let Ok(d) = d.parse() {
+                self.vacation_days = d;
+            }
+        }
+    }
+
+    fn save_settings(&mut self) {
+        let field = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
+        let text = format!(
+            "{},{},{}",
+            field(self.pace[0]),
+            field(self.pace[1]),
+            self.vacation_days
+        );
+        let saved = self.rt.block_on(async {
+            match self.svc.store() {
+                Some(store) => store.set_meta(SETTINGS_KEY, &text).await,
+                None => Ok(()),
+            }
+        });
+        if let Err(e) = saved {
+            tracing::error!(error = %e, "cannot save the console's settings");
+        }
+    }
+
+    /// A line of input as read, which may not be UTF-8: such a line is refused (`refused:
+    /// not valid UTF-8`) and the run goes on.
+    pub fn line_bytes(&mut self, bytes: &[u8]) -> Vec<String> {
+        match std::str::from_utf8(bytes) {
+            Ok(line) => self.line(line),
+            Err(_) => {
+                let mut out = std::mem::take(&mut self.pending_output);
+                out.push("refused: not valid UTF-8".into());
+                out
+            }
+        }
     }
 
     /// A game's `new` without its own `remind:`/`stall:` gets the server's: the options
@@ -544,9 +612,17 @@ pub fn run(url: Option<&str>, entropy: u64) -> Result<(), Box<dyn std::error::Er
         writeln!(stdout, "{l}")?;
     }
     stdout.flush()?;
-    for line in stdin.lock().lines() {
-        let line = line?;
-        for l in console.line(&line) {
+    let mut input = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        while buf.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+            buf.pop();
+        }
+        for l in console.line_bytes(&buf) {
             writeln!(stdout, "{l}")?;
         }
         stdout.flush()?;

@@ -425,6 +425,48 @@ fn internal_error(e: &StoreError) -> Reply {
     }
 }
 
+/// The answer to a command whose handling panicked (issue 54): the game is read back from
+/// its log, unchanged.
+pub const PANICKED: &str = "something went wrong on our side; the game is unchanged";
+
+/// What a panic carried, for the log.
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
+}
+
+/// Runs a game's handling, catching a panic in it (issue 54: a panic never escapes one
+/// command): `Err` after logging it at error level with the thread and the command.
+fn guarded<T>(thread: &str, command: &str, f: impl FnOnce() -> T) -> Result<T, ()> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|panic| {
+        let command: String = command.chars().take(200).collect();
+        tracing::error!(
+            thread,
+            command,
+            panic = %panic_text(&*panic),
+            "a game's handling panicked; the game is read back from its log"
+        );
+    })
+}
+
+/// A game as it was before a command, for a service without a database to put back after a
+/// panic (with one, the game is read back from its log).
+struct Snapshot(Option<(Option<Box<dyn ThreadGame>>, String)>);
+
+impl Snapshot {
+    fn take(svc: &Service, cell: &Cell, thread: &str) -> Snapshot {
+        Snapshot(svc.store.is_none().then(|| {
+            (
+                cell.hub.game(thread).map(|g| g.clone_box()),
+                cell.hub.book_json(thread),
+            )
+        }))
+    }
+}
+
 /// Locks a std mutex; a panic elsewhere while it was held does not make the state unusable.
 fn lock<T>(m: &StdMutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
@@ -981,6 +1023,44 @@ impl Service {
         Ok(owner)
     }
 
+    /// `/substitute` in a match thread: why its tournament refuses `by:` (on another team,
+    /// or seated in another of its running matches); `None` outside a match or when allowed.
+    async fn match_seat_refusal(
+        &self,
+        cell: &mut Cell,
+        thread: &str,
+        cmd: &Command,
+    ) -> Option<String> {
+        let mention = |k: &str| {
+            cmd.opt(k).map(|v| {
+                v.trim()
+                    .trim_start_matches("<@")
+                    .trim_start_matches('@')
+                    .trim_end_matches('>')
+                    .to_string()
+            })
+        };
+        let (player, by) = (mention("player")?, mention("by")?);
+        if cell.owner == Owner::NoTournament || cell.hub.game(thread).is_none() {
+            return None;
+        }
+        let mut tours = self.tours.lock().await;
+        let owner = match self.match_owner(cell, &mut tours, thread).await {
+            Ok(o) => o?,
+            Err(e) => {
+                tracing::error!(error = %e, thread, "match lookup failed");
+                return None;
+            }
+        };
+        if let Err(e) = self.sync_tournament(&mut tours, &owner).await {
+            tracing::error!(error = %e, "storage failed");
+        }
+        tours
+            .hub
+            .tournament(&owner)
+            .and_then(|t| t.match_substitute_refusal(thread, &player, &by))
+    }
+
     /// After an action in a match thread: the tournament takes the game's result (a separate
     /// write, retried until it lands; the game's own write is already done).
     async fn reconcile(&self, cell: &mut Cell, thread: &str, now: Timestamp, reply: &mut Reply) {
@@ -1307,6 +1387,24 @@ impl Service {
         Err(unsaved)
     }
 
+    /// After a panic in a game's handling: the game as its log has it (with a database, read
+    /// back; without, as it was before the command).
+    async fn recover(&self, cell: &mut Cell, thread: &str, snapshot: Snapshot) {
+        match snapshot.0 {
+            Some((game, book)) => match game {
+                Some(g) => {
+                    cell.hub.insert_game(thread, g);
+                    if let Err(e) = cell.hub.set_book_json(thread, &book) {
+                        tracing::error!(error = %e, thread, "conditional moves not restored");
+                    }
+                }
+                None => cell.hub.remove_game(thread),
+            },
+            None => self.discard(cell, thread).await,
+        }
+        self.drop_buttons(thread);
+    }
+
     async fn discard(&self, cell: &mut Cell, thread: &str) {
         cell.synced = false;
         if self.store.is_none() {
@@ -1416,6 +1514,10 @@ impl Service {
         shows: Shows,
         mut accepted: Option<tokio::sync::oneshot::Sender<()>>,
     ) -> Handled {
+        if let Err(why) = crate::commands::declare::check(cmd) {
+            // Unknown or repeated options, for the commands answered here too.
+            return Handled::plain(Reply::refused(why));
+        }
         if cmd.name == "mygames" {
             // Across threads: no thread's lock is held while the games are read.
             return Handled::plain(self.my_games(caller).await);
@@ -1473,9 +1575,19 @@ impl Service {
                         return Attempt::Done(Handled::plain(reply));
                     }
                 }
+                if cmd.name == "substitute" {
+                    if let Some(why) = self.match_seat_refusal(&mut cell, thread, cmd).await {
+                        return Attempt::Done(Handled::plain(Reply::refused(why)));
+                    }
+                }
                 let was = before(&cell.hub, thread);
                 let t = Instant::now();
-                let mut reply = cell.hub.handle(caller, entropy, cmd, raw);
+                let snapshot = Snapshot::take(self, &cell, thread);
+                let handled = guarded(thread, raw, || cell.hub.handle(caller, entropy, cmd, raw));
+                let Ok(mut reply) = handled else {
+                    self.recover(&mut cell, thread, snapshot).await;
+                    return Attempt::Done(Handled::plain(Reply::refused(PANICKED)));
+                };
                 // A game just made meets its players' vacations here.
                 let guild = cell.guild.clone();
                 cell.hub
@@ -1560,7 +1672,11 @@ impl Service {
                     return Attempt::Done(());
                 }
                 let was = before(&cell.hub, thread);
-                cell.hub.chat(user, thread, now);
+                let snapshot = Snapshot::take(self, &cell, thread);
+                if guarded(thread, "chat", || cell.hub.chat(user, thread, now)).is_err() {
+                    self.recover(&mut cell, thread, snapshot).await;
+                    return Attempt::Done(());
+                }
                 let saved = self
                     .persist(&mut cell, thread, &was, now, None, &Reply::default())
                     .await;
@@ -1702,7 +1818,11 @@ impl Service {
             return internal_error(&e);
         }
         let was = before(&cell.hub, &thread);
-        let mut reply = cell.hub.press(user, &local, now);
+        let snapshot = Snapshot::take(self, &cell, &thread);
+        let Ok(mut reply) = guarded(&thread, id, || cell.hub.press(user, &local, now)) else {
+            self.recover(&mut cell, &thread, snapshot).await;
+            return Reply::refused(PANICKED);
+        };
         let reply = match self
             .persist(&mut cell, &thread, &was, now, None, &reply)
             .await
@@ -1841,6 +1961,8 @@ impl Service {
                 let stored = self.store.is_some();
                 let att = self.attention();
                 let place = thread.to_string();
+                // A panic in the game's timers ends that task only: logged below, the game
+                // untouched (the timers are found on a copy).
                 let found = tokio::task::spawn_blocking(move || {
                     let dues = remind::timers(&*game, &place, &att, from, now);
                     let next = if stored {
@@ -1854,7 +1976,7 @@ impl Service {
                 let (dues, next) = match found {
                     Ok(f) => f,
                     Err(e) => {
-                        tracing::error!(error = %e, thread, "finding the timers failed");
+                        tracing::error!(error = %e, thread, command = "timer sweep", "finding the timers failed");
                         return Attempt::Done(Vec::new());
                     }
                 };
@@ -1922,7 +2044,14 @@ impl Service {
                     return Attempt::Done(notes.clone());
                 }
                 let was = before(&cell.hub, thread);
-                let (posts, authors) = cell.hub.settle_premoves(thread, now);
+                let snapshot = Snapshot::take(self, &cell, thread);
+                let settled = guarded(thread, "conditional moves at a timer", || {
+                    cell.hub.settle_premoves(thread, now)
+                });
+                let Ok((posts, authors)) = settled else {
+                    self.recover(&mut cell, thread, snapshot).await;
+                    return Attempt::Done(notes.clone());
+                };
                 if posts.is_empty() && was.book == cell.hub.book_json(thread) {
                     return Attempt::Done(notes.clone());
                 }

@@ -116,4 +116,5 @@ scripts! {
     wording_written_for_players => "wording.txt",
     a_games_own_settings_are_visible => "settings.txt",
     my_games_lists_the_games_you_run_that_need_a_look => "runs.txt",
+    hostile_text_and_checked_conditional_moves => "robust.txt",
 }

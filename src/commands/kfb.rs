@@ -379,6 +379,12 @@ impl ThreadGame for Game {
         ))
     }
 
+    fn read_play(&self, play: &str) -> Result<(), String> {
+        crate::engine::notation::parse_text(play)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
     /// Lines per board: pairs of the board opponent's move and the player's reply; no turns
     /// (a reply is played as soon as its move is, the opponent's move lifting the lock).
     fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {

@@ -438,6 +438,14 @@ pub trait ThreadGame: Send + Sync {
     fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<PremoveSeat, String> {
         Err(format!("{} has no conditional moves", self.kind().title))
     }
+    /// Whether `play` reads in the game's notation, without looking at the position (a
+    /// conditional move is checked so when stored): why not. Any text by default.
+    ///
+    /// # Errors
+    /// Why the text is not a play of this game.
+    fn read_play(&self, _play: &str) -> Result<(), String> {
+        Ok(())
+    }
     /// Every play in effect at `now`, in the log's order (default plays fallen due
     /// included), for conditional moves. None by default.
     fn plays(&self, _now: Timestamp) -> Vec<Played> {

@@ -597,9 +597,10 @@ impl Hub {
         if fired.is_empty() {
             return;
         }
-        let authors: Vec<String> = fired.iter().map(|f| f.author.clone()).collect();
-        let last = fired
-            .last()
+        let mut played = fired.iter().filter(|f| f.played());
+        let authors: Vec<String> = played.clone().map(|f| f.author.clone()).collect();
+        let last = played
+            .next_back()
             .map(|f| f.reply.text.clone())
             .unwrap_or_default();
         premove::fold_into(reply, thread, fired);
@@ -649,7 +650,7 @@ impl Hub {
             return Vec::new();
         }
         let fired = premove::settle(book, &mut **game, thread, now);
-        if !fired.is_empty() {
+        if fired.iter().any(premove::Fired::played) {
             self.pending.retain(|_, p| p.thread != thread);
             self.asks.retain(|_, a| a.thread != thread);
         }
@@ -661,7 +662,11 @@ impl Hub {
     /// other word of it.
     pub fn settle_premoves(&mut self, thread: &str, now: Timestamp) -> (Vec<Notify>, Vec<String>) {
         let fired = self.settle_lines(thread, now);
-        let authors = fired.iter().map(|f| f.author.clone()).collect();
+        let authors = fired
+            .iter()
+            .filter(|f| f.played())
+            .map(|f| f.author.clone())
+            .collect();
         (premove::as_notices(fired), authors)
     }
 
@@ -804,10 +809,25 @@ impl Hub {
                 }
             }
             "moves" => return moves_reply(&**game, user, cmd, now),
-            "premove" => {
-                let book = self.books.entry(thread.to_string()).or_default();
-                premove::command(book, &**game, caller, cmd)
-            }
+            "premove" => match premove::now_due(&**game, caller, cmd) {
+                Err(why) => return Reply::refused(why),
+                // On one's own turn a `now:` move is played at once, as `/move` would.
+                Ok(Some(m)) => {
+                    let play = Command {
+                        name: "move".into(),
+                        positional: Vec::new(),
+                        options: vec![("notation".into(), m)],
+                    };
+                    match game.act(caller, &play, raw) {
+                        Some(r) => r,
+                        None => Reply::refused("there is no move to play here"),
+                    }
+                }
+                Ok(None) => {
+                    let book = self.books.entry(thread.to_string()).or_default();
+                    premove::command(book, &**game, caller, cmd)
+                }
+            },
             "substitute" => {
                 let (Some(old), Some(new)) = (
                     cmd.opt("player").map(mention).filter(|u| !u.is_empty()),
@@ -827,6 +847,11 @@ impl Hub {
                 }
                 if game.finished() {
                     return Reply::refused("the game is over: its seats stay as they were");
+                }
+                if new == user {
+                    return Reply::refused(
+                        "you may not hand a seat to yourself: whoever seats a substitute stays outside the game (another official may seat you)",
+                    );
                 }
                 let users = game.users();
                 if users.contains(&new) {

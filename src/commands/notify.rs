@@ -83,20 +83,26 @@ impl Zone {
     }
 }
 
-/// `+05:30`, `-3`, `+0530`: seconds east of UTC.
+/// `+05:30`, `-3`, `+0530`: seconds east of UTC, within ±14:00 with minutes under 60. Read
+/// on characters: any text that is not ASCII digits where they belong is no offset.
 fn parse_offset(t: &str) -> Option<i32> {
-    let (sign, rest) = match t.chars().next()? {
-        '+' => (1, &t[1..]),
-        '-' => (-1, &t[1..]),
-        _ => return None,
+    let (sign, rest) = if let Some(r) = t.strip_prefix('+') {
+        (1, r)
+    } else {
+        (-1, t.strip_prefix('-')?)
     };
+    let digits = |s: &str| !s.is_empty() && s.len() <= 2 && s.bytes().all(|b| b.is_ascii_digit());
     let (h, m) = match rest.split_once(':') {
         Some((h, m)) => (h, m),
-        None if rest.len() == 4 => rest.split_at(2),
+        None if rest.len() == 4 && rest.is_ascii() => rest.split_at(2),
         None => (rest, "0"),
     };
+    if !digits(h) || !digits(m) {
+        return None;
+    }
     let (h, m): (i32, i32) = (h.parse().ok()?, m.parse().ok()?);
-    (h <= 14 && m < 60).then_some(sign * (h * 3600 + m * 60))
+    let secs = h * 3600 + m * 60;
+    (m < 60 && secs <= 14 * 3600).then_some(sign * secs)
 }
 
 impl Prefs {
@@ -395,6 +401,19 @@ mod tests {
         assert!(matches!(Zone::parse("europe/paris"), Ok(Zone::Named(_))));
         assert!(Zone::parse("Mars/Olympus").is_err());
         assert!(Zone::parse("+15:00").is_err());
+        assert_eq!(Zone::parse("-14:00"), Ok(Zone::Offset(-50_400)));
+        for bad in [
+            "+-100000",
+            "UTC+14:30",
+            "+14:59",
+            "+1ü1",
+            "+ü",
+            "-1:60",
+            "+1é",
+            "+٣",
+        ] {
+            assert!(Zone::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

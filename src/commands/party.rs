@@ -208,6 +208,10 @@ impl ThreadGame for Game {
         })
     }
 
+    fn read_play(&self, play: &str) -> Result<(), String> {
+        crate::games::party::notation::read(play)
+    }
+
     /// Lines in turns: a play for each Swinger above the player on the Play List, then the
     /// reply; the next rounds name every other Swinger in the list's order.
     fn premove_seat(&self, user: &str, now: Timestamp) -> Result<layer::PremoveSeat, String> {

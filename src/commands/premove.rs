@@ -14,7 +14,14 @@
 //! check that reorders the Play List changes nothing), by squares, the piece of a drop and a
 //! promotion ([`key`]: `Nb1-c3`, `b1-c3` and `Nb1xc3+` are one play). A reply is played through
 //! the game's own `/move` as the author, so it is checked against the position as it is then;
-//! one the game refuses is dropped with a note the author reads in `/premoves`.
+//! one the game refuses is dropped with a note the author reads in `/premoves`, and told them
+//! at once by a new message that pings them ([`Fired::played`] false).
+//!
+//! A line is read when stored (issues 53, 54): every play must read in the game's notation
+//! ([`ThreadGame::read_play`]), name squares of its board and be at most [`MAX_PLAY`]
+//! characters; two lines may not begin with the same plays. A `now:` on one's own turn is
+//! played at once as `/move` ([`now_due`]). Lines stored before these checks that fail them
+//! are dropped with a note when next read.
 //!
 //! The book of lines is stored with the game (its `premoves` column), written in the same
 //! commit as the actions that advance it.
@@ -93,13 +100,27 @@ pub struct Cond {
     pub done: bool,
 }
 
-/// A reply played from a line: its author and the game's reply to it.
+/// A reply played from a line: its author and the game's reply to it; or a reply that could
+/// not be played when its line matched (`reply` refused: the message to its author).
 #[derive(Clone, Debug)]
 pub struct Fired {
     /// Whose line it was.
     pub author: String,
-    /// The game's reply, marked `(premove)`.
+    /// The game's reply, marked `(premove)`; refused, the words to the author of why not.
     pub reply: Reply,
+}
+
+impl Fired {
+    /// Whether the reply was played.
+    pub fn played(&self) -> bool {
+        self.reply.ok == Some(true)
+    }
+
+    /// The message pinging the author of a reply that could not be played (`@a: your
+    /// conditional reply N@f6 was not played: …`).
+    fn failure_text(&self) -> String {
+        format!("@{}: {}", self.author, self.reply.text)
+    }
 }
 
 impl Book {
@@ -178,16 +199,106 @@ fn squares(t: &str) -> Vec<String> {
 }
 
 /// The plays of a line as typed, one per word (an army in brackets after a drop, `P@e6
-/// (nutty)`, stays with it).
+/// (nutty)`, stays with it; so does a Party Demon promotion after its move, `Rc3-c9 Di8=H`).
 fn words(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for w in text.split_whitespace() {
         match out.last_mut() {
             Some(last) if w.starts_with('(') => last.push_str(w),
+            Some(last) if demon_promotion(w) => {
+                last.push(' ');
+                last.push_str(w);
+            }
             _ => out.push(w.to_string()),
         }
     }
     out
+}
+
+/// `Di8=H`: a Demon promotion, written after the move it follows.
+fn demon_promotion(w: &str) -> bool {
+    let mut cs = w.chars();
+    matches!(cs.next(), Some('D' | 'd'))
+        && cs.next().is_some_and(|c| c.is_ascii_lowercase())
+        && cs.next().is_some_and(|c| c.is_ascii_digit())
+        && w.contains('=')
+}
+
+/// The longest play a line or `now:` takes, in characters.
+pub const MAX_PLAY: usize = 40;
+/// The longest line, in characters.
+pub const MAX_LINE: usize = 1000;
+
+/// Why `w` is no play of this game, as stored lines are checked: too long, not in the game's
+/// notation ([`ThreadGame::read_play`]), or naming a square that is not on the board.
+fn unreadable(game: &dyn ThreadGame, user: &str, now: Timestamp, w: &str) -> Option<String> {
+    if w.chars().count() > MAX_PLAY {
+        return Some(format!("a play is at most {MAX_PLAY} characters"));
+    }
+    if !looks_like_play(w) {
+        return Some(format!("{w} is not a play"));
+    }
+    if let Err(why) = game.read_play(w) {
+        return Some(format!("{w} does not read as a play: {why}"));
+    }
+    let asker = Asker::new(user, now);
+    let lower = w.to_lowercase();
+    let head = lower
+        .split_once(['(', ' '])
+        .map_or(lower.as_str(), |(h, _)| h);
+    for sq in squares(head) {
+        if game.square_seen(&asker, &sq) == Some(super::layer::SquareSeen::OffBoard) {
+            return Some(format!("{w}: {sq} is not a square of the board"));
+        }
+    }
+    None
+}
+
+/// The first unreadable play of rounds (conditions and replies), with why.
+fn first_unreadable(
+    game: &dyn ThreadGame,
+    user: &str,
+    now: Timestamp,
+    rounds: &[Round],
+) -> Option<String> {
+    rounds.iter().find_map(|r| {
+        r.conds
+            .iter()
+            .filter_map(|c| c.play.as_deref())
+            .chain(std::iter::once(r.reply.as_str()))
+            .find_map(|w| unreadable(game, user, now, w))
+    })
+}
+
+/// The move of `/premove now:<move>` when it is the caller's turn (to be played at once, as
+/// `/move` would); `Ok(None)` when there is none or it is not their turn; `Err` a refusal
+/// of a `now:` that does not read.
+///
+/// # Errors
+/// The refusal.
+pub fn now_due(
+    game: &dyn ThreadGame,
+    caller: &Caller<'_>,
+    cmd: &Command,
+) -> Result<Option<String>, String> {
+    let Some(m) = cmd.opt("now").map(str::trim) else {
+        return Ok(None);
+    };
+    if game.finished() || game.premove_seat(caller.user, caller.now).is_err() {
+        return Ok(None);
+    }
+    if let Some(why) = now_unreadable(game, caller, m) {
+        return Err(why);
+    }
+    Ok(may_play(game, caller.user, caller.now).then(|| m.to_string()))
+}
+
+fn now_unreadable(game: &dyn ThreadGame, caller: &Caller<'_>, m: &str) -> Option<String> {
+    if m.is_empty() {
+        return Some("now: takes the move to play as soon as you may, like Ng1-f3".into());
+    }
+    unreadable(game, caller.user, caller.now, m)
+        .map(|why| format!("{why}; now: takes the move to play as soon as you may, like Ng1-f3"))
 }
 
 /// Whether a word reads as a play at all (a square, or a word like `pass` or `0-0`).
@@ -328,8 +439,8 @@ pub fn command(
     let plays = game.plays(now);
     if let Some(m) = cmd.opt("now") {
         let m = m.trim();
-        if m.is_empty() || !looks_like_play(m) {
-            return Reply::refused("now: takes the move to play as soon as you may, like Ng1-f3");
+        if let Some(why) = now_unreadable(game, caller, m) {
+            return Reply::refused(why);
         }
         book.lines
             .retain(|l| !(l.author == user && l.board == seat.board && l.now));
@@ -354,10 +465,16 @@ pub fn command(
             "it is your turn now: play with /move (a line answers the plays before your next turn)",
         );
     }
+    if text.chars().count() > MAX_LINE {
+        return Reply::refused(format!("a line is at most {MAX_LINE} characters"));
+    }
     let rounds = match read_line(&seat, text) {
         Ok(r) => r,
         Err(why) => return Reply::refused(why),
     };
+    if let Some(why) = first_unreadable(game, user, now, &rounds) {
+        return Reply::refused(why);
+    }
     let mine: Vec<&Line> = book
         .lines
         .iter()
@@ -365,6 +482,20 @@ pub fn command(
         .collect();
     if mine.iter().any(|l| l.rounds == rounds) {
         return private("you have this line already");
+    }
+    let opening = |r: &[Round]| -> Option<Vec<Option<String>>> {
+        r.first()
+            .map(|r| r.conds.iter().map(|c| c.play.as_deref().map(key)).collect())
+    };
+    if let Some(i) = mine
+        .iter()
+        .position(|l| opening(&l.rounds) == opening(&rounds))
+    {
+        return Reply::refused(format!(
+            "your line {} begins with the same play already ({}): one reply to a play; /premove clear drops your lines",
+            i + 1,
+            describe(mine[i])
+        ));
     }
     if mine.len() >= MAX_LINES {
         return Reply::refused(format!(
@@ -397,7 +528,8 @@ fn count(n: usize, what: &str) -> String {
 /// A line in words: `if Black (bea) plays e7-e5, you play Ng1-f3; then …`.
 fn describe(line: &Line) -> String {
     if line.now {
-        return format!("{} as soon as you may move", line.rounds[0].reply);
+        let m = line.rounds.first().map_or("", |r| r.reply.as_str());
+        return format!("{m} as soon as you may move");
     }
     let parts: Vec<String> = line
         .rounds
@@ -532,6 +664,7 @@ pub fn settle(
     now: Timestamp,
 ) -> Vec<Fired> {
     let mut fired = Vec::new();
+    drop_unreadable(book, &*game, now);
     for _ in 0..MAX_FIRED {
         if book.lines.is_empty() {
             break;
@@ -626,15 +759,38 @@ pub fn settle(
             }
             other => {
                 let why = other.map_or_else(|| "not a move here".to_string(), |r| r.text);
+                let why = why.lines().next().unwrap_or_default().to_string();
                 let l = book.lines.remove(i);
                 book.note(
                     &l.author,
                     format!("{} ({reply} was not played: {why})", describe(&l)),
                 );
+                fired.push(Fired {
+                    author: l.author.clone(),
+                    reply: Reply::refused(format!(
+                        "your conditional reply {reply} was not played: {why}"
+                    )),
+                });
             }
         }
     }
     fired
+}
+
+/// Lines stored before they were checked when set (a play that does not read in the game's
+/// notation, a square off the board): dropped, with a note to their authors.
+fn drop_unreadable(book: &mut Book, game: &dyn ThreadGame, now: Timestamp) {
+    let mut kept = Vec::new();
+    for line in std::mem::take(&mut book.lines) {
+        match first_unreadable(game, &line.author, now, &line.rounds) {
+            None => kept.push(line),
+            Some(why) => {
+                let text = format!("{} (dropped: {why})", describe(&line));
+                book.note(&line.author, text);
+            }
+        }
+    }
+    book.lines = kept;
 }
 
 /// The replies played from lines folded into the reply of the action that set them off:
@@ -642,6 +798,11 @@ pub fn settle(
 /// asked to move, and whoever it asks to act pinged with the action's own.
 pub fn fold_into(reply: &mut Reply, thread: &str, fired: Vec<Fired>) {
     for f in fired {
+        if !f.played() {
+            // A new message in the thread pinging its author; their turn ping stays.
+            reply.notices.push((thread.to_string(), f.failure_text()));
+            continue;
+        }
         reply.notify = reply.notify.take().and_then(|n| n.without(&f.author));
         reply.notices.push((thread.to_string(), f.reply.text));
         if let Some(n) = f.reply.notify {
@@ -659,6 +820,9 @@ pub fn as_notices(fired: Vec<Fired>) -> Vec<Notify> {
     fired
         .into_iter()
         .map(|f| {
+            if !f.played() {
+                return Notify::to([f.author.clone()], f.reply.text);
+            }
             let pings = f
                 .reply
                 .notify
@@ -737,6 +901,53 @@ mod tests {
         assert_eq!(r[0].conds[0].play, None);
         assert!(read_line(&turns, "* e7-e6").is_err());
         assert!(read_line(&turns, &"a1-a2 ".repeat(3 + 4 * 10)).is_err());
+    }
+
+    /// A line stored before lines were read when set (issue 54: `é4` then panicked in the
+    /// game's hints, in someone else's command): dropped with a note to its author, and the
+    /// move that matched it played as usual.
+    #[test]
+    fn a_stored_line_that_does_not_read_is_dropped_with_a_note() {
+        use crate::commands::{parse_command, Hub};
+        let mut hub = Hub::new();
+        let send = |hub: &mut Hub, user: &str, text: &str| {
+            let cmd = parse_command(text).expect("parses");
+            let caller = Caller {
+                user,
+                roles: Roles {
+                    organiser: true,
+                    moderator: false,
+                },
+                thread: "k1",
+                now: 1_767_225_600,
+            };
+            hub.handle(&caller, 1, &cmd, text)
+        };
+        for (u, t) in [
+            ("org", "/kfb new team1:@a @b @c team2:@d @e @f seed:1"),
+            ("f", "/pick order:second color:red army:fide"),
+            ("a", "/pick order:first color:red army:fide"),
+            ("e", "/pick order:first color:blue army:rookies"),
+            ("b", "/pick order:second color:lightgreen army:nutty"),
+            ("d", "/pick order:second color:lightgreen army:clobberers"),
+            ("c", "/pick order:first color:blue army:forward"),
+            ("a", "/move e2-e4"),
+        ] {
+            assert_eq!(send(&mut hub, u, t).ok, Some(true), "{u} {t}");
+        }
+        let stored = r#"{"lines":[{"author":"a","board":0,"seat":0,"turns":false,"base":1,"anchor":6,"rounds":[{"conds":[{"seat":3,"name":"d","play":"e7-e5","done":false}],"reply":"é4"}],"text":"e7-e5 é4"}]}"#;
+        hub.set_book_json("k1", stored).expect("reads");
+        assert!(hub.has_lines("k1"));
+        let r = send(&mut hub, "d", "/move e7-e5");
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        assert!(!hub.has_lines("k1"));
+        let r = send(&mut hub, "a", "/premoves");
+        assert!(
+            r.text
+                .contains("you play é4 (dropped: é4 does not read as a play"),
+            "{}",
+            r.text
+        );
     }
 
     fn played(index: usize, seat: usize, n: &str) -> Played {

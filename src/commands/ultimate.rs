@@ -250,6 +250,12 @@ impl ThreadGame for Game {
         })
     }
 
+    fn read_play(&self, play: &str) -> Result<(), String> {
+        crate::engine::notation::parse_text(play)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
     /// Lines in turns: a play for each seat still in the game that moves before the player,
     /// then the reply.
     fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {

@@ -173,8 +173,11 @@ pub enum Asked {
 /// # Errors
 /// An option that does not read.
 pub fn read(cmd: &Command, prefs: &Prefs, now: Timestamp) -> Result<Asked, String> {
-    let off = cmd.positional.iter().any(|w| w.eq_ignore_ascii_case("off"))
-        || cmd.opt("off").and_then(super::layer::switch) == Some(true);
+    let off_opt = match cmd.opt("off") {
+        Some(v) => Some(super::layer::on_off("off:", v)?),
+        None => None,
+    };
+    let off = cmd.positional.iter().any(|w| w.eq_ignore_ascii_case("off")) || off_opt == Some(true);
     let until = cmd.opt("until");
     match (off, until) {
         (true, Some(_)) => Err("give until: or off, not both".into()),

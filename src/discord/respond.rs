@@ -99,13 +99,33 @@ pub(super) async fn post_notices(http: &Http, state: &State, notices: &[(String,
             tracing::warn!(thread = %thread, "notice for a thread that is not a channel id");
             continue;
         };
-        let users = known_users(state, channel, &[]).await;
-        let out = Outgoing::text(mentionize(text, &users));
+        // A notice that begins by naming users (`@a: your conditional reply … was not
+        // played`) is a new message for them: it pings them.
+        let pinged = leading_mentions(text);
+        let users = known_users(state, channel, &pinged).await;
+        let out = Outgoing::text(mentionize(text, &users)).pinging(&pinged);
         match channel.send_message(http, out.into_message()).await {
             Ok(_) => tracing::info!(thread = %channel, "notice posted"),
             Err(e) => tracing::warn!(thread = %channel, error = %e, "notice not posted"),
         }
     }
+}
+
+/// The users a text's first line begins by naming, `@a @b: …` (none when it does not).
+fn leading_mentions(text: &str) -> Vec<String> {
+    let first = text.lines().next().unwrap_or_default();
+    let Some((names, _)) = first.split_once(": ") else {
+        return Vec::new();
+    };
+    let named: Option<Vec<String>> = names
+        .split_whitespace()
+        .map(|w| {
+            w.strip_prefix('@')
+                .filter(|u| !u.is_empty())
+                .map(str::to_string)
+        })
+        .collect();
+    named.unwrap_or_default()
 }
 
 fn ids(users: &[String]) -> Vec<UserId> {

@@ -130,11 +130,14 @@ fn strip_suffix(text: &str) -> &str {
 
 /// Splits `rest` into (prefix, square) where the square is the trailing letter + digits.
 fn trailing_square(rest: &str) -> Option<(&str, &str)> {
-    let digits = rest.len() - rest.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    if digits == 0 || digits > 2 || rest.len() < digits + 1 {
+    let before_digits = rest.trim_end_matches(|c: char| c.is_ascii_digit());
+    let digits = rest.len() - before_digits.len();
+    // The file is one character, which may be more than one byte (`é4`): cut on it.
+    let file = before_digits.chars().next_back()?;
+    if digits == 0 || digits > 2 {
         return None;
     }
-    let cut = rest.len() - digits - 1;
+    let cut = before_digits.len() - file.len_utf8();
     let sq = &rest[cut..];
     split_square(sq)?;
     Some((&rest[..cut], sq))

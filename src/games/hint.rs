@@ -68,15 +68,19 @@ pub fn short_algebraic(text: &str, offered: &[String]) -> Option<String> {
         None => (t, None),
     };
     // The destination: the trailing square.
-    let digits = body.len() - body.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    if digits == 0 || body.len() < digits + 1 {
+    // Cut on characters: the letter before the digits may be any character (`é4`).
+    let before_digits = body.trim_end_matches(|c: char| c.is_ascii_digit());
+    let digits = body.len() - before_digits.len();
+    let file = before_digits.chars().next_back()?;
+    if digits == 0 {
         return None;
     }
-    let to = &body[body.len() - digits - 1..];
+    let cut = before_digits.len() - file.len_utf8();
+    let to = &body[cut..];
     if !square_like(to) {
         return None;
     }
-    let mut head = &body[..body.len() - digits - 1];
+    let mut head = &body[..cut];
     head = head.strip_suffix(['x', ':']).unwrap_or(head);
     // What comes before: nothing, a piece letter (upper case, or lower case other than a file
     // hint), or a pawn's file (`exd5`).

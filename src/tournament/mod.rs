@@ -446,6 +446,39 @@ impl Tournament {
             .collect()
     }
 
+    /// The running match (round, board) other than in thread `except` in which `user` holds
+    /// a seat.
+    pub fn seated_elsewhere(&self, user: &str, except: Option<&str>) -> Option<(u32, u32)> {
+        self.boards
+            .iter()
+            .filter(|b| b.black != 0 && self.result(b.round, b.board).is_none())
+            .filter(|b| except.is_none() || b.thread.as_deref() != except)
+            .find(|b| {
+                let mut seated = self.seated(b, b.white);
+                seated.extend(self.seated(b, b.black));
+                seated.iter().any(|p| p == user)
+            })
+            .map(|b| (b.round, b.board))
+    }
+
+    /// Why `by` may not take a seat in the match of thread `thread` (`/substitute` in a
+    /// match thread): they play for another team of this tournament, or sit in another of
+    /// its running matches. `player` is the one they would replace.
+    pub fn match_substitute_refusal(&self, thread: &str, player: &str, by: &str) -> Option<String> {
+        let own = self.match_of_thread(thread).and_then(|(r, b)| {
+            let board = self.boards.iter().find(|x| x.round == r && x.board == b)?;
+            [board.white, board.black]
+                .into_iter()
+                .find(|&t| self.seated(board, t).iter().any(|p| p == player))
+        });
+        if let Some(team) = self.team_of(by).filter(|&t| Some(t) != own) {
+            return Some(format!("{by} plays for Team {team} in this tournament"));
+        }
+        self.seated_elsewhere(by, Some(thread)).map(|(r, b)| {
+            format!("{by} is seated in round {r} board {b} of this tournament, still running")
+        })
+    }
+
     /// The match (round, board) played in a thread.
     pub fn match_of_thread(&self, thread: &str) -> Option<(u32, u32)> {
         self.boards
@@ -796,6 +829,11 @@ impl Tournament {
         }
         if let Some(other) = self.team_of(by) {
             return Err(refused(format!("{by} is on Team {other} already")));
+        }
+        if let Some((r, b)) = self.seated_elsewhere(by, None) {
+            return Err(refused(format!(
+                "{by} is seated in round {r} board {b} of this tournament, still running"
+            )));
         }
         if let Some(slot) = self.teams[idx].players.iter_mut().find(|p| *p == player) {
             *slot = by.to_string();

@@ -541,6 +541,19 @@ pub fn check(cmd: &Command) -> Result<(), String> {
     {
         return Ok(());
     }
+    // An option given twice is refused, never read once (`/replay from:1 from:2`).
+    let repeated = cmd.options.iter().enumerate().find(|(i, (k, _))| {
+        cmd.options
+            .iter()
+            .take(*i)
+            .any(|(j, _)| j.eq_ignore_ascii_case(k))
+    });
+    if let Some((_, (k, _))) = repeated {
+        return Err(format!(
+            "/{} has {k}: twice; give each option once",
+            cmd.name
+        ));
+    }
     let known = |key: &str| {
         candidates
             .iter()

@@ -152,6 +152,14 @@ fn parse_square(t: &str) -> Result<Sq, String> {
     Sq::parse(t).ok_or_else(|| format!("{t} is not a square of the Party Board (a1 to t20)"))
 }
 
+/// Whether `text` reads as a play (its squares on the Party Board), without a position.
+///
+/// # Errors
+/// Why not.
+pub fn read(text: &str) -> Result<(), String> {
+    parse(text).map(|_| ())
+}
+
 fn parse(text: &str) -> Result<Parsed, String> {
     let mut t = text.trim().to_string();
     while t.len() > 1 && t.ends_with(['+', '#', '?', '!']) && !t[..t.len() - 1].ends_with('=') {
