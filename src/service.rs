@@ -118,9 +118,6 @@ pub const TICK: Duration = Duration::from_secs(2);
 /// A timer announced this long after it fell due is late (the bot was away).
 const LATE: Timestamp = 60;
 
-/// Events listed in a catch-up post (the first and last half of them; the rest counted).
-const CATCH_UP_LINES: usize = 10;
-
 /// A listed event's text is cut to this many characters (a post stays well within
 /// Discord's 2,000).
 const CATCH_UP_WIDTH: usize = 140;
@@ -131,10 +128,10 @@ const CATCH_UP_WIDTH: usize = 140;
 /// Ruling (catch-up summary): when one sweep finds two or more late timers in a game (the bot
 /// was away while a day of turn limits, default plays or vote closings ran out), the game
 /// gets one post instead of one per timer: a line counting them with the first and last
-/// time, up to `CATCH_UP_LINES` (10) of them listed one line each (the first and the last
-/// ones, the rest counted), then the last one's own announcement, which says where the game
-/// stands now and notifies only whoever must act now. Nobody is pinged for the timers in
-/// the list.
+/// time, every one of them listed one line each (each default play named with its number;
+/// a long post goes out as a file, like any long text), then the last one's own
+/// announcement, which says where the game stands now and notifies only whoever must act
+/// now. Nobody is pinged for the timers in the list.
 pub fn catch_up(dues: Vec<Due>, now: Timestamp) -> Vec<Notify> {
     // Reminders are each their own message to their one user, after the game's own timers.
     let (reminders, dues): (Vec<Due>, Vec<Due>) =
@@ -181,14 +178,7 @@ fn own_timers(mut dues: Vec<Due>, now: Timestamp) -> Vec<Notify> {
         };
         format!("• {}: {text}", stamp(d.at))
     };
-    if n <= CATCH_UP_LINES {
-        head.extend(dues.iter().map(line));
-    } else {
-        let half = CATCH_UP_LINES / 2;
-        head.extend(dues[..half].iter().map(line));
-        head.push(format!("• … {} more …", n - 2 * half));
-        head.extend(dues[n - half..].iter().map(line));
-    }
+    head.extend(dues.iter().map(line));
     head.push("Now:".to_string());
     let last = dues
         .into_iter()
@@ -1915,6 +1905,9 @@ impl Service {
                     break;
                 };
                 let notes = self.sweep(thread, after, now).await;
+                if !notes.is_empty() {
+                    self.caught_up(thread).await;
+                }
                 let notes = self.timed_premoves(thread, now, notes).await;
                 if !notes.is_empty() {
                     each_ref(i, thread.clone(), notes);
@@ -2021,6 +2014,45 @@ impl Service {
                 Vec::new()
             }
         )
+    }
+
+    /// After a game's sweep announced what fell due: the game brought up to then
+    /// ([`ThreadGame::catch_up`]: Party Chess's default plays written into its log and
+    /// stored, Nomic Chess's limits kept where they ran out to), so that the next sweep and
+    /// the next command start there, not at its last action. Done on a copy off the
+    /// executor; kept once stored (on a conflict the game is read again, and the next sweep
+    /// tries again).
+    async fn caught_up(&self, thread: &str) {
+        let slot = self.slot(thread);
+        let mut cell = slot.cell.lock().await;
+        if let Err(e) = self.sync(&mut cell, thread).await {
+            tracing::error!(error = %e, thread, "storage failed");
+            return;
+        }
+        let Some(game) = cell.hub.game(thread).filter(|g| !g.finished()) else {
+            return;
+        };
+        let swept = cell.swept;
+        let mut copy = game.clone_box();
+        let copy = match tokio::task::spawn_blocking(move || {
+            copy.catch_up(swept);
+            copy
+        })
+        .await
+        {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::error!(error = %e, thread, "catching up failed");
+                return;
+            }
+        };
+        let was = before(&cell.hub, thread);
+        cell.hub.insert_game(thread, copy);
+        let saved = self
+            .persist(&mut cell, thread, &was, swept, None, &Reply::ok(""))
+            .await;
+        // Not stored (another writer won): the game was read again; the next sweep retries.
+        let _ = self.settle(saved, &mut cell, thread).await;
     }
 
     /// Conditional moves a timer made due (a lock lifted by time, a turn's default play):

@@ -117,4 +117,5 @@ scripts! {
     a_games_own_settings_are_visible => "settings.txt",
     my_games_lists_the_games_you_run_that_need_a_look => "runs.txt",
     hostile_text_and_checked_conditional_moves => "robust.txt",
+    a_catch_up_is_whole_announced_and_stored => "catchup.txt",
 }

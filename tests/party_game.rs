@@ -612,6 +612,54 @@ fn plus_only_for_a_play_that_checks_itself() {
     assert!(r.contains("In check: cat."), "{r}");
 }
 
+/// Issue 54: a refused command changes nothing, its log included: the default plays that
+/// fell due before it stay the timer sweep's to write and announce (before, a refused
+/// `/pass` wrote them). An accepted one writes them first and lists them.
+#[test]
+fn a_refused_command_writes_no_default_play() {
+    let mut t = four("", "");
+    // ann's and ben's turns ran out; cat is to play.
+    t.now += 6 * DAY + 10;
+    t.no("ann", "/pass");
+    t.no("zed", "/pass");
+    assert_eq!(t.game().log.len(), 1, "only the start");
+    let r = t.ok("cat", "/pass");
+    assert!(r.contains("Fallen due before it"), "{r}");
+    assert!(r.contains("#1 ann's turn expired: pass"), "{r}");
+    assert!(r.contains("#2 ben's turn expired: pass"), "{r}");
+    assert!(r.starts_with("#3 "), "{r}");
+}
+
+/// Issue 54: the timers found over a long window are all of them, however many (before, a
+/// catch-up stopped at 1,000), and the game brought up to date by the sweep (`catch_up`)
+/// writes every one into its log, numbered in order, then goes on.
+#[test]
+fn a_catch_up_of_thousands_of_default_plays_is_whole() {
+    let mut t = T::new("/party new umpire:@uma swingers:@ann @ben seed:3 turn_limit:1m stall:off");
+    t.ok("ann", "/party pieces set:RRCJP");
+    t.ok("ben", "/party pieces set:RRCJP");
+    let start = t.now;
+    let game = t.game();
+    let due = game.expiries(start, start + DAY);
+    assert_eq!(due.len(), 1440);
+    let mut caught = game.clone();
+    caught.catch_up(start + DAY);
+    assert_eq!(caught.log.len(), game.log.len() + 1440);
+    assert_eq!(caught.next_number(), game.next_number() + 1440);
+    // Each notice is the one the log numbers, in order.
+    for (i, e) in due.iter().enumerate() {
+        let n = game.next_number() as usize + i;
+        assert!(e.text.starts_with(&format!("#{n} ")), "{}", e.text);
+    }
+    // Nothing more is due up to then, and the next turn runs out a minute later.
+    assert!(caught.expiries(start, start + DAY).is_empty());
+    let next = caught.expiries(start + DAY, start + DAY + 60);
+    assert_eq!(next.len(), 1);
+    assert!(next[0]
+        .text
+        .starts_with(&format!("#{} ", caught.next_number())));
+}
+
 /// Issue 39, defect 4 (RULINGS §0, §3.6, §3.7): a turn played by default carries its action
 /// number and the Weights, like every accepted action, and the export numbers it alike.
 #[test]
@@ -619,7 +667,7 @@ fn a_default_play_carries_its_number_and_the_weights() {
     let mut t = four("", "");
     let due = t.game().expiries(t.now, t.now + 3 * DAY + 5);
     assert_eq!(due.len(), 1);
-    let notice = &due[0].2;
+    let notice = &due[0].text;
     assert!(
         notice.starts_with("#1 ann's turn expired: pass (the default play)."),
         "{notice}"

@@ -88,11 +88,18 @@ pub fn settings_text(game: &dyn ThreadGame) -> String {
 /// How far ahead [`ThreadGame::waits`] looks for a waiting user's deadline.
 const DEADLINE_HORIZON: Timestamp = 30 * 24 * 3600;
 
+/// How far back [`waiting`] looks first for when a wait began (then further, up to the
+/// game's last action): the timers of the last hour, day, month, then all since.
+const SINCE_WINDOWS: [Timestamp; 3] = [3600, 24 * 3600, DEADLINE_HORIZON];
+
 /// The waits of the users a game asks to act at `now`, where `asked_at(t)` tells who is
 /// asked to do what (user, task) at any moment `t` (timers change it: a turn limit runs out).
 /// A wait runs since the later of the game's last action and the last timer before which
 /// that user was not asked; its deadline is the first timer after which they no longer are
-/// (a limit running out on them), looked for an hour, a day, then 30 days ahead.
+/// (a limit running out on them), looked for an hour, a day, then 30 days ahead. The timers
+/// behind are read the same way, an hour, a day, 30 days back, then back to the last action,
+/// so that a game whose limits ran out many times since (a year of hourly limits) costs what
+/// the last of them cost, not all of them.
 pub fn waiting<G: ThreadGame + ?Sized>(
     game: &G,
     asked_at: impl Fn(Timestamp) -> Vec<(String, String)>,
@@ -103,19 +110,40 @@ pub fn waiting<G: ThreadGame + ?Sized>(
         return Vec::new();
     }
     let changed = game.log().changed_at().unwrap_or(now).min(now);
-    let past = if changed < now {
-        game.due(changed, now)
-    } else {
-        Vec::new()
+    // The timers of each window back, read once for every pair.
+    let mut behind: Vec<(Timestamp, Vec<Due>)> = Vec::new();
+    let mut past = |i: usize| -> (Timestamp, Vec<Due>) {
+        while behind.len() <= i {
+            let from = SINCE_WINDOWS
+                .get(behind.len())
+                .map_or(changed, |w| now.saturating_sub(*w).max(changed));
+            let dues = if from < now {
+                game.due(from, now)
+            } else {
+                Vec::new()
+            };
+            behind.push((from, dues));
+        }
+        behind[i].clone()
     };
     asked
         .into_iter()
         .map(|pair| {
-            let since = past
-                .iter()
-                .rev()
-                .find(|d| !asked_at(d.at.saturating_sub(1)).contains(&pair))
-                .map_or(changed, |d| d.at);
+            let mut since = changed;
+            for i in 0..=SINCE_WINDOWS.len() {
+                let (from, dues) = past(i);
+                if let Some(d) = dues
+                    .iter()
+                    .rev()
+                    .find(|d| !asked_at(d.at.saturating_sub(1)).contains(&pair))
+                {
+                    since = d.at;
+                    break;
+                }
+                if from <= changed {
+                    break;
+                }
+            }
             let mut deadline = None;
             for horizon in [3600, 24 * 3600, DEADLINE_HORIZON] {
                 let ahead = game.due(now, now.saturating_add(horizon));
@@ -402,6 +430,12 @@ pub trait ThreadGame: Send + Sync {
     fn export(&self) -> String;
     /// Timers falling due in `(after, until]`.
     fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due>;
+    /// Brings the game up to `now`, once the timer sweep has announced everything that fell
+    /// due by then: a game whose timers make default plays writes them into its log (Party
+    /// Chess; the sweep stores them), one whose replay runs its limits out keeps where they
+    /// stand (Nomic Chess), so that the next sweep, and every question about the game until
+    /// its next action, starts there rather than at its last action. Nothing by default.
+    fn catch_up(&mut self, _now: Timestamp) {}
     /// Whether an accepted `command` (`move`, `takeback`, `revert`…) is answered with the
     /// picture of the board (a move by default).
     fn pictured(&self, command: &str) -> bool {

@@ -789,6 +789,11 @@ impl ThreadGame for Game {
         out
     }
 
+    fn catch_up(&mut self, now: Timestamp) {
+        // Where the limits stand once the sweep announced them: the next sweep starts there.
+        Game::catch_up(self, now);
+    }
+
     fn pictured(&self, command: &str) -> bool {
         // A push joins two halves and a move changes J; the picture shows both.
         matches!(command, "move" | "push" | "takeback" | "revert")

@@ -342,33 +342,35 @@ impl ThreadGame for Game {
     }
 
     fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due> {
+        // One pass: each expiry says who plays next and whether it paused the game (a
+        // replay per expiry made a day of one-minute limits cost its square).
         self.expiries(after, until)
             .into_iter()
-            .map(|(at, seat, text)| {
-                let later = self.at(at);
-                let next: Vec<String> = later
-                    .to_play()
-                    .map(|s| later.user(s).to_string())
-                    .into_iter()
-                    .collect();
+            .map(|e| {
                 // The notice is numbered and ends with the Weights and who plays next; the
                 // default play that pauses the game pings its organiser and Umpire instead.
-                let notify = if later.state().stalled == Some(at) {
+                let notify = if e.paused {
                     Notify::to(
-                        super::remind::keepers(&later),
+                        super::remind::keepers(self),
                         "this Party Chess game is paused for want of play: /resume when it should go on",
                     )
-                    .headed(text)
+                    .headed(e.text)
                 } else {
-                    Notify::to(next, text)
+                    Notify::to(e.next, e.text)
                 };
                 Due {
-                    seat: usize::from(seat),
-                    at,
+                    seat: usize::from(e.seat),
+                    at: e.at,
                     notify,
                 }
             })
             .collect()
+    }
+
+    fn catch_up(&mut self, now: Timestamp) {
+        // The default plays the sweep announced go into the log, as an action would write
+        // them; the sweep stores them.
+        Game::catch_up(self, now);
     }
 
     fn pictured(&self, command: &str) -> bool {
@@ -391,8 +393,13 @@ impl ThreadGame for Game {
         opts.one_board()?;
         // The default plays that fell due by now are part of the game (as its picture shows).
         let game = self.at(now);
+<<<<<<< HEAD
         let mut frames = Frames::of(
             &game,
+=======
+        let frames = Frames::of(
+            &*game,
+>>>>>>> catchup
             opts,
             |e, _| {
                 matches!(

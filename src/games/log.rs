@@ -275,6 +275,12 @@ impl<A> Log<A> {
         self.0.push(e);
     }
 
+    /// Drops the entries appended after the first `len`: only for entries never stored (a
+    /// refused command's catch-up, undone with it); a stored entry is never removed.
+    pub fn truncate(&mut self, len: usize) {
+        self.0.truncate(len);
+    }
+
     /// The entries in effect (neither taken back nor reverted), in order: what a game's
     /// state replays from (shared rules 7.1).
     pub fn in_effect(&self) -> impl Iterator<Item = &Entry<A>> {
@@ -368,9 +374,16 @@ impl<A: Logged> Log<A> {
         users
     }
 
-    /// The number the next numbered action gets.
+    /// The number the next numbered action gets: one past the last (numbers run from 1 in
+    /// order and entries are never removed, so it is the count of numbered entries plus one),
+    /// found from the end so that a long run of appends (a catch-up's default plays) costs
+    /// nothing per entry.
     pub fn next_number(&self) -> u32 {
-        self.0.iter().filter(|e| e.number.is_some()).count() as u32 + 1
+        self.0
+            .iter()
+            .rev()
+            .find_map(|e| e.number)
+            .map_or(1, |n| n.saturating_add(1))
     }
 
     /// Appends an action, numbered or not (a chat line, a game's start); its number.

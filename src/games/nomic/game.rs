@@ -323,7 +323,41 @@ pub struct State {
     pub calls: Vec<(String, String)>,
     /// Armies checkmated by the last action (for the picture).
     pub mated: Vec<usize>,
+    /// Where the timer sweep left the limits since the last action ([`Game::catch_up`]).
+    ahead: Option<std::sync::Arc<Ahead>>,
 }
+
+/// The states a game's limits ran out to, kept by the timer sweep ([`Game::catch_up`]) so
+/// that the next sweep and every question until the next action start there instead of at
+/// the last action (a year of hourly limits would otherwise be run out again each time).
+#[derive(Clone)]
+struct Ahead {
+    /// The log they follow from: its length and how many of its entries are undone.
+    key: (usize, usize),
+    /// The state at moments after the last action, oldest first.
+    points: Vec<(Timestamp, State)>,
+}
+
+impl std::fmt::Debug for Ahead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let at: Vec<Timestamp> = self.points.iter().map(|p| p.0).collect();
+        write!(f, "Ahead {{ key: {:?}, at: {at:?} }}", self.key)
+    }
+}
+
+/// Limits run out so far, by every game of the process (a replay's, a question's, the
+/// sweep's): what catching up costs, counted for tests and benchmarks ([`limits_run_out`]).
+static LIMITS_RUN_OUT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many limits every Nomic Chess game of the process has run out so far, each time one
+/// was run out (the same limit run out by two questions counts twice).
+pub fn limits_run_out() -> u64 {
+    LIMITS_RUN_OUT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// How far behind the sweep's time [`Game::catch_up`] keeps a state too: the reminders look
+/// back an hour, a day and 30 days for when a wait began.
+const KEPT_BEHIND: [Timestamp; 3] = [30 * 24 * 3600, 24 * 3600, 3600];
 
 crate::games::log::actions! {
     /// A logged action.
@@ -599,6 +633,7 @@ impl State {
             held: None,
             calls: Vec::new(),
             mated: Vec::new(),
+            ahead: None,
         }
     }
 
@@ -1044,17 +1079,28 @@ impl State {
         }
     }
 
-    /// Applies every deadline up to `until`, recording what happened.
+    /// Applies every deadline up to `until`, recording what happened: all of them, however
+    /// many (a catch-up is whole: a year of hourly limits is thousands).
     fn advance(&mut self, until: Timestamp, ctx: &Ctx<'_>, events: &mut Vec<TimeEvent>) {
-        for _ in 0..10_000 {
-            let Some((at, code)) = self.next_deadline(ctx) else {
-                break;
-            };
+        // Limits are at least a second, so deadlines move on; many at one moment could only
+        // be a loop.
+        let (mut last, mut same) = (None, 0u32);
+        while let Some((at, code)) = self.next_deadline(ctx) {
             if at > until {
                 break;
             }
+            if last == Some(at) {
+                same += 1;
+                if same > 1_000 {
+                    tracing::error!(at, "Nomic Chess deadlines stopped moving on; left for now");
+                    break;
+                }
+            } else {
+                (last, same) = (Some(at), 0);
+            }
             let mut lines = Vec::new();
             self.calls.clear();
+            LIMITS_RUN_OUT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             self.expire(at, code, &mut lines, ctx);
             events.push(TimeEvent {
                 at,
@@ -3022,7 +3068,7 @@ impl Game {
 
     /// The state at `now` (limits that fell due applied).
     pub fn state_at(&self, now: Timestamp) -> State {
-        let mut st = self.state.clone();
+        let mut st = self.start(now);
         let ctx = self.ctx(false);
         st.advance(now, &ctx, &mut Vec::new());
         st
@@ -3030,7 +3076,7 @@ impl Game {
 
     /// Limits falling due in `(after, until]`.
     pub fn events(&self, after: Timestamp, until: Timestamp) -> Vec<TimeEvent> {
-        let mut st = self.state.clone();
+        let mut st = self.start(after);
         let ctx = self.ctx(false);
         st.advance(after, &ctx, &mut Vec::new());
         let mut ev = Vec::new();
@@ -3048,12 +3094,62 @@ impl Game {
         until: Timestamp,
         mut f: impl FnMut(TimeEvent, &State),
     ) {
-        let mut st = self.state.clone();
+        let mut st = self.start(after);
         let ctx = self.ctx(false);
         for e in self.events(after, until) {
             st.advance(e.at, &ctx, &mut Vec::new());
             f(e, &st);
         }
+    }
+
+    /// What [`Ahead`] follows from: the log's length and its undone entries (every action,
+    /// takeback, revert or hand-over changes one; new vacations replay the log).
+    fn ahead_key(&self) -> (usize, usize) {
+        let undone = self.log.iter().filter(|e| e.reverted.is_some()).count();
+        (self.log.len(), undone)
+    }
+
+    /// The state to run the limits on from to reach `t`: the latest one the sweep kept at
+    /// or before `t` ([`Game::catch_up`]), else the one the log gives.
+    fn start(&self, t: Timestamp) -> State {
+        let kept = self
+            .state
+            .ahead
+            .as_deref()
+            .filter(|a| a.key == self.ahead_key())
+            .and_then(|a| a.points.iter().rev().find(|(at, _)| *at <= t));
+        match kept {
+            Some((_, st)) => st.clone(),
+            None => {
+                let mut st = self.state.clone();
+                st.ahead = None;
+                st
+            }
+        }
+    }
+
+    /// Keeps the state the limits ran out to by `now` (the timer sweep, once it announced
+    /// them), and those an hour, a day and 30 days before, so that the next sweep and every
+    /// question until the next action start there: catching up costs what fell due since,
+    /// not everything since the last action.
+    pub fn catch_up(&mut self, now: Timestamp) {
+        let key = self.ahead_key();
+        let ctx = self.ctx(false);
+        let mut points: Vec<(Timestamp, State)> = Vec::new();
+        for t in KEPT_BEHIND
+            .iter()
+            .map(|b| now.saturating_sub(*b))
+            .chain(std::iter::once(now))
+        {
+            if points.last().is_some_and(|(at, _)| *at >= t) {
+                continue;
+            }
+            let mut st = self.start(t);
+            st.advance(t, &ctx, &mut Vec::new());
+            st.ahead = None;
+            points.push((t, st));
+        }
+        self.state.ahead = Some(std::sync::Arc::new(Ahead { key, points }));
     }
 
     /// The next action number.
@@ -3116,7 +3212,7 @@ impl Game {
             _ => {}
         }
         let ctx = self.ctx(organiser);
-        let mut st = self.state.clone();
+        let mut st = self.start(now);
         st.advance(now, &ctx, &mut Vec::new());
         let before = self.asks(&st);
         let mut action = action;
@@ -3700,6 +3796,78 @@ mod tests {
             r.map(|a| a.text),
             Err(Refusal::Rule("you are not in this game".into()))
         );
+    }
+
+    /// Issue 54: the states the sweep keeps ([`Game::catch_up`]) change no answer: the
+    /// limits found over any window (before the kept states too) and the state at any
+    /// moment are those run out from the last action; an action leaves them behind.
+    #[test]
+    fn kept_states_answer_as_the_log_does() {
+        let settings = Settings {
+            part1_limit: 3600,
+            part3_limit: 3600,
+            pace: crate::games::pace::Pace {
+                stall: Some(0),
+                ..crate::games::pace::Pace::default()
+            },
+            ..Settings::default()
+        };
+        let new = NewGame {
+            players: vec!["ann".into(), "ben".into(), "cat".into()],
+            settings,
+            ..NewGame::default()
+        };
+        let plain = Game::create(new, "org", 0).expect("a game of three");
+        let day = 86_400;
+        let mut kept = plain.clone();
+        let same = |kept: &Game, plain: &Game| {
+            for (a, b) in [
+                (0, 40 * day),
+                (10 * day, 10 * day + 3600),
+                (39 * day, 41 * day),
+                (40 * day - 1, 40 * day + 7200),
+                (79 * day, 81 * day),
+            ] {
+                assert_eq!(kept.events(a, b), plain.events(a, b), "({a}, {b}]");
+                let (mut k, mut p) = (Vec::new(), Vec::new());
+                kept.each_event(a, b, |e, st| k.push((e, st.pos.to_text(), st.clock)));
+                plain.each_event(a, b, |e, st| p.push((e, st.pos.to_text(), st.clock)));
+                assert_eq!(k, p, "({a}, {b}]");
+            }
+            for t in [
+                1,
+                5 * day,
+                40 * day - 3600,
+                40 * day,
+                40 * day + 1,
+                80 * day + 1800,
+            ] {
+                let (k, p) = (kept.state_at(t), plain.state_at(t));
+                assert_eq!(
+                    (k.pos.to_text(), k.clock, k.now, &k.ran_out),
+                    (p.pos.to_text(), p.clock, p.now, &p.ran_out),
+                    "at {t}"
+                );
+                assert_eq!(kept.asks(&k), plain.asks(&p), "at {t}");
+            }
+        };
+        kept.catch_up(40 * day);
+        same(&kept, &plain);
+        kept.catch_up(80 * day);
+        same(&kept, &plain);
+        // An action is applied where the limits stand, then the kept states are left behind.
+        let (mut kept2, mut plain2) = (kept.clone(), plain.clone());
+        let now = 80 * day + 60;
+        let who = plain.asks(&plain.state_at(now));
+        let user = who.first().map(|w| w.0.clone()).expect("someone is asked");
+        let a = kept2
+            .apply(&user, Action::Forfeit, now, "/forfeit")
+            .map(|a| a.text);
+        let b = plain2
+            .apply(&user, Action::Forfeit, now, "/forfeit")
+            .map(|a| a.text);
+        assert_eq!(a, b);
+        same(&kept2, &plain2);
     }
 
     #[test]

@@ -108,9 +108,9 @@ pub mod rules;
 mod text;
 
 pub use game::{
-    change_of, describe, drawn_order, limit_text, limits_of, parse_piece, Accepted, Action, Change,
-    Demotion, Edit, Entry, Game, Judgment, LastMove, NewGame, Proposal, Refusal, Settings,
-    Standing, State, TimeEvent, ASYNC, LIVE, MAX_SEED, NO_LIMIT,
+    change_of, describe, drawn_order, limit_text, limits_of, limits_run_out, parse_piece, Accepted,
+    Action, Change, Demotion, Edit, Entry, Game, Judgment, LastMove, NewGame, Proposal, Refusal,
+    Settings, Standing, State, TimeEvent, ASYNC, LIVE, MAX_SEED, NO_LIMIT,
 };
 pub use position::{half_letter, Join, Kind, Local, Piece, Position, Slot};
 pub use text::{Field, TextError};

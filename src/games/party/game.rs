@@ -27,6 +27,22 @@ pub const DEFAULT_LIMIT: u64 = 3 * 86_400;
 /// Seven days (the longest extension).
 pub const MAX_EXTENSION: u64 = 7 * 86_400;
 
+/// A turn that ran out to its default play (Party rules 3.6): when, whose, its numbered
+/// notice, who plays next, and whether it paused the game (a round of them, issue 41).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expiry {
+    /// When it fell due.
+    pub at: Timestamp,
+    /// The seat whose turn ran out.
+    pub seat: u8,
+    /// The notice, numbered as the log numbers the default play.
+    pub text: String,
+    /// Who plays next, if anyone.
+    pub next: Option<String>,
+    /// It paused the game.
+    pub paused: bool,
+}
+
 /// Per-game settings.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
@@ -466,19 +482,41 @@ impl Game {
             .map_or(self.settings.turn_limit, |e| e.saturating_sub(start));
         Some(self.away.deadline(self.user(seat), start, limit))
     }
-    /// The game as it stands at `now`: the default plays that fell due applied.
-    pub fn at(&self, now: Timestamp) -> Game {
+    /// The game as it stands at `now`: the default plays that fell due applied (the game
+    /// itself, not a copy, when none did).
+    pub fn at(&self, now: Timestamp) -> std::borrow::Cow<'_, Game> {
+        if self.deadline().is_none_or(|d| d > now) {
+            return std::borrow::Cow::Borrowed(self);
+        }
         let mut g = self.clone();
         g.materialize(now);
-        g
+        std::borrow::Cow::Owned(g)
     }
 
-    /// Writes the default plays that fell due by `now` into the log; their notices.
-    fn materialize(&mut self, now: Timestamp) -> Vec<(Timestamp, u8, String)> {
-        let mut out = Vec::new();
-        for _ in 0..1000 {
-            let Some(due) = self.deadline() else { break };
+    /// Writes the default plays that fell due by `now` into the log, every one of them (a
+    /// catch-up is whole: a minute's limit over a day is 1,440), each folded once; their
+    /// notices.
+    fn materialize(&mut self, now: Timestamp) -> Vec<Expiry> {
+        let first = self.next_number();
+        self.run_out(now, first, true)
+    }
+
+    /// The turns that ran out by `now`, each folded into the state once, numbered from
+    /// `first` on; written into the log when `write`.
+    fn run_out(&mut self, now: Timestamp, first: u32, write: bool) -> Vec<Expiry> {
+        let mut out: Vec<Expiry> = Vec::new();
+        let mut number = first;
+        while let Some(due) = self.deadline() {
             if due > now {
+                break;
+            }
+            // Every limit is at least a second, so each default play falls due after the
+            // last; one that would not could only repeat for ever.
+            if out.last().is_some_and(|e| due <= e.at) {
+                tracing::error!(
+                    due,
+                    "a Party Chess default play fell due no later than the last"
+                );
                 break;
             }
             let Some(seat) = self.to_play() else { break };
@@ -498,39 +536,61 @@ impl Game {
                 break;
             }
             self.state = st;
-            let n = self.next_number();
-            let number = self.log.push(
-                "arbiter",
-                due,
-                &format!("(turn expired: {play})"),
-                action,
-                true,
-            );
+            if write {
+                self.log.push(
+                    "arbiter",
+                    due,
+                    &format!("(turn expired: {play})"),
+                    action,
+                    true,
+                );
+            }
             // Numbered and with the Weights like every accepted action (shared rules 0.4;
             // Party rules 3.7).
-            let text = self.accepted(number, lines, true).text;
-            out.push((due, seat, format!("#{n} {text}")));
+            let text = self.accepted(Some(number), lines, true).text;
+            out.push(Expiry {
+                at: due,
+                seat,
+                text: format!("#{number} {text}"),
+                next: self.to_play().map(|s| self.user(s).to_string()),
+                paused: self.state.stalled == Some(due),
+            });
+            number = number.saturating_add(1);
         }
         out
     }
 
-    /// Expiries that fall due in `(after, until]`: (when, seat, what happened, who plays
-    /// next).
-    pub fn expiries(&self, after: Timestamp, until: Timestamp) -> Vec<(Timestamp, u8, String)> {
-        let mut g = self.clone();
-        g.materialize(until)
+    /// Writes the default plays that fell due by `now` into the log (the timer sweep, once
+    /// it has announced them).
+    pub fn catch_up(&mut self, now: Timestamp) {
+        self.materialize(now);
+    }
+
+    /// Expiries that fall due in `(after, until]`, found in one pass on a copy of the state
+    /// (not of the log: a long one is not copied for each question).
+    pub fn expiries(&self, after: Timestamp, until: Timestamp) -> Vec<Expiry> {
+        let mut g = Game::with_log(
+            self.settings.clone(),
+            self.users.clone(),
+            crate::games::log::Log::default(),
+            self.state.clone(),
+        );
+        g.away = self.away.clone();
+        g.run_out(until, self.next_number(), false)
             .into_iter()
-            .filter(|(t, _, _)| *t > after)
+            .filter(|e| e.at > after)
             .collect()
     }
 
     // ----- actions ------------------------------------------------------------------------
 
     /// Applies a request by `actor` at `now` (`umpire`: the actor may act as Chess-Umpire).
+    /// An accepted one first writes the default plays that fell due before it (its reply
+    /// lists them).
     ///
     /// # Errors
-    /// Why it is refused; nothing about the game changes (but default plays that fell due
-    /// are written first).
+    /// Why it is refused; nothing about the game changes, its log included (the default
+    /// plays due are the timer sweep's to announce).
     pub fn apply(
         &mut self,
         actor: &str,
@@ -539,8 +599,26 @@ impl Game {
         now: Timestamp,
         command: &str,
     ) -> R<Accepted> {
+        let (state, logged) = (self.state.clone(), self.log.len());
+        let done = self.apply_caught_up(actor, umpire, request, now, command);
+        if done.is_err() {
+            self.state = state;
+            self.log.truncate(logged);
+        }
+        done
+    }
+
+    /// [`Game::apply`], the default plays due written first whatever the outcome.
+    fn apply_caught_up(
+        &mut self,
+        actor: &str,
+        umpire: bool,
+        request: Request,
+        now: Timestamp,
+        command: &str,
+    ) -> R<Accepted> {
         let expired = self.materialize(now);
-        let pre: Vec<String> = expired.into_iter().map(|(_, _, l)| l).collect();
+        let pre: Vec<String> = expired.into_iter().map(|e| e.text).collect();
         let umpire = umpire || actor == self.state.umpire;
         if let Some(result) = &self.state.ended {
             if !matches!(

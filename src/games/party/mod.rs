@@ -125,8 +125,8 @@ pub mod weight;
 
 pub use board::{Position, Sq};
 pub use game::{
-    parse_pick, seating, Accepted, Action, Entry, Game, How, LastPlay, NewGame, Refusal, Request,
-    Settings, State, DEFAULT_LIMIT, MAX_EXTENSION,
+    parse_pick, seating, Accepted, Action, Entry, Expiry, Game, How, LastPlay, NewGame, Refusal,
+    Request, Settings, State, DEFAULT_LIMIT, MAX_EXTENSION,
 };
 pub use piece::{EchoRule, Kind, Piece, Src};
 pub use rules::{legal_plays, Mv, Play};
