@@ -1326,25 +1326,36 @@ mod tests {
             "/ultimate new silver:@a red:@b black:@c green:@d seed:1",
         );
         let r = run(&mut hub, "a", "t", 1, "/help");
+        // The players' commands one a line, the officials' after them (issue 55).
         let lines: Vec<&str> = r.text.lines().collect();
-        assert_eq!(lines.len(), 2, "{}", r.text);
-        assert!(
-            lines[0].starts_with("Ultimate Chess: /ultimate new"),
+        assert_eq!(
+            lines[0], "Ultimate Chess, the players' commands:",
             "{}",
-            lines[0]
+            r.text
         );
-        assert!(lines[1].starts_with("Other games: "), "{}", lines[1]);
+        assert!(lines[1].starts_with("/concede"), "{}", r.text);
+        let officials = lines
+            .iter()
+            .position(|l| l.starts_with("For organisers"))
+            .expect("the officials' part");
+        assert!(
+            lines[officials + 1].starts_with("/ultimate new"),
+            "{}",
+            r.text
+        );
+        let last = lines.last().copied().unwrap_or_default();
+        assert!(last.starts_with("Other games: "), "{last}");
         for g in ["kfb", "chex", "nomic", "party", "tournament"] {
-            assert!(
-                lines[1].contains(&format!("/help game:{g}")),
-                "{}",
-                lines[1]
-            );
+            assert!(last.contains(&format!("/help game:{g}")), "{last}");
         }
-        assert!(!lines[1].contains("game:ultimate"), "{}", lines[1]);
+        assert!(!last.contains("game:ultimate"), "{last}");
         // Another game's commands on request; every game's outside a game thread.
         let r = run(&mut hub, "a", "t", 1, "/help game:chex");
-        assert!(r.text.starts_with("Chex: /chex new"), "{}", r.text);
+        assert!(
+            r.text.starts_with("Chex, the players' commands:"),
+            "{}",
+            r.text
+        );
         let r = run(&mut hub, "a", "elsewhere", 1, "/help");
         assert!(r.text.contains("Ultimate Chess: ") && r.text.contains("Chex: "));
         let r = run(&mut hub, "a", "t", 1, "/help game:go");

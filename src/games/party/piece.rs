@@ -422,7 +422,7 @@ mod tests {
 
     #[test]
     fn nabi_and_zombie_are_refused_with_the_reason() {
-        assert!(parse_kind("M").unwrap_err().contains("defines no moves"));
+        assert!(parse_kind("M").unwrap_err().contains("gives it no moves"));
         assert!(parse_kind("zombie").unwrap_err().contains("Kamikaze"));
         assert_eq!(parse_kind("z"), Ok(Kind::Kamikaze));
         assert_eq!(parse_kind("!"), Ok(Kind::Bouncy));
