@@ -109,4 +109,5 @@ scripts! {
     a_substitute_takes_a_seat_with_everything_in_it => "substitutes.txt",
     vacations_stop_limits_and_reminders_of_away_players => "vacation.txt",
     conditional_moves_answer_the_plays_before_ones_own => "premoves.txt",
+    a_pause_stops_every_clock_of_every_game => "clock.txt",
 }

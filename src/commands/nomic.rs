@@ -758,6 +758,7 @@ impl ThreadGame for Game {
                 seat: e.code,
                 at: e.at,
                 notify,
+                limit_of: None,
             });
         });
         out

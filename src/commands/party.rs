@@ -330,6 +330,7 @@ impl ThreadGame for Game {
                     seat: usize::from(seat),
                     at,
                     notify,
+                    limit_of: None,
                 }
             })
             .collect()
