@@ -55,17 +55,19 @@ fn run(seed: u64) {
     let mut rng = Lcg(seed);
     c.line("!as organiser org");
     c.line("!thread p");
-    c.line("org /party new umpire:@uma swingers:@ann @ben @cat seed:3 turn_limit:1d remind:off stall:off");
-    let mut seated = vec!["ann".to_string(), "ben".to_string(), "cat".to_string()];
+    c.line(
+        "org /party new umpire:@uma swingers:@ann @dan seed:3 turn_limit:1d remind:off stall:off",
+    );
+    let mut seated = vec!["ann".to_string(), "dan".to_string()];
     for s in &seated {
         c.line(&format!("{s} /party pieces set:RRCJP"));
     }
     let mut announced: Vec<u32> = Vec::new();
     let mut before: Vec<String> = Vec::new();
     let mut steps: Vec<String> = Vec::new();
-    for k in 0..16 {
+    for k in 0..12 {
         let line = match rng.next(3) {
-            0 => format!("!clock +{}h", 1 + rng.next(40)),
+            0 => format!("!clock +{}h", 12 + rng.next(48)),
             1 => {
                 let who = &seated[rng.next(seated.len() as u64) as usize];
                 format!("{who} /vacation until:{}d", 1 + rng.next(3))
@@ -112,14 +114,16 @@ fn run(seed: u64) {
         before = now;
     }
     assert!(
-        before.len() > 4,
+        before.len() > 3,
         "seed {seed}: the game's export lists its entries: {before:#?}"
     );
 }
 
 #[test]
 fn substitutions_and_vacations_never_change_the_past() {
-    for seed in 1..=6 {
+    // Before the layer kept vacations to the seat's holder of the time, seeds 2, 10, 12, 13,
+    // 14, 16 and 20 dated default plays before the substitution they follow.
+    for seed in 1..=20 {
         run(seed);
     }
 }
