@@ -67,8 +67,9 @@
 //! declared with `games::log::actions!` and `games::refusal!`, which add what every game
 //! logs and refuses alike; the log's own actions reach it through one dispatch
 //! (`games::log::Bookkept`, `commands::layer::bookkeep`). The layer hands it
-//! the time (`now`) and its players' vacations (`games::away::Away`); a limit it runs on a
-//! player moves with `Away::deadline`. A simple turn-based game may
+//! the time (`now`) and its players' vacations and its pauses (`games::away::Away`, the
+//! layer's one clock: `commands::remind::pauses`); a limit it runs on a player moves with
+//! `Away::deadline`, so no game subtracts pause or away time itself. A simple turn-based game may
 //! instead supply only its rules (`commands::rules::Rules`: set up, read a play, apply it, who
 //! acts, status, plays) and get the rest; `tests/toy_game.rs` declares and plays such a game
 //! through the console, storage, export and a restart. Its board picture is its own

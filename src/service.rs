@@ -1147,7 +1147,9 @@ impl Service {
                 if let Some(g) = cell.hub.game(match_thread) {
                     tours.hub.insert_game(match_thread, g.clone_box());
                 }
-                let reply = tours.hub.open_match(tournament, round, board, match_thread);
+                let reply = tours
+                    .hub
+                    .open_match(tournament, round, board, match_thread, now);
                 if let Some(g) = tours.hub.game(match_thread) {
                     cell.hub.insert_game(match_thread, g.clone_box());
                 }

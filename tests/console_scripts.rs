@@ -118,4 +118,5 @@ scripts! {
     my_games_lists_the_games_you_run_that_need_a_look => "runs.txt",
     hostile_text_and_checked_conditional_moves => "robust.txt",
     a_catch_up_is_whole_announced_and_stored => "catchup.txt",
+    a_pause_stops_every_clock_of_every_game => "clock.txt",
 }

@@ -482,8 +482,10 @@ impl ThreadGame for Game {
                     return Some(wait(b.first, format!("move on board {board}"), drafted));
                 }
                 let (first, second) = (&st.players[b.first], &st.players[b.second]);
+                // Who moved last is read from the order of the log (a premoved reply can
+                // come in the same second as the move it answers), never from the times.
                 let (to_move, since) = match (first.last_move, second.last_move) {
-                    (Some(f), Some(s)) if s >= f => (b.first, s),
+                    (Some(_), Some(s)) if first.opponent_moved => (b.first, s),
                     (Some(f), _) => (b.second, f),
                     (None, Some(s)) => (b.first, s),
                     (None, None) => return None,
@@ -585,6 +587,7 @@ impl ThreadGame for Game {
                             p.board + 1
                         ),
                     ),
+                    limit_of: None,
                 }
             })
             .collect()

@@ -46,6 +46,10 @@ pub struct Due {
     pub at: Timestamp,
     /// The message, notifying whoever must act.
     pub notify: Notify,
+    /// The user whose own limit runs out with it (an overrun notice): it is the deadline of
+    /// their wait though they are still asked to act after it (issue 53: every limit is a
+    /// deadline). `None` for a timer that ends the wait by itself (a default play) or none.
+    pub limit_of: Option<String>,
 }
 
 /// Someone a game waits on: the user, what is expected of them, since when, and by when if
@@ -130,30 +134,40 @@ pub fn waiting<G: ThreadGame + ?Sized>(
         .into_iter()
         .map(|pair| {
             let mut since = changed;
+            // The timers of the window that reaches back to the wait's start: they hold
+            // every timer since it began.
+            let mut since_then = Vec::new();
             for i in 0..=SINCE_WINDOWS.len() {
                 let (from, dues) = past(i);
-                if let Some(d) = dues
+                let began = dues
                     .iter()
                     .rev()
                     .find(|d| !asked_at(d.at.saturating_sub(1)).contains(&pair))
-                {
-                    since = d.at;
+                    .map(|d| d.at);
+                since_then = dues;
+                if let Some(at) = began {
+                    since = at;
                     break;
                 }
                 if from <= changed {
                     break;
                 }
             }
-            let mut deadline = None;
+            let own = |d: &Due| d.limit_of.as_deref() == Some(pair.0.as_str());
+            // A limit of theirs that ran out in this wait stays its deadline (passed).
+            let mut deadline = since_then
+                .iter()
+                .find(|d| d.at > since && own(d))
+                .map(|d| d.at);
             for horizon in [3600, 24 * 3600, DEADLINE_HORIZON] {
-                let ahead = game.due(now, now.saturating_add(horizon));
-                deadline = ahead
-                    .iter()
-                    .map(|d| d.at)
-                    .find(|&at| !asked_at(at).contains(&pair));
                 if deadline.is_some() {
                     break;
                 }
+                let ahead = game.due(now, now.saturating_add(horizon));
+                deadline = ahead
+                    .iter()
+                    .find(|d| own(d) || !asked_at(d.at).contains(&pair))
+                    .map(|d| d.at);
             }
             let (user, what) = pair;
             Wait {
@@ -755,7 +769,15 @@ macro_rules! common_methods {
             if self.away == away {
                 return;
             }
+            // Only what the log's entries read needs a replay (a pause still to come does not).
+            let same = self
+                .log
+                .last()
+                .is_some_and(|e| self.away.same_until(&away, e.time));
             self.away = away;
+            if same {
+                return;
+            }
             if let Err(e) = $crate::games::log::Folded::replay(self) {
                 tracing::error!(error = %e, game = $kind.title, "a game no longer replays with its players' vacations");
             }
@@ -928,6 +950,7 @@ pub fn overrun_due(
         seat,
         at,
         notify: Notify::to(std::iter::once(user.to_string()).chain(organiser), text),
+        limit_of: Some(user.to_string()),
     }
 }
 

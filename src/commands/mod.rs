@@ -474,14 +474,22 @@ impl Hub {
     }
 
     /// Hands the game of `thread` the vacations of its players that it honours: those taken
-    /// on its server (`guild`), none if it was made with `vacation:off` (shared rules 7.5).
+    /// on its server (`guild`), none if it was made with `vacation:off` (shared rules 7.5),
+    /// and its pauses ([`remind::pauses`]): the layer's clock, read by every limit it runs.
     pub fn hand_away(&mut self, thread: &str, att: &notify::Attention, guild: Option<&str>) {
         if let Some(game) = self.games.get_mut(thread) {
-            let away = if game.pace().vacation == Some(false) {
+            let handovers = game.log().handovers();
+            let users = game.users();
+            let mut away = if game.pace().vacation == Some(false) {
                 crate::games::away::Away::none()
             } else {
-                att.away(&game.users(), guild)
+                // Everyone who held a seat, each away only while they held it.
+                let mut ever = users.clone();
+                ever.extend(handovers.iter().map(|(_, h)| h.from.clone()));
+                att.away(&ever, guild).by_seat(&users, &handovers)
             };
+            // The layer's clock: the game's pauses stop its limits as vacations do.
+            away.set_pauses(remind::pauses(&**game, thread, att));
             game.set_away(away);
         }
     }

@@ -784,6 +784,7 @@ impl ThreadGame for Game {
                 seat: e.code,
                 at: e.at,
                 notify,
+                limit_of: None,
             });
         });
         out

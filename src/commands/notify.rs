@@ -255,8 +255,9 @@ pub struct Attention {
     prefs: HashMap<String, Prefs>,
     /// (thread, user, since): a wait its user said is not held up by them.
     dismissed: HashSet<(String, String, Timestamp)>,
-    /// Thread → when its organiser last resumed it (the layer's inactivity pause).
-    resumed: HashMap<String, Timestamp>,
+    /// Thread → when its organiser resumed it (the layer's inactivity pause), in order:
+    /// every one is kept, since the layer's clock reads the game's past pauses from them.
+    resumed: HashMap<String, Vec<Timestamp>>,
     /// (server, user) → their vacations there (`/vacation`, [`super::vacation`]).
     vacations: HashMap<(String, String), super::vacation::Taken>,
 }
@@ -286,12 +287,27 @@ impl Attention {
 
     /// When the organiser last resumed the game in `thread`.
     pub fn resumed(&self, thread: &str) -> Option<Timestamp> {
-        self.resumed.get(thread).copied()
+        self.resumed.get(thread).and_then(|v| v.last().copied())
+    }
+
+    /// Every `/resume` of the game in `thread` by its organiser, in order.
+    pub fn resumes(&self, thread: &str) -> &[Timestamp] {
+        self.resumed.get(thread).map_or(&[][..], Vec::as_slice)
     }
 
     /// Records an organiser's `/resume` of a stalled game.
     pub fn resume(&mut self, thread: &str, at: Timestamp) {
-        self.resumed.insert(thread.to_string(), at);
+        let v = self.resumed.entry(thread.to_string()).or_default();
+        if !v.contains(&at) {
+            v.push(at);
+            v.sort_unstable();
+        }
+    }
+
+    /// The stored form of the resumes of `thread` (`meta`: their times, space-separated).
+    pub fn resumes_text(&self, thread: &str) -> String {
+        let v: Vec<String> = self.resumes(thread).iter().map(|t| t.to_string()).collect();
+        v.join(" ")
     }
 
     /// A user's vacations on a server (the console's is the empty name).
@@ -344,7 +360,8 @@ impl Attention {
                 }
             }
         } else if let Some(thread) = key.strip_prefix(RESUMED_KEY) {
-            if let Ok(t) = value.parse() {
+            // One time (as stored before every resume was kept) or several.
+            for t in value.split_whitespace().filter_map(|t| t.parse().ok()) {
                 self.resume(thread, t);
             }
         }

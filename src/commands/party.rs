@@ -362,6 +362,7 @@ impl ThreadGame for Game {
                     seat: usize::from(e.seat),
                     at: e.at,
                     notify,
+                    limit_of: None,
                 }
             })
             .collect()

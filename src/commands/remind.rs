@@ -100,15 +100,51 @@ fn stall_time(game: &dyn ThreadGame) -> Option<Timestamp> {
     }
 }
 
-/// When the layer's pause falls due: the stall time after the last action (or the
-/// organiser's `/resume`, if later).
+/// When the layer's pause falls due: the stall time after the last action by someone
+/// (the bot's own default plays do not count) or the organiser's `/resume`, if later.
 fn pause_at(game: &dyn ThreadGame, thread: &str, att: &Attention) -> Option<Timestamp> {
     if game.finished() {
         return None;
     }
-    let last = game.last_change()?;
+    let last = acted(game).last().copied()?;
     let last = att.resumed(thread).map_or(last, |r| r.max(last));
     Some(last.saturating_add(stall_time(game)?))
+}
+
+/// When someone acted in the game ([`crate::games::log::StoredLog::acted_at`]); for a game
+/// whose log is still empty (a tournament match before its first pick), when it began.
+fn acted(game: &dyn ThreadGame) -> Vec<Timestamp> {
+    let v = game.log().acted_at();
+    if v.is_empty() {
+        return game.last_change().into_iter().collect();
+    }
+    v
+}
+
+/// The layer's pauses of a game (nobody acted for its stall time), oldest first, as the
+/// layer's clock hands them to the game with its players' vacations
+/// ([`crate::games::away::Away::set_pauses`]): each begins the stall time after someone
+/// acted (or the organiser's `/resume`) and lasts until the next action or `/resume`; the
+/// last may still be open (`Timestamp::MAX`). Every limit and counter of the game stops in
+/// them. Read from the log's actions ([`crate::games::log::StoredLog::acted_at`]) and the
+/// stored resumes alone, so a pause of the past never changes.
+pub fn pauses(game: &dyn ThreadGame, thread: &str, att: &Attention) -> Vec<(Timestamp, Timestamp)> {
+    let Some(idle) = stall_time(game) else {
+        return Vec::new();
+    };
+    let mut marks = acted(game);
+    marks.extend_from_slice(att.resumes(thread));
+    marks.sort_unstable();
+    marks.dedup();
+    marks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &t)| {
+            let from = t.saturating_add(idle);
+            let until = marks.get(i + 1).copied().unwrap_or(Timestamp::MAX);
+            (from < until).then_some((from, until))
+        })
+        .collect()
 }
 
 /// Since when the game is paused at `now`, if it is: by its own rules (a round of turns run
@@ -150,6 +186,7 @@ fn pause_due(game: &dyn ThreadGame, thread: &str, att: &Attention) -> Option<Due
         seat: PAUSE_SEAT,
         at,
         notify: Notify::to(keepers(game), text),
+        limit_of: None,
     })
 }
 
@@ -167,10 +204,17 @@ fn resumed(game: &dyn ThreadGame, w: &Wait, thread: &str, att: &Attention) -> Wa
     w
 }
 
+/// Whether the game waits on someone besides `user`: only then does a reminder offer "not
+/// waiting on me" (a game waiting on that player alone is held up by them).
+fn waits_on_others(waits: &[Wait], user: &str) -> bool {
+    waits.iter().any(|o| o.user != user)
+}
+
 /// The reminders falling due in `(after, until]` for the waits as they stand at `until`: of
 /// several for one wait, only the last (the others were missed while nobody swept). A wait
-/// that ended meanwhile is reminded of no more, nor one dismissed ("not waiting on me"),
-/// nor any once the game is paused, nor a player away on vacation.
+/// that ended meanwhile is reminded of no more, nor one dismissed ("not waiting on me":
+/// its warning an hour before the deadline still comes), nor any once the game is paused,
+/// nor a player away on vacation.
 pub fn reminders(
     game: &dyn ThreadGame,
     thread: &str,
@@ -183,22 +227,28 @@ pub fn reminders(
     }
     let pause = paused(game, thread, att, until);
     let users = game.users();
-    game.waits(until)
-        .into_iter()
-        .filter(|w| !att.dismissed(thread, &w.user, w.since))
+    let waits = game.waits(until);
+    waits
+        .iter()
         .filter_map(|w| {
             let prefs = att.prefs(&w.user);
             let every = interval(game, &prefs)?;
-            let (at, warning) = times(&resumed(game, &w, thread, att), every, &prefs)
+            let dismissed = att.dismissed(thread, &w.user, w.since);
+            let (at, warning) = times(&resumed(game, w, thread, att), every, &prefs)
                 .into_iter()
                 .filter(|(t, _)| pause.is_none_or(|p| *t < p))
+                .filter(|&(_, warning)| warning || !dismissed)
                 .rfind(|(t, _)| *t > after && *t <= until)?;
             let seat = REMINDER_SEAT + users.iter().position(|u| *u == w.user)?;
+            let mut notify = Notify::to([w.user.clone()], text(game, w, warning));
+            if waits_on_others(&waits, &w.user) {
+                notify = notify.with_button(nowait_button(thread, &w.user, w.since));
+            }
             Some(Due {
                 seat,
                 at,
-                notify: Notify::to([w.user.clone()], text(game, &w, warning))
-                    .with_button(nowait_button(thread, &w.user, w.since)),
+                notify,
+                limit_of: None,
             })
         })
         .collect()
@@ -220,12 +270,14 @@ pub fn next_reminder(
     let next = game
         .waits(at)
         .iter()
-        .filter(|w| !att.dismissed(thread, &w.user, w.since))
         .flat_map(|w| {
             let prefs = att.prefs(&w.user);
+            let dismissed = att.dismissed(thread, &w.user, w.since);
             interval(game, &prefs)
                 .map(|every| times(&resumed(game, w, thread, att), every, &prefs))
                 .unwrap_or_default()
+                .into_iter()
+                .filter(move |&(_, warning)| warning || !dismissed)
         })
         .map(|(t, _)| t)
         .filter(|&t| t > after && pause.is_none_or(|p| t < p))

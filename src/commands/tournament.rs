@@ -403,14 +403,17 @@ impl Hub {
         accepted(text)
     }
 
-    /// Opens a paired match in `match_thread`: seats the two teams (the first-listed team as
-    /// team 1) and starts the draft. Repeating it for the same thread answers the same.
+    /// Opens a paired match in `match_thread` at `now`: seats the two teams (the first-listed
+    /// team as team 1) and starts the draft. The tournament's organiser is the match's (pinged
+    /// when it pauses), and its waits begin now, when its thread opens (RULINGS §9).
+    /// Repeating it for the same thread answers the same.
     pub fn open_match(
         &mut self,
         tournament: &str,
         round: u32,
         board: u32,
         match_thread: &str,
+        now: crate::time::Timestamp,
     ) -> Reply {
         let Some(t) = self.tournaments.get_mut(tournament) else {
             return Reply::refused("the tournament is gone");
@@ -429,7 +432,8 @@ impl Hub {
         if self.games.contains_key(match_thread) && t.match_of_thread(match_thread).is_none() {
             return Reply::refused("that thread already has another game");
         }
-        let settings = t.game_settings(round, board);
+        let mut settings = t.game_settings(round, board);
+        settings.created = Some((t.organiser.clone(), now));
         t.set_thread(round, board, match_thread);
         let what = format!("your match of {} round {round} board {board}", t.name);
         let title = format!(

@@ -6,6 +6,11 @@
 //! Periods only ever begin at the moment they are taken and end at the latest then or later
 //! (`/vacation off` ends one early at that moment), so a deadline already passed never moves:
 //! replaying a log with the vacations as stored gives the same game at any later time.
+//!
+//! The layer hands in the game's pauses the same way (issue 53: one clock, owned by the
+//! layer): while a game is paused every limit stops, whoever it runs on, and every counter
+//! of absence with it. A game never subtracts pause or away time itself: [`Away::deadline`]
+//! and [`Away::away_after_start`] do.
 
 use std::collections::BTreeMap;
 
@@ -15,6 +20,9 @@ use crate::time::Timestamp;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Away {
     periods: BTreeMap<String, Vec<(Timestamp, Timestamp)>>,
+    /// The game's pauses `[from, until)` (the last may be open: `Timestamp::MAX`), in
+    /// order, disjoint: every seat's limits and counters stop in them.
+    paused: Vec<(Timestamp, Timestamp)>,
 }
 
 impl Away {
@@ -26,6 +34,59 @@ impl Away {
     /// Whether nobody was ever away.
     pub fn is_empty(&self) -> bool {
         self.periods.is_empty()
+    }
+
+    /// Sets the game's pauses, as the layer's clock finds them (oldest first, disjoint).
+    pub fn set_pauses(&mut self, pauses: Vec<(Timestamp, Timestamp)>) {
+        self.paused = pauses;
+    }
+
+    /// Whether `self` and `other` say the same of every moment up to `t` (a replay of
+    /// entries up to `t` reads the same from both: the layer's clock moves the start of a
+    /// pause still to come after every action, which needs no replay).
+    pub fn same_until(&self, other: &Away, t: Timestamp) -> bool {
+        let cut = |v: &[(Timestamp, Timestamp)]| -> Vec<(Timestamp, Timestamp)> {
+            v.iter()
+                .filter(|&&(a, _)| a <= t)
+                .map(|&(a, b)| (a, b.min(t.saturating_add(1))))
+                .collect()
+        };
+        let users = |a: &Away| -> BTreeMap<String, Vec<(Timestamp, Timestamp)>> {
+            a.periods
+                .iter()
+                .map(|(u, v)| (u.clone(), cut(v)))
+                .filter(|(_, v)| !v.is_empty())
+                .collect()
+        };
+        cut(&self.paused) == cut(&other.paused) && users(self) == users(other)
+    }
+
+    /// Since when the game is paused at `t`, if it is.
+    pub fn paused_at(&self, t: Timestamp) -> Option<Timestamp> {
+        self.paused
+            .iter()
+            .find(|&&(a, b)| a <= t && t < b)
+            .map(|&(a, _)| a)
+    }
+
+    /// The periods in which a limit on `user` stops: their vacations and the game's pauses,
+    /// merged, in order.
+    fn stops(&self, user: &str) -> Vec<(Timestamp, Timestamp)> {
+        let own = self.periods.get(user).map_or(&[][..], Vec::as_slice);
+        if self.paused.is_empty() {
+            return own.to_vec();
+        }
+        let mut v: Vec<(Timestamp, Timestamp)> =
+            own.iter().chain(self.paused.iter()).copied().collect();
+        v.sort_unstable();
+        let mut merged: Vec<(Timestamp, Timestamp)> = Vec::with_capacity(v.len());
+        for (a, b) in v {
+            match merged.last_mut() {
+                Some(last) if a <= last.1 => last.1 = last.1.max(b),
+                _ => merged.push((a, b)),
+            }
+        }
+        merged
     }
 
     /// Adds a period `[from, until)` for `user` (overlapping periods merge).
@@ -55,7 +116,60 @@ impl Away {
                 .filter(|(u, _)| users.contains(u))
                 .map(|(u, p)| (u.clone(), p.clone()))
                 .collect(),
+            paused: self.paused.clone(),
         }
+    }
+
+    /// The vacations as the seats held them, for a game whose seats were handed over
+    /// (`handovers`: when, which seat, from whom, to whom, in order; `users`: who holds each
+    /// seat now). A player's vacation counts only while they held their seat, and every
+    /// holder of a seat, past or present, is given the seat's whole history: so a later
+    /// substitution or vacation never moves a limit of the past (issue 54.3), and the
+    /// incoming player does not bring earlier vacations of their own.
+    pub fn by_seat(
+        &self,
+        users: &[String],
+        handovers: &[(Timestamp, crate::games::log::Handover)],
+    ) -> Away {
+        if handovers.is_empty() {
+            return self.clone();
+        }
+        let mut first = users.to_vec();
+        for (_, h) in handovers.iter().rev() {
+            if let Some(u) = first.get_mut(h.seat) {
+                *u = h.from.clone();
+            }
+        }
+        let mut out = Away {
+            periods: BTreeMap::new(),
+            paused: self.paused.clone(),
+        };
+        for (seat, start) in first.iter().enumerate() {
+            // The seat's holders, each with the time they took it.
+            let mut holders: Vec<(Timestamp, &str)> = vec![(0, start.as_str())];
+            holders.extend(
+                handovers
+                    .iter()
+                    .filter(|(_, h)| h.seat == seat)
+                    .map(|(t, h)| (*t, h.to.as_str())),
+            );
+            let mut seat_periods = Vec::new();
+            for (i, &(from, user)) in holders.iter().enumerate() {
+                let until = holders.get(i + 1).map_or(Timestamp::MAX, |h| h.0);
+                for &(a, b) in self.periods.get(user).map_or(&[][..], Vec::as_slice) {
+                    let (a, b) = (a.max(from), b.min(until));
+                    if a < b {
+                        seat_periods.push((a, b));
+                    }
+                }
+            }
+            for &(_, user) in &holders {
+                for &(a, b) in &seat_periods {
+                    out.add(user, a, b);
+                }
+            }
+        }
+        out
     }
 
     /// Until when `user` is away at `t`, if they are.
@@ -67,13 +181,16 @@ impl Away {
             .map(|&(_, b)| b)
     }
 
-    /// Whether `user` was away at `t` for what a replay counts (a post against them): only
-    /// after the second their vacation began, so what happened in that second, before it
-    /// was taken, replays as it happened.
+    /// Whether `user` was away at `t` for what a replay counts (a post against them), or
+    /// the game was paused then: from the second their vacation (or the pause) began, since
+    /// the log cannot tell a post in that second before it from one after it, and a post
+    /// made just after a vacation was taken must not count (issue 53). (Ruling: a post in
+    /// the very second before the vacation does not count either.)
     pub fn away_after_start(&self, user: &str, t: Timestamp) -> bool {
         self.periods
             .get(user)
-            .is_some_and(|v| v.iter().any(|&(a, b)| a < t && t < b))
+            .is_some_and(|v| v.iter().any(|&(a, b)| a <= t && t < b))
+            || self.paused.iter().any(|&(a, b)| a <= t && t < b)
     }
 
     /// The users away at `t`, with when they are back.
@@ -96,22 +213,17 @@ impl Away {
     }
 
     /// When a limit of `limit` seconds on `user`, started at `start`, runs out: it does not
-    /// run while they are away.
-    pub fn deadline(&self, user: &str, start: Timestamp, limit: Timestamp) -> Timestamp {
-        let mut t = start;
-        let mut left = limit;
-        for &(a, b) in self.periods.get(user).map_or(&[][..], Vec::as_slice) {
-            if b <= t {
-                continue;
-            }
-            let a = a.max(t);
-            if a >= t.saturating_add(left) {
-                break;
-            }
-            left -= a - t;
-            t = b;
-        }
-        t.saturating_add(left)
+    /// run while they are away, nor while the game is paused; `None` when a pause still
+    /// open stops it (it runs out at no known time).
+    pub fn deadline(&self, user: &str, start: Timestamp, limit: Timestamp) -> Option<Timestamp> {
+        let at = run_out(self.stops(user), start, limit);
+        (at != Timestamp::MAX).then_some(at)
+    }
+
+    /// When a limit of `limit` seconds started at `start` runs out if only the game's pauses
+    /// stop it (the Kung Fu lock: a player's vacation does not).
+    pub fn paused_deadline(&self, start: Timestamp, limit: Timestamp) -> Timestamp {
+        run_out(self.paused.iter().copied(), start, limit)
     }
 
     /// The latest end of a period of `user` in `(after, until]`: a wait that ran through a
@@ -124,6 +236,29 @@ impl Away {
             .filter(|&b| b > after && b <= until)
             .max()
     }
+}
+
+/// When a limit of `limit` seconds started at `start` runs out, stopped in `stops` (periods
+/// `[from, until)` in order, disjoint).
+fn run_out(
+    stops: impl IntoIterator<Item = (Timestamp, Timestamp)>,
+    start: Timestamp,
+    limit: Timestamp,
+) -> Timestamp {
+    let mut t = start;
+    let mut left = limit;
+    for (a, b) in stops {
+        if b <= t {
+            continue;
+        }
+        let a = a.max(t);
+        if a >= t.saturating_add(left) {
+            break;
+        }
+        left -= a - t;
+        t = b;
+    }
+    t.saturating_add(left)
 }
 
 /// `away until 2026-01-05 18:00 UTC`, for pictures.
@@ -143,16 +278,16 @@ mod tests {
         let mut a = Away::none();
         // 24h limit from 0; away from 10h to 40h: 10h ran before, 14h are left at 40h.
         a.add("ann", 10 * H, 40 * H);
-        assert_eq!(a.deadline("ann", 0, 24 * H), 54 * H);
+        assert_eq!(a.deadline("ann", 0, 24 * H), Some(54 * H));
         // Others' limits are unaffected.
-        assert_eq!(a.deadline("bob", 0, 24 * H), 24 * H);
+        assert_eq!(a.deadline("bob", 0, 24 * H), Some(24 * H));
         // A period after the deadline changes nothing; one already under way at the start
         // counts from the start.
-        assert_eq!(a.deadline("ann", 0, 5 * H), 5 * H);
-        assert_eq!(a.deadline("ann", 20 * H, 5 * H), 45 * H);
+        assert_eq!(a.deadline("ann", 0, 5 * H), Some(5 * H));
+        assert_eq!(a.deadline("ann", 20 * H, 5 * H), Some(45 * H));
         // Two periods in one limit.
         a.add("ann", 50 * H, 60 * H);
-        assert_eq!(a.deadline("ann", 0, 24 * H), 64 * H);
+        assert_eq!(a.deadline("ann", 0, 24 * H), Some(64 * H));
         assert_eq!(a.until("ann", 55 * H), Some(60 * H));
         assert_eq!(a.until("ann", 60 * H), None);
     }
@@ -168,5 +303,30 @@ mod tests {
         assert_eq!(a.back_in("ann", 30, 100), None);
         assert_eq!(a.away_at(12), vec![("ann".to_string(), 30)]);
         assert!(a.of_users(&["bob".into()]).is_empty());
+    }
+
+    #[test]
+    fn a_pause_stops_every_limit_and_counter() {
+        let mut a = Away::none();
+        a.add("ann", 10 * H, 20 * H);
+        a.set_pauses(vec![(15 * H, 30 * H), (50 * H, Timestamp::MAX)]);
+        // ann: away 10–20, paused 15–30: her 24h limit from 0 stops 10–30.
+        assert_eq!(a.deadline("ann", 0, 24 * H), Some(44 * H));
+        // bob: only the pause stops his.
+        assert_eq!(a.deadline("bob", 0, 24 * H), Some(39 * H));
+        // An open pause: the limit never runs out while it lasts.
+        assert_eq!(a.deadline("bob", 40 * H, 24 * H), None);
+        assert_eq!(a.paused_at(16 * H), Some(15 * H));
+        assert_eq!(a.paused_at(30 * H), None);
+        assert!(a.away_after_start("bob", 16 * H));
+        assert!(a.away_after_start("bob", 15 * H));
+        assert!(!a.away_after_start("bob", 30 * H));
+        // A player's own vacation is still theirs alone.
+        assert_eq!(a.until("bob", 16 * H), None);
+        // A pause still to come after `t` changes nothing up to it.
+        let mut b = a.clone();
+        b.set_pauses(vec![(15 * H, 30 * H), (60 * H, Timestamp::MAX)]);
+        assert!(a.same_until(&b, 49 * H));
+        assert!(!a.same_until(&b, 55 * H));
     }
 }

@@ -582,7 +582,18 @@ pub trait StoredLog {
     /// When the game last changed: the time of its latest action in effect (numbered), or of
     /// its start; chat lines and undone actions do not count.
     fn changed_at(&self) -> Option<Timestamp>;
+    /// When someone acted in the game, in order: its start and every numbered entry, undone
+    /// ones too (an action taken ended a pause when it was taken), but not the bot's own
+    /// entries (a default play when a limit ran out) nor chat lines. The layer's clock reads
+    /// its pauses from these alone, so they never change for the past.
+    fn acted_at(&self) -> Vec<Timestamp>;
+    /// The seats handed over in effect, in the log's order, each with when: the layer's
+    /// clock keeps each player's vacations to the time they held their seat.
+    fn handovers(&self) -> Vec<(Timestamp, Handover)>;
 }
+
+/// The actor of the entries the bot writes itself (a default play when a limit ran out).
+pub const BOT: &str = "arbiter";
 
 impl<A: Logged> StoredLog for Log<A> {
     fn len(&self) -> usize {
@@ -600,6 +611,23 @@ impl<A: Logged> StoredLog for Log<A> {
             .rev()
             .find(|(i, e)| e.reverted.is_none() && (e.number.is_some() || *i == 0))
             .map(|(_, e)| e.time)
+    }
+
+    fn acted_at(&self) -> Vec<Timestamp> {
+        self.0
+            .iter()
+            .enumerate()
+            .filter(|(i, e)| (e.number.is_some() || *i == 0) && e.actor != BOT)
+            .map(|(_, e)| e.time)
+            .collect()
+    }
+
+    fn handovers(&self) -> Vec<(Timestamp, Handover)> {
+        self.0
+            .iter()
+            .filter(|e| e.reverted.is_none())
+            .filter_map(|e| e.action.handover().map(|h| (e.time, h.clone())))
+            .collect()
     }
 
     fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {

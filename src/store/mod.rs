@@ -579,7 +579,13 @@ impl Store {
     /// # Errors
     /// Database failure.
     pub async fn resume(&self, thread: &str, at: Timestamp) -> Result<(), StoreError> {
-        self.set_meta(&format!("{RESUMED_KEY}{thread}"), &at.to_string())
+        // Every resume is kept (the layer's clock reads the game's past pauses from them).
+        let mut every = self.attention_now().resumes_text(thread);
+        if !every.is_empty() {
+            every.push(' ');
+        }
+        every.push_str(&at.to_string());
+        self.set_meta(&format!("{RESUMED_KEY}{thread}"), &every)
             .await?;
         std::sync::Arc::make_mut(&mut self.attention_mut()).resume(thread, at);
         self.sweep_soon(thread).await

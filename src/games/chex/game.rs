@@ -755,7 +755,7 @@ impl Game {
         let side = self.to_move()?;
         let at = self
             .away
-            .deadline(self.user(side), self.state.turn_started, limit);
+            .deadline(self.user(side), self.state.turn_started, limit)?;
         Some((side, at))
     }
 
@@ -1689,6 +1689,10 @@ fn fold(
     let was = st.pos.frame();
     match action {
         Action::Substitute(h) => {
+            // The incoming player starts with a fresh limit (RULINGS §9).
+            if st.pos.to_move.index() == h.seat {
+                st.turn_started = time;
+            }
             lines.push(format!("{}.", h.text()));
         }
         Action::Start { position } => {

@@ -356,7 +356,7 @@ impl Game {
 
     /// Whether a seat is locked by Kung Fu timing at `now`.
     pub fn locked_until(&self, seat: usize, now: Timestamp) -> Option<Timestamp> {
-        locked_until(&self.state, &self.settings, seat, now)
+        locked_until(&self.state, &self.settings, &self.away, seat, now)
     }
 
     /// Why a seat may not move because its board is frozen (KFB rules 1.5: a side there has
@@ -388,7 +388,7 @@ impl Game {
 
     /// Whether a seat is free to move at `now` (for inactivity counting).
     pub fn is_free(&self, seat: usize, now: Timestamp) -> bool {
-        is_free(&self.state, &self.settings, seat, now)
+        is_free(&self.state, &self.settings, &self.away, seat, now)
     }
 
     /// The legal moves of a seat at `now`, honouring locks (empty when it may not move), each
@@ -461,7 +461,7 @@ impl Game {
         if let Some(why) = self.frozen_why(seat) {
             return refuse(why);
         }
-        if let Some(until) = locked_until(st, &self.settings, seat, now) {
+        if let Some(until) = locked_until(st, &self.settings, &self.away, seat, now) {
             return refuse(format!(
                 "you are locked: you moved last on board {}; you may move again when {} moves or {} ({})",
                 p.board + 1,
@@ -1002,6 +1002,12 @@ impl Game {
         let b = &boards[p.board];
         let inactive = opponent(b, seat);
         let q = &self.state.players[inactive];
+        if let Some(since) = self.away.paused_at(now) {
+            return refuse(format!(
+                "the game is paused since {}: no inactivity claim until a player moves or the organiser resumes it",
+                crate::time::stamp(since, crate::time::Style::Full)
+            ));
+        }
         if let Some(back) = self.away.until(&q.user, now) {
             return refuse(format!(
                 "{} is away on vacation until {}: no inactivity claim against them until then",
@@ -1154,7 +1160,7 @@ impl Game {
             if p.opponent_moved {
                 continue;
             }
-            let e = last + self.settings.move_limit;
+            let e = self.away.paused_deadline(last, self.settings.move_limit);
             if e > after && e <= until && !frozen_for(st, &self.state.catalog, seat) {
                 out.push((seat, e));
             }
@@ -1199,6 +1205,8 @@ impl Game {
             Action::Substitute(h) => {
                 if let Some(p) = st.players.get_mut(h.seat) {
                     p.user.clone_from(&h.to);
+                    // The incoming player starts afresh: no posts count against them yet.
+                    p.counter = 0;
                 }
             }
             Action::Pick(outcome) => {
@@ -1373,13 +1381,21 @@ fn allowed_moves(pos: &mut Position, b: &BoardState, side: Side) -> Vec<Move> {
         .collect()
 }
 
-fn locked_until(st: &State, settings: &Settings, seat: usize, now: Timestamp) -> Option<Timestamp> {
+/// Until when `seat` is locked at `now`: the Kung Fu lock does not run while the game is
+/// paused (a player's vacation does not stop it).
+fn locked_until(
+    st: &State,
+    settings: &Settings,
+    away: &crate::games::away::Away,
+    seat: usize,
+    now: Timestamp,
+) -> Option<Timestamp> {
     let p = st.players.get(seat)?;
     let last = p.last_move?;
     if p.opponent_moved {
         return None;
     }
-    let until = last + settings.move_limit;
+    let until = away.paused_deadline(last, settings.move_limit);
     (now < until).then_some(until)
 }
 
@@ -1400,7 +1416,13 @@ fn frozen_for(st: &State, catalog: &Catalog, seat: usize) -> bool {
     false
 }
 
-fn is_free(st: &State, settings: &Settings, seat: usize, now: Timestamp) -> bool {
+fn is_free(
+    st: &State,
+    settings: &Settings,
+    away: &crate::games::away::Away,
+    seat: usize,
+    now: Timestamp,
+) -> bool {
     let Some(boards) = &st.boards else {
         return false;
     };
@@ -1412,7 +1434,8 @@ fn is_free(st: &State, settings: &Settings, seat: usize, now: Timestamp) -> bool
     if seat == b.second && !b.first_moved {
         return false;
     }
-    locked_until(st, settings, seat, now).is_none() && !frozen_for(st, &b.pos.rules().catalog, seat)
+    locked_until(st, settings, away, seat, now).is_none()
+        && !frozen_for(st, &b.pos.rules().catalog, seat)
 }
 
 /// A post counts against every other player free to move, but not one away on vacation
@@ -1425,7 +1448,7 @@ fn count_posts(
     now: Timestamp,
 ) {
     let free: Vec<usize> = (0..6)
-        .filter(|&s| s != poster && is_free(st, settings, s, now))
+        .filter(|&s| s != poster && is_free(st, settings, away, s, now))
         .filter(|&s| !away.away_after_start(&st.players[s].user, now))
         .collect();
     for s in free {

@@ -994,20 +994,21 @@ impl State {
             return None;
         }
         if let Some(p) = self.open_vote() {
-            return Some((p.opened + self.settings.vote_limit, 300 + p.n as usize));
+            let at = ctx.away.deadline("", p.opened, self.settings.vote_limit)?;
+            return Some((at, 300 + p.n as usize));
         }
         let theirs = |player: Option<usize>, start: Timestamp, limit: Timestamp| match player
             .and_then(|p| ctx.players.get(p))
         {
             Some(user) => ctx.away.deadline(user, start, limit),
-            None => start.saturating_add(limit),
+            None => ctx.away.deadline("", start, limit),
         };
         if let Some(d) = &self.demotion {
             if d.referee {
                 return None;
             }
             return Some((
-                theirs(Some(d.author), d.since, self.settings.part3_limit),
+                theirs(Some(d.author), d.since, self.settings.part3_limit)?,
                 400 + d.proposal as usize,
             ));
         }
@@ -1018,11 +1019,11 @@ impl State {
         let me = self.current_player();
         match self.pos.turn.slot {
             Slot::Army(a) => match self.pos.turn.part {
-                1 => Some((theirs(me, self.clock, s.part1_limit), a)),
-                2 => Some((theirs(me, self.clock, s.part1_limit), 100 + a)),
-                _ => Some((theirs(me, self.clock, s.part3_limit), 200 + a)),
+                1 => Some((theirs(me, self.clock, s.part1_limit)?, a)),
+                2 => Some((theirs(me, self.clock, s.part1_limit)?, 100 + a)),
+                _ => Some((theirs(me, self.clock, s.part3_limit)?, 200 + a)),
             },
-            Slot::Undead(p) => Some((theirs(me, self.clock, s.part3_limit), 250 + p)),
+            Slot::Undead(p) => Some((theirs(me, self.clock, s.part3_limit)?, 250 + p)),
             Slot::Idle => None,
         }
     }
@@ -1566,9 +1567,14 @@ fn fold(
         Action::Overrule { judgment } => f.overrule(*judgment)?,
         Action::Pause => f.pause()?,
         Action::Resume => f.resume()?,
-        Action::Substitute(h) => f
-            .lines
-            .push(format!("@{} plays @{}'s seat from now on.", h.to, h.from)),
+        Action::Substitute(h) => {
+            // The incoming player starts with a fresh limit (RULINGS §9).
+            if f.st.current_player() == Some(h.seat) && f.st.paused.is_none() {
+                f.st.clock = f.t;
+            }
+            f.lines
+                .push(format!("@{} plays @{}'s seat from now on.", h.to, h.from));
+        }
         Action::Assign { army, player } => f.assign(*army, *player)?,
         Action::Edit(edit) => f.edit(edit)?,
         Action::Order { order } => f.order(order)?,

@@ -469,7 +469,8 @@ impl Game {
         format!("Weights: {}", parts.join(", "))
     }
     /// When the current turn expires: its limit (or the Umpire's extension) does not run
-    /// while its player is away (shared rules 7.5).
+    /// while its player is away (shared rules 7.5) or the game is paused (the layer's clock:
+    /// `None` while it is).
     pub fn deadline(&self) -> Option<Timestamp> {
         let seat = self.to_play()?;
         if self.state.stalled.is_some() {
@@ -480,7 +481,7 @@ impl Game {
             .state
             .extended
             .map_or(self.settings.turn_limit, |e| e.saturating_sub(start));
-        Some(self.away.deadline(self.user(seat), start, limit))
+        self.away.deadline(self.user(seat), start, limit)
     }
     /// The game as it stands at `now`: the default plays that fell due applied (the game
     /// itself, not a copy, when none did).
@@ -1333,6 +1334,11 @@ fn fold(
         Action::Substitute(h) => {
             if let Some(u) = st.users.get_mut(h.seat) {
                 u.clone_from(&h.to);
+            }
+            // The incoming player starts with a fresh limit (RULINGS §9).
+            if st.started && st.pos.to_play().map(usize::from) == Some(h.seat) {
+                st.turn_started = now;
+                st.extended = None;
             }
             lines.push(format!("{}.", h.text()));
         }

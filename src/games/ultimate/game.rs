@@ -596,7 +596,7 @@ impl Game {
         let seat = self.to_move()?;
         let at = self
             .away
-            .deadline(self.user(seat), self.state.turn_started, limit);
+            .deadline(self.user(seat), self.state.turn_started, limit)?;
         Some((seat, at))
     }
 
@@ -1167,6 +1167,10 @@ fn fold(
             st.turn_started = time;
         }
         Action::Substitute(h) => {
+            // The incoming player starts with a fresh limit (RULINGS §9).
+            if st.pos.turn().index() == h.seat {
+                st.turn_started = time;
+            }
             lines.push(format!("{}.", h.text()));
         }
     }
