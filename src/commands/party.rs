@@ -394,13 +394,8 @@ impl ThreadGame for Game {
         opts.one_board()?;
         // The default plays that fell due by now are part of the game (as its picture shows).
         let game = self.at(now);
-<<<<<<< HEAD
         let mut frames = Frames::of(
-            &game,
-=======
-        let frames = Frames::of(
             &*game,
->>>>>>> catchup
             opts,
             |e, _| {
                 matches!(
