@@ -524,7 +524,10 @@ impl<'t> Run<'t> {
         let r = self.act(author, &text)?;
         if r.ok == Some(true) {
             self.totals.lines.fetch_add(1, Ordering::Relaxed);
-        } else if !r.text.contains("lines on this board already") {
+        } else if !r.text.contains("lines on this board already")
+            // Two lines may not begin with the same plays (issue 53): the later is refused.
+            && !r.text.contains("begins with the same play already")
+        {
             return Err(self.fail(&format!("`{author} {text}` was refused: {}", r.text)));
         }
         Ok(())

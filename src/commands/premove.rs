@@ -487,9 +487,12 @@ pub fn command(
         r.first()
             .map(|r| r.conds.iter().map(|c| c.play.as_deref().map(key)).collect())
     };
+    // Lines that begin with the same plays (not `*` alone) answer them twice: the later one
+    // is refused.
+    let first = opening(&rounds).filter(|o| o.iter().any(Option::is_some));
     if let Some(i) = mine
         .iter()
-        .position(|l| opening(&l.rounds) == opening(&rounds))
+        .position(|l| first.is_some() && opening(&l.rounds) == first)
     {
         return Reply::refused(format!(
             "your line {} begins with the same play already ({}): one reply to a play; /premove clear drops your lines",
