@@ -624,6 +624,12 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "times the replays of `arbiter render-bench` (run with --ignored --nocapture)"]
+    fn replay_bench() {
+        print!("{}", bench_text(&bench().unwrap()));
+    }
+
+    #[test]
     #[ignore = "prints how far the example games get"]
     fn example_games_play() {
         for g in ["kfb", "ultimate", "chex", "nomic", "party"] {

@@ -5,12 +5,19 @@
 //! shown, then one per action that changed the board), each with a caption; this module draws
 //! them with a caption band on top and writes the GIF:
 //! - Frames are taken as the canvas holds them (palette indices), never decoded from a PNG.
-//! - One palette for the whole replay: a first pass draws every frame and counts how many
-//!   pixels each colour covers; the most used colours make the palette (a colour within a few
-//!   levels of one already in it shares that entry), and every frame's entries map to their
-//!   nearest. The last entry is kept for transparency.
-//! - Every frame after the first is only the rectangle that changed, its unchanged pixels
-//!   transparent, laid over the frame before it (so a move is a few squares and a caption).
+//! - One palette for the whole replay, fixed before the frames are written (issue 55): a few
+//!   frames (the first, the last and up to ten between) are drawn and their colours counted;
+//!   the most used colours make the palette (a colour within a few levels of one already in
+//!   it shares that entry), and every frame's entries map to their nearest. The last entry
+//!   is kept for transparency. The screen is the largest of those frames and of the pictures
+//!   whose size is known without drawing them (KFB's); a frame larger still starts the pass
+//!   again on a screen that holds it.
+//! - Frames are drawn once, each KFB picture over the one before it (only the parts that
+//!   changed, as the bot draws a move's picture).
+//! - Every frame after the first is only what changed, its unchanged pixels transparent,
+//!   laid over the frame before it: the caption band's rectangle and the picture's, each its
+//!   own (the band's shown for a fiftieth of a second first), so a move is a few squares and
+//!   a caption rather than one rectangle from the caption down to the board.
 //! - Frames keep one size: the largest picture; a smaller one is padded with the page colour.
 //! - The file stays under a byte limit (Discord's upload limit): when a pass runs over it, the
 //!   replay is drawn again at a smaller scale, and at the smallest with frames skipped (the
