@@ -150,12 +150,13 @@ impl Run {
         let out = self.line(&format!("{} /moves", USERS[seat]));
         let first = first_line(&out).to_string();
         let Some(list) = first.strip_prefix("ok: ") else {
-            // A player who may not move now (locked, waiting for the board's opening move, the
-            // game over) is refused, with the plays to plan with on the next lines (issue 40):
-            // nothing to play now. Any other refusal is a failure.
+            // A player who may not move now (locked, waiting for the board's opening move, on a
+            // frozen board (issue 55), the game over) is refused, with the plays to plan with
+            // on the next lines (issue 40): nothing to play now. Any other refusal is a failure.
             let waiting = [
                 "you are locked",
                 "your first move waits",
+                "is frozen",
                 "the game is over",
             ];
             if waiting.iter().any(|w| first.contains(w)) {

@@ -717,7 +717,8 @@ async fn promotion_king_give_and_restart() {
     connected(&fake, 2).await;
     let t = play(a, "Qg8xf8");
     let r = refused(&fake.answer(&t).await, "a after the restart");
-    assert!(r.contains("locked"), "{r}");
+    // The board is frozen (d's King is gone): said before any lock (issue 55).
+    assert!(r.contains("frozen"), "{r}");
     let t = fake.slash(c, thread, "status", json!([]), &[]);
     let answer = fake.answer(&t).await;
     let status = &message(&answer).content;
