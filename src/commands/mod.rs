@@ -223,7 +223,7 @@ fn planning(why: &str, plan: &[String], sq: &str) -> String {
 }
 
 /// An export with the game's settings as players read them in a `[Settings "…"]` tag after
-/// its first line (`arbiter import` reads the settings from the `[Setup …]` line, not this).
+/// its `[Event …]` line (`arbiter import` reads the settings from the `[Setup …]` line).
 fn with_settings_tag(export: &str, settings: &str) -> String {
     let tag = format!(
         "[Settings \"{}\"]",
@@ -233,8 +233,9 @@ fn with_settings_tag(export: &str, settings: &str) -> String {
             .replace('"', "'")
     );
     match export.split_once('\n') {
-        Some((first, rest)) if first.starts_with('[') => format!("{first}\n{tag}\n{rest}"),
-        _ => format!("{tag}\n{export}"),
+        Some((first, rest)) if first.starts_with("[Event ") => format!("{first}\n{tag}\n{rest}"),
+        // An export of another shape (a game of plain rules) stays as it is.
+        _ => export.to_string(),
     }
 }
 
