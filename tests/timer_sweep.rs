@@ -288,20 +288,44 @@ fn notification_settings_made_in_one_process_hold_in_another() {
         send(&a, "sil", "dm", START + 3700, "/notify reminders:off").await;
         let sent = b.due_messages(START + 3600, START + 3 * 3600).await;
         assert_eq!(reminders(&sent), 0, "{sent:?}");
-        // rex's turn: his first reminder comes from a; "not waiting on me" pressed through a
-        // stops b's.
+        // rex's turn: his first reminder comes from a.
         send(&b, "sil", "u", START + 4 * 3600, "/move e2-e4").await;
         let sent = a.due_messages(START + 3 * 3600, START + 5 * 3600).await;
         assert_eq!(reminders(&sent), 1, "{sent:?}");
-        let button = sent
+        // "Not waiting on me" is offered where a game waits on several (issue 53: a KFB game
+        // after its draft, each board's first mover); pressed through a, it stops b's.
+        let at = START + 5 * 3600;
+        send(
+            &a,
+            "org",
+            "k",
+            at,
+            "/kfb new team1:@a @b @c team2:@d @e @f seed:1 remind:1h",
+        )
+        .await;
+        for (u, p) in common::DRAFT {
+            send(&a, u, "k", at, p).await;
+        }
+        let in_k =
+            |sent: &[(String, arbiter::commands::Notify)]| -> Vec<arbiter::commands::Notify> {
+                sent.iter()
+                    .filter(|(t, n)| t == "k" && n.text().contains("reminder:"))
+                    .map(|(_, n)| n.clone())
+                    .collect()
+            };
+        let sent = a.due_messages(at, at + 3600).await;
+        let (who, button) = in_k(&sent)
             .iter()
-            .flat_map(|(_, n)| n.buttons().to_vec())
-            .next()
+            .find_map(|n| Some((n.users().first()?.clone(), n.buttons().first()?.clone())))
             .expect("the reminder's button");
-        let r = a.press("rex", &button, START + 5 * 3600).await;
+        let r = a.press(&who, &button, at + 3600).await;
         assert_eq!(r.ok, Some(true), "{}", r.text);
-        let sent = b.due_messages(START + 5 * 3600, START + 9 * 3600).await;
-        assert_eq!(reminders(&sent), 0, "{sent:?}");
+        let sent = b.due_messages(at + 3600, at + 5 * 3600).await;
+        let mention = format!("@{who}:");
+        assert!(
+            in_k(&sent).iter().all(|n| !n.text().starts_with(&mention)),
+            "{sent:?}"
+        );
     });
 }
 

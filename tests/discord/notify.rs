@@ -285,8 +285,8 @@ async fn whoever_must_act_is_notified_once_and_nobody_else() {
     drop(bot);
 }
 
-/// Issue 41: a reminder is a new message notifying exactly the one user waited on, with a
-/// "not waiting on me" button that stops the reminders of that wait.
+/// Issue 41: a reminder is a new message notifying exactly the one user waited on; issue 53:
+/// with no "not waiting on me" button when the game waits on that user alone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reminder_notifies_only_the_user_waited_on_and_its_button_stops_them() {
     let fake = Fake::start().await;
@@ -333,38 +333,8 @@ async fn a_reminder_notifies_only_the_user_waited_on_and_its_button_stops_them()
         notified.iter().all(|u| *u == ann.id.to_string()),
         "{notified:?}"
     );
-    // Her button: only she may press it; then no more reminders for this wait.
-    let [button] = reminder.buttons.as_slice() else {
-        panic!("one button: {:?}", reminder.buttons);
-    };
-    assert!(button.starts_with("nowait:"), "{button}");
-    let t = fake.press(ben, &reminder, button);
-    let r = fake.answer(&t).await;
-    assert!(message(&r).ephemeral, "a refusal is private");
-    assert!(
-        message(&r).content.contains("someone else's"),
-        "{}",
-        message(&r).content
-    );
-    let t = fake.press(ann, &reminder, button);
-    let r = fake.answer(&t).await;
-    assert!(
-        message(&r).content.contains("no more reminders"),
-        "{}",
-        message(&r).content
-    );
-    let mark = fake.mark();
-    tokio::time::sleep(std::time::Duration::from_secs(7)).await;
-    fake.settle().await;
-    let later: Vec<String> = fake
-        .lock()
-        .public(thread)
-        .iter()
-        .filter(|m| m.content.contains("reminder:"))
-        .map(|m| m.id.to_string())
-        .collect();
-    assert!(
-        fake.notified_since(thread, mark).await.is_empty(),
-        "no more reminders after \"not waiting on me\": {later:?}"
-    );
+    // The game waits on her alone: "not waiting on me" is not offered (issue 53), since a
+    // press would silence the warning before her own deadline. (The button's own flow is
+    // tested on the console, tests/scripts/notify.txt, in a game that waits on several.)
+    assert!(reminder.buttons.is_empty(), "{:?}", reminder.buttons);
 }
