@@ -736,54 +736,42 @@ impl Service {
     ) -> Result<Vec<crate::commands::RunGame>, StoreError> {
         let (user, now) = (caller.user, caller.now);
         let att = self.attention();
-        let mut threads: Vec<String> = match &self.store {
-            Some(store) => store.unfinished_threads_run_by(user, guild).await?,
-            None => lock(&self.slots).keys().cloned().collect(),
+        let threads = match &self.store {
+            Some(store) => Some(store.unfinished_threads_run_by(user, guild).await?),
+            None => None,
         };
-        threads.sort();
-        threads.dedup();
-        let mut out = Vec::new();
-        for thread in threads {
-            let slot = self.slot(&thread);
-            let mut cell = slot.cell.lock().await;
-            if let Err(e) = self.sync(&mut cell, &thread).await {
-                tracing::error!(error = %e, thread, "storage failed");
-                continue;
-            }
-            let Some(game) = cell.hub.game(&thread) else {
-                continue;
-            };
-            let runs = game.organiser().as_deref() == Some(user)
-                || game.officials().iter().any(|o| o == user);
-            if game.finished() || !runs {
-                continue;
-            }
-            let waits = game.waits(now);
-            let since = waits.iter().map(|w| w.since).min().unwrap_or(now);
-            // A timer since the waits began that asked the caller to act: a limit overrun.
-            let mention = format!("@{user}");
-            let overdue = game
-                .due(since, now)
-                .into_iter()
-                .filter(|d| d.notify.users().iter().any(|u| u == user))
-                .filter_map(|d| {
-                    let text = d.notify.text();
-                    let line = text.lines().find(|l| {
-                        l.split_once(": ")
-                            .is_some_and(|(who, _)| who.split(' ').any(|w| w == mention))
-                    })?;
-                    Some((d.at, line.split_once(": ")?.1.to_string()))
-                })
-                .collect();
-            out.push(crate::commands::RunGame {
-                thread: thread.clone(),
-                title: game.kind().title,
-                paused: remind::paused(game, &thread, &att, now),
-                overdue,
-                unstarted: game.log_len() <= 1,
-                waits,
-            });
-        }
+        let runs = |game: &dyn ThreadGame| {
+            game.organiser().as_deref() == Some(user) || game.officials().iter().any(|o| o == user)
+        };
+        let mention = format!("@{user}");
+        let out = self
+            .each_game(threads, runs, |thread, game, _| {
+                let waits = game.waits(now);
+                let since = waits.iter().map(|w| w.since).min().unwrap_or(now);
+                // A timer since the waits began that asked the caller to act: a limit overrun.
+                let overdue = game
+                    .due(since, now)
+                    .into_iter()
+                    .filter(|d| d.notify.users().iter().any(|u| u == user))
+                    .filter_map(|d| {
+                        let text = d.notify.text();
+                        let line = text.lines().find(|l| {
+                            l.split_once(": ")
+                                .is_some_and(|(who, _)| who.split(' ').any(|w| w == mention))
+                        })?;
+                        Some((d.at, line.split_once(": ")?.1.to_string()))
+                    })
+                    .collect();
+                crate::commands::RunGame {
+                    thread: thread.to_string(),
+                    title: game.kind().title,
+                    paused: remind::paused(game, thread, &att, now),
+                    overdue,
+                    unstarted: game.log_len() <= 1,
+                    waits,
+                }
+            })
+            .await;
         Ok(out)
     }
 
@@ -797,13 +785,27 @@ impl Service {
         &self,
         user: &str,
         guild: Option<&str>,
-        mut read: impl FnMut(&str, &dyn ThreadGame, Option<&str>) -> T,
+        read: impl FnMut(&str, &dyn ThreadGame, Option<&str>) -> T,
     ) -> Result<Vec<T>, StoreError> {
-        let mut threads: Vec<String> = match &self.store {
-            Some(store) => store.unfinished_threads_on(user, guild).await?,
-            // Without a database every game is in memory.
-            None => lock(&self.slots).keys().cloned().collect(),
+        let threads = match &self.store {
+            Some(store) => Some(store.unfinished_threads_on(user, guild).await?),
+            None => None,
         };
+        let plays = |game: &dyn ThreadGame| game.users().iter().any(|u| u == user);
+        Ok(self.each_game(threads, plays, read).await)
+    }
+
+    /// Reads each of `threads` (every game in memory when `None`, as without a database) whose
+    /// game is in play and `keep`s, under its own lock, one at a time, in thread order: `read`
+    /// gets the thread, the game and its server. A game that cannot be read is logged and
+    /// passed over.
+    async fn each_game<T>(
+        &self,
+        threads: Option<Vec<String>>,
+        keep: impl Fn(&dyn ThreadGame) -> bool,
+        mut read: impl FnMut(&str, &dyn ThreadGame, Option<&str>) -> T,
+    ) -> Vec<T> {
+        let mut threads = threads.unwrap_or_else(|| lock(&self.slots).keys().cloned().collect());
         threads.sort();
         threads.dedup();
         let mut out = Vec::new();
@@ -815,12 +817,12 @@ impl Service {
                 continue;
             }
             if let Some(game) = cell.hub.game(&thread) {
-                if !game.finished() && game.users().iter().any(|u| u == user) {
+                if !game.finished() && keep(game) {
                     out.push(read(&thread, game, cell.guild.as_deref()));
                 }
             }
         }
-        Ok(out)
+        out
     }
 
     /// Notes what eviction needs of a slot after a command.
