@@ -1,5 +1,5 @@
 //! The console front end: reads commands as typed in Discord from standard input, one line at
-//! a time, and prints the replies (README: "Trying the bot without Discord").
+//! a time, and prints the replies (docs/console.md).
 
 use std::collections::HashSet;
 use std::io::{BufRead, Write};

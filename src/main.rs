@@ -38,7 +38,7 @@ enum SwissCommand {
 #[derive(Subcommand)]
 enum Command {
     /// Play from the terminal: each line is `<user> /<command> …` as typed in Discord, a chat
-    /// line `<user> <text>`, or a `!` control line (see the README).
+    /// line `<user> <text>`, or a `!` control line (see docs/console.md).
     Console {
         /// Database URL: `sqlite://FILE` or a plain file path (created if missing),
         /// `postgres://…`, or `sqlite::memory:` for nothing kept. Default: `DATABASE_URL`,
@@ -81,7 +81,7 @@ enum Command {
         divide: bool,
     },
     /// Write a stored game as text: every action with its board, player and time (the format
-    /// the README describes), then one PGN per board.
+    /// docs/games/kfb.md describes), then one PGN per board.
     Export {
         /// The game: the name (Discord id) of its thread.
         #[arg(long)]

@@ -4,7 +4,7 @@
 //! gives the same state; the position text round-trips; relabelling keeps every piece's
 //! absolute square; two games with the same seed draw the same pieces in the same order; the
 //! shown hash is the SHA-256 of the seed's decimal text and the stacks are the documented
-//! shuffle (re-implemented here from the README's description).
+//! shuffle (re-implemented here from the description in docs/games/chex.md).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeMap;
@@ -56,7 +56,7 @@ fn pieces(pos: &Position) -> BTreeMap<Abs, Piece> {
     pos.pieces().collect()
 }
 
-/// The documented shuffle, written again from the README: SplitMix64 seeded with the seed,
+/// The documented shuffle, written again from docs/games/chex.md: SplitMix64 seeded with the seed,
 /// Fisher–Yates from the last index down, White's stack then Black's, top first.
 fn documented(seed: u64) -> [String; 2] {
     let mut state = seed;

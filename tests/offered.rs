@@ -1,4 +1,4 @@
-//! Every move a game offers is accepted exactly as offered (issue 24, README "Notation").
+//! Every move a game offers is accepted exactly as offered (issue 24, docs/games/kfb.md "Notation").
 //!
 //! Random six-player Kung Fu Bughouse through the console on an SQLite file: after the draft,
 //! each step picks a random player and plays a random entry of that player's own `/moves`

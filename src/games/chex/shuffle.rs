@@ -1,5 +1,5 @@
 //! The stacks' shuffle (Chex rules 5.1), written so a player can check it in a few lines of any
-//! language (README "Chex: checking the shuffle").
+//! language (docs/games/chex.md, "Checking the shuffle").
 //!
 //! - The generator is SplitMix64 with the game's seed as its state: each number is
 //!   `state += 0x9E3779B97F4A7C15; z = state; z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;

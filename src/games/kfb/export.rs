@@ -1,4 +1,4 @@
-//! Export of a game as text: a BPGN-like log of every action (see the README).
+//! Export of a game as text: a BPGN-like log of every action (docs/games/kfb.md, "Export format").
 
 use super::game::{describe, Action, Entry, Game, Settings, COLOUR_NAMES};
 pub use crate::games::export_common::ImportError;
