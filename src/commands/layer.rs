@@ -954,6 +954,24 @@ pub fn overrun_due(
     }
 }
 
+/// The overrun notice of a move limit falling due in `(after, until]` (Ultimate's and
+/// Chex's): `due` is the seat it runs on and when it runs out on the layer's clock
+/// ([`Away::deadline`]), `notice` that seat's number, player and announcement.
+pub fn overrun_in<'a, S: Copy>(
+    due: Option<(S, Timestamp)>,
+    (after, until): (Timestamp, Timestamp),
+    organiser: Option<&str>,
+    notice: impl Fn(S) -> (usize, &'a str, String),
+) -> Vec<Due> {
+    due.filter(|&(_, at)| at > after && at <= until)
+        .map(|(s, at)| {
+            let (seat, user, text) = notice(s);
+            overrun_due(seat, at, user, organiser.map(str::to_string), text)
+        })
+        .into_iter()
+        .collect()
+}
+
 /// An on/off option's value (`on`, `yes`, `true`, or `off`, `no`, `false`, in any case);
 /// `None` for anything else.
 pub fn switch(value: &str) -> Option<bool> {
