@@ -119,4 +119,5 @@ scripts! {
     hostile_text_and_checked_conditional_moves => "robust.txt",
     a_catch_up_is_whole_announced_and_stored => "catchup.txt",
     a_pause_stops_every_clock_of_every_game => "clock.txt",
+    every_wait_is_stated_once_on_the_layers_clock => "waits.txt",
 }

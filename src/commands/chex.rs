@@ -3,7 +3,7 @@
 //! `/takeback`, `/revert`, `/status`, `/moves` and `/export`; the console's `!stack`.
 
 use super::layer::{
-    self, announced, draw_offer, duration_opt, main_text, overrun_due, seed_opt, Asker, Due,
+    self, announced, draw_offer, duration_opt, main_text, overrun_in, seed_opt, Asker, Due,
     GameKind, NewGame, PictureJob, ThreadGame,
 };
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
@@ -254,15 +254,10 @@ impl ThreadGame for Game {
     }
 
     fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due> {
-        let organiser = self.log.first().map(|e| e.actor.clone());
-        Game::due(self)
-            .filter(|&(_, t)| t > after && t <= until)
-            .into_iter()
-            .map(|(side, at)| {
-                let (user, text) = (self.user(side), self.overrun_text(side));
-                overrun_due(side.index(), at, user, organiser.clone(), text)
-            })
-            .collect()
+        let organiser = self.log.first().map(|e| e.actor.as_str());
+        overrun_in(Game::due(self), (after, until), organiser, |s| {
+            (s.index(), self.user(s), self.overrun_text(s))
+        })
     }
 
     fn pictured(&self, command: &str) -> bool {

@@ -452,27 +452,34 @@ impl ThreadGame for Game {
             return Vec::new();
         }
         let since_start = self.last_change().unwrap_or(now);
-        let wait = |seat: usize, what: String, since: Timestamp| layer::Wait {
+        let changed = self.log().changed_entry().unwrap_or(0);
+        let wait = |seat: usize, what: String, (since, began): (Timestamp, usize)| layer::Wait {
             user: self.users[seat].clone(),
             what,
             since,
+            began,
             deadline: None,
+            effect: None,
         };
         let st = self.state();
         let Some(boards) = &st.boards else {
             return self
                 .draft_pickers()
                 .into_iter()
-                .map(|s| wait(s, "pick in the draft".to_string(), since_start))
+                .map(|s| wait(s, "pick in the draft".to_string(), (since_start, changed)))
                 .collect();
         };
-        let drafted = self
-            .log
-            .iter()
-            .filter(|e| e.reverted.is_none() && matches!(e.action, kfb::Action::Pick(_)))
-            .map(|e| e.time)
-            .max()
-            .unwrap_or(since_start);
+        // The last entry in effect that `is` (a pick, a move on a board): when, and where.
+        let last = |is: &dyn Fn(&kfb::Action) -> bool| {
+            self.log
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|(_, e)| e.reverted.is_none() && is(&e.action))
+                .map(|(i, e)| (e.time, i))
+        };
+        let drafted =
+            last(&|a| matches!(a, kfb::Action::Pick(_))).unwrap_or((since_start, changed));
         boards
             .iter()
             .enumerate()
@@ -490,7 +497,12 @@ impl ThreadGame for Game {
                     (None, Some(s)) => (b.first, s),
                     (None, None) => return None,
                 };
-                Some(wait(to_move, format!("move on board {board}"), since))
+                // The entry that began it: the board's last move, found in the log's order.
+                let on_board = |a: &kfb::Action| {
+                    matches!(a, kfb::Action::Move { player, .. } if *player == b.first || *player == b.second)
+                };
+                let began = last(&on_board).map_or(changed, |(_, i)| i);
+                Some(wait(to_move, format!("move on board {board}"), (since, began)))
             })
             .collect()
     }

@@ -52,8 +52,50 @@ pub struct Due {
     pub limit_of: Option<String>,
 }
 
-/// Someone a game waits on: the user, what is expected of them, since when, and by when if
-/// a limit runs. Reminders and `/mygames` are written once on this.
+impl Due {
+    /// What this timer does to a wait whose deadline it is: an overrun notice when it is
+    /// the limit of the user waited on ([`Due::limit_of`]), else the bot's default play
+    /// (a Party pass, a Nomic part or vote run out), which ends the wait.
+    pub fn effect(&self) -> Effect {
+        if self.limit_of.is_some() {
+            Effect::Overrun
+        } else {
+            Effect::DefaultPlay
+        }
+    }
+}
+
+/// What a wait's deadline does when it passes (issue 53: every limit is a deadline players
+/// can see, and says what it does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// The bot plays for them (a Party pass, a Nomic part or vote running out): the wait
+    /// ends.
+    DefaultPlay,
+    /// The overrun notice goes to them and the organiser; they are still asked to act.
+    Overrun,
+    /// A lock on them lifts (the Kung Fu lock).
+    LockLifts,
+    /// A claim against them becomes possible.
+    ClaimPossible,
+}
+
+impl Effect {
+    /// The words for it (`a default play`).
+    pub fn text(self) -> &'static str {
+        match self {
+            Effect::DefaultPlay => "a default play",
+            Effect::Overrun => "an overrun notice",
+            Effect::LockLifts => "the lock lifts",
+            Effect::ClaimPossible => "a claim becomes possible",
+        }
+    }
+}
+
+/// Someone a game waits on, as the game states it from its state alone: the user, what is
+/// expected of them, since when (and the log entry that began it), and by when if a limit
+/// runs, with what the deadline does. Everything time-related reads this one statement:
+/// reminders and the one-hour warning, `/mygames`, the hand-over's "it waits on you".
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Wait {
     /// The user waited on.
@@ -62,8 +104,14 @@ pub struct Wait {
     pub what: String,
     /// Since when.
     pub since: Timestamp,
+    /// The log entry that began it (its place in the log; a wait a timer began since is
+    /// counted from the last entry before it): waits of one game are ordered by it, never
+    /// by their times (a conditional reply comes in the same second as the move it answers).
+    pub began: usize,
     /// When a limit runs out on them, if one does.
     pub deadline: Option<Timestamp>,
+    /// What the deadline does then.
+    pub effect: Option<Effect>,
 }
 
 /// The settings a game runs on, as its creation reply, `/status` and its export tell them:
@@ -100,7 +148,9 @@ const SINCE_WINDOWS: [Timestamp; 3] = [3600, 24 * 3600, DEADLINE_HORIZON];
 /// asked to do what (user, task) at any moment `t` (timers change it: a turn limit runs out).
 /// A wait runs since the later of the game's last action and the last timer before which
 /// that user was not asked; its deadline is the first timer after which they no longer are
-/// (a limit running out on them), looked for an hour, a day, then 30 days ahead. The timers
+/// (a limit running out on them), looked for an hour, a day, then 30 days ahead, and that
+/// timer's [`Due::effect`] is what the deadline does; every wait began with the game's last
+/// entry in effect (a timer since is no entry of its own). The timers
 /// behind are read the same way, an hour, a day, 30 days back, then back to the last action,
 /// so that a game whose limits ran out many times since (a year of hourly limits) costs what
 /// the last of them cost, not all of them.
@@ -114,6 +164,7 @@ pub fn waiting<G: ThreadGame + ?Sized>(
         return Vec::new();
     }
     let changed = game.log().changed_at().unwrap_or(now).min(now);
+    let began = game.log().changed_entry().unwrap_or(0);
     // The timers of each window back, read once for every pair.
     let mut behind: Vec<(Timestamp, Vec<Due>)> = Vec::new();
     let mut past = |i: usize| -> (Timestamp, Vec<Due>) {
@@ -158,7 +209,7 @@ pub fn waiting<G: ThreadGame + ?Sized>(
             let mut deadline = since_then
                 .iter()
                 .find(|d| d.at > since && own(d))
-                .map(|d| d.at);
+                .map(|d| (d.at, d.effect()));
             for horizon in [3600, 24 * 3600, DEADLINE_HORIZON] {
                 if deadline.is_some() {
                     break;
@@ -167,14 +218,16 @@ pub fn waiting<G: ThreadGame + ?Sized>(
                 deadline = ahead
                     .iter()
                     .find(|d| own(d) || !asked_at(d.at).contains(&pair))
-                    .map(|d| d.at);
+                    .map(|d| (d.at, d.effect()));
             }
             let (user, what) = pair;
             Wait {
                 user,
                 what,
                 since,
-                deadline,
+                began,
+                deadline: deadline.map(|d| d.0),
+                effect: deadline.map(|d| d.1),
             }
         })
         .collect()
@@ -952,6 +1005,24 @@ pub fn overrun_due(
         notify: Notify::to(std::iter::once(user.to_string()).chain(organiser), text),
         limit_of: Some(user.to_string()),
     }
+}
+
+/// The overrun notice of a move limit falling due in `(after, until]` (Ultimate's and
+/// Chex's): `due` is the seat it runs on and when it runs out on the layer's clock
+/// ([`Away::deadline`]), `notice` that seat's number, player and announcement.
+pub fn overrun_in<'a, S: Copy>(
+    due: Option<(S, Timestamp)>,
+    (after, until): (Timestamp, Timestamp),
+    organiser: Option<&str>,
+    notice: impl Fn(S) -> (usize, &'a str, String),
+) -> Vec<Due> {
+    due.filter(|&(_, at)| at > after && at <= until)
+        .map(|(s, at)| {
+            let (seat, user, text) = notice(s);
+            overrun_due(seat, at, user, organiser.map(str::to_string), text)
+        })
+        .into_iter()
+        .collect()
 }
 
 /// An on/off option's value (`on`, `yes`, `true`, or `off`, `no`, `false`, in any case);

@@ -806,16 +806,23 @@ impl Hub {
                 };
             }
             "status" => {
+                // A paused game (the layer's clock, or its own rules) waits on nobody.
+                let paused = game.away().paused_at(now).is_some() || game.stalled(now).is_some();
+                let waits = (!paused)
+                    .then(|| mygames::waits_line(&game.waits(now)))
+                    .flatten()
+                    .map(|l| format!("\n{l}"))
+                    .unwrap_or_default();
                 return Reply {
                     ok: Some(true),
                     text: format!(
-                        "{}\n{}",
+                        "{}\n{}{waits}",
                         game.status(now).trim_end(),
                         layer::settings_text(&**game)
                     ),
                     ephemeral: true,
                     ..Reply::default()
-                }
+                };
             }
             "moves" => return moves_reply(&**game, user, cmd, now),
             "premove" => match premove::now_due(&**game, caller, cmd) {

@@ -64,6 +64,25 @@ fn away_text(user: &str, away: &[(String, crate::time::Timestamp)]) -> String {
     format!(" ({})", v.join("; "))
 }
 
+/// `/status`'s line of whom the game waits on, read from its statement of waits (issue 53):
+/// `Waiting on: @ann: play since 1h ago, deadline in 2d (then a default play)`, the waits in
+/// the order of the log entries that began them; `None` when it waits on nobody.
+pub fn waits_line(waits: &[Wait]) -> Option<String> {
+    let mut waits: Vec<&Wait> = waits.iter().collect();
+    waits.sort_by_key(|w| w.began);
+    let v: Vec<String> = waits
+        .iter()
+        .map(|w| {
+            let mut s = wait_text(w, Some(&w.user));
+            if let (Some(_), Some(e)) = (w.deadline, w.effect) {
+                s.push_str(&format!(" (then {})", e.text()));
+            }
+            s
+        })
+        .collect();
+    (!v.is_empty()).then(|| format!("Waiting on: {}", v.join("; ")))
+}
+
 /// The reply: `ok:`, one line per game waiting on `user` in order of urgency, then
 /// `waiting on others:` and the rest (ephemeral: it is the caller's own list).
 pub fn my_games_reply(user: &str, games: Vec<MyGame>) -> Reply {
@@ -203,7 +222,9 @@ mod tests {
             user: user.into(),
             what: "move".into(),
             since,
+            began: 0,
             deadline,
+            effect: None,
         }
     }
 

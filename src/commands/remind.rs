@@ -317,7 +317,9 @@ mod tests {
             user: "ann".into(),
             what: "move".into(),
             since,
+            began: 0,
             deadline,
+            effect: None,
         }
     }
 

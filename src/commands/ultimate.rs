@@ -3,8 +3,8 @@
 //! `/revert`, `/status`, `/moves` and `/export`.
 
 use super::layer::{
-    self, announced, draw_offer, duration_opt, main_text, on_off, overrun_due, seed_opt, Asker,
-    Due, GameKind, NewGame, PictureJob, SquareSeen, ThreadGame,
+    self, announced, draw_offer, duration_opt, main_text, on_off, overrun_in, seed_opt, Asker, Due,
+    GameKind, NewGame, PictureJob, SquareSeen, ThreadGame,
 };
 use super::replay::{self, Frames, ReplayJob, ReplayOptions};
 use super::{mention, Caller, Command, Notify, Reply};
@@ -353,14 +353,10 @@ impl ThreadGame for Game {
     }
 
     fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due> {
-        let organiser = self.log.first().map(|e| e.actor.clone());
-        self.overruns(after, until)
-            .into_iter()
-            .map(|(seat, at)| {
-                let (user, text) = (self.user(seat), self.overrun_text(seat));
-                overrun_due(seat.index(), at, user, organiser.clone(), text)
-            })
-            .collect()
+        let organiser = self.log.first().map(|e| e.actor.as_str());
+        overrun_in(Game::due(self), (after, until), organiser, |s| {
+            (s.index(), self.user(s), self.overrun_text(s))
+        })
     }
 
     fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {

@@ -69,15 +69,20 @@ impl Away {
             .map(|&(a, _)| a)
     }
 
-    /// The periods in which a limit on `user` stops: their vacations and the game's pauses,
-    /// merged, in order.
-    fn stops(&self, user: &str) -> Vec<(Timestamp, Timestamp)> {
+    /// The periods in which a limit on `user` stops: their vacations, the game's pauses and
+    /// `also` (the game's own stops of that limit, handed in as periods), merged, in order.
+    fn stops(&self, user: &str, also: &[(Timestamp, Timestamp)]) -> Vec<(Timestamp, Timestamp)> {
         let own = self.periods.get(user).map_or(&[][..], Vec::as_slice);
-        if self.paused.is_empty() {
+        if self.paused.is_empty() && also.is_empty() {
             return own.to_vec();
         }
-        let mut v: Vec<(Timestamp, Timestamp)> =
-            own.iter().chain(self.paused.iter()).copied().collect();
+        let mut v: Vec<(Timestamp, Timestamp)> = own
+            .iter()
+            .chain(self.paused.iter())
+            .chain(also.iter())
+            .copied()
+            .filter(|&(a, b)| a < b)
+            .collect();
         v.sort_unstable();
         let mut merged: Vec<(Timestamp, Timestamp)> = Vec::with_capacity(v.len());
         for (a, b) in v {
@@ -216,8 +221,49 @@ impl Away {
     /// run while they are away, nor while the game is paused; `None` when a pause still
     /// open stops it (it runs out at no known time).
     pub fn deadline(&self, user: &str, start: Timestamp, limit: Timestamp) -> Option<Timestamp> {
-        let at = run_out(self.stops(user), start, limit);
+        self.deadline_also(user, start, limit, &[])
+    }
+
+    /// [`Away::deadline`] for a limit that also stops in `also`: a game's own pauses (a
+    /// Nomic Referee's `/pause`, a round of turns run out), or a hold of one limit by its
+    /// rules (a Nomic turn's clock held by an out-of-turn vote). The game states the
+    /// periods; the clock alone computes what they do to the deadline.
+    pub fn deadline_also(
+        &self,
+        user: &str,
+        start: Timestamp,
+        limit: Timestamp,
+        also: &[(Timestamp, Timestamp)],
+    ) -> Option<Timestamp> {
+        let at = run_out(self.stops(user, also), start, limit);
         (at != Timestamp::MAX).then_some(at)
+    }
+
+    /// The start a limit on `user` must have for `ran` seconds of it to have run by `at`
+    /// (stopped as [`Away::deadline_also`] stops it): a limit given a time left at `at`
+    /// (Nomic's `/edit clock left:`) is one of `limit` seconds started here, `limit - left`
+    /// having run.
+    pub fn start_for(
+        &self,
+        user: &str,
+        at: Timestamp,
+        ran: Timestamp,
+        also: &[(Timestamp, Timestamp)],
+    ) -> Timestamp {
+        let mut t = at;
+        let mut need = ran;
+        for (a, b) in self.stops(user, also).into_iter().rev() {
+            if a >= t {
+                continue;
+            }
+            let b = b.min(t);
+            if t - b >= need {
+                break;
+            }
+            need -= t - b;
+            t = a;
+        }
+        t.saturating_sub(need)
     }
 
     /// When a limit of `limit` seconds started at `start` runs out if only the game's pauses
@@ -328,5 +374,31 @@ mod tests {
         b.set_pauses(vec![(15 * H, 30 * H), (60 * H, Timestamp::MAX)]);
         assert!(a.same_until(&b, 49 * H));
         assert!(!a.same_until(&b, 55 * H));
+    }
+
+    #[test]
+    fn a_games_own_stops_join_the_clock_and_a_time_left_finds_its_start() {
+        let mut a = Away::none();
+        a.add("ann", 10 * H, 20 * H);
+        // A game's own pause 30–40 and ann's vacation stop her 24h limit from 0: 44h.
+        let own = [(30 * H, 40 * H)];
+        assert_eq!(a.deadline_also("ann", 0, 24 * H, &own), Some(44 * H));
+        // An open one: no deadline.
+        assert_eq!(
+            a.deadline_also("bob", 0, 24 * H, &[(5 * H, Timestamp::MAX)]),
+            None
+        );
+        // 2h left at 50h of a 24h limit: 22h ran, counted back past the stops.
+        let start = a.start_for("ann", 50 * H, 22 * H, &own);
+        assert_eq!(start, 8 * H);
+        assert_eq!(a.deadline_also("ann", start, 24 * H, &own), Some(52 * H));
+        // Left at a moment inside a stop: it runs from the stop's end.
+        let open = [(30 * H, Timestamp::MAX)];
+        let start = a.start_for("bob", 35 * H, 20 * H, &open);
+        assert_eq!(start, 10 * H);
+        assert_eq!(
+            a.deadline_also("bob", start, 24 * H, &[(30 * H, 60 * H)]),
+            Some(64 * H)
+        );
     }
 }

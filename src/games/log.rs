@@ -582,6 +582,8 @@ pub trait StoredLog {
     /// When the game last changed: the time of its latest action in effect (numbered), or of
     /// its start; chat lines and undone actions do not count.
     fn changed_at(&self) -> Option<Timestamp>;
+    /// Which entry that is ([`StoredLog::changed_at`]): its place in the log.
+    fn changed_entry(&self) -> Option<usize>;
     /// When someone acted in the game, in order: its start and every numbered entry, undone
     /// ones too (an action taken ended a pause when it was taken), but not the bot's own
     /// entries (a default play when a limit ran out) nor chat lines. The layer's clock reads
@@ -605,12 +607,18 @@ impl<A: Logged> StoredLog for Log<A> {
     }
 
     fn changed_at(&self) -> Option<Timestamp> {
+        self.changed_entry()
+            .and_then(|i| self.0.get(i))
+            .map(|e| e.time)
+    }
+
+    fn changed_entry(&self) -> Option<usize> {
         self.0
             .iter()
             .enumerate()
             .rev()
             .find(|(i, e)| e.reverted.is_none() && (e.number.is_some() || *i == 0))
-            .map(|(_, e)| e.time)
+            .map(|(i, _)| i)
     }
 
     fn acted_at(&self) -> Vec<Timestamp> {

@@ -751,12 +751,13 @@ impl Game {
     /// When the player to act overruns `move_limit` (it does not run while they are away,
     /// shared rules 7.5).
     pub fn due(&self) -> Option<(Side, Timestamp)> {
-        let limit = self.settings.move_limit?;
         let side = self.to_move()?;
-        let at = self
-            .away
-            .deadline(self.user(side), self.state.turn_started, limit)?;
-        Some((side, at))
+        let start = self.state.turn_started;
+        Some((
+            side,
+            self.away
+                .deadline(self.user(side), start, self.settings.move_limit?)?,
+        ))
     }
 
     /// The overrun text.
@@ -877,8 +878,16 @@ impl Game {
                 let Some(side) = self.side_of(player) else {
                     return refuse(format!("{player} is not playing in this game"));
                 };
-                let Some((due_side, due)) = self.due() else {
+                if self.settings.move_limit.is_none() {
                     return refuse("this game has no move limit (move_limit:), so there is no overrun to resign for");
+                }
+                // The layer's clock: the limit stops while the game is paused or its player
+                // away, and no overrun can be resigned for then.
+                let Some((due_side, due)) = self.due() else {
+                    return refuse(format!(
+                        "{} has not overrun: the move limit stops while the game is paused or they are away",
+                        self.name(side)
+                    ));
                 };
                 if due_side != side {
                     return refuse(format!(

@@ -226,7 +226,7 @@ pub struct Proposal {
     pub votes: Vec<Option<bool>>,
     /// Where it stands.
     pub standing: Standing,
-    /// When it was proposed (shifted by pauses).
+    /// When it was proposed (its limit starts then; pauses stop it on the layer's clock).
     pub opened: Timestamp,
     /// Spelling fixes: (old text, new text).
     pub fixes: Vec<(String, String)>,
@@ -262,7 +262,7 @@ pub struct Demotion {
     pub author: usize,
     /// The proposal.
     pub proposal: u32,
-    /// Since when (shifted by pauses).
+    /// Since when (its limit starts then; pauses stop it on the layer's clock).
     pub since: Timestamp,
     /// The part-3 limit passed: a Referee may choose.
     pub referee: bool,
@@ -298,6 +298,10 @@ pub struct State {
     pub judgments: Vec<Judgment>,
     /// Paused by a Referee since (or, when `stalled`, by the game itself).
     pub paused: Option<Timestamp>,
+    /// The game's own pauses that ended, `[from, until)`, oldest first: with the open one
+    /// ([`State::pause_stops`]) they stop every limit on the layer's clock
+    /// ([`crate::games::away::Away::deadline_also`]); no limit is moved by them (issue 53).
+    pub pauses: Vec<(Timestamp, Timestamp)>,
     /// The pause is the game's own: every player let a turn run out in a row (issue 41). A
     /// player's action or `/resume` (a Referee or the organiser) ends it.
     pub stalled: bool,
@@ -307,7 +311,8 @@ pub struct State {
     pub over: bool,
     /// The winner.
     pub winner: Option<usize>,
-    /// When the current part (or slot) began, shifted by pauses.
+    /// When the current part (or slot) began (pauses and holds stop its limit on the
+    /// layer's clock; Referees' clock edits move it).
     pub clock: Timestamp,
     /// The current player has proposed this turn.
     pub proposed: bool,
@@ -319,6 +324,9 @@ pub struct State {
     pub now: Timestamp,
     /// Held since (an out-of-turn vote holds the turn's clock).
     pub held: Option<Timestamp>,
+    /// The holds of the turn's clock that ended, `[from, until)`, oldest first: they stop
+    /// the turn's limit (not a vote's) as pauses do.
+    pub holds: Vec<(Timestamp, Timestamp)>,
     /// Whom the last action or event calls on to act, beyond whose turn it is: (user, what).
     pub calls: Vec<(String, String)>,
     /// Armies checkmated by the last action (for the picture).
@@ -621,6 +629,7 @@ impl State {
             proposals: Vec::new(),
             judgments: Vec::new(),
             paused: None,
+            pauses: Vec::new(),
             stalled: false,
             ran_out: std::collections::BTreeSet::new(),
             over: false,
@@ -631,6 +640,7 @@ impl State {
             last: None,
             now: t,
             held: None,
+            holds: Vec::new(),
             calls: Vec::new(),
             mated: Vec::new(),
             ahead: None,
@@ -993,43 +1003,81 @@ impl State {
         if self.over || self.paused.is_some() {
             return None;
         }
-        if let Some(p) = self.open_vote() {
-            let at = ctx.away.deadline("", p.opened, self.settings.vote_limit)?;
-            return Some((at, 300 + p.n as usize));
-        }
-        let theirs = |player: Option<usize>, start: Timestamp, limit: Timestamp| match player
-            .and_then(|p| ctx.players.get(p))
-        {
-            Some(user) => ctx.away.deadline(user, start, limit),
-            None => ctx.away.deadline("", start, limit),
-        };
-        if let Some(d) = &self.demotion {
-            if d.referee {
-                return None;
-            }
-            return Some((
-                theirs(Some(d.author), d.since, self.settings.part3_limit)?,
-                400 + d.proposal as usize,
-            ));
-        }
-        if self.held.is_some() {
-            return None;
-        }
-        let s = &self.settings;
-        let me = self.current_player();
-        match self.pos.turn.slot {
-            Slot::Army(a) => match self.pos.turn.part {
-                1 => Some((theirs(me, self.clock, s.part1_limit)?, a)),
-                2 => Some((theirs(me, self.clock, s.part1_limit)?, 100 + a)),
-                _ => Some((theirs(me, self.clock, s.part3_limit)?, 200 + a)),
+        let which = self.running()?;
+        let at = self.limit_end(which, ctx)?;
+        let code = match which {
+            Running::Vote(i) => 300 + self.proposals[i].n as usize,
+            Running::Demotion => 400 + self.demotion.as_ref().map_or(0, |d| d.proposal as usize),
+            Running::Turn => match (self.pos.turn.slot, self.pos.turn.part) {
+                (Slot::Army(a), 1) => a,
+                (Slot::Army(a), 2) => 100 + a,
+                (Slot::Army(a), _) => 200 + a,
+                (Slot::Undead(p), _) => 250 + p,
+                (Slot::Idle, _) => return None,
             },
-            Slot::Undead(p) => Some((theirs(me, self.clock, s.part3_limit)?, 250 + p)),
-            Slot::Idle => None,
+        };
+        Some((at, code))
+    }
+
+    /// The game's own pauses as stops of the layer's clock: those that ended and the one
+    /// still open (to `Timestamp::MAX`).
+    fn pause_stops(&self) -> Vec<(Timestamp, Timestamp)> {
+        let mut v = self.pauses.clone();
+        if let Some(p) = self.paused {
+            v.push((p, Timestamp::MAX));
+        }
+        v
+    }
+
+    /// What the layer's clock needs of a running limit: whose limit it is (`""`: nobody's,
+    /// a vote's, which no vacation stops), when it started, how long it is, and the game's
+    /// own stops of it (its pauses; for the turn's limit also the holds).
+    fn limit_parts(
+        &self,
+        which: Running,
+        ctx: &Ctx<'_>,
+    ) -> (String, Timestamp, Timestamp, Vec<(Timestamp, Timestamp)>) {
+        let user = |p: Option<usize>| {
+            p.and_then(|p| ctx.players.get(p))
+                .cloned()
+                .unwrap_or_default()
+        };
+        let s = &self.settings;
+        let mut stops = self.pause_stops();
+        match which {
+            Running::Vote(i) => (String::new(), self.proposals[i].opened, s.vote_limit, stops),
+            Running::Demotion => {
+                let (author, since) = self
+                    .demotion
+                    .as_ref()
+                    .map_or((None, self.now), |d| (Some(d.author), d.since));
+                (user(author), since, s.part3_limit, stops)
+            }
+            Running::Turn => {
+                stops.extend_from_slice(&self.holds);
+                if let Some(h) = self.held {
+                    stops.push((h, Timestamp::MAX));
+                }
+                let limit = match self.pos.turn.slot {
+                    Slot::Army(_) if self.pos.turn.part <= 2 => s.part1_limit,
+                    _ => s.part3_limit,
+                };
+                (user(self.current_player()), self.clock, limit, stops)
+            }
         }
     }
 
-    /// The limit running (paused or not): what it is and when it runs out if play goes on.
-    fn running(&self) -> Option<(Running, Timestamp)> {
+    /// When a running limit runs out on the layer's clock (its player's vacations, the
+    /// layer's and the game's pauses, the turn's holds stop it); `None` while one of them
+    /// still open stops it.
+    fn limit_end(&self, which: Running, ctx: &Ctx<'_>) -> Option<Timestamp> {
+        let (user, start, limit, stops) = self.limit_parts(which, ctx);
+        ctx.away.deadline_also(&user, start, limit, &stops)
+    }
+
+    /// The limit running (paused or not): which it is ([`State::limit_parts`] tells the
+    /// layer's clock its start, length and stops).
+    fn running(&self) -> Option<Running> {
         if self.over {
             return None;
         }
@@ -1038,24 +1086,16 @@ impl State {
             .iter()
             .position(|p| p.standing == Standing::Open)
         {
-            return Some((
-                Running::Vote(i),
-                self.proposals[i].opened + self.settings.vote_limit,
-            ));
+            return Some(Running::Vote(i));
         }
         if let Some(d) = &self.demotion {
-            return (!d.referee)
-                .then_some((Running::Demotion, d.since + self.settings.part3_limit));
+            return (!d.referee).then_some(Running::Demotion);
         }
         if self.held.is_some() {
             return None;
         }
-        let s = &self.settings;
         match self.pos.turn.slot {
-            Slot::Army(_) if self.pos.turn.part <= 2 => {
-                Some((Running::Turn, self.clock + s.part1_limit))
-            }
-            Slot::Army(_) | Slot::Undead(_) => Some((Running::Turn, self.clock + s.part3_limit)),
+            Slot::Army(_) | Slot::Undead(_) => Some(Running::Turn),
             Slot::Idle => None,
         }
     }
@@ -1204,15 +1244,12 @@ impl State {
         self.call_referees(what);
     }
 
-    /// Ends a pause (a Referee's or the game's own) at `t`: the running limits are extended
-    /// by it, and turns no longer count as run out in a row.
+    /// Ends a pause (a Referee's or the game's own) at `t`: it joins the game's pauses,
+    /// which stop the running limits on the layer's clock, and turns no longer count as run
+    /// out in a row.
     fn end_pause(&mut self, t: Timestamp) {
         if let Some(since) = self.paused.take() {
-            let by = t.saturating_sub(since);
-            self.shift(by);
-            if let Some(h) = &mut self.held {
-                *h += by;
-            }
+            self.pauses.push((since, t));
         }
         self.stalled = false;
         self.ran_out.clear();
@@ -1225,18 +1262,6 @@ impl State {
             self.end_pause(t);
         }
         self.ran_out.clear();
-    }
-
-    fn shift(&mut self, by: u64) {
-        self.clock += by;
-        for p in &mut self.proposals {
-            if p.standing == Standing::Open {
-                p.opened += by;
-            }
-        }
-        if let Some(d) = &mut self.demotion {
-            d.since += by;
-        }
     }
 
     // ----- votes ---------------------------------------------------------------------
@@ -1372,8 +1397,7 @@ impl State {
         self.demotion = None;
         if held {
             if let Some(since) = self.held.take() {
-                let by = t.saturating_sub(since);
-                self.clock += by;
+                self.holds.push((since, t));
             }
         } else {
             self.end_turn(t, lines, ctx);
@@ -2532,7 +2556,7 @@ impl<'a> Fold<'a> {
 
     /// `/edit clock add:`: the running limit gets more time.
     fn edit_clock(&mut self, add: u64) -> Result<(), Refusal> {
-        let Some((which, _)) = self.st.running() else {
+        let Some(which) = self.st.running() else {
             return refuse("no limit is running now");
         };
         self.st
@@ -2546,14 +2570,20 @@ impl<'a> Fold<'a> {
     }
 
     /// `/edit clock left:`: the time left on the running limit, from now or, while paused,
-    /// from the resumption.
+    /// from the resumption: the limit's start is put where the layer's clock has `left` of
+    /// it remain now.
     fn edit_clock_left(&mut self, left: u64) -> Result<(), Refusal> {
-        let Some((which, at)) = self.st.running() else {
+        let Some(which) = self.st.running() else {
             return refuse("no limit is running now");
         };
-        let from = self.st.paused.unwrap_or(self.t);
-        let want = from.saturating_add(left);
-        let delta = i64::try_from(want).unwrap_or(i64::MAX) - i64::try_from(at).unwrap_or(i64::MAX);
+        let (user, start, limit, stops) = self.st.limit_parts(which, self.ctx);
+        let want = self
+            .ctx
+            .away
+            .start_for(&user, self.t, limit.saturating_sub(left), &stops)
+            .saturating_add(left.saturating_sub(limit));
+        let delta =
+            i64::try_from(want).unwrap_or(i64::MAX) - i64::try_from(start).unwrap_or(i64::MAX);
         self.st.move_limit(which, delta);
         self.lines.push(format!(
             "Edit: the running limit ({}) has {} left{}.",
@@ -3505,11 +3535,18 @@ impl Game {
                 .filter(|&q| p.votes[q].is_none())
                 .map(|q| self.users[q].clone())
                 .collect();
+            let until = st
+                .proposals
+                .iter()
+                .position(|q| q.n == p.n)
+                .and_then(|i| st.limit_end(Running::Vote(i), &self.ctx(true)))
+                .map_or("play resumes and its limit runs out".to_string(), |at| {
+                    crate::time::stamp(at, crate::time::Style::Full)
+                });
             v.push(format!(
-                "Proposal {} by {} open until {}: {} (waiting for: {})",
+                "Proposal {} by {} open until {until}: {} (waiting for: {})",
                 p.n,
                 p.author,
-                crate::time::stamp(p.opened + st.settings.vote_limit, crate::time::Style::Full),
                 p.text,
                 waiting.join(", ")
             ));

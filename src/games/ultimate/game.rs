@@ -592,12 +592,13 @@ impl Game {
     /// When the player to move overruns `move_limit`, if it is set and the game in play (it
     /// does not run while they are away, shared rules 7.5).
     pub fn due(&self) -> Option<(Seat, Timestamp)> {
-        let limit = self.settings.move_limit?;
         let seat = self.to_move()?;
-        let at = self
-            .away
-            .deadline(self.user(seat), self.state.turn_started, limit)?;
-        Some((seat, at))
+        let start = self.state.turn_started;
+        Some((
+            seat,
+            self.away
+                .deadline(self.user(seat), start, self.settings.move_limit?)?,
+        ))
     }
 
     /// Overruns that fall due in `(after, until]`.
@@ -674,7 +675,14 @@ impl Game {
                         self.name(self.state.pos.turn())
                     ));
                 }
-                let due = self.state.turn_started.saturating_add(limit);
+                // The layer's clock: the limit stops while the game is paused or its player
+                // away, and no overrun can be conceded for then.
+                let Some((_, due)) = self.due() else {
+                    return refuse(format!(
+                        "{} has not overrun: the move limit stops while the game is paused or they are away",
+                        self.name(seat)
+                    ));
+                };
                 if now < due {
                     return refuse(format!(
                         "{} has not overrun yet: the move limit ({}) runs out in {}",
