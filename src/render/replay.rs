@@ -430,8 +430,7 @@ fn lut_of(
             0,
         ),
     };
-    for k in from..colours.len().min(256) {
-        let colour = colours[k];
+    for (k, &colour) in colours.iter().enumerate().take(256).skip(from) {
         lut.entry[k] = *known
             .entry(colour)
             .or_insert_with(|| nearest(palette, colour));
