@@ -1257,6 +1257,21 @@ fn check_replay(
     let moves: Vec<usize> = (0..rows.len())
         .filter(|&i| rows[i].command.starts_with("/move") && rows[i].reverted.is_none())
         .collect();
+    // Drawn once: one pass, each frame's picture drawn once (and a few for the palette),
+    // and after the first frame only what changed written (issue 55).
+    assert_eq!(r.passes, 1, "{name}: one pass");
+    assert_eq!(r.drawn, r.frames, "{name}: each frame drawn once");
+    assert!(
+        r.sampled <= 8,
+        "{name}: {} pictures drawn for the palette",
+        r.sampled
+    );
+    let area = u64::from(r.size.0) * u64::from(r.size.1);
+    let per_frame = r.encoded / (r.frames as u64 - 1);
+    assert!(
+        per_frame * 2 < area,
+        "{name}: {per_frame} pixels written a frame on a screen of {area}"
+    );
     let (size, frames) = decode_replay(&r.gif);
     look_at_frames(name, &frames);
     assert_eq!(
@@ -1278,6 +1293,14 @@ fn check_replay(
     let (end, _) = prefix(&*game, moves.last().unwrap() + 1);
     let off = off_share(&frames.last().unwrap().0, &expected(&*end, last), 24);
     assert!(off < 0.002, "{name}: last frame {:.3}% off", off * 100.0);
+    // Every frame between, written as its changes over the frames before it, shows its
+    // position's picture (a sample of them: a few, evenly spaced).
+    for i in (1..frames.len() - 1).step_by((frames.len() / 6).max(1)) {
+        let m = moves[i - 1];
+        let (then, _) = prefix(&*game, m + 1);
+        let off = off_share(&frames[i].0, &expected(&*then, rows[m].time), 24);
+        assert!(off < 0.002, "{name}: frame {i} {:.3}% off", off * 100.0);
+    }
     game
 }
 
@@ -1396,8 +1419,10 @@ fn a_long_replay_stays_under_the_limit() {
     assert_eq!((whole.scale, whole.frames), (1.0, n));
     let smaller = render_replay(&spec(whole.gif.len() * 2 / 3)).unwrap();
     assert!(smaller.scale < 1.0 && smaller.gif.len() <= whole.gif.len() * 2 / 3);
-    let tiny = render_replay(&spec(whole.gif.len() / 12)).unwrap();
-    assert!(tiny.skipped > 0 && tiny.gif.len() <= whole.gif.len() / 12);
+    // (A tenth: with only its changes written each frame, the whole replay is small enough
+    // that the smallest scale with the first and last frames alone is about a twelfth.)
+    let tiny = render_replay(&spec(whole.gif.len() / 10)).unwrap();
+    assert!(tiny.skipped > 0 && tiny.gif.len() <= whole.gif.len() / 10);
     let (_, frames) = decode_replay(&tiny.gif);
     assert_eq!(frames.len(), tiny.frames);
 }

@@ -482,7 +482,7 @@ pub struct ReplayBench {
     pub actions: u32,
     /// The replay drawn.
     pub replayed: Replayed,
-    /// Milliseconds to draw it (both passes).
+    /// Milliseconds to draw it (the palette's pictures and every pass).
     pub ms: f64,
 }
 
@@ -524,20 +524,22 @@ fn last_number(g: &dyn ThreadGame) -> u32 {
 /// The benchmark's lines, as `arbiter render-bench` prints them.
 pub fn bench_text(lines: &[ReplayBench]) -> String {
     let mut s = format!(
-        "{:<26} {:>7} {:>6} {:>9} {:>10} {:>6} {:>7}\n",
-        "replay", "actions", "frames", "ms", "bytes", "scale", "passes"
+        "{:<26} {:>7} {:>6} {:>9} {:>10} {:>6} {:>7} {:>6} {:>8}\n",
+        "replay", "actions", "frames", "ms", "bytes", "scale", "passes", "drawn", "px/frame"
     );
     for l in lines {
         let r = &l.replayed.replay;
         s.push_str(&format!(
-            "{:<26} {:>7} {:>6} {:>9.0} {:>10} {:>5.0}% {:>7}\n",
+            "{:<26} {:>7} {:>6} {:>9.0} {:>10} {:>5.0}% {:>7} {:>6} {:>8}\n",
             l.name,
             l.actions,
             r.frames,
             l.ms,
             r.gif.len(),
             r.scale * 100.0,
-            r.passes
+            r.passes,
+            r.sampled + r.drawn,
+            r.encoded / r.frames.saturating_sub(1).max(1) as u64
         ));
     }
     s

@@ -609,10 +609,47 @@ pub(crate) enum Turn {
     Anticlockwise,
 }
 
+thread_local! {
+    /// The palette entries the next canvas made with [`Canvas::new`] on this thread starts
+    /// with (see [`with_palette_of`]).
+    static SEED: std::cell::RefCell<Option<Vec<(Rgb8, bool)>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `draw` with the first canvas it makes ([`Canvas::new`]) starting with `seed`'s
+/// palette entries, in order: a replay draws each frame of a game so, and the frame's
+/// pixels compare byte for byte with the last frame's where the picture is the same. The
+/// picture is the fresh one up to the palette's choices for anti-aliasing colours (each
+/// within a few levels of the exact colour either way).
+pub(crate) fn with_palette_of<T>(seed: &Canvas, draw: impl FnOnce() -> T) -> T {
+    let entries = seed.px.pal.entries();
+    SEED.with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            *s = Some(entries);
+        }
+    });
+    let out = draw();
+    SEED.with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            *s = None;
+        }
+    });
+    out
+}
+
 impl Canvas {
     /// A canvas filled with one colour.
     pub fn new(w: u32, h: u32, bg: Rgb8) -> Canvas {
-        Canvas::indexed(w, h, bg, &[], Palette::new())
+        let seed = SEED.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.take()));
+        let pal = match seed {
+            Some(entries) => Palette::seeded(&entries),
+            None => Palette::new(),
+        };
+        Canvas::indexed(w, h, bg, &[], pal)
+    }
+
+    /// Entries in the picture's palette.
+    pub fn palette_len(&self) -> usize {
+        self.px.pal.colours().len()
     }
 
     /// A canvas of `bg` with rectangles (x, y, w, h, colour) already filled on it, in order:
@@ -707,6 +744,11 @@ impl Canvas {
     /// replay's frames), which take the indices as they are instead of decoding a PNG.
     pub fn pixels(&self) -> (&[u8], usize, &[Rgb8]) {
         (&self.px.rows, self.w as usize + 1, self.px.pal.colours())
+    }
+
+    /// Whether palette entry `i` was made for a flat colour (not anti-aliasing).
+    pub fn is_flat(&self, i: u8) -> bool {
+        self.px.pal.is_flat(i)
     }
 
     /// The picture's PNG rows and their stride.

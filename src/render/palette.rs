@@ -212,6 +212,26 @@ impl Palette {
         Palette::with_memo(memo)
     }
 
+    /// A palette whose first entries are `seed`'s (colour, and whether made for a flat
+    /// colour), in order: a replay's frame drawn with its last frame's entries keeps their
+    /// indices, so the two compare byte for byte.
+    pub fn seeded(seed: &[(Rgb8, bool)]) -> Palette {
+        let mut p = Palette::new();
+        for &(c, flat) in seed.iter().take(256) {
+            p.push(c, flat);
+        }
+        p
+    }
+
+    /// The entries with, for each, whether it was made for a flat colour.
+    pub fn entries(&self) -> Vec<(Rgb8, bool)> {
+        self.colours
+            .iter()
+            .zip(&self.flat)
+            .map(|(&c, &f)| (c, f))
+            .collect()
+    }
+
     fn with_memo(memo: Memo) -> Palette {
         Palette {
             colours: Vec::with_capacity(256),

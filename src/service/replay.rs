@@ -69,6 +69,7 @@ impl Service {
                     frames = r.replay.frames,
                     bytes = r.replay.gif.len(),
                     passes = r.replay.passes,
+                    drawn = r.replay.drawn,
                     drawing_us = cpu.drawing.as_micros() as u64,
                     "replay drawn"
                 );
