@@ -94,6 +94,8 @@ scripts! {
     inactivity_claim => "inactivity.txt",
     takeback_revert_proxy => "moderation.txt",
     tournament_from_signups_to_the_end => "tournament.txt",
+    chex_swiss_to_its_winner => "tournament_chex.txt",
+    chex_round_robin_to_its_winner => "tournament_roundrobin.txt",
     pawns_of_several_armies => "armies.txt",
     ultimate_through_the_layer => "ultimate.txt",
     chex_through_the_layer => "chex.txt",

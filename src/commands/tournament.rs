@@ -7,7 +7,7 @@ use super::{mention, Caller, Command, Hub, Notify, Reply};
 use crate::games::kfb::Game;
 use crate::time::{format_duration, parse_duration, Timestamp};
 use crate::tournament;
-use crate::tournament::{MatchResult, PairOutcome, Settings, Tournament};
+use crate::tournament::{EventGame, Format, MatchResult, PairOutcome, Settings, Tournament};
 
 /// A match whose thread a front end should open: it creates a thread and calls
 /// [`Hub::open_match`] (through the service) with it.
@@ -30,10 +30,21 @@ impl MatchOpen {
             tournament: thread.to_string(),
             round: b.round,
             board: b.board,
-            title: format!(
-                "{}: round {} board {} (Team {} vs Team {})",
-                t.name, b.round, b.board, b.white, b.black
-            ),
+            title: if t.individual() {
+                format!(
+                    "{}: round {} board {} ({} vs {})",
+                    t.name,
+                    b.round,
+                    b.board,
+                    t.board_label(b, b.white),
+                    t.board_label(b, b.black)
+                )
+            } else {
+                format!(
+                    "{}: round {} board {} (Team {} vs Team {})",
+                    t.name, b.round, b.board, b.white, b.black
+                )
+            },
         }
     }
 }
@@ -62,7 +73,166 @@ fn number(cmd: &Command, key: &str) -> Result<Option<u32>, String> {
     }
 }
 
-fn settings_from(cmd: &Command) -> Result<Settings, String> {
+/// The options `/tournament new` reads itself; a non-KFB event passes the others to its games.
+const EVENT_OPTIONS: &[&str] = &[
+    "name",
+    "game",
+    "format",
+    "rounds",
+    "table",
+    "points",
+    "losses_to_eliminate",
+];
+
+/// The game kind that creates `game`'s matches.
+fn kind_of(game: EventGame) -> Option<&'static super::layer::GameKind> {
+    super::layer::KINDS
+        .iter()
+        .copied()
+        .find(|k| k.group == game.group())
+}
+
+/// The `/<game> new` that starts a match of `players` (seat order) with the event's options.
+fn match_command(game: EventGame, options: &[(String, String)], players: &[String]) -> Command {
+    let mut options = options.to_vec();
+    match game {
+        EventGame::Ultimate if players.len() == 4 => {
+            for (seat, p) in ["silver", "red", "black", "green"].iter().zip(players) {
+                options.push((seat.to_string(), p.clone()));
+            }
+        }
+        EventGame::Party => options.push(("swingers".to_string(), players.join(" "))),
+        _ => options.push(("players".to_string(), players.join(" "))),
+    }
+    Command {
+        name: format!("{} new", game.group()),
+        positional: Vec::new(),
+        options,
+    }
+}
+
+/// A non-KFB event's settings (tournament rules 2.5): its game, format, points and the
+/// game's own options, tried on a game of stand-in players so that a bad option is refused
+/// now rather than at the first pairing.
+fn event_settings(cmd: &Command, game: EventGame, caller: &Caller<'_>) -> Result<Settings, String> {
+    let mut s = Settings {
+        game,
+        losses_to_eliminate: 0,
+        ..Settings::default()
+    };
+    if let Some(f) = cmd.opt("format") {
+        s.format = Format::parse(f)?;
+    }
+    if let Some(l) = number(cmd, "losses_to_eliminate")? {
+        s.losses_to_eliminate = l;
+    }
+    if let Some(r) = number(cmd, "rounds")? {
+        if r == 0 {
+            return Err("rounds must be at least 1".into());
+        }
+        s.rounds = Some(r);
+    }
+    if game.tables() {
+        if s.format == Format::RoundRobin {
+            return Err(format!(
+                "{} events are a Swiss of tables: format:roundrobin is for two-player games",
+                game.title()
+            ));
+        }
+        let (lo, hi) = game.table_sizes();
+        let size = number(cmd, "table")?.unwrap_or(lo.max(4).min(hi));
+        if size < lo || size > hi {
+            return Err(if lo == hi {
+                format!("a table of {} seats {lo}", game.title())
+            } else {
+                format!("table: takes {lo} to {hi} players for {}", game.title())
+            });
+        }
+        s.table = Some(size);
+        if let Some(p) = cmd.opt("points") {
+            s.places = crate::tournament::individual::parse_place_points(p)?;
+        }
+    } else {
+        if cmd.opt("table").is_some() {
+            return Err(format!(
+                "{} is played by two: it has no tables",
+                game.title()
+            ));
+        }
+        s.match_points = Some(match cmd.opt("points") {
+            Some(p) => crate::tournament::individual::parse_match_points(p)?,
+            None => [10, 5, 0, 10],
+        });
+    }
+    let kind = kind_of(game).ok_or_else(|| format!("{} is not available", game.title()))?;
+    let new = format!("{} new", game.group());
+    let allowed: Vec<&str> = kind
+        .declared
+        .iter()
+        .flat_map(super::declare::Entry::commands)
+        .filter(|d| d.path == new)
+        .flat_map(|d| d.options.iter().map(|o| o.name))
+        .filter(|o| {
+            !matches!(
+                *o,
+                "players"
+                    | "white"
+                    | "black"
+                    | "swingers"
+                    | "silver"
+                    | "red"
+                    | "green"
+                    | "seed"
+                    | "position"
+            )
+        })
+        .collect();
+    for (k, v) in &cmd.options {
+        let key = k.to_lowercase();
+        if EVENT_OPTIONS.contains(&key.as_str()) {
+            continue;
+        }
+        if !allowed.contains(&key.as_str()) {
+            let mut names: Vec<&str> = allowed.clone();
+            names.sort_unstable();
+            return Err(format!(
+                "{key}: is not an option of a {} event (its games take {})",
+                game.title(),
+                names.join(", ")
+            ));
+        }
+        s.options.push((key, v.clone()));
+    }
+    let size = s.table.unwrap_or(2) as usize;
+    let stand_ins: Vec<String> = (1..=size).map(|i| format!("player{i}")).collect();
+    let trial = Caller {
+        user: caller.user,
+        roles: caller.roles,
+        thread: caller.thread,
+        now: caller.now,
+    };
+    (kind.create)(&trial, &match_command(game, &s.options, &stand_ins), 1)
+        .map_err(|e| format!("the match games would refuse these options: {e}"))?;
+    Ok(s)
+}
+
+fn settings_from(cmd: &Command, caller: &Caller<'_>) -> Result<Settings, String> {
+    let game = match cmd.opt("game") {
+        Some(g) => EventGame::parse(g)?,
+        None => EventGame::Kfb,
+    };
+    if !game.is_kfb() {
+        return event_settings(cmd, game, caller);
+    }
+    if cmd.opt("table").is_some() {
+        return Err("Kung Fu Bughouse matches are team against team: it has no tables".into());
+    }
+    if cmd
+        .opt("format")
+        .is_some_and(|f| Format::parse(f) != Ok(Format::Swiss))
+    {
+        return Err("a Kung Fu Bughouse event is a Swiss of teams: format:swiss only".into());
+    }
     let mut s = Settings::default();
     if let Some(l) = number(cmd, "losses_to_eliminate")? {
         s.losses_to_eliminate = l;
@@ -103,6 +273,23 @@ fn settings_from(cmd: &Command) -> Result<Settings, String> {
         }
     }
     Ok(s)
+}
+
+/// An individual event seeds the players waiting before a round is paired: all of them at
+/// the first round, late entries before a later Swiss round. Returns the draw's text.
+fn seed_before_pairing(
+    t: &mut Tournament,
+    entropy: u64,
+) -> Result<Option<String>, tournament::TournamentError> {
+    let r = t.paired_rounds();
+    let due = t.individual()
+        && !t.finished
+        && !t.unassigned().is_empty()
+        && (t.teams.is_empty() || (t.settings.format == Format::Swiss && t.missing(r).is_empty()));
+    if !due {
+        return Ok(None);
+    }
+    t.seed_players(crate::games::drawn_seed(entropy)).map(Some)
 }
 
 impl Hub {
@@ -248,12 +435,20 @@ impl Hub {
                 };
                 t.form_teams(seed).map(accepted).map_err(|e| e.to_string())
             })(),
-            "tournament pair" => match t.pair_next() {
+            "tournament pair" => match seed_before_pairing(t, entropy).and_then(|seeded| {
+                t.pair_next().map(|outcome| match (seeded, outcome) {
+                    (Some(s), PairOutcome::Round(mut p)) => {
+                        p.text = format!("{s}\n{}", p.text);
+                        PairOutcome::Round(p)
+                    }
+                    (_, o) => o,
+                })
+            }) {
                 Ok(PairOutcome::Round(p)) => {
                     let opens = p
                         .boards
                         .iter()
-                        .filter(|b| b.black != 0)
+                        .filter(|b| b.black != 0 && t.result(b.round, b.board).is_none())
                         .map(|b| MatchOpen::of(t, thread, b))
                         .collect();
                     // Each match's players are notified in its thread when it opens.
@@ -374,11 +569,35 @@ impl Hub {
         if name.chars().count() > 80 {
             return Reply::refused("the name is too long (80 characters at most)");
         }
-        let settings = match settings_from(cmd) {
+        let settings = match settings_from(cmd, caller) {
             Ok(s) => s,
             Err(e) => return Reply::refused(e),
         };
         let t = Tournament::new(caller.thread, &name, caller.user, settings, caller.now);
+        if t.individual() {
+            let options: Vec<String> = t
+                .settings
+                .options
+                .iter()
+                .map(|(k, v)| format!("{k}:{v}"))
+                .collect();
+            let text = format!(
+                "tournament {name} created by {}: {}{}{}. Sign up with /signup; an organiser pairs each round with /tournament pair (the players are seeded by a draw at the first)",
+                caller.user,
+                t.format_text(),
+                match t.settings.rounds {
+                    Some(r) => format!("; at most {r} rounds"),
+                    None => String::new(),
+                },
+                if options.is_empty() {
+                    String::new()
+                } else {
+                    format!("; the games: {}", options.join(" "))
+                }
+            );
+            self.insert_tournament(t);
+            return accepted(text);
+        }
         let text = format!(
             "tournament {name} created by {}: {}; move limit {}, inactivity {} posts; match win {}, draw {}, loss {}. Sign up with /signup (alone, or with mate1:@x [mate2:@y]); an organiser forms teams with /tournament teams",
             caller.user,
@@ -432,6 +651,9 @@ impl Hub {
         if self.games.contains_key(match_thread) && t.match_of_thread(match_thread).is_none() {
             return Reply::refused("that thread already has another game");
         }
+        if t.individual() {
+            return self.open_event_match(tournament, round, board, match_thread, players, now);
+        }
         let mut settings = t.game_settings(round, board);
         settings.created = Some((t.organiser.clone(), now));
         t.set_thread(round, board, match_thread);
@@ -471,27 +693,105 @@ impl Hub {
         }
     }
 
+    /// [`Hub::open_match`] for a game other than Kung Fu Bughouse: `/<game> new` with the
+    /// event's options, the players in seat order (White first), by the organiser.
+    fn open_event_match(
+        &mut self,
+        tournament: &str,
+        round: u32,
+        board: u32,
+        match_thread: &str,
+        players: Vec<String>,
+        now: Timestamp,
+    ) -> Reply {
+        let Some(t) = self.tournaments.get_mut(tournament) else {
+            return Reply::refused("the tournament is gone");
+        };
+        let game = t.settings.game;
+        let Some(kind) = kind_of(game) else {
+            return Reply::refused(format!("{} is not available", game.title()));
+        };
+        t.set_thread(round, board, match_thread);
+        let title = match t.board(round, board) {
+            Some(b) if b.black != 0 => format!(
+                "{} round {round} board {board}: {} vs {}",
+                t.name,
+                t.board_label(b, b.white),
+                t.board_label(b, b.black)
+            ),
+            _ => format!(
+                "{} round {round} table {board}: {}",
+                t.name,
+                players.join(", ")
+            ),
+        };
+        let cmd = match_command(game, &t.settings.options, &players);
+        let organiser = t.organiser.clone();
+        let entropy = t.match_seed(round, board);
+        self.links
+            .insert(match_thread.to_string(), tournament.to_string());
+        if self.games.contains_key(match_thread) {
+            return Reply::ok(format!("{title}\nthe match's game is already open"));
+        }
+        let caller = Caller {
+            user: &organiser,
+            roles: super::Roles {
+                organiser: true,
+                moderator: false,
+            },
+            thread: match_thread,
+            now,
+        };
+        match (kind.create)(&caller, &cmd, entropy) {
+            Ok(new) => {
+                let mut reply = new.reply;
+                reply.text = format!(
+                    "{title}\n{}\n{}",
+                    reply.text.trim_end(),
+                    super::layer::settings_text(&*new.game)
+                );
+                self.games.insert(match_thread.to_string(), new.game);
+                reply
+            }
+            Err(e) => Reply::refused(e),
+        }
+    }
+
     /// After an action in a match thread: brings the tournament's result for that match in
     /// line with the game. Returns the tournament thread and the news to post there.
     pub fn reconcile_match(&mut self, thread: &str, now: Timestamp) -> Option<(String, String)> {
         let owner = self.links.get(thread)?.clone();
-        let result = self
-            .games
-            .get(thread)
-            .and_then(|g| g.as_any().downcast_ref::<Game>())
-            .map(|g| {
-                g.state().winner.as_ref().map(|(team, _)| {
-                    if *team == 0 {
-                        MatchResult::WhiteWins
-                    } else {
-                        MatchResult::BlackWins
-                    }
-                })
-            })?;
+        let result = self.games.get(thread).and_then(|g| match_result(&**g))?;
         let t = self.tournaments.get_mut(&owner)?;
         let news = t.game_result(thread, result, now)?;
         Some((owner, news))
     }
+}
+
+/// The result a match game gives its board (`Some(None)` while it is played; `None` for a
+/// game that does not give a two-sided result).
+fn match_result(game: &dyn super::layer::ThreadGame) -> Option<Option<MatchResult>> {
+    let any = game.as_any();
+    if let Some(g) = any.downcast_ref::<Game>() {
+        return Some(g.state().winner.as_ref().map(|(team, _)| {
+            if *team == 0 {
+                MatchResult::WhiteWins
+            } else {
+                MatchResult::BlackWins
+            }
+        }));
+    }
+    if let Some(g) = any.downcast_ref::<crate::games::chex::Game>() {
+        use crate::games::chex::{Outcome, Side};
+        return Some(g.state().outcome.as_ref().map(|o| match o {
+            Outcome::Win {
+                side: Side::White, ..
+            } => MatchResult::WhiteWins,
+            Outcome::Win { .. } => MatchResult::BlackWins,
+            Outcome::Draw(_) => MatchResult::Draw,
+        }));
+    }
+    None
 }
 
 /// The console's `!state` lines for a tournament: everything stored, in order.

@@ -30,6 +30,7 @@
 //! Each pairing is played in its own thread, which the bot opens with the match's Kung Fu
 //! Bughouse draft started, from a seed one can type back (shared rules 0.5).
 
+pub mod individual;
 pub mod teams;
 
 use crate::games::kfb;
@@ -37,6 +38,7 @@ use crate::games::seeded::splitmix;
 use crate::swiss::{self, BoardResult, Outcome, PointSystem, SwissError};
 use crate::time::{format_duration, Timestamp};
 
+pub use individual::{EventGame, Format};
 pub use teams::{Formation, Origin};
 
 /// Who set a result that came from the match's game.
@@ -64,6 +66,25 @@ pub struct Settings {
     /// `vacation:off`: the match games do not wait for players on vacation.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub no_vacation: bool,
+    /// The game played (absent in events stored before: Kung Fu Bughouse).
+    #[serde(skip_serializing_if = "EventGame::is_kfb")]
+    pub game: EventGame,
+    /// Swiss or round robin.
+    #[serde(skip_serializing_if = "Format::is_swiss")]
+    pub format: Format,
+    /// An individual event's points in tenths: win, draw, loss, bye (`None`: the whole
+    /// `win`/`draw`/`loss` above, the bye worth a win).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub match_points: Option<[u32; 4]>,
+    /// The players a table seats (table events).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<u32>,
+    /// Points of each place at a table, from the first (empty: `n-1, n-2, …, 0`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub places: Vec<u32>,
+    /// The game's own options (`/chex new …`), passed to every match game.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<(String, String)>,
 }
 
 impl Default for Settings {
@@ -78,6 +99,12 @@ impl Default for Settings {
             move_limit: game.move_limit,
             inactivity_posts: game.inactivity_posts,
             no_vacation: false,
+            game: EventGame::Kfb,
+            format: Format::Swiss,
+            match_points: None,
+            table: None,
+            places: Vec::new(),
+            options: Vec::new(),
         }
     }
 }
@@ -401,12 +428,27 @@ impl Tournament {
             .and_then(|i| self.teams.get(i))
     }
 
+    /// Whether entrants are single players (every game but Kung Fu Bughouse).
+    pub fn individual(&self) -> bool {
+        !self.settings.game.is_kfb()
+    }
+
+    /// Seats an entrant fills on a board: three for a Kung Fu Bughouse team, else one.
+    fn team_size(&self) -> usize {
+        if self.individual() {
+            1
+        } else {
+            3
+        }
+    }
+
     /// The players `team` fielded on board `b` (the team's current players if not recorded).
     pub fn seated(&self, b: &Board, team: u32) -> Vec<String> {
-        let half = if team == b.white && b.players.len() >= 3 {
-            Some(&b.players[..3])
-        } else if team == b.black && b.players.len() >= 6 {
-            Some(&b.players[3..6])
+        let k = self.team_size();
+        let half = if team == b.white && b.players.len() >= k {
+            Some(&b.players[..k])
+        } else if team == b.black && b.players.len() >= 2 * k {
+            Some(&b.players[k..2 * k])
         } else {
             None
         };
@@ -415,17 +457,38 @@ impl Tournament {
             .unwrap_or_default()
     }
 
-    /// `Team 3 (a, b, c)` with the players `team` fielded on board `b`.
+    /// `Team 3 (a, b, c)` with the players `team` fielded on board `b` (the player's name in
+    /// an individual event).
     pub fn board_label(&self, b: &Board, team: u32) -> String {
-        label(team, &self.seated(b, team))
+        self.label_of(team, &self.seated(b, team))
     }
 
-    /// `Team 3 (a, b, c)`.
+    /// `Team 3 (a, b, c)` (the player's name in an individual event).
     pub fn team_label(&self, number: u32) -> String {
-        label(
+        self.label_of(
             number,
             self.team(number).map_or(&[], |t| t.players.as_slice()),
         )
+    }
+
+    /// `Team 3` or, in an individual event, the player (`Player 3` if unknown).
+    pub fn entrant_name(&self, number: u32) -> String {
+        if self.individual() {
+            self.team_label(number)
+        } else {
+            format!("Team {number}")
+        }
+    }
+
+    fn label_of(&self, team: u32, players: &[String]) -> String {
+        if self.individual() {
+            players
+                .first()
+                .cloned()
+                .unwrap_or_else(|| format!("Player {team}"))
+        } else {
+            label(team, players)
+        }
     }
 
     /// The team a player is on (the latest, if substituted around).
@@ -490,6 +553,10 @@ impl Tournament {
     /// The round limit: the `rounds` setting, or by default enough rounds for the elimination
     /// to run its course (losses × ⌈log₂ teams⌉ + 1), or ⌈log₂ teams⌉ without elimination.
     pub fn round_limit(&self) -> u32 {
+        if self.settings.format == Format::RoundRobin {
+            let all = individual::berger_rounds(self.teams.len() as u32);
+            return self.settings.rounds.map_or(all, |r| r.min(all));
+        }
         if let Some(r) = self.settings.rounds {
             return r;
         }
@@ -546,6 +613,16 @@ impl Tournament {
 
     fn points(&self) -> PointSystem {
         let s = &self.settings;
+        if let Some([win, draw, loss, bye]) = s.match_points {
+            return PointSystem {
+                win,
+                draw,
+                loss,
+                zero_bye: 0,
+                forfeit_loss: 0,
+                pairing_bye: bye,
+            };
+        }
         PointSystem {
             win: s.win * 10,
             draw: s.draw * 10,
@@ -569,7 +646,11 @@ impl Tournament {
         );
         t.points = self.points();
         for (e, team) in t.entrants.iter_mut().zip(&self.teams) {
-            e.name = format!("Team {} {}", team.number, team.players.join(" "));
+            e.name = if self.individual() {
+                self.team_label(team.number)
+            } else {
+                format!("Team {} {}", team.number, team.players.join(" "))
+            };
         }
         for r in 1..=rounds {
             let mut pairing = swiss::Pairing::default();
@@ -631,6 +712,9 @@ impl Tournament {
     ) -> Result<String, TournamentError> {
         if self.finished {
             return Err(refused("this tournament is over"));
+        }
+        if self.individual() {
+            return self.signup_alone(player, mates, now);
         }
         let mut mates: Vec<String> = mates.iter().filter(|m| !m.is_empty()).cloned().collect();
         mates.dedup();
@@ -760,6 +844,9 @@ impl Tournament {
         if self.finished {
             return Err(refused("this tournament is over"));
         }
+        if self.individual() {
+            return self.withdraw_alone(player, now);
+        }
         let Some(team) = self.team_of(player) else {
             let Some(s) = self
                 .signups
@@ -863,7 +950,10 @@ impl Tournament {
             .filter(|&i| i < self.teams.len())
             .ok_or_else(|| refused(format!("there is no Team {team}")))?;
         if self.teams[idx].withdrawn {
-            return Err(refused(format!("Team {team} has already withdrawn")));
+            return Err(refused(format!(
+                "{} has already withdrawn",
+                self.entrant_name(team)
+            )));
         }
         Ok(idx)
     }
@@ -894,7 +984,10 @@ impl Tournament {
     pub fn withdraw_team(&mut self, team: u32) -> Result<String, TournamentError> {
         let idx = self.team_in_play(team)?;
         self.teams[idx].withdrawn = true;
-        let mut text = format!("Team {team} withdraws and is not paired again");
+        let mut text = format!(
+            "{} withdraws and is not paired again",
+            self.entrant_name(team)
+        );
         if let Some((r, b)) = self.unfinished_match_of(team) {
             text.push_str(&format!(
                 "; round {r} board {b} still needs a result (/tournament result)"
@@ -925,6 +1018,9 @@ impl Tournament {
     /// # Errors
     /// Too few players, or the event is over.
     pub fn form_teams(&mut self, seed: u64) -> Result<String, TournamentError> {
+        if self.individual() {
+            return self.seed_players(seed);
+        }
         if self.finished {
             return Err(refused("this tournament is over"));
         }
@@ -985,9 +1081,11 @@ impl Tournament {
     /// No teams, the current round unfinished, the event over, or a pairing failure.
     pub fn pair_next(&mut self) -> Result<PairOutcome, TournamentError> {
         if self.teams.is_empty() {
-            return Err(refused(
-                "there are no teams yet: an organiser forms them with /tournament teams",
-            ));
+            return Err(refused(if self.individual() {
+                "there are no players yet: they sign up with /signup"
+            } else {
+                "there are no teams yet: an organiser forms them with /tournament teams"
+            }));
         }
         if self.finished {
             return Err(refused(format!(
@@ -1007,6 +1105,20 @@ impl Tournament {
         }
         if let Some(end) = self.check_end() {
             return Ok(PairOutcome::Ended(end));
+        }
+        if self.settings.format == Format::RoundRobin {
+            let now = self
+                .results
+                .iter()
+                .map(|r| r.time)
+                .max()
+                .unwrap_or(self.created_at);
+            let mut paired = self.pair_berger(r + 1, now);
+            // A round decided by withdrawals alone may end the event at once.
+            if let Some(end) = self.check_end() {
+                paired.text.push_str(&format!("\n{end}"));
+            }
+            return Ok(PairOutcome::Round(paired));
         }
         let t = self.to_swiss_for_next()?;
         let pairing = match swiss::pair_next_round(&t) {
@@ -1065,10 +1177,12 @@ impl Tournament {
         let mut text = format!("{}: round {round} of at most {limit}", self.name);
         for b in self.round_boards(round) {
             if b.black == 0 {
+                let bye = self.points().pairing_bye;
                 text.push_str(&format!(
-                    "\nbye: {} ({} points)",
+                    "\nbye: {} ({} point{})",
                     self.board_label(b, b.white),
-                    self.settings.win
+                    tenths(bye),
+                    if bye == 10 { "" } else { "s" }
                 ));
                 continue;
             }
@@ -1088,14 +1202,21 @@ impl Tournament {
             .iter()
             .filter(|t| !self.active(t.number))
             .map(|t| match self.eliminated_in(t.number) {
-                Some(_) if !t.withdrawn => format!("Team {} (eliminated)", t.number),
-                _ => format!("Team {} (withdrawn)", t.number),
+                Some(_) if !t.withdrawn => format!("{} (eliminated)", self.entrant_name(t.number)),
+                _ => format!("{} (withdrawn)", self.entrant_name(t.number)),
             })
             .collect();
         if !out.is_empty() {
             text.push_str(&format!("\nnot paired: {}", out.join(", ")));
         }
         text
+    }
+
+    /// The seed of a match's game (drawn from the event's seed, so it can be typed back).
+    pub fn match_seed(&self, round: u32, board: u32) -> u64 {
+        crate::games::drawn_seed(splitmix(
+            self.seed ^ (u64::from(round) << 32 | u64::from(board)),
+        ))
     }
 
     /// The settings for the game of a match.
@@ -1147,7 +1268,9 @@ impl Tournament {
     pub fn unopened(&self) -> Vec<(u32, u32)> {
         self.round_boards(self.paired_rounds())
             .into_iter()
-            .filter(|b| b.black != 0 && b.thread.is_none())
+            .filter(|b| {
+                b.black != 0 && b.thread.is_none() && self.result(b.round, b.board).is_none()
+            })
             .map(|b| (b.round, b.board))
             .collect()
     }
@@ -1307,9 +1430,11 @@ impl Tournament {
         }
         let active = self.active_teams().len();
         let why = if active <= 1 {
-            match active {
-                1 => "one team remains",
-                _ => "no team remains",
+            match (active, self.individual()) {
+                (1, false) => "one team remains",
+                (_, false) => "no team remains",
+                (1, true) => "one player remains",
+                (_, true) => "no player remains",
             }
         } else if r >= self.round_limit() {
             "the round limit is reached"
@@ -1387,6 +1512,9 @@ impl Tournament {
     /// # Errors
     /// As [`Tournament::standings`].
     pub fn standings_text(&self) -> Result<String, TournamentError> {
+        if self.individual() {
+            return self.individual_standings_text();
+        }
         let rows = self.standings()?;
         let mut text = format!(
             "{}: standings after round {} (win {}, draw {}, loss {}; {})",
@@ -1422,6 +1550,9 @@ impl Tournament {
 
     /// A summary for `/tournament` without a subcommand and for the pinned message.
     pub fn summary(&self) -> String {
+        if self.individual() {
+            return self.individual_summary();
+        }
         let mut s = format!(
             "{} (organiser {}): {}; move limit {}; ",
             self.name,
