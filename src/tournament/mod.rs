@@ -31,6 +31,7 @@
 //! Bughouse draft started, from a seed one can type back (shared rules 0.5).
 
 pub mod individual;
+pub mod tables;
 pub mod teams;
 
 use crate::games::kfb;
