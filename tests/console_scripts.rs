@@ -96,6 +96,7 @@ scripts! {
     tournament_from_signups_to_the_end => "tournament.txt",
     chex_swiss_to_its_winner => "tournament_chex.txt",
     chex_round_robin_to_its_winner => "tournament_roundrobin.txt",
+    ultimate_swiss_of_tables_to_its_winner => "tournament_ultimate.txt",
     pawns_of_several_armies => "armies.txt",
     ultimate_through_the_layer => "ultimate.txt",
     chex_through_the_layer => "chex.txt",

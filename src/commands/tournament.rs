@@ -21,6 +21,9 @@ pub struct MatchOpen {
     pub board: u32,
     /// A title for the thread.
     pub title: String,
+    /// `b` for a board, `t` for a table (the console names the thread
+    /// `<tournament>/r<round><slot><board>`).
+    pub slot: &'static str,
 }
 
 impl MatchOpen {
@@ -30,7 +33,16 @@ impl MatchOpen {
             tournament: thread.to_string(),
             round: b.round,
             board: b.board,
-            title: if t.individual() {
+            slot: if b.is_table() { "t" } else { "b" },
+            title: if b.is_table() {
+                format!(
+                    "{}: round {} table {} ({})",
+                    t.name,
+                    b.round,
+                    b.board,
+                    b.players.join(", ")
+                )
+            } else if t.individual() {
                 format!(
                     "{}: round {} board {} ({} vs {})",
                     t.name,
@@ -149,6 +161,12 @@ fn event_settings(cmd: &Command, game: EventGame, caller: &Caller<'_>) -> Result
             });
         }
         s.table = Some(size);
+        if s.losses_to_eliminate > 0 {
+            return Err(
+                "a Swiss of tables eliminates nobody: losses_to_eliminate is for two-sided matches"
+                    .into(),
+            );
+        }
         if let Some(p) = cmd.opt("points") {
             s.places = crate::tournament::individual::parse_place_points(p)?;
         }
@@ -448,7 +466,7 @@ impl Hub {
                     let opens = p
                         .boards
                         .iter()
-                        .filter(|b| b.black != 0 && t.result(b.round, b.board).is_none())
+                        .filter(|b| b.is_played() && t.result(b.round, b.board).is_none())
                         .map(|b| MatchOpen::of(t, thread, b))
                         .collect();
                     // Each match's players are notified in its thread when it opens.
@@ -489,6 +507,25 @@ impl Hub {
                 let text = cmd.opt("result").ok_or(
                     "missing result: 1-0 or 0-1 (the first or second team listed won), draw, +- or -+ (forfeit), -- (double forfeit), auto (follow the game)",
                 )?;
+                if t.table_event() {
+                    let places = if text.trim().eq_ignore_ascii_case("auto") {
+                        None
+                    } else {
+                        Some(
+                            text.split([' ', ',', '/'])
+                                .filter(|w| !w.is_empty())
+                                .map(|w| w.parse::<u32>())
+                                .collect::<Result<Vec<u32>, _>>()
+                                .map_err(|_| {
+                                    format!("`{text}` is not a table's places: one place a seat, in seat order, like 1 2 2 4, or auto (follow the game)")
+                                })?,
+                        )
+                    };
+                    return t
+                        .set_table_result(round, board, places, user, now)
+                        .map(accepted)
+                        .map_err(|e| e.to_string());
+                }
                 let result = if text.trim().eq_ignore_ascii_case("auto") {
                     None
                 } else {
@@ -505,7 +542,7 @@ impl Hub {
                     ..accepted(text)
                 })
                 .map_err(|e| e.to_string()),
-            "tournament export" => t.trf().map(private).map_err(|e| e.to_string()),
+            "tournament export" => t.export().map(private).map_err(|e| e.to_string()),
             "tournament pairings" => (|| {
                 let last = t.paired_rounds();
                 if last == 0 {
@@ -761,6 +798,12 @@ impl Hub {
     /// line with the game. Returns the tournament thread and the news to post there.
     pub fn reconcile_match(&mut self, thread: &str, now: Timestamp) -> Option<(String, String)> {
         let owner = self.links.get(thread)?.clone();
+        if self.tournaments.get(&owner)?.table_event() {
+            let places = self.games.get(thread).and_then(|g| table_places(&**g))?;
+            let t = self.tournaments.get_mut(&owner)?;
+            let news = t.table_game_result(thread, places, now)?;
+            return Some((owner, news));
+        }
         let result = self.games.get(thread).and_then(|g| match_result(&**g))?;
         let t = self.tournaments.get_mut(&owner)?;
         let news = t.game_result(thread, result, now)?;
@@ -790,6 +833,75 @@ fn match_result(game: &dyn super::layer::ThreadGame) -> Option<Option<MatchResul
             Outcome::Win { .. } => MatchResult::BlackWins,
             Outcome::Draw(_) => MatchResult::Draw,
         }));
+    }
+    None
+}
+
+/// The places a table's game gives its players (`Some(None)` while it is played): Ultimate
+/// by elimination order (the last standing first, players in a draw sharing first place),
+/// Party by the final Weights (heaviest first, as shown to one decimal), Nomic by its end
+/// (the winner first, the others sharing second; all first without a winner).
+fn table_places(game: &dyn super::layer::ThreadGame) -> Option<Option<Vec<(String, u32)>>> {
+    let any = game.as_any();
+    if let Some(g) = any.downcast_ref::<crate::games::ultimate::Game>() {
+        use crate::games::ultimate::Outcome;
+        let st = g.state();
+        let Some(o) = st.outcome.as_ref() else {
+            return Some(None);
+        };
+        let winners = match o {
+            Outcome::Win(s) => vec![*s],
+            Outcome::Draw { among, .. } => among.clone(),
+        };
+        let mut v: Vec<(String, u32)> = winners
+            .iter()
+            .map(|&s| (g.user(s).to_string(), 1))
+            .collect();
+        let mut place = v.len() as u32 + 1;
+        for d in st.defeats.iter().rev() {
+            let u = g.user(d.seat).to_string();
+            if !v.iter().any(|(x, _)| *x == u) {
+                v.push((u, place));
+                place += 1;
+            }
+        }
+        return Some(Some(v));
+    }
+    if let Some(g) = any.downcast_ref::<crate::games::party::Game>() {
+        if !g.ended() {
+            return Some(None);
+        }
+        let p = g.position();
+        let shown = |s: u8| (crate::games::party::weight::weight(p, s) * 10.0).round() as i64;
+        let seats = p.seats();
+        return Some(Some(
+            seats
+                .iter()
+                .map(|&s| {
+                    let better = seats.iter().filter(|&&o| shown(o) > shown(s)).count();
+                    (g.user(s).to_string(), better as u32 + 1)
+                })
+                .collect(),
+        ));
+    }
+    if let Some(g) = any.downcast_ref::<crate::games::nomic::Game>() {
+        let st = g.state();
+        if !st.over {
+            return Some(None);
+        }
+        return Some(Some(
+            g.users
+                .iter()
+                .enumerate()
+                .map(|(i, u)| {
+                    let place = match st.winner {
+                        Some(w) if w != i => 2,
+                        _ => 1,
+                    };
+                    (u.clone(), place)
+                })
+                .collect(),
+        ));
     }
     None
 }

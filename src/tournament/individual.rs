@@ -328,9 +328,14 @@ impl Tournament {
             return Err(refused("this tournament is over"));
         }
         let waiting = self.unassigned();
-        if self.teams.is_empty() && waiting.len() < 2 {
+        let least = if self.table_event() {
+            self.table_size()
+        } else {
+            2
+        };
+        if self.teams.is_empty() && waiting.len() < least {
             return Err(refused(format!(
-                "at least two players are needed; {} signed up",
+                "at least {least} players are needed; {} signed up",
                 waiting.len()
             )));
         }
@@ -422,6 +427,15 @@ impl Tournament {
     /// How the event is run, in a few words: `Chex, Swiss` and the like.
     pub fn format_text(&self) -> String {
         let s = &self.settings;
+        if self.table_event() {
+            return format!(
+                "{}, Swiss of tables of {}; points by place {}, bye {}",
+                s.game.title(),
+                self.table_size(),
+                self.places_text(),
+                super::tenths(self.table_bye_points())
+            );
+        }
         let mut text = format!(
             "{}, {}",
             s.game.title(),

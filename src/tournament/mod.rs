@@ -170,6 +170,8 @@ pub enum MatchResult {
     BlackForfeitWin,
     /// Neither team played.
     DoubleForfeit,
+    /// A table's placings ([`ResultEntry::places`]).
+    Placed,
 }
 
 impl MatchResult {
@@ -204,6 +206,7 @@ impl MatchResult {
             MatchResult::WhiteForfeitWin => "+-",
             MatchResult::BlackForfeitWin => "-+",
             MatchResult::DoubleForfeit => "--",
+            MatchResult::Placed => "places",
         }
     }
 
@@ -214,7 +217,8 @@ impl MatchResult {
             MatchResult::Draw => BoardResult::Draw,
             MatchResult::WhiteForfeitWin => BoardResult::WhiteForfeitWin,
             MatchResult::BlackForfeitWin => BoardResult::BlackForfeitWin,
-            MatchResult::DoubleForfeit => BoardResult::DoubleForfeit,
+            // A table is never a Swiss board.
+            MatchResult::DoubleForfeit | MatchResult::Placed => BoardResult::DoubleForfeit,
         }
     }
 
@@ -225,6 +229,7 @@ impl MatchResult {
             MatchResult::BlackWins | MatchResult::BlackForfeitWin => first,
             MatchResult::Draw => false,
             MatchResult::DoubleForfeit => true,
+            MatchResult::Placed => false,
         }
     }
 }
@@ -242,6 +247,52 @@ pub struct ResultEntry {
     pub set_by: String,
     /// When.
     pub time: Timestamp,
+    /// A table's places in seat order (1 first; ties share a place); empty for a match.
+    pub places: Vec<u32>,
+}
+
+impl ResultEntry {
+    /// The text stored for the result: its code, or `places:1,2,2,4` for a table.
+    pub fn stored_code(&self) -> String {
+        match self.result {
+            MatchResult::Placed => format!(
+                "places:{}",
+                self.places
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            r => r.code().to_string(),
+        }
+    }
+
+    /// Reads [`ResultEntry::stored_code`] back: the result and the places.
+    ///
+    /// # Errors
+    /// A code that is not a result.
+    pub fn from_code(code: &str) -> Result<(MatchResult, Vec<u32>), TournamentError> {
+        if let Some(list) = code.strip_prefix("places:") {
+            let places: Option<Vec<u32>> = list.split(',').map(|p| p.trim().parse().ok()).collect();
+            return places
+                .map(|p| (MatchResult::Placed, p))
+                .ok_or_else(|| refused(format!("`{code}` is not a table's places")));
+        }
+        MatchResult::parse(code).map(|r| (r, Vec::new()))
+    }
+}
+
+impl Board {
+    /// Whether it is a table of several players (pairing numbers 0 and 0, seats in
+    /// `players`).
+    pub fn is_table(&self) -> bool {
+        self.white == 0
+    }
+
+    /// Whether it is played (a match or a table, not a bye).
+    pub fn is_played(&self) -> bool {
+        self.black != 0 || self.white == 0
+    }
 }
 
 /// Why a tournament command was refused.
@@ -407,7 +458,7 @@ impl Tournament {
     pub fn missing(&self, round: u32) -> Vec<u32> {
         self.round_boards(round)
             .into_iter()
-            .filter(|b| b.black != 0 && self.result(b.round, b.board).is_none())
+            .filter(|b| b.is_played() && self.result(b.round, b.board).is_none())
             .map(|b| b.board)
             .collect()
     }
@@ -441,6 +492,19 @@ impl Tournament {
         } else {
             3
         }
+    }
+
+    /// Everyone seated on board `b`: a table's players in seat order, or the first team's
+    /// then the second's.
+    pub fn board_players(&self, b: &Board) -> Vec<String> {
+        if b.is_table() {
+            return b.players.clone();
+        }
+        let mut v = self.seated(b, b.white);
+        if b.black != 0 {
+            v.extend(self.seated(b, b.black));
+        }
+        v
     }
 
     /// The players `team` fielded on board `b` (the team's current players if not recorded).
@@ -515,13 +579,9 @@ impl Tournament {
     pub fn seated_elsewhere(&self, user: &str, except: Option<&str>) -> Option<(u32, u32)> {
         self.boards
             .iter()
-            .filter(|b| b.black != 0 && self.result(b.round, b.board).is_none())
+            .filter(|b| b.is_played() && self.result(b.round, b.board).is_none())
             .filter(|b| except.is_none() || b.thread.as_deref() != except)
-            .find(|b| {
-                let mut seated = self.seated(b, b.white);
-                seated.extend(self.seated(b, b.black));
-                seated.iter().any(|p| p == user)
-            })
+            .find(|b| self.board_players(b).iter().any(|p| p == user))
             .map(|b| (b.round, b.board))
     }
 
@@ -698,6 +758,19 @@ impl Tournament {
     pub fn trf(&self) -> Result<String, TournamentError> {
         let t = self.to_swiss_for_next()?;
         Ok(swiss::write_trf(&t))
+    }
+
+    /// `/tournament export`: the TRF of a two-sided event, a plain table for a Swiss of
+    /// tables.
+    ///
+    /// # Errors
+    /// As [`Tournament::trf`].
+    pub fn export(&self) -> Result<String, TournamentError> {
+        if self.table_event() {
+            Ok(self.table_export())
+        } else {
+            self.trf()
+        }
     }
 
     /// Records a signup (with mates named, who are signed up too).
@@ -1006,9 +1079,13 @@ impl Tournament {
         self.round_boards(r)
             .into_iter()
             .find(|b| {
-                b.black != 0
-                    && (b.white == team || b.black == team)
-                    && self.result(r, b.board).is_none()
+                let on = if b.is_table() {
+                    self.team(team)
+                        .is_some_and(|t| t.players.iter().any(|p| b.players.contains(p)))
+                } else {
+                    b.black != 0 && (b.white == team || b.black == team)
+                };
+                on && self.result(r, b.board).is_none()
             })
             .map(|b| (b.round, b.board))
     }
@@ -1121,6 +1198,9 @@ impl Tournament {
             }
             return Ok(PairOutcome::Round(paired));
         }
+        if self.table_event() {
+            return self.pair_table_round();
+        }
         let t = self.to_swiss_for_next()?;
         let pairing = match swiss::pair_next_round(&t) {
             Ok(p) => p,
@@ -1177,6 +1257,11 @@ impl Tournament {
         let limit = self.round_limit();
         let mut text = format!("{}: round {round} of at most {limit}", self.name);
         for b in self.round_boards(round) {
+            if self.table_event() {
+                text.push('\n');
+                text.push_str(&self.table_line(b));
+                continue;
+            }
             if b.black == 0 {
                 let bye = self.points().pairing_bye;
                 text.push_str(&format!(
@@ -1246,12 +1331,10 @@ impl Tournament {
         let b = self
             .board(round, board)
             .ok_or_else(|| refused(format!("there is no board {board} in round {round}")))?;
-        if b.black == 0 {
+        if !b.is_played() {
             return Err(refused("the bye has no game"));
         }
-        let mut players = self.seated(b, b.white);
-        players.extend(self.seated(b, b.black));
-        Ok(players)
+        Ok(self.board_players(b))
     }
 
     /// Notes the thread a match is played in.
@@ -1270,7 +1353,7 @@ impl Tournament {
         self.round_boards(self.paired_rounds())
             .into_iter()
             .filter(|b| {
-                b.black != 0 && b.thread.is_none() && self.result(b.round, b.board).is_none()
+                b.is_played() && b.thread.is_none() && self.result(b.round, b.board).is_none()
             })
             .map(|b| (b.round, b.board))
             .collect()
@@ -1286,6 +1369,7 @@ impl Tournament {
             MatchResult::WhiteForfeitWin => format!("{w} won by forfeit against {k}"),
             MatchResult::BlackForfeitWin => format!("{k} won by forfeit against {w}"),
             MatchResult::DoubleForfeit => format!("{w} and {k} both forfeited"),
+            MatchResult::Placed => format!("{w} and {k} placed"),
         };
         format!("round {} board {}: {what}", b.round, b.board)
     }
@@ -1320,8 +1404,13 @@ impl Tournament {
             .board(round, board)
             .cloned()
             .ok_or_else(|| refused(format!("there is no board {board} in round {round}")))?;
-        if b.black == 0 {
+        if !b.is_played() {
             return Err(refused("the bye needs no result"));
+        }
+        if b.is_table() {
+            return Err(refused(
+                "a table's result is its places in seat order, like result:1 2 3 4 (ties share a place)",
+            ));
         }
         let later = round < self.paired_rounds();
         let mut text = match result {
@@ -1382,6 +1471,7 @@ impl Tournament {
             result,
             set_by: by.to_string(),
             time: now,
+            places: Vec::new(),
         });
         self.results.sort_by_key(|r| (r.round, r.board));
     }
@@ -1473,6 +1563,9 @@ impl Tournament {
     /// # Errors
     /// As [`Tournament::to_swiss`].
     pub fn standings(&self) -> Result<Vec<StandingRow>, TournamentError> {
+        if self.table_event() {
+            return Ok(self.table_standings());
+        }
         let t = self.to_swiss(self.complete_rounds())?;
         let mut rows: Vec<StandingRow> = swiss::standings(&t)
             .into_iter()
@@ -1513,6 +1606,9 @@ impl Tournament {
     /// # Errors
     /// As [`Tournament::standings`].
     pub fn standings_text(&self) -> Result<String, TournamentError> {
+        if self.table_event() {
+            return Ok(self.table_standings_text());
+        }
         if self.individual() {
             return self.individual_standings_text();
         }
