@@ -781,6 +781,12 @@ impl Hub {
         };
         match (kind.create)(&caller, &cmd, entropy) {
             Ok(new) => {
+                // A game that draws its own seat order (Party Chess seats the rest after the
+                // first at random): the table records the seats as the game made them.
+                let seated = new.game.users();
+                if let Some(t) = self.tournaments.get_mut(tournament) {
+                    t.reseat(round, board, &seated);
+                }
                 let mut reply = new.reply;
                 reply.text = format!(
                     "{title}\n{}\n{}",

@@ -484,6 +484,23 @@ impl Tournament {
         }))
     }
 
+    /// Records the seat order a table's game chose, if it seats the same players.
+    pub fn reseat(&mut self, round: u32, board: u32, seated: &[String]) {
+        if let Some(b) = self
+            .boards
+            .iter_mut()
+            .find(|b| b.round == round && b.board == board && b.is_table())
+        {
+            let mut x = b.players.clone();
+            let mut y = seated.to_vec();
+            x.sort();
+            y.sort();
+            if x == y {
+                b.players = seated.to_vec();
+            }
+        }
+    }
+
     /// A table's line: `table 2: a, b, c, d [1 2 2 4]`.
     pub(super) fn table_line(&self, b: &Board) -> String {
         if !b.is_table() {
