@@ -93,3 +93,103 @@ fn chex_swiss_pairings_agree_with_the_cli_on_the_trf_export() {
         assert_eq!(rows.len(), players + 1);
     }
 }
+
+mod tables {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use arbiter::tournament::tables::{
+        cost_of, met_pairs, pair_tables, ranked, table_sizes, Seatable,
+    };
+    use proptest::prelude::*;
+
+    /// The fewest repeat pairs any cut of `players` into tables of `sizes` gives: every
+    /// permutation cut in order (small fields only).
+    fn brute_force_repeats(players: &[u32], sizes: &[usize], met: &BTreeSet<(u32, u32)>) -> u64 {
+        fn permute(
+            v: &mut Vec<u32>,
+            k: usize,
+            sizes: &[usize],
+            met: &BTreeSet<(u32, u32)>,
+            best: &mut u64,
+        ) {
+            if k == v.len() {
+                let mut at = 0;
+                let tables: Vec<Vec<u32>> = sizes
+                    .iter()
+                    .map(|&s| {
+                        let t = v[at..at + s].to_vec();
+                        at += s;
+                        t
+                    })
+                    .collect();
+                *best = (*best).min(cost_of(&tables, &BTreeMap::new(), met).0);
+                return;
+            }
+            for i in k..v.len() {
+                v.swap(k, i);
+                permute(v, k + 1, sizes, met, best);
+                v.swap(k, i);
+            }
+        }
+        let mut best = u64::MAX;
+        permute(&mut players.to_vec(), 0, sizes, met, &mut best);
+        best
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Rounds of tables over random scores: every active player is seated once or has a
+        /// bye, no table is over its size or under the game's minimum, byes only when the
+        /// leftover cannot form a table, and on small fields the repeat meetings are the
+        /// fewest possible (brute force over every seating).
+        #[test]
+        fn every_player_seated_once_tables_in_size_repeats_minimal(
+            n in 3u32..=8,
+            size in 3usize..=4,
+            min in 2usize..=4,
+            rounds in 1usize..=4,
+            scores in proptest::collection::vec(0u32..40, 8 * 4),
+        ) {
+            let min = min.min(size);
+            let mut history: Vec<Vec<u32>> = Vec::new();
+            let mut byes: Vec<u32> = Vec::new();
+            for r in 0..rounds {
+                let players: Vec<Seatable> = (1..=n)
+                    .map(|id| Seatable {
+                        id,
+                        score: scores[(r * 8 + id as usize - 1) % scores.len()],
+                        rating: None,
+                    })
+                    .collect();
+                let round = pair_tables(&players, &history, &byes, size, min);
+                let again = pair_tables(&players, &history, &byes, size, min);
+                prop_assert_eq!(&round, &again, "deterministic");
+                let mut seen = BTreeSet::new();
+                for t in &round.tables {
+                    prop_assert!(t.len() <= size && t.len() >= min, "table {:?}", t);
+                    for &p in t {
+                        prop_assert!(seen.insert(p), "{} seated twice", p);
+                    }
+                }
+                for &p in &round.byes {
+                    prop_assert!(seen.insert(p), "{} seated and given a bye", p);
+                }
+                prop_assert_eq!(seen.len() as u32, n, "everyone seated or given a bye");
+                let (sizes, nbyes) = table_sizes(n as usize, size, min);
+                prop_assert_eq!(round.byes.len(), nbyes);
+                prop_assert!(nbyes < min, "byes only for a leftover too small to play");
+                let seated: Vec<u32> = ranked(&players)
+                    .iter()
+                    .map(|p| p.id)
+                    .filter(|id| !round.byes.contains(id))
+                    .collect();
+                let met = met_pairs(&history);
+                let ours = cost_of(&round.tables, &BTreeMap::new(), &met).0;
+                prop_assert_eq!(ours, brute_force_repeats(&seated, &sizes, &met));
+                history.extend(round.tables.iter().cloned());
+                byes.extend(round.byes.iter().copied());
+            }
+        }
+    }
+}

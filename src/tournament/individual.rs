@@ -573,6 +573,44 @@ mod tests {
     }
 
     #[test]
+    fn kfb_settings_store_as_before_and_old_ones_read_as_kfb() {
+        let json = serde_json::to_string(&super::super::Settings::default()).unwrap();
+        for key in [
+            "game",
+            "format",
+            "match_points",
+            "table",
+            "places",
+            "options",
+        ] {
+            assert!(!json.contains(key), "{json}");
+        }
+        let old = r#"{"losses_to_eliminate":2,"rounds":null,"win":2,"draw":1,"loss":0,"move_limit":21600,"inactivity_posts":18}"#;
+        let s: super::super::Settings = serde_json::from_str(old).unwrap();
+        assert_eq!(s.game, EventGame::Kfb);
+        assert_eq!(s.format, Format::Swiss);
+        assert!(s.options.is_empty() && s.match_points.is_none());
+    }
+
+    #[test]
+    fn a_tables_places_store_and_read_back() {
+        let e = super::super::ResultEntry {
+            round: 1,
+            board: 2,
+            result: super::super::MatchResult::Placed,
+            set_by: "org".into(),
+            time: 0,
+            places: vec![1, 2, 2, 4],
+        };
+        assert_eq!(e.stored_code(), "places:1,2,2,4");
+        assert_eq!(
+            super::super::ResultEntry::from_code(&e.stored_code()),
+            Ok((super::super::MatchResult::Placed, vec![1, 2, 2, 4]))
+        );
+        assert!(super::super::ResultEntry::from_code("places:1,x").is_err());
+    }
+
+    #[test]
     fn points_parse_in_tenths() {
         assert_eq!(parse_match_points("1/0.5/0"), Ok([10, 5, 0, 10]));
         assert_eq!(parse_match_points("3/1/0/1"), Ok([30, 10, 0, 10]));
