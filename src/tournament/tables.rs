@@ -575,7 +575,7 @@ impl Tournament {
             .ok_or_else(|| refused(format!("there is no table {board} in round {round}")))?;
         let mut text = match places {
             Some(p) => {
-                if p.len() != b.players.len() || p.iter().any(|&x| x == 0) {
+                if p.len() != b.players.len() || p.contains(&0) {
                     return Err(refused(format!(
                         "table {board} seats {}: give one place a seat, in seat order, like {}",
                         b.players.len(),
