@@ -967,6 +967,9 @@ pub fn standings_picture_named(
     name: &dyn Fn(&str) -> String,
 ) -> Result<Vec<u8>, String> {
     let rows = t.standings().map_err(|e| e.to_string())?;
+    if t.individual() {
+        return event_picture(t, &rows, name);
+    }
     let view = crate::render::TableView {
         title: format!("{}: standings after round {}", t.name, t.complete_rounds()),
         header: [
@@ -1004,6 +1007,54 @@ pub fn standings_picture_named(
                     r.losses.to_string(),
                     r.status.clone(),
                 ]
+            })
+            .collect(),
+    };
+    crate::render::render_table(&view).map_err(|e| e.to_string())
+}
+
+/// The standings picture of an individual event or a Swiss of tables: one row a player.
+fn event_picture(
+    t: &Tournament,
+    rows: &[tournament::StandingRow],
+    name: &dyn Fn(&str) -> String,
+) -> Result<Vec<u8>, String> {
+    let tables = t.table_event();
+    let mut header = vec!["#", "Player", "Points"];
+    header.extend(if tables {
+        vec!["Table-mates", "Status"]
+    } else {
+        vec!["Buchholz", "SB", "Status"]
+    });
+    let view = crate::render::TableView {
+        title: format!("{}: standings after round {}", t.name, t.complete_rounds()),
+        header: header.iter().map(|s| s.to_string()).collect(),
+        highlight: rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.status == "champion")
+            .map(|(i, _)| i)
+            .collect(),
+        dimmed: rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.status != "active" && r.status != "champion")
+            .map(|(i, _)| i)
+            .collect(),
+        rows: rows
+            .iter()
+            .map(|r| {
+                let mut v = vec![
+                    r.place.to_string(),
+                    r.players.first().map(|p| name(p)).unwrap_or_default(),
+                    tournament::tenths(r.score),
+                    tournament::tenths(r.buchholz),
+                ];
+                if !tables {
+                    v.push(tournament::hundredths(r.sonneborn_berger));
+                }
+                v.push(r.status.clone());
+                v
             })
             .collect(),
     };

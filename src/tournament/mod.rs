@@ -29,6 +29,31 @@
 //! # 2.4 Match threads
 //! Each pairing is played in its own thread, which the bot opens with the match's Kung Fu
 //! Bughouse draft started, from a seed one can type back (shared rules 0.5).
+//!
+//! # 2.5 Events of the other games
+//! `game:` names the game (Kung Fu Bughouse when absent, as every event stored before it).
+//! Players sign up alone; their pairing numbers are drawn from a seed shown when the first
+//! round is paired (or with `/tournament teams seed:`), late entries seeded before the next
+//! round. The game's own options (`/tournament new draw_mode:blind …`) go to every match
+//! game, tried on stand-in players when the event is created. A match game is created by
+//! the organiser in its thread, seeded from the event's seed.
+//! - Chex: the FIDE Dutch Swiss with players as entrants (colours by FIDE's rules; points
+//!   win/draw/loss/bye, default 1/½/0/1), or `format:roundrobin`: the Berger tables, the
+//!   bye for the player the table sits out, a withdrawn player's later games lost by
+//!   forfeit. Results come from the games; the export is FIDE's TRF.
+//!
+//! # 2.6 The Swiss of tables (Ultimate, Party, Nomic)
+//! Each round seats the active players at tables of `table:` (Ultimate 4; Party and Nomic
+//! 3–8, default 4) by [`tables::pair_tables`], whose documentation states its rules: by
+//! score, rating and draw; fewest repeat table-mates, then closest scores; leftovers a
+//! smaller table when the game starts with that many, else byes; seats balanced. A table
+//! scores by place from its game (Ultimate: the last standing first, then the reverse order
+//! of defeat; Party: the final Weights; Nomic: the winner first, the rest sharing second),
+//! or as the organiser sets it (`result:1 2 2 4`, seat order). Places `n-1 … 0` by default
+//! (`points:` sets them from the first; a smaller table scores its places from the top),
+//! ties share the points of the places they cover, a bye scores a full table's average.
+//! Standings: points, the sum of table-mates' scores, the direct encounter (how often one
+//! finished ahead of the others tied), pairing number. The export is a plain table.
 
 pub mod individual;
 pub mod tables;
