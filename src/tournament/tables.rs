@@ -175,9 +175,18 @@ impl Search<'_> {
     }
 }
 
-/// Improves `tables` by swapping two players of different tables while a swap lowers the cost.
+/// Improves `tables` by swapping two players of different tables while a swap lowers the cost
+/// (the first such swap in table and seat order, each time).
 fn improve(tables: &mut [Vec<u32>], score: &BTreeMap<u32, u32>, met: &BTreeSet<(u32, u32)>) {
-    let mut cost = cost_of(tables, score, met);
+    // The cost of `p` with the players of `t` other than `skip`, as signed numbers.
+    let with = |p: u32, t: &[u32], skip: u32| -> (i64, i64) {
+        t.iter()
+            .filter(|&&q| q != p && q != skip)
+            .fold((0, 0), |c, &q| {
+                let (x, y) = pair_cost(p, q, score, met);
+                (c.0 + x as i64, c.1 + y as i64)
+            })
+    };
     for _ in 0..200 {
         let mut better = false;
         'scan: for a in 0..tables.len() {
@@ -185,16 +194,20 @@ fn improve(tables: &mut [Vec<u32>], score: &BTreeMap<u32, u32>, met: &BTreeSet<(
                 for i in 0..tables[a].len() {
                     for j in 0..tables[b].len() {
                         let (x, y) = (tables[a][i], tables[b][j]);
-                        tables[a][i] = y;
-                        tables[b][j] = x;
-                        let c = cost_of(tables, score, met);
-                        if c < cost {
-                            cost = c;
+                        let before = (
+                            with(x, &tables[a], x).0 + with(y, &tables[b], y).0,
+                            with(x, &tables[a], x).1 + with(y, &tables[b], y).1,
+                        );
+                        let after = (
+                            with(x, &tables[b], y).0 + with(y, &tables[a], x).0,
+                            with(x, &tables[b], y).1 + with(y, &tables[a], x).1,
+                        );
+                        if after < before {
+                            tables[a][i] = y;
+                            tables[b][j] = x;
                             better = true;
                             break 'scan;
                         }
-                        tables[a][i] = x;
-                        tables[b][j] = y;
                     }
                 }
             }
