@@ -410,11 +410,11 @@ impl Console {
     }
 
     /// What a reply asks for beyond itself: news for other threads, printed as
-    /// `[thread] text`, and match threads to open (named `<tournament>/r<round>b<board>`),
+    /// `[thread] text`, and match threads to open (named `<tournament>/r<round>b<board>`, `t` for a table),
     /// each printing its game's first message.
     fn follow_up(&mut self, r: &Reply, out: &mut Vec<String>) {
         for m in &r.opens {
-            let thread = format!("{}/r{}b{}", m.tournament, m.round, m.board);
+            let thread = format!("{}/r{}{}{}", m.tournament, m.round, m.slot, m.board);
             let reply = self.rt.block_on(self.svc.open_match(
                 &m.tournament,
                 m.round,

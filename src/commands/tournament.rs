@@ -7,7 +7,7 @@ use super::{mention, Caller, Command, Hub, Notify, Reply};
 use crate::games::kfb::Game;
 use crate::time::{format_duration, parse_duration, Timestamp};
 use crate::tournament;
-use crate::tournament::{MatchResult, PairOutcome, Settings, Tournament};
+use crate::tournament::{EventGame, Format, MatchResult, PairOutcome, Settings, Tournament};
 
 /// A match whose thread a front end should open: it creates a thread and calls
 /// [`Hub::open_match`] (through the service) with it.
@@ -21,6 +21,9 @@ pub struct MatchOpen {
     pub board: u32,
     /// A title for the thread.
     pub title: String,
+    /// `b` for a board, `t` for a table (the console names the thread
+    /// `<tournament>/r<round><slot><board>`).
+    pub slot: &'static str,
 }
 
 impl MatchOpen {
@@ -30,10 +33,30 @@ impl MatchOpen {
             tournament: thread.to_string(),
             round: b.round,
             board: b.board,
-            title: format!(
-                "{}: round {} board {} (Team {} vs Team {})",
-                t.name, b.round, b.board, b.white, b.black
-            ),
+            slot: if b.is_table() { "t" } else { "b" },
+            title: if b.is_table() {
+                format!(
+                    "{}: round {} table {} ({})",
+                    t.name,
+                    b.round,
+                    b.board,
+                    b.players.join(", ")
+                )
+            } else if t.individual() {
+                format!(
+                    "{}: round {} board {} ({} vs {})",
+                    t.name,
+                    b.round,
+                    b.board,
+                    t.board_label(b, b.white),
+                    t.board_label(b, b.black)
+                )
+            } else {
+                format!(
+                    "{}: round {} board {} (Team {} vs Team {})",
+                    t.name, b.round, b.board, b.white, b.black
+                )
+            },
         }
     }
 }
@@ -62,7 +85,172 @@ fn number(cmd: &Command, key: &str) -> Result<Option<u32>, String> {
     }
 }
 
-fn settings_from(cmd: &Command) -> Result<Settings, String> {
+/// The options `/tournament new` reads itself; a non-KFB event passes the others to its games.
+const EVENT_OPTIONS: &[&str] = &[
+    "name",
+    "game",
+    "format",
+    "rounds",
+    "table",
+    "points",
+    "losses_to_eliminate",
+];
+
+/// The game kind that creates `game`'s matches.
+fn kind_of(game: EventGame) -> Option<&'static super::layer::GameKind> {
+    super::layer::KINDS
+        .iter()
+        .copied()
+        .find(|k| k.group == game.group())
+}
+
+/// The `/<game> new` that starts a match of `players` (seat order) with the event's options.
+fn match_command(game: EventGame, options: &[(String, String)], players: &[String]) -> Command {
+    let mut options = options.to_vec();
+    match game {
+        EventGame::Ultimate if players.len() == 4 => {
+            for (seat, p) in ["silver", "red", "black", "green"].iter().zip(players) {
+                options.push((seat.to_string(), p.clone()));
+            }
+        }
+        EventGame::Party => options.push(("swingers".to_string(), players.join(" "))),
+        _ => options.push(("players".to_string(), players.join(" "))),
+    }
+    Command {
+        name: format!("{} new", game.group()),
+        positional: Vec::new(),
+        options,
+    }
+}
+
+/// A non-KFB event's settings (tournament rules 2.5): its game, format, points and the
+/// game's own options, tried on a game of stand-in players so that a bad option is refused
+/// now rather than at the first pairing.
+fn event_settings(cmd: &Command, game: EventGame, caller: &Caller<'_>) -> Result<Settings, String> {
+    let mut s = Settings {
+        game,
+        losses_to_eliminate: 0,
+        ..Settings::default()
+    };
+    if let Some(f) = cmd.opt("format") {
+        s.format = Format::parse(f)?;
+    }
+    if let Some(l) = number(cmd, "losses_to_eliminate")? {
+        s.losses_to_eliminate = l;
+    }
+    if let Some(r) = number(cmd, "rounds")? {
+        if r == 0 {
+            return Err("rounds must be at least 1".into());
+        }
+        s.rounds = Some(r);
+    }
+    if game.tables() {
+        if s.format == Format::RoundRobin {
+            return Err(format!(
+                "{} events are a Swiss of tables: format:roundrobin is for two-player games",
+                game.title()
+            ));
+        }
+        let (lo, hi) = game.table_sizes();
+        let size = number(cmd, "table")?.unwrap_or(lo.max(4).min(hi));
+        if size < lo || size > hi {
+            return Err(if lo == hi {
+                format!("a table of {} seats {lo}", game.title())
+            } else {
+                format!("table: takes {lo} to {hi} players for {}", game.title())
+            });
+        }
+        s.table = Some(size);
+        if s.losses_to_eliminate > 0 {
+            return Err(
+                "a Swiss of tables eliminates nobody: losses_to_eliminate is for two-sided matches"
+                    .into(),
+            );
+        }
+        if let Some(p) = cmd.opt("points") {
+            s.places = crate::tournament::individual::parse_place_points(p)?;
+        }
+    } else {
+        if cmd.opt("table").is_some() {
+            return Err(format!(
+                "{} is played by two: it has no tables",
+                game.title()
+            ));
+        }
+        s.match_points = Some(match cmd.opt("points") {
+            Some(p) => crate::tournament::individual::parse_match_points(p)?,
+            None => [10, 5, 0, 10],
+        });
+    }
+    let kind = kind_of(game).ok_or_else(|| format!("{} is not available", game.title()))?;
+    let new = format!("{} new", game.group());
+    let allowed: Vec<&str> = kind
+        .declared
+        .iter()
+        .flat_map(super::declare::Entry::commands)
+        .filter(|d| d.path == new)
+        .flat_map(|d| d.options.iter().map(|o| o.name))
+        .filter(|o| {
+            !matches!(
+                *o,
+                "players"
+                    | "white"
+                    | "black"
+                    | "swingers"
+                    | "silver"
+                    | "red"
+                    | "green"
+                    | "seed"
+                    | "position"
+            )
+        })
+        .collect();
+    for (k, v) in &cmd.options {
+        let key = k.to_lowercase();
+        if EVENT_OPTIONS.contains(&key.as_str()) {
+            continue;
+        }
+        if !allowed.contains(&key.as_str()) {
+            let mut names: Vec<&str> = allowed.clone();
+            names.sort_unstable();
+            return Err(format!(
+                "{key}: is not an option of a {} event (its games take {})",
+                game.title(),
+                names.join(", ")
+            ));
+        }
+        s.options.push((key, v.clone()));
+    }
+    let size = s.table.unwrap_or(2) as usize;
+    let stand_ins: Vec<String> = (1..=size).map(|i| format!("player{i}")).collect();
+    let trial = Caller {
+        user: caller.user,
+        roles: caller.roles,
+        thread: caller.thread,
+        now: caller.now,
+    };
+    (kind.create)(&trial, &match_command(game, &s.options, &stand_ins), 1)
+        .map_err(|e| format!("the match games would refuse these options: {e}"))?;
+    Ok(s)
+}
+
+fn settings_from(cmd: &Command, caller: &Caller<'_>) -> Result<Settings, String> {
+    let game = match cmd.opt("game") {
+        Some(g) => EventGame::parse(g)?,
+        None => EventGame::Kfb,
+    };
+    if !game.is_kfb() {
+        return event_settings(cmd, game, caller);
+    }
+    if cmd.opt("table").is_some() {
+        return Err("Kung Fu Bughouse matches are team against team: it has no tables".into());
+    }
+    if cmd
+        .opt("format")
+        .is_some_and(|f| Format::parse(f) != Ok(Format::Swiss))
+    {
+        return Err("a Kung Fu Bughouse event is a Swiss of teams: format:swiss only".into());
+    }
     let mut s = Settings::default();
     if let Some(l) = number(cmd, "losses_to_eliminate")? {
         s.losses_to_eliminate = l;
@@ -103,6 +291,23 @@ fn settings_from(cmd: &Command) -> Result<Settings, String> {
         }
     }
     Ok(s)
+}
+
+/// An individual event seeds the players waiting before a round is paired: all of them at
+/// the first round, late entries before a later Swiss round. Returns the draw's text.
+fn seed_before_pairing(
+    t: &mut Tournament,
+    entropy: u64,
+) -> Result<Option<String>, tournament::TournamentError> {
+    let r = t.paired_rounds();
+    let due = t.individual()
+        && !t.finished
+        && !t.unassigned().is_empty()
+        && (t.teams.is_empty() || (t.settings.format == Format::Swiss && t.missing(r).is_empty()));
+    if !due {
+        return Ok(None);
+    }
+    t.seed_players(crate::games::drawn_seed(entropy)).map(Some)
 }
 
 impl Hub {
@@ -248,12 +453,20 @@ impl Hub {
                 };
                 t.form_teams(seed).map(accepted).map_err(|e| e.to_string())
             })(),
-            "tournament pair" => match t.pair_next() {
+            "tournament pair" => match seed_before_pairing(t, entropy).and_then(|seeded| {
+                t.pair_next().map(|outcome| match (seeded, outcome) {
+                    (Some(s), PairOutcome::Round(mut p)) => {
+                        p.text = format!("{s}\n{}", p.text);
+                        PairOutcome::Round(p)
+                    }
+                    (_, o) => o,
+                })
+            }) {
                 Ok(PairOutcome::Round(p)) => {
                     let opens = p
                         .boards
                         .iter()
-                        .filter(|b| b.black != 0)
+                        .filter(|b| b.is_played() && t.result(b.round, b.board).is_none())
                         .map(|b| MatchOpen::of(t, thread, b))
                         .collect();
                     // Each match's players are notified in its thread when it opens.
@@ -294,6 +507,25 @@ impl Hub {
                 let text = cmd.opt("result").ok_or(
                     "missing result: 1-0 or 0-1 (the first or second team listed won), draw, +- or -+ (forfeit), -- (double forfeit), auto (follow the game)",
                 )?;
+                if t.table_event() {
+                    let places = if text.trim().eq_ignore_ascii_case("auto") {
+                        None
+                    } else {
+                        Some(
+                            text.split([' ', ',', '/'])
+                                .filter(|w| !w.is_empty())
+                                .map(|w| w.parse::<u32>())
+                                .collect::<Result<Vec<u32>, _>>()
+                                .map_err(|_| {
+                                    format!("`{text}` is not a table's places: one place a seat, in seat order, like 1 2 2 4, or auto (follow the game)")
+                                })?,
+                        )
+                    };
+                    return t
+                        .set_table_result(round, board, places, user, now)
+                        .map(accepted)
+                        .map_err(|e| e.to_string());
+                }
                 let result = if text.trim().eq_ignore_ascii_case("auto") {
                     None
                 } else {
@@ -310,7 +542,7 @@ impl Hub {
                     ..accepted(text)
                 })
                 .map_err(|e| e.to_string()),
-            "tournament export" => t.trf().map(private).map_err(|e| e.to_string()),
+            "tournament export" => t.export().map(private).map_err(|e| e.to_string()),
             "tournament pairings" => (|| {
                 let last = t.paired_rounds();
                 if last == 0 {
@@ -374,11 +606,35 @@ impl Hub {
         if name.chars().count() > 80 {
             return Reply::refused("the name is too long (80 characters at most)");
         }
-        let settings = match settings_from(cmd) {
+        let settings = match settings_from(cmd, caller) {
             Ok(s) => s,
             Err(e) => return Reply::refused(e),
         };
         let t = Tournament::new(caller.thread, &name, caller.user, settings, caller.now);
+        if t.individual() {
+            let options: Vec<String> = t
+                .settings
+                .options
+                .iter()
+                .map(|(k, v)| format!("{k}:{v}"))
+                .collect();
+            let text = format!(
+                "tournament {name} created by {}: {}{}{}. Sign up with /signup; an organiser pairs each round with /tournament pair (the players are seeded by a draw at the first)",
+                caller.user,
+                t.format_text(),
+                match t.settings.rounds {
+                    Some(r) => format!("; at most {r} rounds"),
+                    None => String::new(),
+                },
+                if options.is_empty() {
+                    String::new()
+                } else {
+                    format!("; the games: {}", options.join(" "))
+                }
+            );
+            self.insert_tournament(t);
+            return accepted(text);
+        }
         let text = format!(
             "tournament {name} created by {}: {}; move limit {}, inactivity {} posts; match win {}, draw {}, loss {}. Sign up with /signup (alone, or with mate1:@x [mate2:@y]); an organiser forms teams with /tournament teams",
             caller.user,
@@ -432,6 +688,9 @@ impl Hub {
         if self.games.contains_key(match_thread) && t.match_of_thread(match_thread).is_none() {
             return Reply::refused("that thread already has another game");
         }
+        if t.individual() {
+            return self.open_event_match(tournament, round, board, match_thread, players, now);
+        }
         let mut settings = t.game_settings(round, board);
         settings.created = Some((t.organiser.clone(), now));
         t.set_thread(round, board, match_thread);
@@ -471,27 +730,186 @@ impl Hub {
         }
     }
 
+    /// [`Hub::open_match`] for a game other than Kung Fu Bughouse: `/<game> new` with the
+    /// event's options, the players in seat order (White first), by the organiser.
+    fn open_event_match(
+        &mut self,
+        tournament: &str,
+        round: u32,
+        board: u32,
+        match_thread: &str,
+        players: Vec<String>,
+        now: Timestamp,
+    ) -> Reply {
+        let Some(t) = self.tournaments.get_mut(tournament) else {
+            return Reply::refused("the tournament is gone");
+        };
+        let game = t.settings.game;
+        let Some(kind) = kind_of(game) else {
+            return Reply::refused(format!("{} is not available", game.title()));
+        };
+        t.set_thread(round, board, match_thread);
+        let title = match t.board(round, board) {
+            Some(b) if b.black != 0 => format!(
+                "{} round {round} board {board}: {} vs {}",
+                t.name,
+                t.board_label(b, b.white),
+                t.board_label(b, b.black)
+            ),
+            _ => format!(
+                "{} round {round} table {board}: {}",
+                t.name,
+                players.join(", ")
+            ),
+        };
+        let cmd = match_command(game, &t.settings.options, &players);
+        let organiser = t.organiser.clone();
+        let entropy = t.match_seed(round, board);
+        self.links
+            .insert(match_thread.to_string(), tournament.to_string());
+        if self.games.contains_key(match_thread) {
+            return Reply::ok(format!("{title}\nthe match's game is already open"));
+        }
+        let caller = Caller {
+            user: &organiser,
+            roles: super::Roles {
+                organiser: true,
+                moderator: false,
+            },
+            thread: match_thread,
+            now,
+        };
+        match (kind.create)(&caller, &cmd, entropy) {
+            Ok(new) => {
+                // A game that draws its own seat order (Party Chess seats the rest after the
+                // first at random): the table records the seats as the game made them.
+                let seated = new.game.users();
+                if let Some(t) = self.tournaments.get_mut(tournament) {
+                    t.reseat(round, board, &seated);
+                }
+                let mut reply = new.reply;
+                reply.text = format!(
+                    "{title}\n{}\n{}",
+                    reply.text.trim_end(),
+                    super::layer::settings_text(&*new.game)
+                );
+                self.games.insert(match_thread.to_string(), new.game);
+                reply
+            }
+            Err(e) => Reply::refused(e),
+        }
+    }
+
     /// After an action in a match thread: brings the tournament's result for that match in
     /// line with the game. Returns the tournament thread and the news to post there.
     pub fn reconcile_match(&mut self, thread: &str, now: Timestamp) -> Option<(String, String)> {
         let owner = self.links.get(thread)?.clone();
-        let result = self
-            .games
-            .get(thread)
-            .and_then(|g| g.as_any().downcast_ref::<Game>())
-            .map(|g| {
-                g.state().winner.as_ref().map(|(team, _)| {
-                    if *team == 0 {
-                        MatchResult::WhiteWins
-                    } else {
-                        MatchResult::BlackWins
-                    }
-                })
-            })?;
+        if self.tournaments.get(&owner)?.table_event() {
+            let places = self.games.get(thread).and_then(|g| table_places(&**g))?;
+            let t = self.tournaments.get_mut(&owner)?;
+            let news = t.table_game_result(thread, places, now)?;
+            return Some((owner, news));
+        }
+        let result = self.games.get(thread).and_then(|g| match_result(&**g))?;
         let t = self.tournaments.get_mut(&owner)?;
         let news = t.game_result(thread, result, now)?;
         Some((owner, news))
     }
+}
+
+/// The result a match game gives its board (`Some(None)` while it is played; `None` for a
+/// game that does not give a two-sided result).
+fn match_result(game: &dyn super::layer::ThreadGame) -> Option<Option<MatchResult>> {
+    let any = game.as_any();
+    if let Some(g) = any.downcast_ref::<Game>() {
+        return Some(g.state().winner.as_ref().map(|(team, _)| {
+            if *team == 0 {
+                MatchResult::WhiteWins
+            } else {
+                MatchResult::BlackWins
+            }
+        }));
+    }
+    if let Some(g) = any.downcast_ref::<crate::games::chex::Game>() {
+        use crate::games::chex::{Outcome, Side};
+        return Some(g.state().outcome.as_ref().map(|o| match o {
+            Outcome::Win {
+                side: Side::White, ..
+            } => MatchResult::WhiteWins,
+            Outcome::Win { .. } => MatchResult::BlackWins,
+            Outcome::Draw(_) => MatchResult::Draw,
+        }));
+    }
+    None
+}
+
+/// The places a table's game gives its players (`Some(None)` while it is played): Ultimate
+/// by elimination order (the last standing first, players in a draw sharing first place),
+/// Party by the final Weights (heaviest first, as shown to one decimal), Nomic by its end
+/// (the winner first, the others sharing second; all first without a winner).
+fn table_places(game: &dyn super::layer::ThreadGame) -> Option<Option<Vec<(String, u32)>>> {
+    let any = game.as_any();
+    if let Some(g) = any.downcast_ref::<crate::games::ultimate::Game>() {
+        use crate::games::ultimate::Outcome;
+        let st = g.state();
+        let Some(o) = st.outcome.as_ref() else {
+            return Some(None);
+        };
+        let winners = match o {
+            Outcome::Win(s) => vec![*s],
+            Outcome::Draw { among, .. } => among.clone(),
+        };
+        let mut v: Vec<(String, u32)> = winners
+            .iter()
+            .map(|&s| (g.user(s).to_string(), 1))
+            .collect();
+        let mut place = v.len() as u32 + 1;
+        for d in st.defeats.iter().rev() {
+            let u = g.user(d.seat).to_string();
+            if !v.iter().any(|(x, _)| *x == u) {
+                v.push((u, place));
+                place += 1;
+            }
+        }
+        return Some(Some(v));
+    }
+    if let Some(g) = any.downcast_ref::<crate::games::party::Game>() {
+        if !g.ended() {
+            return Some(None);
+        }
+        let p = g.position();
+        let shown = |s: u8| (crate::games::party::weight::weight(p, s) * 10.0).round() as i64;
+        let seats = p.seats();
+        return Some(Some(
+            seats
+                .iter()
+                .map(|&s| {
+                    let better = seats.iter().filter(|&&o| shown(o) > shown(s)).count();
+                    (g.user(s).to_string(), better as u32 + 1)
+                })
+                .collect(),
+        ));
+    }
+    if let Some(g) = any.downcast_ref::<crate::games::nomic::Game>() {
+        let st = g.state();
+        if !st.over {
+            return Some(None);
+        }
+        return Some(Some(
+            g.users
+                .iter()
+                .enumerate()
+                .map(|(i, u)| {
+                    let place = match st.winner {
+                        Some(w) if w != i => 2,
+                        _ => 1,
+                    };
+                    (u.clone(), place)
+                })
+                .collect(),
+        ));
+    }
+    None
 }
 
 /// The console's `!state` lines for a tournament: everything stored, in order.
@@ -549,6 +967,9 @@ pub fn standings_picture_named(
     name: &dyn Fn(&str) -> String,
 ) -> Result<Vec<u8>, String> {
     let rows = t.standings().map_err(|e| e.to_string())?;
+    if t.individual() {
+        return event_picture(t, &rows, name);
+    }
     let view = crate::render::TableView {
         title: format!("{}: standings after round {}", t.name, t.complete_rounds()),
         header: [
@@ -586,6 +1007,54 @@ pub fn standings_picture_named(
                     r.losses.to_string(),
                     r.status.clone(),
                 ]
+            })
+            .collect(),
+    };
+    crate::render::render_table(&view).map_err(|e| e.to_string())
+}
+
+/// The standings picture of an individual event or a Swiss of tables: one row a player.
+fn event_picture(
+    t: &Tournament,
+    rows: &[tournament::StandingRow],
+    name: &dyn Fn(&str) -> String,
+) -> Result<Vec<u8>, String> {
+    let tables = t.table_event();
+    let mut header = vec!["#", "Player", "Points"];
+    header.extend(if tables {
+        vec!["Table-mates", "Status"]
+    } else {
+        vec!["Buchholz", "SB", "Status"]
+    });
+    let view = crate::render::TableView {
+        title: format!("{}: standings after round {}", t.name, t.complete_rounds()),
+        header: header.iter().map(|s| s.to_string()).collect(),
+        highlight: rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.status == "champion")
+            .map(|(i, _)| i)
+            .collect(),
+        dimmed: rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.status != "active" && r.status != "champion")
+            .map(|(i, _)| i)
+            .collect(),
+        rows: rows
+            .iter()
+            .map(|r| {
+                let mut v = vec![
+                    r.place.to_string(),
+                    r.players.first().map(|p| name(p)).unwrap_or_default(),
+                    tournament::tenths(r.score),
+                    tournament::tenths(r.buchholz),
+                ];
+                if !tables {
+                    v.push(tournament::hundredths(r.sonneborn_berger));
+                }
+                v.push(r.status.clone());
+                v
             })
             .collect(),
     };

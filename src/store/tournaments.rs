@@ -8,7 +8,7 @@ use sqlx::Row;
 
 use super::{conflict_if_duplicate, i64_of, Store, StoreError};
 use crate::time::Timestamp;
-use crate::tournament::{Board, MatchResult, ResultEntry, Settings, Signup, Team, Tournament};
+use crate::tournament::{Board, ResultEntry, Settings, Signup, Team, Tournament};
 
 /// One stored value.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -138,7 +138,7 @@ impl TournamentRows {
                         (
                             vec![Cell::Int(i64::from(r.round)), Cell::Int(i64::from(r.board))],
                             vec![
-                                Cell::Text(r.result.code().to_string()),
+                                Cell::Text(r.stored_code()),
                                 Cell::Text(r.set_by.clone()),
                                 Cell::Int(i64_of(r.time)),
                             ],
@@ -306,13 +306,15 @@ impl Store {
         .await?
         {
             let code: String = r.try_get(2)?;
+            let (result, places) =
+                ResultEntry::from_code(&code).map_err(|e| StoreError::Decode(e.to_string()))?;
             t.results.push(ResultEntry {
                 round: u32_of(r.try_get(0)?),
                 board: u32_of(r.try_get(1)?),
-                result: MatchResult::parse(&code)
-                    .map_err(|e| StoreError::Decode(e.to_string()))?,
+                result,
                 set_by: r.try_get(3)?,
                 time: r.try_get::<i64, _>(4)?.max(0) as u64,
+                places,
             });
         }
         Ok(Some((t, version)))

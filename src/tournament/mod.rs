@@ -29,7 +29,34 @@
 //! # 2.4 Match threads
 //! Each pairing is played in its own thread, which the bot opens with the match's Kung Fu
 //! Bughouse draft started, from a seed one can type back (shared rules 0.5).
+//!
+//! # 2.5 Events of the other games
+//! `game:` names the game (Kung Fu Bughouse when absent, as every event stored before it).
+//! Players sign up alone; their pairing numbers are drawn from a seed shown when the first
+//! round is paired (or with `/tournament teams seed:`), late entries seeded before the next
+//! round. The game's own options (`/tournament new draw_mode:blind …`) go to every match
+//! game, tried on stand-in players when the event is created. A match game is created by
+//! the organiser in its thread, seeded from the event's seed.
+//! - Chex: the FIDE Dutch Swiss with players as entrants (colours by FIDE's rules; points
+//!   win/draw/loss/bye, default 1/½/0/1), or `format:roundrobin`: the Berger tables, the
+//!   bye for the player the table sits out, a withdrawn player's later games lost by
+//!   forfeit. Results come from the games; the export is FIDE's TRF.
+//!
+//! # 2.6 The Swiss of tables (Ultimate, Party, Nomic)
+//! Each round seats the active players at tables of `table:` (Ultimate 4; Party and Nomic
+//! 3–8, default 4) by [`tables::pair_tables`], whose documentation states its rules: by
+//! score, rating and draw; fewest repeat table-mates, then closest scores; leftovers a
+//! smaller table when the game starts with that many, else byes; seats balanced. A table
+//! scores by place from its game (Ultimate: the last standing first, then the reverse order
+//! of defeat; Party: the final Weights; Nomic: the winner first, the rest sharing second),
+//! or as the organiser sets it (`result:1 2 2 4`, seat order). Places `n-1 … 0` by default
+//! (`points:` sets them from the first; a smaller table scores its places from the top),
+//! ties share the points of the places they cover, a bye scores a full table's average.
+//! Standings: points, the sum of table-mates' scores, the direct encounter (how often one
+//! finished ahead of the others tied), pairing number. The export is a plain table.
 
+pub mod individual;
+pub mod tables;
 pub mod teams;
 
 use crate::games::kfb;
@@ -37,6 +64,7 @@ use crate::games::seeded::splitmix;
 use crate::swiss::{self, BoardResult, Outcome, PointSystem, SwissError};
 use crate::time::{format_duration, Timestamp};
 
+pub use individual::{EventGame, Format};
 pub use teams::{Formation, Origin};
 
 /// Who set a result that came from the match's game.
@@ -64,6 +92,25 @@ pub struct Settings {
     /// `vacation:off`: the match games do not wait for players on vacation.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub no_vacation: bool,
+    /// The game played (absent in events stored before: Kung Fu Bughouse).
+    #[serde(skip_serializing_if = "EventGame::is_kfb")]
+    pub game: EventGame,
+    /// Swiss or round robin.
+    #[serde(skip_serializing_if = "Format::is_swiss")]
+    pub format: Format,
+    /// An individual event's points in tenths: win, draw, loss, bye (`None`: the whole
+    /// `win`/`draw`/`loss` above, the bye worth a win).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub match_points: Option<[u32; 4]>,
+    /// The players a table seats (table events).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<u32>,
+    /// Points of each place at a table, from the first (empty: `n-1, n-2, …, 0`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub places: Vec<u32>,
+    /// The game's own options (`/chex new …`), passed to every match game.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<(String, String)>,
 }
 
 impl Default for Settings {
@@ -78,6 +125,12 @@ impl Default for Settings {
             move_limit: game.move_limit,
             inactivity_posts: game.inactivity_posts,
             no_vacation: false,
+            game: EventGame::Kfb,
+            format: Format::Swiss,
+            match_points: None,
+            table: None,
+            places: Vec::new(),
+            options: Vec::new(),
         }
     }
 }
@@ -142,6 +195,8 @@ pub enum MatchResult {
     BlackForfeitWin,
     /// Neither team played.
     DoubleForfeit,
+    /// A table's placings ([`ResultEntry::places`]).
+    Placed,
 }
 
 impl MatchResult {
@@ -176,6 +231,7 @@ impl MatchResult {
             MatchResult::WhiteForfeitWin => "+-",
             MatchResult::BlackForfeitWin => "-+",
             MatchResult::DoubleForfeit => "--",
+            MatchResult::Placed => "places",
         }
     }
 
@@ -186,7 +242,8 @@ impl MatchResult {
             MatchResult::Draw => BoardResult::Draw,
             MatchResult::WhiteForfeitWin => BoardResult::WhiteForfeitWin,
             MatchResult::BlackForfeitWin => BoardResult::BlackForfeitWin,
-            MatchResult::DoubleForfeit => BoardResult::DoubleForfeit,
+            // A table is never a Swiss board.
+            MatchResult::DoubleForfeit | MatchResult::Placed => BoardResult::DoubleForfeit,
         }
     }
 
@@ -197,6 +254,7 @@ impl MatchResult {
             MatchResult::BlackWins | MatchResult::BlackForfeitWin => first,
             MatchResult::Draw => false,
             MatchResult::DoubleForfeit => true,
+            MatchResult::Placed => false,
         }
     }
 }
@@ -214,6 +272,52 @@ pub struct ResultEntry {
     pub set_by: String,
     /// When.
     pub time: Timestamp,
+    /// A table's places in seat order (1 first; ties share a place); empty for a match.
+    pub places: Vec<u32>,
+}
+
+impl ResultEntry {
+    /// The text stored for the result: its code, or `places:1,2,2,4` for a table.
+    pub fn stored_code(&self) -> String {
+        match self.result {
+            MatchResult::Placed => format!(
+                "places:{}",
+                self.places
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            r => r.code().to_string(),
+        }
+    }
+
+    /// Reads [`ResultEntry::stored_code`] back: the result and the places.
+    ///
+    /// # Errors
+    /// A code that is not a result.
+    pub fn from_code(code: &str) -> Result<(MatchResult, Vec<u32>), TournamentError> {
+        if let Some(list) = code.strip_prefix("places:") {
+            let places: Option<Vec<u32>> = list.split(',').map(|p| p.trim().parse().ok()).collect();
+            return places
+                .map(|p| (MatchResult::Placed, p))
+                .ok_or_else(|| refused(format!("`{code}` is not a table's places")));
+        }
+        MatchResult::parse(code).map(|r| (r, Vec::new()))
+    }
+}
+
+impl Board {
+    /// Whether it is a table of several players (pairing numbers 0 and 0, seats in
+    /// `players`).
+    pub fn is_table(&self) -> bool {
+        self.white == 0
+    }
+
+    /// Whether it is played (a match or a table, not a bye).
+    pub fn is_played(&self) -> bool {
+        self.black != 0 || self.white == 0
+    }
 }
 
 /// Why a tournament command was refused.
@@ -379,7 +483,7 @@ impl Tournament {
     pub fn missing(&self, round: u32) -> Vec<u32> {
         self.round_boards(round)
             .into_iter()
-            .filter(|b| b.black != 0 && self.result(b.round, b.board).is_none())
+            .filter(|b| b.is_played() && self.result(b.round, b.board).is_none())
             .map(|b| b.board)
             .collect()
     }
@@ -401,12 +505,40 @@ impl Tournament {
             .and_then(|i| self.teams.get(i))
     }
 
+    /// Whether entrants are single players (every game but Kung Fu Bughouse).
+    pub fn individual(&self) -> bool {
+        !self.settings.game.is_kfb()
+    }
+
+    /// Seats an entrant fills on a board: three for a Kung Fu Bughouse team, else one.
+    fn team_size(&self) -> usize {
+        if self.individual() {
+            1
+        } else {
+            3
+        }
+    }
+
+    /// Everyone seated on board `b`: a table's players in seat order, or the first team's
+    /// then the second's.
+    pub fn board_players(&self, b: &Board) -> Vec<String> {
+        if b.is_table() {
+            return b.players.clone();
+        }
+        let mut v = self.seated(b, b.white);
+        if b.black != 0 {
+            v.extend(self.seated(b, b.black));
+        }
+        v
+    }
+
     /// The players `team` fielded on board `b` (the team's current players if not recorded).
     pub fn seated(&self, b: &Board, team: u32) -> Vec<String> {
-        let half = if team == b.white && b.players.len() >= 3 {
-            Some(&b.players[..3])
-        } else if team == b.black && b.players.len() >= 6 {
-            Some(&b.players[3..6])
+        let k = self.team_size();
+        let half = if team == b.white && b.players.len() >= k {
+            Some(&b.players[..k])
+        } else if team == b.black && b.players.len() >= 2 * k {
+            Some(&b.players[k..2 * k])
         } else {
             None
         };
@@ -415,17 +547,38 @@ impl Tournament {
             .unwrap_or_default()
     }
 
-    /// `Team 3 (a, b, c)` with the players `team` fielded on board `b`.
+    /// `Team 3 (a, b, c)` with the players `team` fielded on board `b` (the player's name in
+    /// an individual event).
     pub fn board_label(&self, b: &Board, team: u32) -> String {
-        label(team, &self.seated(b, team))
+        self.label_of(team, &self.seated(b, team))
     }
 
-    /// `Team 3 (a, b, c)`.
+    /// `Team 3 (a, b, c)` (the player's name in an individual event).
     pub fn team_label(&self, number: u32) -> String {
-        label(
+        self.label_of(
             number,
             self.team(number).map_or(&[], |t| t.players.as_slice()),
         )
+    }
+
+    /// `Team 3` or, in an individual event, the player (`Player 3` if unknown).
+    pub fn entrant_name(&self, number: u32) -> String {
+        if self.individual() {
+            self.team_label(number)
+        } else {
+            format!("Team {number}")
+        }
+    }
+
+    fn label_of(&self, team: u32, players: &[String]) -> String {
+        if self.individual() {
+            players
+                .first()
+                .cloned()
+                .unwrap_or_else(|| format!("Player {team}"))
+        } else {
+            label(team, players)
+        }
     }
 
     /// The team a player is on (the latest, if substituted around).
@@ -451,13 +604,9 @@ impl Tournament {
     pub fn seated_elsewhere(&self, user: &str, except: Option<&str>) -> Option<(u32, u32)> {
         self.boards
             .iter()
-            .filter(|b| b.black != 0 && self.result(b.round, b.board).is_none())
+            .filter(|b| b.is_played() && self.result(b.round, b.board).is_none())
             .filter(|b| except.is_none() || b.thread.as_deref() != except)
-            .find(|b| {
-                let mut seated = self.seated(b, b.white);
-                seated.extend(self.seated(b, b.black));
-                seated.iter().any(|p| p == user)
-            })
+            .find(|b| self.board_players(b).iter().any(|p| p == user))
             .map(|b| (b.round, b.board))
     }
 
@@ -490,6 +639,10 @@ impl Tournament {
     /// The round limit: the `rounds` setting, or by default enough rounds for the elimination
     /// to run its course (losses × ⌈log₂ teams⌉ + 1), or ⌈log₂ teams⌉ without elimination.
     pub fn round_limit(&self) -> u32 {
+        if self.settings.format == Format::RoundRobin {
+            let all = individual::berger_rounds(self.teams.len() as u32);
+            return self.settings.rounds.map_or(all, |r| r.min(all));
+        }
         if let Some(r) = self.settings.rounds {
             return r;
         }
@@ -546,6 +699,16 @@ impl Tournament {
 
     fn points(&self) -> PointSystem {
         let s = &self.settings;
+        if let Some([win, draw, loss, bye]) = s.match_points {
+            return PointSystem {
+                win,
+                draw,
+                loss,
+                zero_bye: 0,
+                forfeit_loss: 0,
+                pairing_bye: bye,
+            };
+        }
         PointSystem {
             win: s.win * 10,
             draw: s.draw * 10,
@@ -569,7 +732,11 @@ impl Tournament {
         );
         t.points = self.points();
         for (e, team) in t.entrants.iter_mut().zip(&self.teams) {
-            e.name = format!("Team {} {}", team.number, team.players.join(" "));
+            e.name = if self.individual() {
+                self.team_label(team.number)
+            } else {
+                format!("Team {} {}", team.number, team.players.join(" "))
+            };
         }
         for r in 1..=rounds {
             let mut pairing = swiss::Pairing::default();
@@ -618,6 +785,19 @@ impl Tournament {
         Ok(swiss::write_trf(&t))
     }
 
+    /// `/tournament export`: the TRF of a two-sided event, a plain table for a Swiss of
+    /// tables.
+    ///
+    /// # Errors
+    /// As [`Tournament::trf`].
+    pub fn export(&self) -> Result<String, TournamentError> {
+        if self.table_event() {
+            Ok(self.table_export())
+        } else {
+            self.trf()
+        }
+    }
+
     /// Records a signup (with mates named, who are signed up too).
     ///
     /// # Errors
@@ -631,6 +811,9 @@ impl Tournament {
     ) -> Result<String, TournamentError> {
         if self.finished {
             return Err(refused("this tournament is over"));
+        }
+        if self.individual() {
+            return self.signup_alone(player, mates, now);
         }
         let mut mates: Vec<String> = mates.iter().filter(|m| !m.is_empty()).cloned().collect();
         mates.dedup();
@@ -760,6 +943,9 @@ impl Tournament {
         if self.finished {
             return Err(refused("this tournament is over"));
         }
+        if self.individual() {
+            return self.withdraw_alone(player, now);
+        }
         let Some(team) = self.team_of(player) else {
             let Some(s) = self
                 .signups
@@ -863,7 +1049,10 @@ impl Tournament {
             .filter(|&i| i < self.teams.len())
             .ok_or_else(|| refused(format!("there is no Team {team}")))?;
         if self.teams[idx].withdrawn {
-            return Err(refused(format!("Team {team} has already withdrawn")));
+            return Err(refused(format!(
+                "{} has already withdrawn",
+                self.entrant_name(team)
+            )));
         }
         Ok(idx)
     }
@@ -894,7 +1083,10 @@ impl Tournament {
     pub fn withdraw_team(&mut self, team: u32) -> Result<String, TournamentError> {
         let idx = self.team_in_play(team)?;
         self.teams[idx].withdrawn = true;
-        let mut text = format!("Team {team} withdraws and is not paired again");
+        let mut text = format!(
+            "{} withdraws and is not paired again",
+            self.entrant_name(team)
+        );
         if let Some((r, b)) = self.unfinished_match_of(team) {
             text.push_str(&format!(
                 "; round {r} board {b} still needs a result (/tournament result)"
@@ -912,9 +1104,13 @@ impl Tournament {
         self.round_boards(r)
             .into_iter()
             .find(|b| {
-                b.black != 0
-                    && (b.white == team || b.black == team)
-                    && self.result(r, b.board).is_none()
+                let on = if b.is_table() {
+                    self.team(team)
+                        .is_some_and(|t| t.players.iter().any(|p| b.players.contains(p)))
+                } else {
+                    b.black != 0 && (b.white == team || b.black == team)
+                };
+                on && self.result(r, b.board).is_none()
             })
             .map(|b| (b.round, b.board))
     }
@@ -925,6 +1121,9 @@ impl Tournament {
     /// # Errors
     /// Too few players, or the event is over.
     pub fn form_teams(&mut self, seed: u64) -> Result<String, TournamentError> {
+        if self.individual() {
+            return self.seed_players(seed);
+        }
         if self.finished {
             return Err(refused("this tournament is over"));
         }
@@ -985,9 +1184,11 @@ impl Tournament {
     /// No teams, the current round unfinished, the event over, or a pairing failure.
     pub fn pair_next(&mut self) -> Result<PairOutcome, TournamentError> {
         if self.teams.is_empty() {
-            return Err(refused(
-                "there are no teams yet: an organiser forms them with /tournament teams",
-            ));
+            return Err(refused(if self.individual() {
+                "there are no players yet: they sign up with /signup"
+            } else {
+                "there are no teams yet: an organiser forms them with /tournament teams"
+            }));
         }
         if self.finished {
             return Err(refused(format!(
@@ -1007,6 +1208,23 @@ impl Tournament {
         }
         if let Some(end) = self.check_end() {
             return Ok(PairOutcome::Ended(end));
+        }
+        if self.settings.format == Format::RoundRobin {
+            let now = self
+                .results
+                .iter()
+                .map(|r| r.time)
+                .max()
+                .unwrap_or(self.created_at);
+            let mut paired = self.pair_berger(r + 1, now);
+            // A round decided by withdrawals alone may end the event at once.
+            if let Some(end) = self.check_end() {
+                paired.text.push_str(&format!("\n{end}"));
+            }
+            return Ok(PairOutcome::Round(paired));
+        }
+        if self.table_event() {
+            return self.pair_table_round();
         }
         let t = self.to_swiss_for_next()?;
         let pairing = match swiss::pair_next_round(&t) {
@@ -1064,11 +1282,18 @@ impl Tournament {
         let limit = self.round_limit();
         let mut text = format!("{}: round {round} of at most {limit}", self.name);
         for b in self.round_boards(round) {
+            if self.table_event() {
+                text.push('\n');
+                text.push_str(&self.table_line(b));
+                continue;
+            }
             if b.black == 0 {
+                let bye = self.points().pairing_bye;
                 text.push_str(&format!(
-                    "\nbye: {} ({} points)",
+                    "\nbye: {} ({} point{})",
                     self.board_label(b, b.white),
-                    self.settings.win
+                    tenths(bye),
+                    if bye == 10 { "" } else { "s" }
                 ));
                 continue;
             }
@@ -1088,14 +1313,21 @@ impl Tournament {
             .iter()
             .filter(|t| !self.active(t.number))
             .map(|t| match self.eliminated_in(t.number) {
-                Some(_) if !t.withdrawn => format!("Team {} (eliminated)", t.number),
-                _ => format!("Team {} (withdrawn)", t.number),
+                Some(_) if !t.withdrawn => format!("{} (eliminated)", self.entrant_name(t.number)),
+                _ => format!("{} (withdrawn)", self.entrant_name(t.number)),
             })
             .collect();
         if !out.is_empty() {
             text.push_str(&format!("\nnot paired: {}", out.join(", ")));
         }
         text
+    }
+
+    /// The seed of a match's game (drawn from the event's seed, so it can be typed back).
+    pub fn match_seed(&self, round: u32, board: u32) -> u64 {
+        crate::games::drawn_seed(splitmix(
+            self.seed ^ (u64::from(round) << 32 | u64::from(board)),
+        ))
     }
 
     /// The settings for the game of a match.
@@ -1124,12 +1356,10 @@ impl Tournament {
         let b = self
             .board(round, board)
             .ok_or_else(|| refused(format!("there is no board {board} in round {round}")))?;
-        if b.black == 0 {
+        if !b.is_played() {
             return Err(refused("the bye has no game"));
         }
-        let mut players = self.seated(b, b.white);
-        players.extend(self.seated(b, b.black));
-        Ok(players)
+        Ok(self.board_players(b))
     }
 
     /// Notes the thread a match is played in.
@@ -1147,7 +1377,9 @@ impl Tournament {
     pub fn unopened(&self) -> Vec<(u32, u32)> {
         self.round_boards(self.paired_rounds())
             .into_iter()
-            .filter(|b| b.black != 0 && b.thread.is_none())
+            .filter(|b| {
+                b.is_played() && b.thread.is_none() && self.result(b.round, b.board).is_none()
+            })
             .map(|b| (b.round, b.board))
             .collect()
     }
@@ -1162,6 +1394,7 @@ impl Tournament {
             MatchResult::WhiteForfeitWin => format!("{w} won by forfeit against {k}"),
             MatchResult::BlackForfeitWin => format!("{k} won by forfeit against {w}"),
             MatchResult::DoubleForfeit => format!("{w} and {k} both forfeited"),
+            MatchResult::Placed => format!("{w} and {k} placed"),
         };
         format!("round {} board {}: {what}", b.round, b.board)
     }
@@ -1196,8 +1429,13 @@ impl Tournament {
             .board(round, board)
             .cloned()
             .ok_or_else(|| refused(format!("there is no board {board} in round {round}")))?;
-        if b.black == 0 {
+        if !b.is_played() {
             return Err(refused("the bye needs no result"));
+        }
+        if b.is_table() {
+            return Err(refused(
+                "a table's result is its places in seat order, like result:1 2 3 4 (ties share a place)",
+            ));
         }
         let later = round < self.paired_rounds();
         let mut text = match result {
@@ -1258,6 +1496,7 @@ impl Tournament {
             result,
             set_by: by.to_string(),
             time: now,
+            places: Vec::new(),
         });
         self.results.sort_by_key(|r| (r.round, r.board));
     }
@@ -1307,9 +1546,11 @@ impl Tournament {
         }
         let active = self.active_teams().len();
         let why = if active <= 1 {
-            match active {
-                1 => "one team remains",
-                _ => "no team remains",
+            match (active, self.individual()) {
+                (1, false) => "one team remains",
+                (_, false) => "no team remains",
+                (1, true) => "one player remains",
+                (_, true) => "no player remains",
             }
         } else if r >= self.round_limit() {
             "the round limit is reached"
@@ -1347,6 +1588,9 @@ impl Tournament {
     /// # Errors
     /// As [`Tournament::to_swiss`].
     pub fn standings(&self) -> Result<Vec<StandingRow>, TournamentError> {
+        if self.table_event() {
+            return Ok(self.table_standings());
+        }
         let t = self.to_swiss(self.complete_rounds())?;
         let mut rows: Vec<StandingRow> = swiss::standings(&t)
             .into_iter()
@@ -1387,6 +1631,12 @@ impl Tournament {
     /// # Errors
     /// As [`Tournament::standings`].
     pub fn standings_text(&self) -> Result<String, TournamentError> {
+        if self.table_event() {
+            return Ok(self.table_standings_text());
+        }
+        if self.individual() {
+            return self.individual_standings_text();
+        }
         let rows = self.standings()?;
         let mut text = format!(
             "{}: standings after round {} (win {}, draw {}, loss {}; {})",
@@ -1422,6 +1672,9 @@ impl Tournament {
 
     /// A summary for `/tournament` without a subcommand and for the pinned message.
     pub fn summary(&self) -> String {
+        if self.individual() {
+            return self.individual_summary();
+        }
         let mut s = format!(
             "{} (organiser {}): {}; move limit {}; ",
             self.name,

@@ -1,7 +1,9 @@
 //! The tournaments' commands: `/tournament …` (mostly the organisers'), `/signup` and
 //! `/withdraw`, each in the tournament's thread.
 
-use super::{command, opt, Declared, Entry, Kind, Run, Who, COUNT, NUMBER, SEED, VACATION};
+use super::{
+    command, opt, Declared, Entry, Kind, Run, Who, COUNT, NUMBER, REMIND, SEED, STALL, VACATION,
+};
 
 /// A tournament command for organisers, in its thread.
 const fn organisers(d: Declared) -> Declared {
@@ -31,6 +33,21 @@ pub static ENTRIES: &[Entry] = &[
                     )
                     .required(),
                     opt(
+                        "game",
+                        "The game played (default kfb)",
+                        Kind::Choice(&["kfb", "chex", "ultimate", "party", "nomic"]),
+                    ),
+                    opt(
+                        "format",
+                        "swiss (default) or roundrobin (two-player games)",
+                        Kind::Choice(&["swiss", "roundrobin"]),
+                    ),
+                    opt(
+                        "table",
+                        "Players at a table (Ultimate 4; Party and Nomic 3-8, default 4)",
+                        Kind::Int { min: 3, max: 8 },
+                    ),
+                    opt(
                         "losses_to_eliminate",
                         "Match losses that eliminate a team (default 2; 0: Swiss without elimination)",
                         COUNT,
@@ -42,7 +59,7 @@ pub static ENTRIES: &[Entry] = &[
                     ),
                     opt(
                         "move_limit",
-                        "Kung Fu move limit of the match games, like 6h or 45m (default 6h)",
+                        "Move limit of the match games, like 6h or 45m (Kung Fu default 6h)",
                         Kind::Text,
                     ).hint("<duration>"),
                     opt(
@@ -52,10 +69,43 @@ pub static ENTRIES: &[Entry] = &[
                     ),
                     opt(
                         "points",
-                        "Match points for a win/draw/loss, like 2/1/0 (the default)",
+                        "Points: win/draw/loss like 2/1/0 (KFB) or 1/0.5/0 (Chex); per place like 3/2/1/0",
                         Kind::TextMax(20),
                     ),
                     VACATION,
+                    REMIND,
+                    STALL,
+                    opt(
+                        "draw_mode",
+                        "Chex: reveal (default) or blind",
+                        Kind::Choice(&["reveal", "blind"]),
+                    ),
+                    opt(
+                        "stalemate",
+                        "Chex: declare or offer; Ultimate: draw or pass",
+                        Kind::Text,
+                    ),
+                    opt(
+                        "max_board",
+                        "Chex: largest board (8-26, default 26)",
+                        Kind::Int { min: 8, max: 26 },
+                    ),
+                    opt(
+                        "mode",
+                        "Ultimate: standard, conquest or devastation",
+                        Kind::Choice(&["standard", "conquest", "devastation"]),
+                    ),
+                    opt(
+                        "turn_limit",
+                        "Party: the turn limit, like 1d",
+                        Kind::Text,
+                    )
+                    .hint("<duration>"),
+                    opt(
+                        "pace",
+                        "Nomic: live or async limits",
+                        Kind::Choice(&["live", "async"]),
+                    ),
                 ],
             )
             .by(Who::Organisers)
