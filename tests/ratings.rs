@@ -120,10 +120,7 @@ fn stored_games_give_the_crates_ratings() {
     c.line("!clock +1h");
 
     // Ultimate: three concessions each; the last one standing wins.
-    let ultimate: [[&str; 4]; 2] = [
-        ["ann", "ben", "cat", "dan"],
-        ["eve", "ann", "fay", "ben"],
-    ];
+    let ultimate: [[&str; 4]; 2] = [["ann", "ben", "cat", "dan"], ["eve", "ann", "fay", "ben"]];
     // Seats conceding in order (Silver, Red, Black, Green = 0..4); the one left wins.
     let concede: [[usize; 3]; 2] = [[2, 0, 3], [1, 3, 0]];
     for (i, (seats, order)) in ultimate.iter().zip(concede).enumerate() {
@@ -214,7 +211,10 @@ fn stored_games_give_the_crates_ratings() {
         assert_eq!(table.players.len(), 6);
         for p in PLAYERS {
             let (got, w) = (table.of(p), want[p]);
-            assert!((got.rating - w.rating).abs() < 1e-9, "{p}: {got:?} vs {w:?}");
+            assert!(
+                (got.rating - w.rating).abs() < 1e-9,
+                "{p}: {got:?} vs {w:?}"
+            );
             assert!((got.deviation - w.deviation).abs() < 1e-9, "{p}");
             assert!((got.volatility - w.volatility).abs() < 1e-12, "{p}");
             assert_eq!(got.games, games[p], "{p}");
@@ -225,7 +225,10 @@ fn stored_games_give_the_crates_ratings() {
         }
         for p in ["dan", "eve", "fay"] {
             assert!((kfb.of(p).rating - kfb_won.rating).abs() < 1e-9, "{p}");
-            assert!((kfb.of(p).deviation - kfb_won.deviation).abs() < 1e-9, "{p}");
+            assert!(
+                (kfb.of(p).deviation - kfb_won.deviation).abs() < 1e-9,
+                "{p}"
+            );
         }
         let ult = svc.ratings("ultimate", None).await.unwrap();
         for (p, w) in &want_wl {
