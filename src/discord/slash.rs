@@ -128,10 +128,39 @@ pub(super) async fn ratings(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> 
     };
     tracing::info!(user = %user, guild = ?guild, command = %cmd.name, "ratings");
     let private = reply.ephemeral || reply.ok != Some(true);
-    let out = Outgoing::from_reply_among(Vec::new(), &user, &reply);
-    poise::Context::Application(ctx)
-        .send(out.into_reply(private))
-        .await?;
+    // The players the answer names (Discord ids) become mentions, which ping nobody here.
+    let named: Vec<String> = reply
+        .text
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| w.len() >= 15)
+        .map(str::to_string)
+        .collect();
+    let mut out = Outgoing::from_reply_among(named, &user, &reply);
+    let pctx = poise::Context::Application(ctx);
+    if cmd.name == "leaderboard" && !private {
+        pctx.defer().await?;
+        let names = super::tournament::known_names(state).await;
+        let name = move |p: &str| names.get(p).cloned().unwrap_or_else(|| p.to_string());
+        let view = service
+            .leaderboard_picture_on(&cmd, guild.as_deref(), &name)
+            .await;
+        let png = match view {
+            Some(view) => match service.cpu(move || crate::render::render_table(&view)).await {
+                Ok((Ok(png), _)) => Some(png),
+                Ok((Err(e), _)) => {
+                    tracing::warn!(error = %e, "leaderboard picture not drawn");
+                    None
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "leaderboard picture task failed");
+                    None
+                }
+            },
+            None => None,
+        };
+        out = out.with_file(png, "leaderboard.png");
+    }
+    pctx.send(out.into_reply(private)).await?;
     Ok(())
 }
 

@@ -200,7 +200,62 @@ pub fn stats_line(player: &str, variant: &str, games: &[Summary]) -> Option<Stri
     ))
 }
 
+/// The leaderboard as a table to draw: place, player (as `name` calls them), rating,
+/// deviation and games, provisional ratings dimmed, the leader tinted.
+pub fn leaderboard_view(
+    variant: &str,
+    table: &Table,
+    name: &(dyn Fn(&str) -> String + Sync),
+) -> crate::render::TableView {
+    let top = table.top(LEADERBOARD);
+    let m = table.model;
+    crate::render::TableView {
+        title: format!("{} leaderboard", title(variant)),
+        header: ["#", "player", "rating", "±", "games"]
+            .map(String::from)
+            .to_vec(),
+        rows: top
+            .iter()
+            .enumerate()
+            .map(|(i, (p, r))| {
+                vec![
+                    (i + 1).to_string(),
+                    name(p),
+                    m.show(r.rating),
+                    m.show(r.deviation),
+                    format!("{}{}", r.games, if r.provisional() { "?" } else { "" }),
+                ]
+            })
+            .collect(),
+        highlight: if top.is_empty() { vec![] } else { vec![0] },
+        dimmed: top
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, r))| r.provisional())
+            .map(|(i, _)| i)
+            .collect(),
+    }
+}
+
 impl Service {
+    /// `/leaderboard game:`'s picture on one server, players named by `name`; `None` when the
+    /// game is not named or the ratings cannot be read (logged).
+    pub async fn leaderboard_picture_on(
+        &self,
+        cmd: &Command,
+        guild: Option<&str>,
+        name: &(dyn Fn(&str) -> String + Sync),
+    ) -> Option<crate::render::TableView> {
+        let variant = variant_of(cmd).ok().flatten()?;
+        match self.ratings(variant, guild).await {
+            Ok(t) => Some(leaderboard_view(variant, &t, name)),
+            Err(e) => {
+                tracing::error!(error = %e, "the ratings cannot be read");
+                None
+            }
+        }
+    }
+
     /// Notes a game just handled (under its thread's lock): its summary replaces the one
     /// kept, so the ratings read it without loading it again.
     pub(super) fn note_summary(
@@ -426,6 +481,35 @@ mod tests {
             }),
             waits: waits.iter().map(|(p, w)| (p.to_string(), *w)).collect(),
         }
+    }
+
+    #[test]
+    fn leaderboard_picture_lists_the_top_players() {
+        let results: Vec<GameResult> = (0..6)
+            .map(|i| GameResult {
+                thread: format!("g{i}"),
+                at: i,
+                sides: vec![
+                    Side {
+                        players: vec!["a".into()],
+                        place: 1,
+                    },
+                    Side {
+                        players: vec![format!("p{i}")],
+                        place: 2,
+                    },
+                ],
+            })
+            .collect();
+        let table = rating::compute("chex", &results);
+        let view = leaderboard_view("chex", &table, &|p| p.to_uppercase());
+        assert_eq!(view.rows.len(), 7);
+        assert_eq!(view.rows[0][1], "A");
+        assert_eq!(view.rows[0][4], "6");
+        assert!(view.rows[1][4].ends_with('?'));
+        assert_eq!(view.dimmed, (1..7).collect::<Vec<_>>());
+        let png = crate::render::render_table(&view).expect("drawn");
+        assert!(png.starts_with(b"\x89PNG"));
     }
 
     #[test]
