@@ -331,7 +331,10 @@ pub struct Service {
     /// Threads whose game's replay is being drawn (one at a time per game: `replay.rs`).
     replaying: StdMutex<HashSet<String>>,
     /// What the ratings read of each game, by thread, with its version (`ratings.rs`).
-    summaries: StdMutex<HashMap<String, Summary>>,
+    summaries: StdMutex<HashMap<String, Arc<Summary>>>,
+    /// The ratings last computed, by game kind and server, with the fingerprint of the games
+    /// and versions they were computed from (`ratings.rs`).
+    tables: StdMutex<HashMap<(String, Option<String>), ratings::Kept>>,
 }
 
 /// The line `/status` starts with while a game is paused.
@@ -495,6 +498,7 @@ impl Service {
             loads: AtomicU64::new(0),
             replaying: StdMutex::default(),
             summaries: StdMutex::default(),
+            tables: StdMutex::default(),
         }
     }
 

@@ -145,7 +145,10 @@ pub(super) async fn ratings(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> 
             .leaderboard_picture_on(&cmd, guild.as_deref(), &name)
             .await;
         let png = match view {
-            Some(view) => match service.cpu(move || crate::render::render_table(&view)).await {
+            Some(view) => match service
+                .cpu(move || crate::render::render_table(&view))
+                .await
+            {
                 Ok((Ok(png), _)) => Some(png),
                 Ok((Err(e), _)) => {
                     tracing::warn!(error = %e, "leaderboard picture not drawn");

@@ -7,6 +7,8 @@
 //! the database gives otherwise.
 
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use super::{internal_error, lock, Service};
 use crate::commands::{Caller, Command, Reply, ThreadGame};
@@ -19,6 +21,9 @@ pub const GAMES: &[&str] = &["kfb", "ultimate", "chex", "party", "nomic"];
 
 /// How many players `/leaderboard` lists.
 pub const LEADERBOARD: usize = 20;
+
+/// A computed table kept with the fingerprint of the games and versions it was computed from.
+pub(super) type Kept = (u64, Arc<Table>);
 
 /// What the ratings and `/stats` read of one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -266,7 +271,7 @@ impl Service {
         guild: Option<&str>,
     ) {
         let s = summarize(game, version, guild.map(str::to_string));
-        lock(&self.summaries).insert(thread.to_string(), s);
+        lock(&self.summaries).insert(thread.to_string(), Arc::new(s));
     }
 
     /// The finished games of one kind on one server (`guild`; every game when `None`), read
@@ -278,7 +283,7 @@ impl Service {
         &self,
         variant: &str,
         guild: Option<&str>,
-    ) -> Result<Vec<(String, Summary)>, StoreError> {
+    ) -> Result<Vec<(String, Arc<Summary>)>, StoreError> {
         let Some(store) = &self.store else {
             // Without a database, every game passed through the service.
             let kept = lock(&self.summaries);
@@ -304,7 +309,7 @@ impl Service {
                     let Some(sg) = store.load(&thread).await? else {
                         continue;
                     };
-                    let s = summarize(&*sg.game, Some(sg.version), server);
+                    let s = Arc::new(summarize(&*sg.game, Some(sg.version), server));
                     lock(&self.summaries).insert(thread.clone(), s.clone());
                     s
                 }
@@ -321,13 +326,45 @@ impl Service {
     ///
     /// # Errors
     /// The database cannot be read.
-    pub async fn ratings(&self, variant: &str, guild: Option<&str>) -> Result<Table, StoreError> {
+    pub async fn ratings(
+        &self,
+        variant: &str,
+        guild: Option<&str>,
+    ) -> Result<Arc<Table>, StoreError> {
         let games = self.finished_summaries(variant, guild).await?;
+        // The same games at the same versions give the same table: kept, keyed by them
+        // (games without a stored version are never taken as the same).
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        games.len().hash(&mut hasher);
+        let mut versioned = true;
+        for (thread, s) in &games {
+            thread.hash(&mut hasher);
+            s.version.hash(&mut hasher);
+            versioned &= s.version.is_some();
+        }
+        let key = (variant.to_string(), guild.map(str::to_string));
+        let print = hasher.finish();
+        if versioned {
+            if let Some((p, t)) = lock(&self.tables).get(&key) {
+                if *p == print {
+                    return Ok(t.clone());
+                }
+            }
+        }
         let results: Vec<GameResult> = games
-            .into_iter()
-            .filter_map(|(thread, s)| s.result.map(|r| GameResult { thread, ..r }))
+            .iter()
+            .filter_map(|(thread, s)| {
+                s.result.as_ref().map(|r| GameResult {
+                    thread: thread.clone(),
+                    ..r.clone()
+                })
+            })
             .collect();
-        Ok(rating::compute(variant, &results))
+        let table = Arc::new(rating::compute(variant, &results));
+        if versioned {
+            lock(&self.tables).insert(key, (print, table.clone()));
+        }
+        Ok(table)
     }
 
     /// The current ratings of `players` in one game kind on one server (a new player's
@@ -446,7 +483,7 @@ impl Service {
                 Ok(g) => g,
                 Err(e) => return internal_error(&e),
             };
-            let games: Vec<Summary> = games.into_iter().map(|(_, s)| s).collect();
+            let games: Vec<Summary> = games.into_iter().map(|(_, s)| (*s).clone()).collect();
             if let Some(line) = stats_line(&player, v, &games) {
                 lines.push(format!("{player}: {line}"));
             }
