@@ -32,6 +32,7 @@ mod context;
 mod declared;
 mod events;
 mod picture;
+mod ratings;
 mod replay;
 mod respond;
 mod settings;
@@ -64,7 +65,7 @@ async fn run_declared(
     match d.run {
         Run::Act if d.path == "mygames" => slash::my_games(ctx).await,
         Run::Act if matches!(d.path, "rating" | "leaderboard" | "stats") => {
-            slash::ratings(ctx, d.command(&given)).await
+            ratings::run(ctx, d.command(&given)).await
         }
         Run::Act if d.path == "vacation" => slash::vacation(ctx, d.command(&given)).await,
         Run::Act => slash::act(ctx, d.command(&given)).await,

@@ -84,7 +84,7 @@ async fn remember_names<'a>(state: &State, users: impl Iterator<Item = &'a seren
 }
 
 /// Display names stored by [`remember_names`].
-pub(super) async fn known_names(state: &State) -> std::collections::HashMap<String, String> {
+async fn known_names(state: &State) -> std::collections::HashMap<String, String> {
     let Some(store) = state.service.store() else {
         return std::collections::HashMap::new();
     };
