@@ -81,6 +81,7 @@ pub mod cpu;
 pub mod discord;
 pub mod engine;
 pub mod games;
+pub mod rating;
 pub mod render;
 pub mod scale;
 pub mod service;

@@ -21,8 +21,11 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Mutex;
 
+mod ratings;
 mod replay;
 mod vacation;
+
+pub use ratings::{stats_line, summarize, Summary, GAMES as RATED_GAMES};
 pub use replay::ReplayGuard;
 
 use crate::commands::notify::{read_nowait_button, Attention};
@@ -327,6 +330,11 @@ pub struct Service {
     attention: crate::store::Shared<Attention>,
     /// Threads whose game's replay is being drawn (one at a time per game: `replay.rs`).
     replaying: StdMutex<HashSet<String>>,
+    /// What the ratings read of each game, by thread, with its version (`ratings.rs`).
+    summaries: StdMutex<HashMap<String, Arc<Summary>>>,
+    /// The ratings last computed, by game kind and server, with the fingerprint of the games
+    /// and versions they were computed from (`ratings.rs`).
+    tables: StdMutex<HashMap<(String, Option<String>), ratings::Kept>>,
 }
 
 /// The line `/status` starts with while a game is paused.
@@ -347,6 +355,8 @@ fn paused_line(
 /// A snapshot of a game's log, to find what a command changed.
 struct Before {
     existed: bool,
+    /// The game was over.
+    finished: bool,
     len: usize,
     reverted: Vec<bool>,
     /// The conditional moves, as stored.
@@ -359,6 +369,7 @@ fn before(hub: &Hub, thread: &str) -> Before {
     match hub.game(thread) {
         Some(g) => Before {
             existed: true,
+            finished: g.finished(),
             len: g.log_len(),
             reverted: g.reverted(),
             book: hub.book_json(thread),
@@ -366,6 +377,7 @@ fn before(hub: &Hub, thread: &str) -> Before {
         },
         None => Before {
             existed: false,
+            finished: false,
             len: 0,
             reverted: Vec::new(),
             book: String::new(),
@@ -485,6 +497,8 @@ impl Service {
             idle: StdMutex::new((IDLE, FINISHED_IDLE)),
             loads: AtomicU64::new(0),
             replaying: StdMutex::default(),
+            summaries: StdMutex::default(),
+            tables: StdMutex::default(),
         }
     }
 
@@ -823,6 +837,21 @@ impl Service {
             }
         }
         out
+    }
+
+    /// After a committed command: the game's summary for the ratings is noted and, when the
+    /// command ended the game, its end-of-game message tells the rating changes.
+    async fn rated(&self, cell: &Cell, thread: &str, was_finished: bool, reply: &mut Reply) {
+        let Some(g) = cell.hub.game(thread) else {
+            return;
+        };
+        let guild = cell.guild.as_deref();
+        self.note_summary(thread, g, cell.version, guild);
+        if !was_finished && g.finished() && reply.notify.is_some() {
+            if let Some(line) = self.changes_line(thread, g.kind().variant, guild).await {
+                reply.notify = reply.notify.take().map(|n| n.append(&format!("\n{line}")));
+            }
+        }
     }
 
     /// Notes what eviction needs of a slot after a command.
@@ -1516,6 +1545,13 @@ impl Service {
             // Across threads: no thread's lock is held while the games are read.
             return Handled::plain(self.my_games(caller).await);
         }
+        match cmd.name.as_str() {
+            // Across threads, like /mygames; on the one server a front end without servers has.
+            "rating" => return Handled::plain(self.rating_on(caller, cmd, None).await),
+            "leaderboard" => return Handled::plain(self.leaderboard_on(cmd, None).await),
+            "stats" => return Handled::plain(self.stats_on(caller, cmd, None).await),
+            _ => {}
+        }
         if cmd.name == "notify" {
             // The caller's own settings, in no thread.
             return Handled::plain(self.notify(caller, cmd).await);
@@ -1628,6 +1664,7 @@ impl Service {
                             self.reconcile(&mut cell, thread, caller.now, &mut reply)
                                 .await;
                         }
+                        self.rated(&cell, thread, was.finished, &mut reply).await;
                         self.touched(thread, &cell);
                         let game = cell.hub.game(thread).filter(|_| shows != Shows::Reply);
                         let job = match game {
@@ -1826,6 +1863,7 @@ impl Service {
                     self.drop_buttons(&thread);
                     self.reconcile(&mut cell, &thread, now, &mut reply).await;
                 }
+                self.rated(&cell, &thread, was.finished, &mut reply).await;
                 reply
             }
             Ok(false) => {

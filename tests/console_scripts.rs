@@ -101,6 +101,7 @@ scripts! {
     pawns_of_several_armies => "armies.txt",
     ultimate_through_the_layer => "ultimate.txt",
     chex_through_the_layer => "chex.txt",
+    ratings_from_the_games_and_a_revert => "ratings.txt",
     nomic_through_the_layer => "nomic.txt",
     party_through_the_layer => "party.txt",
     kfb_shared_messages => "kfb_messages.txt",

@@ -200,6 +200,25 @@ impl ThreadGame for Game {
         Game::finished(self)
     }
 
+    fn placings(&self) -> Option<Vec<crate::rating::Side>> {
+        use crate::games::chex::Outcome;
+        let places = match self.state().outcome.as_ref()? {
+            Outcome::Win { side, .. } if side.index() == 0 => [1, 2],
+            Outcome::Win { .. } => [2, 1],
+            Outcome::Draw(_) => [1, 1],
+        };
+        Some(
+            self.users
+                .iter()
+                .zip(places)
+                .map(|(u, place)| crate::rating::Side {
+                    players: vec![u.clone()],
+                    place,
+                })
+                .collect(),
+        )
+    }
+
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
         let req = match request(cmd, caller)? {
             Ok(r) => r,

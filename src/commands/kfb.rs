@@ -511,6 +511,22 @@ impl ThreadGame for Game {
         Game::finished(self)
     }
 
+    /// The two teams (seats 0-2 and 3-5), the winning team first.
+    fn placings(&self) -> Option<Vec<crate::rating::Side>> {
+        let (winner, _) = self.state().winner.as_ref()?;
+        let team = |t: usize| crate::rating::Side {
+            players: self
+                .users
+                .iter()
+                .enumerate()
+                .filter(|(seat, _)| kfb::team_of(*seat) == t)
+                .map(|(_, u)| u.clone())
+                .collect(),
+            place: if t == *winner { 1 } else { 2 },
+        };
+        Some(vec![team(0), team(1)])
+    }
+
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
         let result = match cmd.name.as_str() {
             "pick" => {

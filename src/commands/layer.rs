@@ -428,6 +428,12 @@ pub trait ThreadGame: Send + Sync {
     fn result(&self) -> Option<String> {
         None
     }
+    /// The finished game's sides and places, for the ratings (issue 57): the players of each
+    /// side (one, or a KFB team) and its place from 1, ties sharing a place. `None` while in
+    /// play, or for a game that names no placings.
+    fn placings(&self) -> Option<Vec<crate::rating::Side>> {
+        None
+    }
     /// Who must act now and on what, one (user, task) pair each (`ann`, `move`): an accepted
     /// action pings a user only when it gives them a task they did not have before, so that
     /// bookkeeping by an Umpire, a Referee or the organiser never pings the player on turn

@@ -450,7 +450,7 @@ pub struct Hub {
 /// How long a revert confirmation stays valid (shared rules 7.3: 15 minutes inclusive).
 pub const CONFIRM_WINDOW: u64 = 15 * 60;
 
-fn mention(v: &str) -> String {
+pub(crate) fn mention(v: &str) -> String {
     v.trim()
         .trim_start_matches("<@")
         .trim_start_matches('@')

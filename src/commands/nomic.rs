@@ -700,6 +700,29 @@ impl ThreadGame for Game {
         Game::finished(self)
     }
 
+    /// The winner first, every other player sharing second (its end names only a winner); a
+    /// game over without a winner places everyone level.
+    fn placings(&self) -> Option<Vec<crate::rating::Side>> {
+        let st = self.state();
+        if !st.over {
+            return None;
+        }
+        Some(
+            self.users
+                .iter()
+                .enumerate()
+                .map(|(i, u)| crate::rating::Side {
+                    players: vec![u.clone()],
+                    place: if st.winner.is_none_or(|w| w == i) {
+                        1
+                    } else {
+                        2
+                    },
+                })
+                .collect(),
+        )
+    }
+
     fn moderates(&self, user: &str) -> bool {
         // Referees are the game's moderators (Nomic rules 6.10a): /revert included.
         self.state().settings.referees.iter().any(|r| r == user)

@@ -275,6 +275,37 @@ impl ThreadGame for Game {
         self.ended()
     }
 
+    /// By the final Weights, heaviest first (equal Weights, as posted with one decimal, share
+    /// a place); a seat no longer on the board comes last.
+    fn placings(&self) -> Option<Vec<crate::rating::Side>> {
+        if !self.ended() {
+            return None;
+        }
+        let st = self.state();
+        let seats = st.pos.seats();
+        let scores: Vec<f64> = (1..=st.users.len())
+            .map(|n| {
+                let seat = u8::try_from(n).unwrap_or(u8::MAX);
+                if seats.contains(&seat) {
+                    (crate::games::party::weight::weight(&st.pos, seat) * 10.0).round()
+                } else {
+                    -1.0
+                }
+            })
+            .collect();
+        let places = crate::rating::places_by_score(&scores);
+        Some(
+            st.users
+                .iter()
+                .zip(places)
+                .map(|(u, place)| crate::rating::Side {
+                    players: vec![u.clone()],
+                    place,
+                })
+                .collect(),
+        )
+    }
+
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
         if cmd.name == "pieces" {
             return Some(Reply {

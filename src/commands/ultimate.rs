@@ -313,6 +313,29 @@ impl ThreadGame for Game {
         Game::finished(self)
     }
 
+    /// By elimination order: the winner (or the players among whom it was drawn) first, then
+    /// the players defeated, the last defeated before the earlier ones.
+    fn placings(&self) -> Option<Vec<crate::rating::Side>> {
+        let st = self.state();
+        let first: Vec<Seat> = match st.outcome.as_ref()? {
+            ultimate::Outcome::Win(s) => vec![*s],
+            ultimate::Outcome::Draw { among, .. } => among.clone(),
+        };
+        let side = |s: Seat, place: u32| crate::rating::Side {
+            players: vec![self.user(s).to_string()],
+            place,
+        };
+        let mut out: Vec<crate::rating::Side> = first.iter().map(|&s| side(s, 1)).collect();
+        let mut place = first.len() as u32;
+        for d in st.defeats.iter().rev() {
+            if !first.contains(&d.seat) && out.iter().all(|o| o.players[0] != self.user(d.seat)) {
+                place += 1;
+                out.push(side(d.seat, place));
+            }
+        }
+        Some(out)
+    }
+
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
         let req = match request(cmd, caller)? {
             Ok(r) => r,

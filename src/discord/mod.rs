@@ -32,6 +32,7 @@ mod context;
 mod declared;
 mod events;
 mod picture;
+mod ratings;
 mod replay;
 mod respond;
 mod settings;
@@ -63,6 +64,9 @@ async fn run_declared(
 ) -> Result<(), BotError> {
     match d.run {
         Run::Act if d.path == "mygames" => slash::my_games(ctx).await,
+        Run::Act if matches!(d.path, "rating" | "leaderboard" | "stats") => {
+            ratings::run(ctx, d.command(&given)).await
+        }
         Run::Act if d.path == "vacation" => slash::vacation(ctx, d.command(&given)).await,
         Run::Act => slash::act(ctx, d.command(&given)).await,
         Run::NewGame {

@@ -884,6 +884,31 @@ impl Store {
             .collect()
     }
 
+    /// The finished games of one kind (`variant`) on one server (`guild`, as for
+    /// [`Store::unfinished_threads_on`]: its games and those stored without a server; every
+    /// game when `None`), each with its version and server: the ratings (issue 57) read again
+    /// only the games whose version changed since they last read them.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn finished_games(
+        &self,
+        variant: &str,
+        guild: Option<&str>,
+    ) -> Result<Vec<(String, i64, Option<String>)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT thread, version, guild FROM games WHERE finished = 1 AND variant = $1 \
+             AND ($2 = '' OR guild IS NULL OR guild = $2) ORDER BY thread",
+        )
+        .bind(variant)
+        .bind(guild.unwrap_or(""))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+            .collect()
+    }
+
     /// Records the Discord server a game's thread is in (for `/mygames` there).
     ///
     /// # Errors

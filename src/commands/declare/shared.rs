@@ -17,6 +17,9 @@ const TURN: Opt = opt(
 )
 .only(&["chex"]);
 
+/// The games rated (`/rating`, `/leaderboard`, `/stats`).
+const RATED: Kind = Kind::Choice(&["kfb", "ultimate", "chex", "party", "nomic"]);
+
 /// The games with conditional moves (the others refuse `/premove`, saying why).
 const PREMOVES: &[&str] = &["kfb", "ultimate", "party"];
 
@@ -167,6 +170,30 @@ pub static ENTRIES: &[Entry] = &[
         "Your games in progress: those waiting on you first, most urgent first (only you see it)",
         &[],
         &[],
+    )),
+    Entry::One(command(
+        "rating",
+        "A player's rating on this server: rating, deviation, games, last change (only you see it)",
+        &[],
+        &[
+            opt("player", "Whose rating (you by default)", Kind::User),
+            opt("game", "Which game (every game they played by default)", RATED),
+        ],
+    )),
+    Entry::One(command(
+        "leaderboard",
+        "The top 20 players of a game on this server by rating",
+        &[],
+        &[opt("game", "Which game", RATED).required()],
+    )),
+    Entry::One(command(
+        "stats",
+        "A player's finished games: results, and the median and slowest time to act",
+        &[],
+        &[
+            opt("player", "Whose games (you by default)", Kind::User),
+            opt("game", "Which game (every game by default)", RATED),
+        ],
     )),
     Entry::One(command(
         "notify",
