@@ -179,10 +179,11 @@ impl Table {
         v
     }
 
-    /// `<r> ± <rd> (<n> games)`, with `, provisional` inside the brackets while provisional.
+    /// `<r> ± <rd> (<n> games)`, then `, provisional` while provisional (after the brackets,
+    /// so the pinned `(<n> games)` reads the same either way).
     pub fn line(&self, r: &Rating) -> String {
         format!(
-            "{} ± {} ({} games{})",
+            "{} ± {} ({} games){}",
             self.model.show(r.rating),
             self.model.show(r.deviation),
             r.games,
@@ -402,7 +403,7 @@ mod tests {
         assert_eq!(a.deviation.round(), 290.0);
         assert!((a.volatility - 0.059_999_675_372_338_14).abs() < 1e-12);
         assert_eq!(b.rating.round(), 1338.0);
-        assert_eq!(t.line(&a), "1662 ± 290 (1 games, provisional)");
+        assert_eq!(t.line(&a), "1662 ± 290 (1 games), provisional");
         assert_eq!(
             t.changes_text("g").as_deref(),
             Some("a 1500 → 1662 (+162), b 1500 → 1338 (-162)")
@@ -556,6 +557,6 @@ mod tests {
         assert!(t.of("a").provisional());
         let t = compute("chex", &games);
         assert!(!t.of("a").provisional());
-        assert_eq!(t.line(&t.of("zed")), "1500 ± 350 (0 games, provisional)");
+        assert_eq!(t.line(&t.of("zed")), "1500 ± 350 (0 games), provisional");
     }
 }

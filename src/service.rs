@@ -1249,7 +1249,14 @@ impl Service {
                 if let Some(g) = &game {
                     tours.hub.insert_game(thread, g.clone());
                 }
+                let ratings = self.seeding_ratings(&tours.hub, thread, cmd).await;
+                if let Some(t) = tours.hub.tournament_mut(thread) {
+                    t.ratings = ratings;
+                }
                 let reply = tours.hub.handle(caller, entropy, cmd, raw);
+                if let Some(t) = tours.hub.tournament_mut(thread) {
+                    t.ratings.clear();
+                }
                 tours.hub.remove_game(thread);
                 let log = LogLine {
                     actor: caller.user,

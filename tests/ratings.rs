@@ -190,7 +190,7 @@ fn stored_games_give_the_crates_ratings() {
         let n = games[p];
         let out = c.line(&format!("ann /rating player:@{p} game:chex"));
         let prefix = format!(
-            "ok: {p}: Chex rating {} ± {} ({n} games{})",
+            "ok: {p}: Chex rating {} ± {} ({n} games){}",
             r.rating.round() as i64,
             r.deviation.round() as i64,
             if n < 5 { ", provisional" } else { "" }

@@ -316,6 +316,11 @@ impl Hub {
         self.tournaments.get(thread)
     }
 
+    /// The tournament in a thread, to change (the service hands it ratings for a seeding).
+    pub fn tournament_mut(&mut self, thread: &str) -> Option<&mut Tournament> {
+        self.tournaments.get_mut(thread)
+    }
+
     /// Puts a tournament (loaded from storage) in its thread, replacing any there.
     pub fn insert_tournament(&mut self, t: Tournament) {
         self.links.retain(|_, owner| *owner != t.thread);

@@ -382,6 +382,46 @@ impl Service {
         Ok(players.iter().map(|p| (p.clone(), table.of(p))).collect())
     }
 
+    /// The ratings a seeding in `thread` reads (tournament rules 2.5): before `/tournament
+    /// teams` or `/tournament pair` of an individual event, those of its players waiting to be
+    /// seeded who have a rated game in the event's game (on every server: a tournament's own
+    /// server is not stored). Empty otherwise, or when they cannot be read (logged: the draw
+    /// alone then seeds).
+    pub(crate) async fn seeding_ratings(
+        &self,
+        hub: &crate::commands::Hub,
+        thread: &str,
+        cmd: &Command,
+    ) -> std::collections::BTreeMap<String, crate::tournament::Seed> {
+        let mut out = std::collections::BTreeMap::new();
+        let Some(t) = hub.tournament(thread) else {
+            return out;
+        };
+        let seeding = matches!(cmd.name.as_str(), "tournament teams" | "tournament pair");
+        let waiting = t.unassigned();
+        if !seeding || !t.individual() || t.finished || waiting.is_empty() {
+            return out;
+        }
+        let variant = t.settings.game.group();
+        let model = rating::Model::of(variant);
+        match self.ratings(variant, None).await {
+            Ok(table) => {
+                for p in waiting {
+                    let r = table.of(&p);
+                    if r.games > 0 {
+                        let seed = crate::tournament::Seed {
+                            tenths: (r.rating * 10.0).round() as i64,
+                            shown: model.show(r.rating),
+                        };
+                        out.insert(p, seed);
+                    }
+                }
+            }
+            Err(e) => tracing::error!(thread, error = %e, "ratings for a seeding"),
+        }
+        out
+    }
+
     /// The line telling a game's rating changes (`ratings: a 1500 → 1662 (+162), …`), for
     /// the end-of-game message; `None` when the game was not rated.
     pub(super) async fn changes_line(

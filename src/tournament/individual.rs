@@ -346,18 +346,29 @@ impl Tournament {
             return Err(refused("the round robin's players are drawn already"));
         }
         let joined = self.paired_rounds();
+        // Rated players first, highest first; the draw orders the rest (and equal ratings).
+        let mut order = seeding(&waiting, seed);
+        order.sort_by_key(|p| std::cmp::Reverse(self.ratings.get(p).map(|r| r.tenths)));
+        let how = if order.iter().any(|p| self.ratings.contains_key(p)) {
+            "by rating, then by a draw"
+        } else {
+            "by a draw"
+        };
         let mut text = if self.teams.is_empty() {
-            format!("players seeded by a draw with seed {seed}:")
+            format!("players seeded {how} with seed {seed}:")
         } else {
             format!(
-                "late entries seeded with seed {seed}, from round {}:",
+                "late entries seeded {how} with seed {seed}, from round {}:",
                 joined + 1
             )
         };
         self.seed = seed;
-        for p in seeding(&waiting, seed) {
+        for p in order {
             let number = self.teams.len() as u32 + 1;
-            text.push_str(&format!("\n{number}. {p}"));
+            match self.ratings.get(&p) {
+                Some(r) => text.push_str(&format!("\n{number}. {p} (rating {})", r.shown)),
+                None => text.push_str(&format!("\n{number}. {p}")),
+            }
             self.teams.push(Team {
                 number,
                 players: vec![p],

@@ -360,6 +360,19 @@ pub struct Tournament {
     pub results: Vec<ResultEntry>,
     /// The event is over.
     pub finished: bool,
+    /// The players' ratings in the event's game, as the caller read them just before a
+    /// seeding (never stored: the seeding they decide is). A rated player is seeded above
+    /// the unrated ones (tournament rules 2.5).
+    pub ratings: std::collections::BTreeMap<String, Seed>,
+}
+
+/// A player's rating as a seeding reads it: an order (higher first) and how it is shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seed {
+    /// The rating in tenths, to order by.
+    pub tenths: i64,
+    /// The rating as players read it (`1662`, `27.6`).
+    pub shown: String,
 }
 
 /// A round just paired.
@@ -433,6 +446,7 @@ impl Tournament {
             boards: Vec::new(),
             results: Vec::new(),
             finished: false,
+            ratings: std::collections::BTreeMap::new(),
         }
     }
 
