@@ -101,6 +101,18 @@ pub struct Side {
     pub place: u32,
 }
 
+/// One side a player for each user, placed as `places` says (in the same order).
+pub fn sides_alone(users: &[String], places: impl IntoIterator<Item = u32>) -> Vec<Side> {
+    users
+        .iter()
+        .zip(places)
+        .map(|(u, place)| Side {
+            players: vec![u.clone()],
+            place,
+        })
+        .collect()
+}
+
 /// A finished game's result, as the ratings read it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameResult {

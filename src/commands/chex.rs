@@ -207,16 +207,7 @@ impl ThreadGame for Game {
             Outcome::Win { .. } => [2, 1],
             Outcome::Draw(_) => [1, 1],
         };
-        Some(
-            self.users
-                .iter()
-                .zip(places)
-                .map(|(u, place)| crate::rating::Side {
-                    players: vec![u.clone()],
-                    place,
-                })
-                .collect(),
-        )
+        Some(crate::rating::sides_alone(&self.users, places))
     }
 
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {

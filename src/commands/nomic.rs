@@ -707,20 +707,14 @@ impl ThreadGame for Game {
         if !st.over {
             return None;
         }
-        Some(
-            self.users
-                .iter()
-                .enumerate()
-                .map(|(i, u)| crate::rating::Side {
-                    players: vec![u.clone()],
-                    place: if st.winner.is_none_or(|w| w == i) {
-                        1
-                    } else {
-                        2
-                    },
-                })
-                .collect(),
-        )
+        let places = (0..self.users.len()).map(|i| {
+            if st.winner.is_none_or(|w| w == i) {
+                1
+            } else {
+                2
+            }
+        });
+        Some(crate::rating::sides_alone(&self.users, places))
     }
 
     fn moderates(&self, user: &str) -> bool {

@@ -294,16 +294,7 @@ impl ThreadGame for Game {
             })
             .collect();
         let places = crate::rating::places_by_score(&scores);
-        Some(
-            st.users
-                .iter()
-                .zip(places)
-                .map(|(u, place)| crate::rating::Side {
-                    players: vec![u.clone()],
-                    place,
-                })
-                .collect(),
-        )
+        Some(crate::rating::sides_alone(&st.users, places))
     }
 
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
