@@ -983,18 +983,8 @@ pub fn standings_picture_named(
         .iter()
         .map(|s| s.to_string())
         .collect(),
-        highlight: rows
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.status == "champion")
-            .map(|(i, _)| i)
-            .collect(),
-        dimmed: rows
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.status != "active" && r.status != "champion")
-            .map(|(i, _)| i)
-            .collect(),
+        highlight: rows_where(&rows, |s| s == "champion"),
+        dimmed: rows_where(&rows, |s| s != "active" && s != "champion"),
         rows: rows
             .iter()
             .map(|r| {
@@ -1018,6 +1008,15 @@ pub fn standings_picture_named(
     crate::render::render_table(&view).map_err(|e| e.to_string())
 }
 
+/// The standings rows whose status passes `keep` (the picture's highlighted or dimmed rows).
+fn rows_where(rows: &[tournament::StandingRow], keep: impl Fn(&str) -> bool) -> Vec<usize> {
+    rows.iter()
+        .enumerate()
+        .filter(|(_, r)| keep(&r.status))
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// The standings picture of an individual event or a Swiss of tables: one row a player.
 fn event_picture(
     t: &Tournament,
@@ -1034,18 +1033,8 @@ fn event_picture(
     let view = crate::render::TableView {
         title: format!("{}: standings after round {}", t.name, t.complete_rounds()),
         header: header.iter().map(|s| s.to_string()).collect(),
-        highlight: rows
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.status == "champion")
-            .map(|(i, _)| i)
-            .collect(),
-        dimmed: rows
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.status != "active" && r.status != "champion")
-            .map(|(i, _)| i)
-            .collect(),
+        highlight: rows_where(rows, |s| s == "champion"),
+        dimmed: rows_where(rows, |s| s != "active" && s != "champion"),
         rows: rows
             .iter()
             .map(|r| {

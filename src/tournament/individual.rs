@@ -510,28 +510,7 @@ impl Tournament {
             self.organiser,
             self.format_text()
         );
-        if self.teams.is_empty() {
-            let players = self.unassigned();
-            s.push_str(&format!(
-                "{} signed up: {}",
-                players.len(),
-                if players.is_empty() {
-                    "nobody yet".to_string()
-                } else {
-                    players.join(", ")
-                }
-            ));
-        } else if self.finished {
-            s.push_str(&format!("over. {}", self.winner_line()));
-        } else {
-            s.push_str(&format!(
-                "{} players, {} active; round {} of at most {}",
-                self.teams.len(),
-                self.active_teams().len(),
-                self.paired_rounds(),
-                self.round_limit()
-            ));
-        }
+        s.push_str(&self.progress_text("players"));
         s
     }
 }

@@ -1538,11 +1538,7 @@ impl Tournament {
                 Some(text)
             }
             None if current.is_some() && round == self.paired_rounds() && !self.finished => {
-                self.results
-                    .retain(|r| !(r.round == round && r.board == board));
-                Some(format!(
-                    "round {round} board {board}: the game is no longer over (a move was reverted); its result is withdrawn"
-                ))
+                Some(self.withdraw_reverted(round, board, "board"))
             }
             _ => None,
         }
@@ -1699,9 +1695,16 @@ impl Tournament {
             },
             format_duration(self.settings.move_limit)
         );
+        s.push_str(&self.progress_text("teams"));
+        s
+    }
+
+    /// Where an event stands, after `/tournament status`'s settings: who signed up before
+    /// the first round, the winner once over, else its `entrants` and the round.
+    fn progress_text(&self, entrants: &str) -> String {
         if self.teams.is_empty() {
             let players: Vec<String> = self.unassigned();
-            s.push_str(&format!(
+            format!(
                 "{} signed up: {}",
                 players.len(),
                 if players.is_empty() {
@@ -1709,19 +1712,28 @@ impl Tournament {
                 } else {
                     players.join(", ")
                 }
-            ));
+            )
         } else if self.finished {
-            s.push_str(&format!("over. {}", self.winner_line()));
+            format!("over. {}", self.winner_line())
         } else {
-            s.push_str(&format!(
-                "{} teams, {} active; round {} of at most {}",
+            format!(
+                "{} {entrants}, {} active; round {} of at most {}",
                 self.teams.len(),
                 self.active_teams().len(),
                 self.paired_rounds(),
                 self.round_limit()
-            ));
+            )
         }
-        s
+    }
+
+    /// A match's result withdrawn because its game is no longer over (a move was reverted),
+    /// while its round is the current one; `what` names it (`board 2`, `table 2`).
+    fn withdraw_reverted(&mut self, round: u32, board: u32, what: &str) -> String {
+        self.results
+            .retain(|r| !(r.round == round && r.board == board));
+        format!(
+            "round {round} {what} {board}: the game is no longer over (a move was reverted); its result is withdrawn"
+        )
     }
 }
 

@@ -649,11 +649,7 @@ impl Tournament {
                 Some(text)
             }
             None if current.is_some() && round == self.paired_rounds() && !self.finished => {
-                self.results
-                    .retain(|r| !(r.round == round && r.board == board));
-                Some(format!(
-                    "round {round} table {board}: the game is no longer over (a move was reverted); its result is withdrawn"
-                ))
+                Some(self.withdraw_reverted(round, board, "table"))
             }
             None => None,
         }
