@@ -1,9 +1,8 @@
 //! Command-line tools over the engine: `moves`, `perft`, `bench`.
 
-use std::sync::Arc;
 use std::time::Instant;
 
-use crate::engine::{fen, notation, Position, Rules};
+use crate::engine::{fen, notation, Position};
 use crate::games::ultimate;
 
 /// Errors of the command-line tools.
@@ -15,6 +14,9 @@ pub enum CliError {
     /// The FEN is wrong.
     #[error("bad --fen: {0}")]
     Fen(#[from] fen::FenError),
+    /// The variant or its FEN is wrong.
+    #[error(transparent)]
+    Position(#[from] crate::engine::PositionError),
     /// The Ultimate Chess position text is wrong.
     #[error("bad --fen: {0}")]
     Ultimate(#[from] ultimate::TextError),
@@ -153,12 +155,7 @@ pub fn ultimate_perft(pos: &mut ultimate::Position, depth: u32, divide: bool) ->
 /// # Errors
 /// A bad variant name or FEN.
 pub fn position(variant: &str, fen_text: Option<&str>) -> Result<Position, CliError> {
-    let rules = Arc::new(Rules::from_name(variant)?);
-    let text = match fen_text {
-        Some(t) => t.to_string(),
-        None => rules.start_fen(),
-    };
-    Ok(fen::parse(rules, &text)?)
+    Ok(crate::engine::position_of(variant, fen_text)?)
 }
 
 /// Every legal move, formatted and sorted.

@@ -151,7 +151,7 @@ impl Console {
             buttons: std::collections::HashMap::new(),
             entropy,
             pace: [None, None],
-            vacation_days: commands::vacation::VACATION_DAYS,
+            vacation_days: crate::layer::vacation::VACATION_DAYS,
         }
     }
 
@@ -286,8 +286,8 @@ impl Console {
             format!(
                 "new games: {}; {days} vacation days per player and year",
                 crate::time::paces_text(
-                    p[0].unwrap_or(commands::remind::REMIND_AFTER),
-                    p[1].unwrap_or(commands::remind::STALL_AFTER)
+                    p[0].unwrap_or(crate::layer::remind::REMIND_AFTER),
+                    p[1].unwrap_or(crate::layer::remind::STALL_AFTER)
                 )
             )
         };
@@ -429,7 +429,10 @@ impl Console {
     }
 
     /// `/replay` in the current thread, drawn (the console shows what Discord would attach).
-    fn replay(&mut self, cmd: &commands::Command) -> Result<commands::replay::Replayed, String> {
+    fn replay(
+        &mut self,
+        cmd: &commands::Command,
+    ) -> Result<crate::layer::replay::Replayed, String> {
         self.rt
             .block_on(self.svc.replay(&self.thread, cmd, self.now))
     }

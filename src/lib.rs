@@ -19,17 +19,17 @@
 //!   commands, status, offered moves, export, timers, picture and replay). Everything below this layer
 //!   sees games only through that seam.
 //!   The layer also knows whom each game waits on, since when and by when
-//!   (`ThreadGame::waits`): `/mygames` and the reminders (`commands::remind`, timers like
+//!   (`ThreadGame::waits`): `/mygames` and the reminders (`layer::remind`, timers like
 //!   the games' own) are written once on it, with what the layer knows of players beyond the
-//!   logs (`commands::notify`: `/notify` settings, quiet hours, "not waiting on me", an
+//!   logs (`layer::attention`: `/notify` settings, quiet hours, "not waiting on me", an
 //!   organiser's `/resume`), stored in `meta` and passed in. A game pauses when nobody acts
 //!   for its stall time (the layer) or when a round of turns runs out by default (Party and
-//!   Nomic, `ThreadGame::stalled`). Conditional moves (`/premove`, `commands::premove`) are
+//!   Nomic, `ThreadGame::stalled`). Conditional moves (`/premove`, `layer::premove`) are
 //!   written once too: a game says where a player sits and which plays it has made
 //!   (`ThreadGame::premove_seat`, `ThreadGame::plays`), and the layer matches lines against
 //!   those plays and plays their replies through the game's own `/move`.
 //! - [`render`]: pictures (PNG) of every game and of tournament standings, and replays
-//!   (`/replay`: a game as one animated GIF, `render::replay`); [`swiss`] and
+//!   (`/replay`: a game as one animated GIF, `render::animation`); [`swiss`] and
 //!   [`tournament`]: FIDE Dutch pairings, signups, teams and rounds.
 //! - [`service`]: the hub with storage. One lock per game thread (games never wait for each
 //!   other), games loaded on demand and dropped when idle, every command committed before it
@@ -59,21 +59,22 @@
 //! `GameKind` (`commands::declare`: names, options, choices, descriptions, who may use them):
 //! Discord's registration, the console's parser and `/help` are made from them, and the
 //! commands every game shares (`/move`, `/takeback`, `/revert`, …) come with the layer. The
-//! game itself is a `games::table::Table` of its rules: settings, seats, log, vacations and
+//! game itself is a `layer::table::Table` of its rules: settings, seats, log, vacations and
 //! state are held there once, with what every game does to them alike (replay, recording a
 //! checked action on a copy of the state, a takeback, a moderator's revert and its preview,
 //! a substitution); the game supplies its `Fold` (how its state begins, how one entry
 //! folds, how an entry reads, whether it has ended). Its action enum and its `Refusal` are
-//! declared with `games::log::actions!` and `games::refusal!`, which add what every game
+//! declared with `layer::log::actions!` and `games::refusal!`, which add what every game
 //! logs and refuses alike; the log's own actions reach it through one dispatch
-//! (`games::log::Bookkept`, `commands::layer::bookkeep`). The layer hands it
-//! the time (`now`) and its players' vacations and its pauses (`games::away::Away`, the
-//! layer's one clock: `commands::remind::pauses`); a limit it runs on a player moves with
+//! (`layer::log::Bookkept`, `layer::game::bookkeep`). The layer hands it
+//! the time (`now`) and its players' vacations and its pauses (`layer::clock::Away`, the
+//! layer's one clock: `layer::remind::pauses`); a limit it runs on a player moves with
 //! `Away::deadline`, so no game subtracts pause or away time itself. A simple turn-based game may
 //! instead supply only its rules (`commands::rules::Rules`: set up, read a play, apply it, who
 //! acts, status, plays) and get the rest; `tests/toy_game.rs` declares and plays such a game
 //! through the console, storage, export and a restart. Its board picture is its own
 //! (`ThreadGame::picture`), drawn with [`render`]'s painter.
+pub mod bench;
 pub mod cli;
 pub mod commands;
 pub mod console;
@@ -81,9 +82,9 @@ pub mod cpu;
 pub mod discord;
 pub mod engine;
 pub mod games;
+pub mod layer;
 pub mod rating;
 pub mod render;
-pub mod scale;
 pub mod service;
 pub mod store;
 pub mod swiss;

@@ -340,7 +340,7 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             measure,
         } => {
             let db = db.or_else(|| std::env::var("DATABASE_URL").ok());
-            let plan = arbiter::scale::Plan {
+            let plan = arbiter::bench::scale::Plan {
                 games,
                 active: active.min(games),
                 due: due.min(active).min(games),
@@ -353,12 +353,12 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             if measure {
                 print!(
                     "{}",
-                    rt.block_on(arbiter::scale::measure(db.as_deref(), plan))?
+                    rt.block_on(arbiter::bench::scale::measure(db.as_deref(), plan))?
                 );
             } else {
                 print!(
                     "{}",
-                    rt.block_on(arbiter::scale::fill(db.as_deref(), plan))?
+                    rt.block_on(arbiter::bench::scale::fill(db.as_deref(), plan))?
                 );
                 drop(rt);
                 let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -420,7 +420,7 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                 }
             }
             let cmd = arbiter::commands::parse_command(&line).ok_or("bad options")?;
-            let opts = arbiter::commands::replay::ReplayOptions::of_command(&cmd)?;
+            let opts = arbiter::layer::replay::ReplayOptions::of_command(&cmd)?;
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs());
@@ -460,9 +460,9 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             println!("wrote {}", output.display());
         }
         Command::RenderBench { runs } => {
-            println!("{}", arbiter::render::bench(runs)?);
-            let replays = arbiter::commands::replay::bench()?;
-            print!("{}", arbiter::commands::replay::bench_text(&replays));
+            println!("{}", arbiter::bench::pictures::bench(runs)?);
+            let replays = arbiter::bench::replays::bench()?;
+            print!("{}", arbiter::bench::replays::bench_text(&replays));
         }
         Command::Bench {
             variant,

@@ -28,9 +28,9 @@ mod vacation;
 pub use ratings::{stats_line, summarize, Summary, GAMES as RATED_GAMES};
 pub use replay::ReplayGuard;
 
-use crate::commands::notify::{read_nowait_button, Attention};
-use crate::commands::remind;
 use crate::commands::{Caller, Command, Due, Hub, Notify, PictureJob, Reply, ThreadGame};
+use crate::layer::attention::{read_nowait_button, Attention};
+use crate::layer::remind;
 use crate::store::{LogLine, Store, StoreError, TournamentRows};
 use crate::time::Timestamp;
 
@@ -926,8 +926,11 @@ impl Service {
     /// each game then finds its pieces drawn. Run once as the bot starts.
     pub async fn warm_pictures(&self) {
         let started = std::time::Instant::now();
-        for step in 0..crate::render::WARM_PICTURES {
-            match self.cpu(move || crate::render::warm_up(step)).await {
+        for step in 0..crate::games::pictures::WARM_PICTURES {
+            match self
+                .cpu(move || crate::games::pictures::warm_up(step))
+                .await
+            {
                 Ok((Some(Ok(())), _)) => {}
                 Ok((None, _)) => break,
                 Ok((Some(Err(e)), _)) => {
@@ -1565,7 +1568,7 @@ impl Service {
         }
         if cmd.name == "vacation" {
             // The caller's own, on the one server a front end without servers has.
-            let bank = crate::commands::vacation::VACATION_DAYS;
+            let bank = crate::layer::vacation::VACATION_DAYS;
             return Handled::plain(self.vacation_on(caller, cmd, "", bank).await);
         }
         let started = Instant::now();

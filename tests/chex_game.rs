@@ -657,7 +657,7 @@ fn the_last_move_is_shown_in_the_current_labels_after_a_relabel() {
     assert!(!status.contains("Nb3-a1"), "{status}");
     let state = t.game().state_lines();
     assert!(state.contains(&"last: Nc4-b2".to_string()), "{state:?}");
-    let view = arbiter::render::chex_view(&t.game());
+    let view = arbiter::games::chex::picture::chex_view(&t.game());
     assert_eq!(view.last_text.as_deref(), Some("Nc4-b2"));
     // The marks are on c4 and b2 of the board shown: (2,3) and (1,1) from its a1.
     assert_eq!(view.last, Some((Some((2, 3)), (1, 1))));
@@ -675,7 +675,7 @@ fn square_colours_follow_the_absolute_squares() {
     let mut t = Table::from("5/1NBp1/5 [KQRRBNPPPPPPPP kqrrbbnnppppppp] w 0,0 -");
     // The bishop stands on (2,1): odd, light.
     let colour_of_bishop = |t: &Table| {
-        let v = arbiter::render::chex_view(&t.game());
+        let v = arbiter::games::chex::picture::chex_view(&t.game());
         let &((f, r), _, _) = v
             .pieces
             .iter()
@@ -690,7 +690,7 @@ fn square_colours_follow_the_absolute_squares() {
     // The first piece's square (0, 0) is dark.
     let (mut t, _) = Table::new("seed:42");
     t.ok("ann", "/draw");
-    let v = arbiter::render::chex_view(&t.game());
+    let v = arbiter::games::chex::picture::chex_view(&t.game());
     assert_eq!(v.pieces[0].0, (1, 1));
     assert!(v.dark(1, 1));
 }

@@ -2,11 +2,11 @@
 //! pieces, and replaying the log gives the same state.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use arbiter::commands::kfb::state_lines;
 use arbiter::engine::fen;
+use arbiter::games::kfb::adapter::state_lines;
 use arbiter::games::kfb::draft::{Army, Choice, Colour, Order};
 use arbiter::games::kfb::{splitmix, Game, Settings};
-use arbiter::games::log::Folded;
+use arbiter::layer::log::Folded;
 use proptest::prelude::*;
 
 const START: u64 = 1_767_225_600;
@@ -17,7 +17,7 @@ fn drafted_game(seed: u64) -> Game {
         .map(|s| s.to_string())
         .collect();
     let settings = Settings {
-        pace: arbiter::games::pace::Pace::default(),
+        pace: arbiter::layer::pace::Pace::default(),
         created: None,
         seed: 1,
         move_limit: 360,

@@ -27,9 +27,9 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use arbiter::commands::premove::key;
 use arbiter::commands::{parse_command, Asker, Caller, LogRow, Reply, Roles, ThreadGame};
 use arbiter::games::seeded::splitmix;
+use arbiter::layer::premove::key;
 use arbiter::service::{Service, SEED_ONE_DRAFT};
 use arbiter::store::Store;
 use proptest::prelude::*;
@@ -360,7 +360,7 @@ impl<'t> Run<'t> {
                 g.users(),
                 &g.settings_json().unwrap(),
                 rows[..i].to_vec(),
-                &arbiter::games::away::Away::none(),
+                &arbiter::layer::clock::Away::none(),
             )
             .map_err(|e| self.fail(&format!("the log up to {i} does not load: {e}")))?;
             let offered = before
@@ -679,7 +679,7 @@ impl<'t> Run<'t> {
             live.users(),
             &live.settings_json().unwrap(),
             rows,
-            &arbiter::games::away::Away::none(),
+            &arbiter::layer::clock::Away::none(),
         )
         .map_err(|e| self.fail(&format!("the log does not load: {e}")))?;
         if Self::view(&*loaded, now) != want {

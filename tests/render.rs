@@ -14,13 +14,16 @@ use arbiter::engine::{
     fen, CaptureFate, Catalog, Coord, DropRules, Geometry, HandPiece, Piece, Position, RuleSet,
     Rules, Side,
 };
+use arbiter::games::kfb::picture::{example_kfb, render_kfb};
+use arbiter::games::pictures::clear_caches;
+use arbiter::games::ultimate::picture::{
+    example_ultimate, parse_cross_square, render_ultimate, CrossPiece, CrossView,
+};
 use arbiter::render::{
-    clear_caches, example_kfb, example_table, example_ultimate, parse_cross_square, render_kfb,
-    render_position, render_table, render_ultimate, CrossPiece, CrossView, LastMove, PlayerColour,
-    RenderOptions, TableView,
+    example_table, render_position, render_table, LastMove, PlayerColour, RenderOptions, TableView,
 };
 
-use arbiter::render::party;
+use arbiter::games::party::picture as party;
 
 fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden")
@@ -463,10 +466,10 @@ fn cli_writes_a_png_and_rejects_bad_input() {
 #[test]
 #[ignore]
 fn bench() {
-    let report = arbiter::render::bench(21).unwrap();
+    let report = arbiter::bench::pictures::bench(21).unwrap();
     println!("{report}");
-    let replays = arbiter::commands::replay::bench().unwrap();
-    print!("{}", arbiter::commands::replay::bench_text(&replays));
+    let replays = arbiter::bench::replays::bench().unwrap();
+    print!("{}", arbiter::bench::replays::bench_text(&replays));
 }
 
 #[test]
@@ -795,7 +798,7 @@ fn ultimate_game_over_after_the_organisers_concession_names_the_result() {
         "/ultimate concede player:@ann",
     )
     .unwrap();
-    let view = arbiter::commands::ultimate::cross_view(&g);
+    let view = arbiter::games::ultimate::adapter::cross_view(&g);
     assert_eq!(
         view.note,
         "Green (dan) wins · Silver (ann) conceded by the organiser"
@@ -818,7 +821,7 @@ fn ultimate_game_over_by_mate_says_who_mated_whom() {
         "/move Ql10-p10",
     )
     .unwrap();
-    let view = arbiter::commands::ultimate::cross_view(&g);
+    let view = arbiter::games::ultimate::adapter::cross_view(&g);
     assert_eq!(
         view.note,
         "Silver (ann) wins · Silver (ann) mated Green (dan)"
@@ -988,21 +991,21 @@ fn chex_result_title_wrapped() {
         "4/1Qk1/4 [KRRBBNNPPPPPPPP qrrbbnnpppppppp] w -1,-1 -",
         &[("wes", "Qb2xc2")],
     );
-    let view = arbiter::render::chex_view(&g);
+    let view = arbiter::games::chex::picture::chex_view(&g);
     assert_eq!(
         view.status,
         "White (wes) wins (Black (bea)'s King is captured)"
     );
-    let png = arbiter::render::render_chex(&view).unwrap();
+    let png = arbiter::games::chex::picture::render_chex(&view).unwrap();
     check_golden("chex_result_title_wrapped", &png);
     // Longer names: the result goes on over a second line, whole.
     let mut long = view.clone();
     long.status =
         "White (wesley_the_patient) wins (Black (beatrice_of_the_long_name)'s King is captured)"
             .into();
-    let png = arbiter::render::render_chex(&long).unwrap();
+    let png = arbiter::games::chex::picture::render_chex(&long).unwrap();
     let (_, h) = dims(&png);
-    let (_, h1) = dims(&arbiter::render::render_chex(&view).unwrap());
+    let (_, h1) = dims(&arbiter::games::chex::picture::render_chex(&view).unwrap());
     assert_eq!(h, h1 + 26, "one more line in the header");
     check_golden("chex_long_title_wrapped", &png);
 }
@@ -1016,11 +1019,11 @@ fn chex_relabelled_colours_and_last_move() {
         "5/1NBp1/5 [KQRRBNPPPPPPPP kqrrbbnnppppppp] w 0,0 -",
         &[("wes", "Nb2-d3"), ("bea", "draw")],
     );
-    let view = arbiter::render::chex_view(&g);
+    let view = arbiter::games::chex::picture::chex_view(&g);
     assert_eq!(view.last_text.as_deref(), Some("Na2-c3"));
     assert_eq!(view.last, Some((Some((0, 1)), (2, 2))));
     assert!(!view.dark(1, 1), "the bishop's square (2,1) is light");
-    let png = arbiter::render::render_chex(&view).unwrap();
+    let png = arbiter::games::chex::picture::render_chex(&view).unwrap();
     check_golden("chex_relabelled", &png);
 }
 
@@ -1045,7 +1048,10 @@ fn nomic_game(players: &[&str], position: &str) -> arbiter::games::nomic::Game {
 }
 
 fn nomic_png(g: &arbiter::games::nomic::Game) -> Vec<u8> {
-    arbiter::render::render_nomic(&arbiter::commands::nomic::nomic_view(g, 100)).unwrap()
+    arbiter::games::nomic::picture::render_nomic(&arbiter::games::nomic::adapter::nomic_view(
+        g, 100,
+    ))
+    .unwrap()
 }
 
 /// Issue 39: the Nomic panel is never cut at the bottom (five players, no join yet).
@@ -1055,7 +1061,7 @@ fn nomic_panel_holds_every_line() {
         &["zoe", "yan", "xia", "wes", "val"],
         "8/8/8/4{K1}3 8/8/8/4{K2}3 8/8/8/4{K3}3 8/8/8/4{K4}3 8/8/8/4{K5}3 1:1,2:2,3:3,4:4,5:5 1,2,3,4,5 - 1 1 - - - -",
     );
-    let view = arbiter::commands::nomic::nomic_view(&g, 100);
+    let view = arbiter::games::nomic::adapter::nomic_view(&g, 100);
     assert!(view.lines.len() >= 8, "{:?}", view.lines);
     check_golden("nomic_panel", &nomic_png(&g));
 }
@@ -1084,7 +1090,7 @@ fn nomic_controller_discs_and_check() {
         )
         .unwrap();
     assert!(r.text.contains("Rh1-h8+"), "{}", r.text);
-    let view = arbiter::commands::nomic::nomic_view(&g, 100);
+    let view = arbiter::games::nomic::adapter::nomic_view(&g, 100);
     let j = view.join.as_ref().expect("J");
     assert_eq!(j.check, vec![(3, 7)], "the king on J d8");
     assert_eq!(view.halves[2].check, vec![(4, 0)], "C:e1");
@@ -1112,7 +1118,7 @@ fn nomic_mated_at_the_push_and_offered() {
     };
     let r = g.apply("zoe", push, 10, "/push bottom:A top:B").unwrap();
     assert!(r.text.contains("Army 2 is checkmated"), "{}", r.text);
-    let view = arbiter::commands::nomic::nomic_view(&g, 100);
+    let view = arbiter::games::nomic::adapter::nomic_view(&g, 100);
     assert_eq!(
         view.join.as_ref().map(|j| j.mated.clone()),
         Some(vec![(3, 7)])
@@ -1129,10 +1135,11 @@ fn nomic_mated_at_the_push_and_offered() {
 
 // ----- replays (issue 44) ---------------------------------------------------------------
 
-use arbiter::commands::replay::{example_game, ReplayOptions};
+use arbiter::bench::fixtures::example_game;
 use arbiter::commands::ThreadGame;
-use arbiter::games::log::Folded;
-use arbiter::render::replay::{Speed, CAPTION_HEIGHT};
+use arbiter::layer::log::Folded;
+use arbiter::layer::replay::ReplayOptions;
+use arbiter::render::animation::{Speed, CAPTION_HEIGHT};
 
 /// A replay decoded as a viewer shows it: the screen's size, and each frame composed over
 /// the ones before it, with its delay. Checks that every frame lies within the screen.
@@ -1202,7 +1209,7 @@ fn prefix(game: &dyn ThreadGame, rows: usize) -> (Box<dyn ThreadGame>, u64) {
             game.users(),
             &settings,
             rows,
-            &arbiter::games::away::Away::none(),
+            &arbiter::layer::clock::Away::none(),
         )
         .unwrap(),
         time,
@@ -1250,7 +1257,7 @@ fn check_replay(
         (1.0, 0),
         "{name}: a small replay at full size"
     );
-    assert!(r.gif.len() < arbiter::render::replay::UPLOAD_LIMIT);
+    assert!(r.gif.len() < arbiter::render::animation::UPLOAD_LIMIT);
     let rows: Vec<_> = (0..game.log_len())
         .map(|i| game.row(i).unwrap().unwrap())
         .collect();
@@ -1314,7 +1321,7 @@ fn kfb_replay() {
     // picture with its board large (issue 55).
     check_replay("kfb", 40, |game, now| {
         let g = game.downcast::<arbiter::games::kfb::Game>().unwrap();
-        render_kfb(&arbiter::commands::kfb::kfb_view(g, now).unwrap()).unwrap()
+        render_kfb(&arbiter::games::kfb::adapter::kfb_view(g, now).unwrap()).unwrap()
     });
 }
 
@@ -1336,7 +1343,7 @@ fn party_replay() {
 #[test]
 fn chex_replay_keeps_the_squares_still() {
     use arbiter::games::chex;
-    use arbiter::render::{chex_view, render_chex};
+    use arbiter::games::chex::picture::{chex_view, render_chex};
     // Every frame on the frame of the whole game: the union of the boards the moves leave.
     let whole = |game: &dyn ThreadGame| {
         let g = game.downcast::<chex::Game>().unwrap();
@@ -1393,7 +1400,7 @@ fn replay_options_pick_the_frames() {
 
 #[test]
 fn a_long_replay_stays_under_the_limit() {
-    use arbiter::render::replay::{render_replay, ReplayFrame, ReplaySpec, Still};
+    use arbiter::render::animation::{render_replay, ReplayFrame, ReplaySpec};
     // A tight limit stands for a long game: the replay shrinks, then skips frames.
     let game = example_game("party", 30).unwrap();
     let party = game.downcast::<arbiter::games::party::Game>().unwrap();
@@ -1403,7 +1410,7 @@ fn a_long_replay_stays_under_the_limit() {
             if e.command.starts_with("/move") {
                 stills.push(ReplayFrame {
                     caption: e.command.clone(),
-                    still: Still::Party(Box::new(arbiter::render::party::view_of(snap))),
+                    still: std::sync::Arc::new(arbiter::games::party::picture::view_of(snap)),
                 });
             }
         })

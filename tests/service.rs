@@ -10,8 +10,8 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter::commands::kfb::state_lines;
 use arbiter::commands::{parse_command, Caller, Reply, Roles};
+use arbiter::games::kfb::adapter::state_lines;
 use arbiter::games::kfb::Game;
 use arbiter::service::Service;
 use arbiter::store::Store;

@@ -9,8 +9,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command as Proc, Stdio};
 use std::sync::Arc;
 
-use arbiter::commands::kfb::state_lines;
 use arbiter::commands::{parse_command, Caller, Roles};
+use arbiter::games::kfb::adapter::state_lines;
 use arbiter::games::kfb::{splitmix, Game};
 use arbiter::service::Service;
 use arbiter::store::Store;

@@ -1,121 +1,37 @@
 //! The command layer: one place that turns what a user typed (slash options or console text)
 //! into game actions and replies. Every front end (console, Discord) goes through it.
 
-pub mod chex;
 pub mod declare;
-pub mod kfb;
-mod layer;
 mod mygames;
-pub mod nomic;
-pub mod notify;
-pub mod party;
-pub mod premove;
-pub mod remind;
-pub mod replay;
+pub mod registry;
 pub mod rules;
 mod tournament;
-pub mod ultimate;
-pub mod vacation;
 
 use std::collections::{HashMap, HashSet};
 
-pub use layer::{
-    acting_on_leave, import, imported, kind_of, kinds, register, vacation_off, waiting, Asker,
-    Bookkeeping, Due, GameKind, LogAction, LogRow, NewGame, PictureJob, Played, PremoveSeat,
-    SquareSeen, ThreadGame, Wait, KINDS,
+use crate::layer::attention as notify;
+use crate::layer::{mention, premove, remind};
+
+pub use crate::layer::{
+    command_button, command_button_id, vacation_off, waiting, Asker, Bookkeeping, Caller, Command,
+    Due, GameKind, LogAction, LogRow, MatchOpen, NewGame, PictureJob, Played, PremoveSeat, Reply,
+    Roles, SquareSeen, ThreadGame, Wait,
 };
 pub use mygames::{games_you_run, my_games_reply, thread_ref, MyGame, RunGame};
-pub use tournament::{standings_picture, standings_picture_named, tournament_lines, MatchOpen};
+pub use registry::{acting_on_leave, import, kind_of, kinds, register, KINDS};
+pub use tournament::{standings_picture, standings_picture_named, tournament_lines};
 
-pub use crate::games::Notify;
+pub use crate::layer::Notify;
 
 use crate::games::drawn_seed;
 use crate::time::{stamp, Style, Timestamp};
 
-/// A command as typed: its name (`kfb new`, `move`), positional words and `key:value` options.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Command {
-    /// Name, with the subcommand for grouped commands (`kfb new`, `proxy grant`).
-    pub name: String,
-    /// Words without a key.
-    pub positional: Vec<String>,
-    /// Options in order.
-    pub options: Vec<(String, String)>,
-}
-
-impl Command {
-    /// An option's value.
-    pub fn opt(&self, key: &str) -> Option<&str> {
-        self.options
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(key))
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// Parses console text after the user name: `/move e2-e4 board:2`.
-/// A word without `:` after an option continues that option's value (`team1:@a @b @c`,
-/// `reason:a long reason`); before any option it is a main argument (`/move e2-e4`).
-/// Options declared to run to the end of the line (`position:`, `text:`, `question:`) take
-/// the rest of it as it is; a group's subcommand is part of the name where the declarations
-/// say so ([`declare`]).
+/// Parses console text after the user name: `/move e2-e4 board:2`, as
+/// [`Command::parse_with`] reads it with what the declarations say: which names take a
+/// subcommand (`/kfb new`) and which options run to the end of the line ([`declare`]).
 pub fn parse_command(text: &str) -> Option<Command> {
-    let rest = text.trim().strip_prefix('/')?;
-    let mut words = Words(rest);
-    let mut name = words.next()?.to_lowercase();
-    let mut cmd = Command::default();
     let grouped = |n: &str| declare::takes_subcommand(n) || kinds().iter().any(|k| k.group == n);
-    if grouped(&name) {
-        let save = words.0;
-        match words.next() {
-            Some(w) if !w.contains(':') => name = format!("{name} {}", w.to_lowercase()),
-            _ => words.0 = save,
-        }
-    }
-    cmd.name = name;
-    while let Some(w) = words.next() {
-        match w.split_once(':') {
-            Some((k, v))
-                if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
-            {
-                let key = k.to_lowercase();
-                if declare::runs_to_end(&key) {
-                    let value = format!("{v}{}", words.0).trim_end().to_string();
-                    cmd.options.push((key, value));
-                    break;
-                }
-                cmd.options.push((key, v.to_string()));
-            }
-            _ => match cmd.options.last_mut() {
-                Some((_, v)) => {
-                    if !v.is_empty() {
-                        v.push(' ');
-                    }
-                    v.push_str(w);
-                }
-                None => cmd.positional.push(w.to_string()),
-            },
-        }
-    }
-    Some(cmd)
-}
-
-/// Whitespace-separated words that keep the unread rest of the text.
-struct Words<'a>(&'a str);
-
-impl<'a> Iterator for Words<'a> {
-    type Item = &'a str;
-    fn next(&mut self) -> Option<&'a str> {
-        let s = self.0.trim_start();
-        if s.is_empty() {
-            self.0 = s;
-            return None;
-        }
-        let end = s.find(char::is_whitespace).unwrap_or(s.len());
-        let (word, rest) = s.split_at(end);
-        self.0 = rest;
-        Some(word)
-    }
+    Command::parse_with(text, grouped, declare::runs_to_end)
 }
 
 /// `an` before a name that starts with a vowel (`an Ultimate Chess command`), else `a`.
@@ -315,89 +231,6 @@ impl Standing {
     }
 }
 
-/// A reply to show.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Reply {
-    /// Accepted (`Some(true)`), refused (`Some(false)`), or a plain message.
-    pub ok: Option<bool>,
-    /// The text.
-    pub text: String,
-    /// Button identifiers.
-    pub buttons: Vec<String>,
-    /// Only the sender sees it (refusals, previews).
-    pub ephemeral: bool,
-    /// Match threads to open (after `/tournament pair`).
-    pub opens: Vec<MatchOpen>,
-    /// News for other threads: (thread, text), like a match result for its tournament.
-    pub notices: Vec<(String, String)>,
-    /// Attach the standings picture of the thread's tournament.
-    pub standings: bool,
-    /// Whoever must act because of this action (never its sender), told in one public
-    /// message in the thread; the only thing front ends notify users with. On Discord it is a
-    /// newly created message after the reply (Discord notifies nobody for mentions in a
-    /// deferred completion or an edit, so replies and edits notify nobody); the console
-    /// prints its lines after the reply.
-    pub notify: Option<Notify>,
-    /// Text files to attach on Discord: (file name, contents), like a new Nomic game's
-    /// ruleset.
-    pub attachments: Vec<(String, String)>,
-}
-
-impl Reply {
-    /// An accepted reply.
-    pub fn ok(text: impl Into<String>) -> Reply {
-        Reply {
-            ok: Some(true),
-            text: text.into(),
-            ..Reply::default()
-        }
-    }
-    /// A refusal (shown to its sender only).
-    pub fn refused(text: impl Into<String>) -> Reply {
-        Reply {
-            ok: Some(false),
-            text: text.into(),
-            ephemeral: true,
-            ..Reply::default()
-        }
-    }
-}
-
-/// A button that stands for a command typed in a thread: `cmd:<thread>:<command>`, the
-/// command's spaces written `~` so that the id is one word (the console's `!press <id>`):
-/// (thread, command).
-pub fn command_button(id: &str) -> Option<(String, String)> {
-    let (thread, cmd) = id.strip_prefix("cmd:")?.split_once(':')?;
-    Some((thread.to_string(), cmd.replace('~', " ")))
-}
-
-/// The id of a button standing for `command` typed in `thread` (see [`command_button`]).
-pub fn command_button_id(thread: &str, command: &str) -> String {
-    format!("cmd:{thread}:{}", command.replace(' ', "~"))
-}
-
-/// Who sends a command, where and when.
-#[derive(Clone, Copy, Debug)]
-pub struct Caller<'a> {
-    /// The user.
-    pub user: &'a str,
-    /// Their roles.
-    pub roles: Roles,
-    /// The thread (one game per thread).
-    pub thread: &'a str,
-    /// The time.
-    pub now: Timestamp,
-}
-
-/// Who the user is in the server.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Roles {
-    /// May create games and grant proxies.
-    pub organiser: bool,
-    /// May revert.
-    pub moderator: bool,
-}
-
 struct PendingRevert {
     thread: String,
     moderator: String,
@@ -450,14 +283,6 @@ pub struct Hub {
 /// How long a revert confirmation stays valid (shared rules 7.3: 15 minutes inclusive).
 pub const CONFIRM_WINDOW: u64 = 15 * 60;
 
-pub(crate) fn mention(v: &str) -> String {
-    v.trim()
-        .trim_start_matches("<@")
-        .trim_start_matches('@')
-        .trim_end_matches('>')
-        .to_string()
-}
-
 impl Hub {
     /// A hub with no games.
     pub fn new() -> Hub {
@@ -482,7 +307,7 @@ impl Hub {
             let handovers = game.log().handovers();
             let users = game.users();
             let mut away = if game.pace().vacation == Some(false) {
-                crate::games::away::Away::none()
+                crate::layer::clock::Away::none()
             } else {
                 // Everyone who held a seat, each away only while they held it.
                 let mut ever = users.clone();
@@ -818,7 +643,7 @@ impl Hub {
                     text: format!(
                         "{}\n{}{waits}",
                         game.status(now).trim_end(),
-                        layer::settings_text(&**game)
+                        crate::layer::game::settings_text(&**game)
                     ),
                     ephemeral: true,
                     ..Reply::default()
@@ -880,7 +705,7 @@ impl Hub {
                 };
                 let handing = Bookkeeping {
                     actor: user,
-                    action: LogAction::Substitute(crate::games::log::Handover {
+                    action: LogAction::Substitute(crate::layer::log::Handover {
                         seat,
                         from: old.clone(),
                         to: new.clone(),
@@ -923,7 +748,8 @@ impl Hub {
                 return premove::list(book, user);
             }
             "export" => {
-                let mut text = with_settings_tag(&game.export(), &layer::settings_text(&**game));
+                let mut text =
+                    with_settings_tag(&game.export(), &crate::layer::game::settings_text(&**game));
                 if game.finished() {
                     if let Some(book) = self.books.get(thread) {
                         text.push_str(&premove::export_lines(book));
@@ -940,7 +766,7 @@ impl Hub {
                 Some(r) => r,
                 None => {
                     let here = game.kind();
-                    let owners = layer::owners_of_command(other);
+                    let owners = registry::owners_of_command(other);
                     return match owners.first() {
                         Some(k) if !owners.iter().any(|o| std::ptr::eq(*o, here)) => {
                             let titles: Vec<&str> = owners.iter().map(|o| o.title).collect();
@@ -1051,7 +877,7 @@ impl Hub {
                     reply.text = format!(
                         "{}\n{}",
                         reply.text.trim_end(),
-                        layer::settings_text(&*new.game)
+                        crate::layer::game::settings_text(&*new.game)
                     );
                 }
                 self.games.insert(caller.thread.to_string(), new.game);
@@ -1228,6 +1054,52 @@ impl Hub {
 mod tests {
     use super::*;
     use crate::games::MAX_SEED;
+
+    /// A line stored before lines were read when set (issue 54: `é4` then panicked in the
+    /// game's hints, in someone else's command): dropped with a note to its author, and the
+    /// move that matched it played as usual.
+    #[test]
+    fn a_stored_line_that_does_not_read_is_dropped_with_a_note() {
+        let mut hub = Hub::new();
+        let send = |hub: &mut Hub, user: &str, text: &str| {
+            let cmd = parse_command(text).expect("parses");
+            let caller = Caller {
+                user,
+                roles: Roles {
+                    organiser: true,
+                    moderator: false,
+                },
+                thread: "k1",
+                now: 1_767_225_600,
+            };
+            hub.handle(&caller, 1, &cmd, text)
+        };
+        for (u, t) in [
+            ("org", "/kfb new team1:@a @b @c team2:@d @e @f seed:1"),
+            ("f", "/pick order:second color:red army:fide"),
+            ("a", "/pick order:first color:red army:fide"),
+            ("e", "/pick order:first color:blue army:rookies"),
+            ("b", "/pick order:second color:lightgreen army:nutty"),
+            ("d", "/pick order:second color:lightgreen army:clobberers"),
+            ("c", "/pick order:first color:blue army:forward"),
+            ("a", "/move e2-e4"),
+        ] {
+            assert_eq!(send(&mut hub, u, t).ok, Some(true), "{u} {t}");
+        }
+        let stored = r#"{"lines":[{"author":"a","board":0,"seat":0,"turns":false,"base":1,"anchor":6,"rounds":[{"conds":[{"seat":3,"name":"d","play":"e7-e5","done":false}],"reply":"é4"}],"text":"e7-e5 é4"}]}"#;
+        hub.set_book_json("k1", stored).expect("reads");
+        assert!(hub.has_lines("k1"));
+        let r = send(&mut hub, "d", "/move e7-e5");
+        assert_eq!(r.ok, Some(true), "{}", r.text);
+        assert!(!hub.has_lines("k1"));
+        let r = send(&mut hub, "a", "/premoves");
+        assert!(
+            r.text
+                .contains("you play é4 (dropped: é4 does not read as a play"),
+            "{}",
+            r.text
+        );
+    }
 
     #[test]
     fn options_take_mentions_and_main_arguments() {

@@ -3,8 +3,8 @@
 //! game's [`ThreadGame::waits`](super::ThreadGame::waits), the one account of who is waited
 //! on that reminders share.
 
-use super::layer::Wait;
 use super::Reply;
+use crate::layer::game::Wait;
 use crate::time::{stamp, Style};
 
 /// One of the caller's games, as read for `/mygames`.

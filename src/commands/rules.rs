@@ -13,11 +13,12 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::layer::{
-    Asker, Bookkeeping, Due, GameKind, LogAction, LogRow, NewGame, PictureJob, ThreadGame,
-};
 use super::{Caller, Command, Notify, Reply};
-use crate::games::log::{Log, LogError, Logged};
+use crate::layer::game::{
+    Asker, Bookkeeping, Due, GameKind, LogAction, NewGame, PictureJob, ThreadGame,
+};
+use crate::layer::log::{Log, LogError, Logged};
+use crate::layer::LogRow;
 use crate::time::Timestamp;
 
 /// Why a play or a setting is refused, in words for the player.
@@ -108,7 +109,7 @@ pub struct RulesGame<R: Rules> {
     settings: R::Settings,
     log: Log<Step<R::Action>>,
     state: R,
-    away: crate::games::away::Away,
+    away: crate::layer::clock::Away,
 }
 
 impl<R: Rules> RulesGame<R> {
@@ -159,7 +160,7 @@ impl<R: Rules> RulesGame<R> {
             settings,
             log,
             state,
-            away: crate::games::away::Away::none(),
+            away: crate::layer::clock::Away::none(),
         })
     }
 
@@ -206,7 +207,7 @@ impl<R: Rules> RulesGame<R> {
     }
 
     fn accepted(&self, number: Option<u32>, lines: Vec<String>) -> Reply {
-        super::layer::accepted(Some(number.unwrap_or(0)), lines.join("\n"), self.next())
+        crate::layer::game::accepted(Some(number.unwrap_or(0)), lines.join("\n"), self.next())
     }
 
     fn play(&mut self, user: &str, text: &str, now: Timestamp, raw: &str) -> Reply {
@@ -228,7 +229,7 @@ impl<R: Rules> RulesGame<R> {
 }
 
 impl<R: Rules> ThreadGame for RulesGame<R> {
-    super::layer::common_methods!(*R::kind(), without_pace);
+    crate::layer::game::common_methods!(*R::kind(), without_pace);
 
     fn users(&self) -> Vec<String> {
         self.users.clone()
@@ -398,9 +399,9 @@ pub fn load<R: Rules>(
     users: Vec<String>,
     settings: &str,
     rows: Vec<LogRow>,
-    away: &crate::games::away::Away,
+    away: &crate::layer::clock::Away,
 ) -> Result<Box<dyn ThreadGame>, String> {
-    super::layer::load_with(users, settings, rows, away, |u, s, l, _| {
+    crate::layer::game::load_with(users, settings, rows, away, |u, s, l, _| {
         RulesGame::<R>::replayed(u, s, l)
     })
 }

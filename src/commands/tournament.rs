@@ -2,29 +2,14 @@
 //! `/tournament new|teams|pair|result|standings|export|withdraw`, `/signup`, `/withdraw`, and
 //! the link between a match's game and its tournament.
 
-use super::kfb::{game_announcement, new_game_notify};
-use super::{mention, Caller, Command, Hub, Notify, Reply};
+use super::Hub;
+use crate::games::kfb::adapter::{game_announcement, new_game_notify};
 use crate::games::kfb::Game;
+use crate::layer::MatchOpen;
+use crate::layer::{mention, Caller, Command, Notify, Reply};
 use crate::time::{format_duration, parse_duration, Timestamp};
 use crate::tournament;
 use crate::tournament::{EventGame, Format, MatchResult, PairOutcome, Settings, Tournament};
-
-/// A match whose thread a front end should open: it creates a thread and calls
-/// [`Hub::open_match`] (through the service) with it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MatchOpen {
-    /// The tournament's thread.
-    pub tournament: String,
-    /// Round.
-    pub round: u32,
-    /// Board.
-    pub board: u32,
-    /// A title for the thread.
-    pub title: String,
-    /// `b` for a board, `t` for a table (the console names the thread
-    /// `<tournament>/r<round><slot><board>`).
-    pub slot: &'static str,
-}
 
 impl MatchOpen {
     /// The match on board `b` of the tournament in `thread`.
@@ -97,8 +82,8 @@ const EVENT_OPTIONS: &[&str] = &[
 ];
 
 /// The game kind that creates `game`'s matches.
-fn kind_of(game: EventGame) -> Option<&'static super::layer::GameKind> {
-    super::layer::KINDS
+fn kind_of(game: EventGame) -> Option<&'static crate::layer::game::GameKind> {
+    super::registry::KINDS
         .iter()
         .copied()
         .find(|k| k.group == game.group())
@@ -271,7 +256,7 @@ fn settings_from(cmd: &Command, caller: &Caller<'_>) -> Result<Settings, String>
         s.inactivity_posts = n;
     }
     if let Some(v) = cmd.opt("vacation") {
-        s.no_vacation = !super::layer::on_off("vacation", v)?;
+        s.no_vacation = !crate::layer::game::on_off("vacation", v)?;
     }
     if let Some(p) = cmd.opt("points") {
         let parts: Vec<Option<u32>> = p
@@ -796,7 +781,7 @@ impl Hub {
                 reply.text = format!(
                     "{title}\n{}\n{}",
                     reply.text.trim_end(),
-                    super::layer::settings_text(&*new.game)
+                    crate::layer::game::settings_text(&*new.game)
                 );
                 self.games.insert(match_thread.to_string(), new.game);
                 reply
@@ -824,7 +809,7 @@ impl Hub {
 
 /// The result a match game gives its board (`Some(None)` while it is played; `None` for a
 /// game that does not give a two-sided result).
-fn match_result(game: &dyn super::layer::ThreadGame) -> Option<Option<MatchResult>> {
+fn match_result(game: &dyn crate::layer::game::ThreadGame) -> Option<Option<MatchResult>> {
     let any = game.as_any();
     if let Some(g) = any.downcast_ref::<Game>() {
         return Some(g.state().winner.as_ref().map(|(team, _)| {
@@ -852,7 +837,7 @@ fn match_result(game: &dyn super::layer::ThreadGame) -> Option<Option<MatchResul
 /// by elimination order (the last standing first, players in a draw sharing first place),
 /// Party by the final Weights (heaviest first, as shown to one decimal), Nomic by its end
 /// (the winner first, the others sharing second; all first without a winner).
-fn table_places(game: &dyn super::layer::ThreadGame) -> Option<Option<Vec<(String, u32)>>> {
+fn table_places(game: &dyn crate::layer::game::ThreadGame) -> Option<Option<Vec<(String, u32)>>> {
     let any = game.as_any();
     if let Some(g) = any.downcast_ref::<crate::games::ultimate::Game>() {
         use crate::games::ultimate::Outcome;

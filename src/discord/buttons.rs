@@ -2,7 +2,7 @@
 //! under the reply that offered them, a channel message the bot can edit for as long as the
 //! vote lasts (an interaction's token lasts 15 minutes; a vote can last a day). After every
 //! answered command, button press and posted timer in a thread, the thread's button messages
-//! are checked against the game ([`crate::commands::layer::ThreadGame::button_live`]): once
+//! are checked against the game ([`crate::layer::game::ThreadGame::button_live`]): once
 //! their buttons do nothing any more (the vote closed, or its proposal was taken back or
 //! reverted) the message is edited, the buttons removed and the text saying the vote is
 //! closed. A press that reaches the bot anyway is refused by the game with its reason.

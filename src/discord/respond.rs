@@ -238,7 +238,7 @@ impl Outgoing {
                 } else if id.starts_with("ask-cancel") {
                     // The question of a /resign, /concede or /forfeit.
                     ("Cancel".to_string(), ButtonStyle::Secondary)
-                } else if crate::commands::notify::read_nowait_button(id).is_some() {
+                } else if crate::layer::attention::read_nowait_button(id).is_some() {
                     ("Not waiting on me".to_string(), ButtonStyle::Secondary)
                 } else if let Some((_, cmd)) = crate::commands::command_button(id) {
                     // A command button (a Nomic vote): labelled by what it does.

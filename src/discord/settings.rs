@@ -112,12 +112,12 @@ pub async fn run(ctx: Ctx<'_>, given: &[(&str, String)]) -> Result<(), BotError>
         crate::time::format_duration(now_set.move_limit.unwrap_or(6 * 3600)),
         now_set.inactivity_posts.unwrap_or(18),
         crate::time::paces_text(
-            now_set.remind.unwrap_or(crate::commands::remind::REMIND_AFTER),
-            now_set.stall.unwrap_or(crate::commands::remind::STALL_AFTER)
+            now_set.remind.unwrap_or(crate::layer::remind::REMIND_AFTER),
+            now_set.stall.unwrap_or(crate::layer::remind::STALL_AFTER)
         ),
         now_set
             .vacation_days
-            .unwrap_or(crate::commands::vacation::VACATION_DAYS),
+            .unwrap_or(crate::layer::vacation::VACATION_DAYS),
     );
     pctx.send(Outgoing::text(text).into_reply(true)).await?;
     Ok(())

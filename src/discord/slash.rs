@@ -125,7 +125,7 @@ pub(super) async fn vacation(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError>
             let bank = lock(&state.roles)
                 .get(&guild)
                 .and_then(|s| s.vacation_days)
-                .unwrap_or(crate::commands::vacation::VACATION_DAYS);
+                .unwrap_or(crate::layer::vacation::VACATION_DAYS);
             let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
             let caller = caller_in(&user, roles, &thread);
             state

@@ -25,3 +25,28 @@ pub use position::{
 pub use rules::{
     orient, CaptureFate, DropRules, RuleSet, Rules, RulesRef, Side, VariantError, MAX_SIDES,
 };
+
+/// A position of a variant named as the command line names it (`chess`,
+/// `kcwda:clobberers-nutty`, `kfb-board:fide-rookies`): from `fen` when given, else its start.
+///
+/// # Errors
+/// A bad variant name or FEN.
+pub fn position_of(variant: &str, fen_text: Option<&str>) -> Result<Position, PositionError> {
+    let rules = std::sync::Arc::new(Rules::from_name(variant)?);
+    let text = match fen_text {
+        Some(t) => t.to_string(),
+        None => rules.start_fen(),
+    };
+    Ok(fen::parse(rules, &text)?)
+}
+
+/// Why [`position_of`] read no position.
+#[derive(Debug, thiserror::Error)]
+pub enum PositionError {
+    /// The variant name is wrong.
+    #[error(transparent)]
+    Variant(#[from] VariantError),
+    /// The FEN is wrong.
+    #[error("bad --fen: {0}")]
+    Fen(#[from] fen::FenError),
+}

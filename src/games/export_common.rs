@@ -1,13 +1,13 @@
 //! What every game's export text shares (`/export`, `arbiter import`): the `[Setup {…}]`
 //! line with the players and settings as JSON, the log one entry a line after a blank line
-//! ([`super::log::export_line`]), and the errors of reading one back. Each game's own `export` module
+//! ([`crate::layer::log::export_line`]), and the errors of reading one back. Each game's own `export` module
 //! adds only its tags and the words of its entries.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::log::{read_export, BadLine, Entry};
-use super::table::{Fold, Table};
+use crate::layer::log::{read_export, BadLine, Entry};
+use crate::layer::table::{Fold, Table};
 
 /// A game file that does not read back.
 #[derive(Debug, thiserror::Error)]
@@ -104,7 +104,7 @@ pub fn push_result_and_table<S: Serialize, R: Fold>(
     R::Action: Serialize,
 {
     push_result_and_log(s, result, setup, &game.log, |e| {
-        super::log::export_line(e, "", &R::describe(game, e))
+        crate::layer::log::export_line(e, "", &R::describe(game, e))
     });
 }
 
@@ -115,7 +115,7 @@ pub fn push_setup<S: Serialize>(s: &mut String, setup: &S) {
     }
 }
 
-/// Every entry of the log, one line each, as `line` writes it (mostly [`super::log::export_line`]).
+/// Every entry of the log, one line each, as `line` writes it (mostly [`crate::layer::log::export_line`]).
 pub fn push_log<A>(s: &mut String, log: &[Entry<A>], line: impl Fn(&Entry<A>) -> String) {
     for e in log {
         s.push_str(&line(e));

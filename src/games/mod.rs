@@ -103,20 +103,14 @@
 //! ## 8.2 Picture memory
 //! The picture caches together stay within `ARBITER_PICTURE_CACHE_MB` megabytes (64 by
 //! default): fewer games are kept drawn rather than more memory used.
-pub mod away;
 pub mod chex;
 pub mod export_common;
 pub mod fide;
 pub mod hint;
 pub mod kfb;
-pub mod log;
-mod notify;
-pub mod pace;
+pub mod pictures;
 pub mod seeded;
-pub mod table;
 pub mod text_error;
-
-pub use notify::Notify;
 
 /// Declares a game's `Refusal`: `Rule(String)`, a refusal in the players' words, first; the
 /// game's own variants; then `Log`, an undo the log refuses ([`log::LogError`]). Gives it
@@ -133,7 +127,7 @@ macro_rules! refusal {
             $($own)*
             /// An undo the log refuses.
             #[error(transparent)]
-            Log(#[from] $crate::games::log::LogError),
+            Log(#[from] $crate::layer::log::LogError),
         }
 
         impl From<String> for $refusal {
@@ -155,43 +149,8 @@ macro_rules! refusal {
 }
 pub(crate) use refusal;
 
-/// The largest seed (shared rules 0.5: seeds are whole numbers from 0 to 2^53 − 1, so a seed
-/// the bot shows can always be typed back into a Discord integer option).
-pub const MAX_SEED: u64 = (1 << 53) - 1;
+pub use crate::layer::seed::{drawn_seed, parse_seed, MAX_SEED};
 
-/// A seed drawn from `entropy` (any 64 bits): its low 53 bits, so it is in `0..=MAX_SEED`.
-pub fn drawn_seed(entropy: u64) -> u64 {
-    entropy & MAX_SEED
-}
-
-/// A seed as typed (`seed:<n>`): a whole number from 0 to [`MAX_SEED`].
-///
-/// # Errors
-/// The user-facing reason, for anything else.
-pub fn parse_seed(text: &str) -> Result<u64, String> {
-    match text.trim().parse::<u64>() {
-        Ok(v) if v <= MAX_SEED => Ok(v),
-        _ => Err(format!("seed must be a whole number from 0 to {MAX_SEED}")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn seeds_fit_in_53_bits() {
-        assert_eq!(MAX_SEED, 9_007_199_254_740_991);
-        assert_eq!(drawn_seed(u64::MAX), MAX_SEED);
-        assert_eq!(drawn_seed(12), 12);
-        assert_eq!(parse_seed("0"), Ok(0));
-        assert_eq!(parse_seed(" 9007199254740991 "), Ok(MAX_SEED));
-        assert!(parse_seed("9007199254740992").is_err());
-        assert!(parse_seed("18446744073709551615").is_err());
-        assert!(parse_seed("-1").is_err());
-        assert!(parse_seed("seven").is_err());
-    }
-}
 pub mod nomic;
 pub mod party;
 pub mod ultimate;

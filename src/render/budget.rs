@@ -86,27 +86,6 @@ mod tests {
         assert_eq!(parse_mb(Some("lots")), 64);
     }
 
-    /// Forty KFB games drawn over, each picture kept for its next move: the caches together
-    /// stay within the default budget (before, the last pictures of up to 64 games were
-    /// kept, about 2.3 MB each).
-    #[test]
-    fn the_picture_caches_stay_within_the_budget() {
-        assert_eq!(
-            total(),
-            DEFAULT_MB << 20,
-            "the tests run with the default budget"
-        );
-        let view = super::super::example_kfb().expect("the example");
-        for game in 0..40 {
-            let thread = format!("budget-test-{game}");
-            super::super::render_kfb_over(&thread, view.clone()).expect("drawn");
-            let held = super::super::picture_cache_bytes();
-            assert!(held <= total(), "after {} games: {held} bytes", game + 1);
-        }
-        // Some games are still drawn over.
-        assert!(super::super::kfb::kept_bytes() > 0);
-    }
-
     #[test]
     fn the_shares_add_up_to_the_budget() {
         let t = total();

@@ -27,7 +27,7 @@ pub(crate) struct Fonts {
 
 impl Fonts {
     /// Parses the embedded fonts.
-    pub fn load() -> Result<Fonts, RenderError> {
+    pub(crate) fn load() -> Result<Fonts, RenderError> {
         let parse = |bytes: &'static [u8]| {
             FontRef::try_from_slice(bytes).map_err(|e| RenderError::Font(e.to_string()))
         };
@@ -417,7 +417,7 @@ const MAPPINGS_PER_TILE: usize = 4;
 
 impl Tile {
     /// The tile of RGB rows `w` pixels wide.
-    pub fn from_rgb(w: usize, rgb: &[u8]) -> Tile {
+    pub(crate) fn from_rgb(w: usize, rgb: &[u8]) -> Tile {
         let mut ids: HashMap<Rgb8, u16> = HashMap::new();
         let mut exact = Vec::new();
         let mut count: Vec<u32> = Vec::new();
@@ -483,7 +483,7 @@ impl Tile {
 }
 
 /// A picture being drawn, in palette indices.
-pub(crate) struct Canvas {
+pub struct Canvas {
     w: u32,
     h: u32,
     px: Box<Indexed>,
@@ -638,7 +638,7 @@ pub(crate) fn with_palette_of<T>(seed: &Canvas, draw: impl FnOnce() -> T) -> T {
 
 impl Canvas {
     /// A canvas filled with one colour.
-    pub fn new(w: u32, h: u32, bg: Rgb8) -> Canvas {
+    pub(crate) fn new(w: u32, h: u32, bg: Rgb8) -> Canvas {
         let seed = SEED.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.take()));
         let pal = match seed {
             Some(entries) => Palette::seeded(&entries),
@@ -648,7 +648,7 @@ impl Canvas {
     }
 
     /// Entries in the picture's palette.
-    pub fn palette_len(&self) -> usize {
+    pub(crate) fn palette_len(&self) -> usize {
         self.px.pal.colours().len()
     }
 
@@ -656,7 +656,7 @@ impl Canvas {
     /// the same picture as [`Canvas::new`] and then [`Canvas::fill`] of each, but each row is
     /// written once while it is in the core's cache (a page of panels is megabytes, and
     /// writing them twice costs more than drawing on them).
-    pub fn laid(w: u32, h: u32, bg: Rgb8, areas: &[(i32, i32, u32, u32, Rgb8)]) -> Canvas {
+    pub(crate) fn laid(w: u32, h: u32, bg: Rgb8, areas: &[(i32, i32, u32, u32, Rgb8)]) -> Canvas {
         Canvas::indexed(w, h, bg, areas, Palette::new())
     }
 
@@ -702,7 +702,7 @@ impl Canvas {
     /// rows of entry 0). Rows the move left behind, and rows added, keep whatever they held:
     /// the caller draws over them. Returns false (and does nothing) for a move out of the
     /// picture.
-    pub fn shift_rows(&mut self, from: u32, by: i32, h: u32) -> bool {
+    pub(crate) fn shift_rows(&mut self, from: u32, by: i32, h: u32) -> bool {
         let ix = &mut self.px;
         let (old_h, from) = (self.h as i64, i64::from(from));
         if from > old_h || from + i64::from(by) < 0 || h == 0 {
@@ -725,41 +725,41 @@ impl Canvas {
 
     /// The colours the picture's palette had to approximate for want of room
     /// ([`Palette::approximations`]).
-    pub fn approximations(&self) -> u32 {
+    pub(crate) fn approximations(&self) -> u32 {
         self.px.pal.approximations()
     }
 
     #[cfg(test)]
-    pub fn width(&self) -> u32 {
+    pub(crate) fn width(&self) -> u32 {
         self.w
     }
 
     /// Width and height in pixels.
-    pub fn size(&self) -> (u32, u32) {
+    pub(crate) fn size(&self) -> (u32, u32) {
         (self.w, self.h)
     }
 
     /// The picture as it is held: its PNG rows (each a filter byte, then one palette index a
     /// pixel), their stride, and the palette's colours; for pictures made of pictures (a
     /// replay's frames), which take the indices as they are instead of decoding a PNG.
-    pub fn pixels(&self) -> (&[u8], usize, &[Rgb8]) {
+    pub(crate) fn pixels(&self) -> (&[u8], usize, &[Rgb8]) {
         (&self.px.rows, self.w as usize + 1, self.px.pal.colours())
     }
 
     /// Whether palette entry `i` was made for a flat colour (not anti-aliasing).
-    pub fn is_flat(&self, i: u8) -> bool {
+    pub(crate) fn is_flat(&self, i: u8) -> bool {
         self.px.pal.is_flat(i)
     }
 
     /// The picture's PNG rows and their stride.
     #[cfg(test)]
-    pub fn rows(&self) -> (&[u8], usize) {
+    pub(crate) fn rows(&self) -> (&[u8], usize) {
         (&self.px.rows, self.w as usize + 1)
     }
 
     /// Blends a colour into one pixel with coverage `a` (0–1); off-canvas pixels are ignored.
     #[inline]
-    pub fn blend(&mut self, x: i32, y: i32, c: Rgb8, a: f32) {
+    pub(crate) fn blend(&mut self, x: i32, y: i32, c: Rgb8, a: f32) {
         if x < 0 || y < 0 || a <= 0.0 || x as u32 >= self.w || y as u32 >= self.h {
             return;
         }
@@ -776,7 +776,7 @@ impl Canvas {
 
     /// A round glow of `c` over the `size`-pixel square at (`x`, `y`): strongest in the
     /// middle, fading out before the corners (a king in check, in the games that mark one).
-    pub fn glow(&mut self, x: i32, y: i32, size: u32, c: Rgb8) {
+    pub(crate) fn glow(&mut self, x: i32, y: i32, size: u32, c: Rgb8) {
         let half = size as f32 / 2.0;
         for yy in 0..size as i32 {
             for xx in 0..size as i32 {
@@ -795,7 +795,7 @@ impl Canvas {
     }
 
     /// Fills a rectangle.
-    pub fn fill(&mut self, x: i32, y: i32, w: u32, h: u32, c: Rgb8) {
+    pub(crate) fn fill(&mut self, x: i32, y: i32, w: u32, h: u32, c: Rgb8) {
         let Some((x0, y0, x1, y1)) = self.clip(x, y, w, h) else {
             return;
         };
@@ -809,7 +809,7 @@ impl Canvas {
     }
 
     /// Blends a colour over a rectangle with opacity `a`.
-    pub fn tint(&mut self, x: i32, y: i32, w: u32, h: u32, c: Rgb8, a: f32) {
+    pub(crate) fn tint(&mut self, x: i32, y: i32, w: u32, h: u32, c: Rgb8, a: f32) {
         let Some((x0, y0, x1, y1)) = self.clip(x, y, w, h) else {
             return;
         };
@@ -847,7 +847,7 @@ impl Canvas {
 
     /// Blends a premultiplied RGBA block (`w` pixels a row, components 0–255) with its
     /// top-left corner at (x, y).
-    pub fn blit_premul(&mut self, x: i32, y: i32, w: usize, px: &[[u8; 4]]) {
+    pub(crate) fn blit_premul(&mut self, x: i32, y: i32, w: usize, px: &[[u8; 4]]) {
         if w == 0 {
             return;
         }
@@ -874,7 +874,7 @@ impl Canvas {
 
     /// The colour of a rectangle lying wholly on the canvas if all its pixels have that one
     /// colour.
-    pub fn flat_colour(&self, x: i32, y: i32, w: u32, h: u32) -> Option<Rgb8> {
+    pub(crate) fn flat_colour(&self, x: i32, y: i32, w: u32, h: u32) -> Option<Rgb8> {
         let inside = x >= 0
             && y >= 0
             && x as i64 + w as i64 <= self.w as i64
@@ -900,7 +900,7 @@ impl Canvas {
 
     /// Copies a tile with its top-left corner at (x, y), clipped to the canvas. The tile's
     /// colours are put into the palette once per picture.
-    pub fn put_tile(&mut self, x: i32, y: i32, tile: &Arc<Tile>) {
+    pub(crate) fn put_tile(&mut self, x: i32, y: i32, tile: &Arc<Tile>) {
         let w = tile.w;
         let h = tile.px.len() / w;
         let Some((x0, y0, x1, y1)) = self.clip(x, y, w as u32, h as u32) else {
@@ -933,7 +933,7 @@ impl Canvas {
     }
 
     /// Draws a rectangle's border of thickness `t` inside the rectangle.
-    pub fn frame(&mut self, x: i32, y: i32, w: u32, h: u32, t: u32, c: Rgb8) {
+    pub(crate) fn frame(&mut self, x: i32, y: i32, w: u32, h: u32, t: u32, c: Rgb8) {
         let t = t.min(w / 2).min(h / 2).max(1);
         if w == 0 || h == 0 {
             return;
@@ -947,7 +947,7 @@ impl Canvas {
     /// Draws text; `y` is the vertical centre of capitals, `x` the anchor given by `align`.
     /// Returns the text's width.
     #[allow(clippy::too_many_arguments)]
-    pub fn text(
+    pub(crate) fn text(
         &mut self,
         font: &FontRef<'_>,
         px: f32,
@@ -1052,13 +1052,13 @@ impl Canvas {
     /// A blank plate of `w`×`h` in colour `bg`, to be drawn and then put back on this
     /// picture with [`Canvas::put_plate`] (it shares this picture's palette meanwhile: draw
     /// nothing on this canvas until then).
-    pub fn plate(&mut self, w: u32, h: u32, bg: Rgb8) -> Canvas {
+    pub(crate) fn plate(&mut self, w: u32, h: u32, bg: Rgb8) -> Canvas {
         Canvas::indexed(w, h, bg, &[], std::mem::take(&mut self.px.pal))
     }
 
     /// Puts a plate made by [`Canvas::plate`] on this picture, turned, with its top-left
     /// corner at (x, y).
-    pub fn put_plate(&mut self, plate: Canvas, turn: Turn, x: i32, y: i32) {
+    pub(crate) fn put_plate(&mut self, plate: Canvas, turn: Turn, x: i32, y: i32) {
         let (pw, ph) = (plate.w as usize, plate.h as usize);
         // Where the plate's pixel (px, py) lands, relative to (x, y).
         let place = |px: usize, py: usize| match turn {
@@ -1087,7 +1087,7 @@ impl Canvas {
     /// The indices and palette are the picture itself (see [`Palette`]); its rows are
     /// deflated as they are, by [`super::deflate`], which finds the repeats of the row above
     /// and of runs itself.
-    pub fn encode(&self) -> Result<Vec<u8>, RenderError> {
+    pub(crate) fn encode(&self) -> Result<Vec<u8>, RenderError> {
         let _timed = crate::timing::Encoding::start();
         let data = super::deflate::encode_rows(&self.px.rows, self.w as usize + 1);
         Ok(png_file(self.w, self.h, &self.px.pal.bytes(), &data))

@@ -1237,20 +1237,31 @@ mod tests {
         }
     }
 
-    /// Times the encoders on the example pictures' rows (as the fast canvas draws them):
+    /// Times the encoders on the rows of two pictures the renderer draws by itself (a board
+    /// of Different Armies and the example standings table; every game's own pictures are
+    /// timed by `arbiter render-bench`):
     /// `cargo test --release --lib deflate::tests::timing -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn timing() {
         use crate::render::{canvas::Canvas, RenderError};
-        let view = crate::render::example_kfb().unwrap();
-        let cross = crate::render::example_ultimate();
+        let pos = crate::engine::position_of("kcwda:clobberers-nutty", None).unwrap();
+        let table = crate::render::table::example_table();
         #[allow(clippy::type_complexity)]
         let pictures: Vec<(&str, Box<dyn Fn() -> Result<Canvas, RenderError>>)> = vec![
-            ("kfb", Box::new(|| crate::render::kfb::draw_kfb(&view))),
             (
-                "ultimate",
-                Box::new(|| crate::render::ultimate::draw_ultimate(&cross)),
+                "board",
+                Box::new(|| {
+                    crate::render::draw_position(
+                        &pos,
+                        None,
+                        &crate::render::RenderOptions::default(),
+                    )
+                }),
+            ),
+            (
+                "table",
+                Box::new(|| crate::render::table::draw_table(&table)),
             ),
         ];
         for (name, draw) in pictures {

@@ -1133,16 +1133,17 @@ mod tests {
         look: Look,
     }
 
-    /// Times and compares both rasterisers on every sprite of a cold KFB picture:
+    /// Times and compares both rasterisers on every sprite of a cold board of two Different
+    /// Armies (Clobberers and Nutty Knights):
     /// `cargo test --release --lib tiny_skia -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn tiny_skia_against_our_rasteriser() {
         let fonts = crate::render::fonts().unwrap();
-        // The sprites a cold KFB picture draws: render it once into an empty cache.
+        // The sprites a cold board draws: render it once into an empty cache.
         clear_cache();
-        let view = crate::render::example_kfb().unwrap();
-        crate::render::kfb::draw_kfb(&view).unwrap();
+        let pos = crate::engine::position_of("kcwda:clobberers-nutty", None).unwrap();
+        crate::render::draw_position(&pos, None, &crate::render::RenderOptions::default()).unwrap();
         let mut keys: Vec<Key> = cache()
             .lock()
             .unwrap()

@@ -106,7 +106,7 @@ fn title(variant: &str) -> &'static str {
 /// The player asked about: `player:@x`, or the caller.
 fn player_of(caller: &Caller<'_>, cmd: &Command) -> String {
     cmd.opt("player")
-        .map(crate::commands::mention)
+        .map(crate::layer::mention)
         .filter(|p| !p.is_empty())
         .unwrap_or_else(|| caller.user.to_string())
 }

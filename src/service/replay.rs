@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use std::sync::Mutex as StdMutex;
 
 use super::{lock, Service};
-use crate::commands::replay::{ReplayJob, ReplayOptions, Replayed};
 use crate::commands::{declare, Command};
+use crate::layer::replay::{ReplayJob, ReplayOptions, Replayed};
 use crate::time::Timestamp;
 
 /// A game's replay being drawn: its thread is in the service's set until this is dropped

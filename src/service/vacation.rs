@@ -1,12 +1,12 @@
 //! `/vacation` on the service (issue 42): the player's vacations on a server read from the
-//! players' attention, changed by [`crate::commands::vacation`], stored, and handed to their
+//! players' attention, changed by [`crate::layer::vacation`], stored, and handed to their
 //! games at the next command or sweep of each ([`Service::sync`]). The answer is private and
 //! pings nobody; it names the games that will not wait (`vacation:off`).
 
 use super::{internal_error, lock, Service};
-use crate::commands::vacation::{self, Asked};
 use crate::commands::{declare, Caller, Command, Reply, ThreadGame};
-use crate::games::away::Away;
+use crate::layer::clock::Away;
+use crate::layer::vacation::{self, Asked};
 use crate::time::{stamp, Style, Timestamp};
 
 fn private(reply: Reply) -> Reply {

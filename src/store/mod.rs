@@ -16,9 +16,9 @@ mod tournaments;
 
 pub use tournaments::{LogLine, TournamentRows};
 
-use crate::commands::notify::{nowait_key, Attention, Prefs, NOTIFY_KEY, NOWAIT_KEY, RESUMED_KEY};
-use crate::commands::vacation::{vacation_key, Taken, VACATION_KEY};
 use crate::commands::{kind_of, LogRow, ThreadGame};
+use crate::layer::attention::{nowait_key, Attention, Prefs, NOTIFY_KEY, NOWAIT_KEY, RESUMED_KEY};
+use crate::layer::vacation::{vacation_key, Taken, VACATION_KEY};
 use crate::time::Timestamp;
 
 /// The default database: a SQLite file in the working directory.
@@ -213,7 +213,7 @@ pub fn next_due(
         let until = base.saturating_add(60 << k);
         game.due(swept, until).iter().map(|d| d.at).min()
     });
-    let reminder = crate::commands::remind::next_reminder(game, thread, att, swept);
+    let reminder = crate::layer::remind::next_reminder(game, thread, att, swept);
     match (own, reminder) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -803,8 +803,8 @@ impl Store {
             });
         }
         // A replay that runs out limits reads who was away (shared rules 7.5).
-        let away = if crate::commands::vacation_off(&settings) {
-            crate::games::away::Away::none()
+        let away = if crate::layer::vacation_off(&settings) {
+            crate::layer::clock::Away::none()
         } else {
             self.attention_now().away(&users, guild.as_deref())
         };

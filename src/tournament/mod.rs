@@ -1347,9 +1347,9 @@ impl Tournament {
     /// The settings for the game of a match.
     pub fn game_settings(&self, round: u32, board: u32) -> kfb::Settings {
         kfb::Settings {
-            pace: crate::games::pace::Pace {
+            pace: crate::layer::pace::Pace {
                 vacation: self.settings.no_vacation.then_some(false),
-                ..crate::games::pace::Pace::default()
+                ..crate::layer::pace::Pace::default()
             },
             created: None,
             move_limit: self.settings.move_limit,

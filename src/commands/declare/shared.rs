@@ -5,9 +5,7 @@
 use super::{command, opt, Declared, Entry, Kind, Opt, Run, To, Who, COUNT, NUMBER, SWITCH};
 
 use super::EVERY as ALL;
-
-/// The armies of Chess with Different Armies (KFB's drops and draft).
-pub const ARMIES: Kind = Kind::Choice(&["fide", "clobberers", "nutty", "rookies", "forward"]);
+use crate::games::kfb::commands::ARMIES;
 
 /// A Chex board number.
 const TURN: Opt = opt(

@@ -28,7 +28,7 @@ pub use crate::games::export_common::ImportError;
 use crate::games::export_common::{
     head, limit_tag, push_result_and_log, push_tag, read_setup, Setup,
 };
-use crate::games::log::export_line;
+use crate::layer::log::export_line;
 
 /// Settings with the seed optional (hidden while in play).
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -137,7 +137,7 @@ pub fn import(text: &str) -> Result<Game, ImportError> {
     }
     let s = setup.settings;
     let settings = Settings {
-        pace: crate::games::pace::Pace::default(),
+        pace: crate::layer::pace::Pace::default(),
         draw_mode: s.draw_mode,
         stalemate: s.stalemate,
         max_board: s.max_board,

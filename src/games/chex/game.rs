@@ -3,8 +3,8 @@
 //! action's time and the seed.
 
 use crate::games::export_common::board_lines;
-use crate::games::log::{Bookkept, Folded, Logged, Reverting};
-use crate::games::table::Table;
+use crate::layer::log::{Bookkept, Folded, Logged, Reverting};
+use crate::layer::table::Table;
 use crate::time::{format_duration, Timestamp};
 
 use super::export::derived_seed;
@@ -77,7 +77,7 @@ pub struct Settings {
     /// The reminder interval and stall time (`remind:` on `/… new`, the server's defaults;
     /// shared rules 7.4).
     #[serde(flatten)]
-    pub pace: crate::games::pace::Pace,
+    pub pace: crate::layer::pace::Pace,
     /// `draw_mode:`.
     pub draw_mode: DrawMode,
     /// `stalemate:`.
@@ -100,7 +100,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            pace: crate::games::pace::Pace::default(),
+            pace: crate::layer::pace::Pace::default(),
             draw_mode: DrawMode::Reveal,
             stalemate: StalemateMode::Declare,
             max_board: MAX_BOARD,
@@ -146,7 +146,7 @@ impl NewGame {
     }
 }
 
-crate::games::log::actions! {
+crate::layer::log::actions! {
     /// A logged action; replaying the non-reverted ones in order gives the state.
     #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
     pub enum Action {
@@ -297,7 +297,7 @@ impl LastMove {
 }
 
 /// One entry of the log.
-pub type Entry = crate::games::log::Entry<Action>;
+pub type Entry = crate::layer::log::Entry<Action>;
 
 /// What a user asks for (the adapter builds it from a command).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -428,7 +428,7 @@ crate::games::refusal! {
 }
 
 /// What an accepted action reports: its number, what happened and who must act next.
-pub type Accepted = crate::games::log::Accepted<Vec<String>>;
+pub type Accepted = crate::layer::log::Accepted<Vec<String>>;
 
 /// A Chex game: its [`Table`], and Chex's methods on it.
 pub type Game = Table<Chex>;
@@ -595,7 +595,7 @@ impl Game {
             None => None,
         };
         let settings = Settings {
-            pace: crate::games::pace::Pace::default(),
+            pace: crate::layer::pace::Pace::default(),
             draw_mode: new.draw_mode,
             stalemate: new.stalemate,
             max_board: new.max_board,
@@ -604,7 +604,7 @@ impl Game {
             seed_hash: seed_hash(new.seed),
             reshuffled: false,
         };
-        let log = crate::games::log::Log::started(organiser, now, Action::Start { position });
+        let log = crate::layer::log::Log::started(organiser, now, Action::Start { position });
         Game::from_log(new.users.to_vec(), settings, log)
     }
 
@@ -615,7 +615,7 @@ impl Game {
     pub fn from_log(
         users: Vec<String>,
         settings: Settings,
-        log: impl Into<crate::games::log::Log<Action>>,
+        log: impl Into<crate::layer::log::Log<Action>>,
     ) -> Result<Game, Refusal> {
         if users.len() != 2 {
             return refuse("a Chex game has two seats");
@@ -1958,7 +1958,7 @@ impl Bookkept for Game {
     type Accepted = Accepted;
     type Refusal = Refusal;
 
-    fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> Result<Accepted, Refusal> {
+    fn substitute(&mut self, s: crate::layer::log::Substitution<'_>) -> Result<Accepted, Refusal> {
         self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
     }
 
@@ -2023,7 +2023,7 @@ impl Bookkept for Game {
     }
 }
 
-crate::games::table::fold! {
+crate::layer::table::fold! {
     /// Chex's rules, as its [`Table`] folds them.
     Chex described by describe {
         fn begin(_: &Game) -> State {

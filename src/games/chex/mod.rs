@@ -79,12 +79,16 @@
 //! - [`shuffle`]: the seeded shuffle of the stacks and the seed's hash;
 //! - [`Game`]: the append-only log of actions replayed into the state;
 //! - [`export`]: the game as text, and back.
+pub mod adapter;
+pub mod commands;
 pub mod export;
 mod game;
+pub mod picture;
 mod position;
 pub mod shuffle;
 mod text;
 
+pub use adapter::KIND;
 pub use game::{
     describe, outcome_text, parse_turn, relabel_line, Accepted, Action, DrawMode, DrawReason,
     Entry, Game, LastMove, NewGame, Outcome, Refusal, Request, Reseed, SeedInUse, Settings,

@@ -3,7 +3,7 @@
 use super::game::{describe, Action, Entry, Game, Settings, COLOUR_NAMES};
 pub use crate::games::export_common::ImportError;
 use crate::games::export_common::{push_log, push_setup, push_tag, read_setup, Setup};
-use crate::games::log::export_line;
+use crate::layer::log::export_line;
 
 /// Reads a game back from [`bpgn`] text (the `;;` data after each line).
 ///

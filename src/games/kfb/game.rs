@@ -7,9 +7,9 @@ use crate::engine::{
     fen, notation, ArmyId, CaptureFate, Catalog, Colour, DropRules, Geometry, HandPiece, Move,
     Position, RuleSet, Rules, Side,
 };
-use crate::games::log::{Bookkept, Folded, Log, Reverting};
-use crate::games::table::Table;
-use crate::games::Notify;
+use crate::layer::log::{Bookkept, Folded, Log, Reverting};
+use crate::layer::table::Table;
+use crate::layer::Notify;
 use crate::time::{stamp, Style, Timestamp};
 
 use super::draft::{Choice, Draft, DraftOutcome, Order, Seating};
@@ -23,7 +23,7 @@ pub struct Settings {
     /// The reminder interval and stall time (`remind:` on `/… new`, the server's defaults;
     /// shared rules 7.4).
     #[serde(flatten)]
-    pub pace: crate::games::pace::Pace,
+    pub pace: crate::layer::pace::Pace,
     /// Kung Fu move limit in seconds (KFB rules 1.6).
     pub move_limit: u64,
     /// Posts before inactivity may be claimed (§1.7).
@@ -42,7 +42,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            pace: crate::games::pace::Pace::default(),
+            pace: crate::layer::pace::Pace::default(),
             move_limit: 6 * 3600,
             inactivity_posts: 18,
             seed: 0,
@@ -52,7 +52,7 @@ impl Default for Settings {
     }
 }
 
-crate::games::log::actions! {
+crate::layer::log::actions! {
     /// A logged action. Replaying the non-reverted actions in order gives the state.
     #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
     pub enum Action {
@@ -119,7 +119,7 @@ impl Action {
 }
 
 /// One entry of the log.
-pub type Entry = crate::games::log::Entry<Action>;
+pub type Entry = crate::layer::log::Entry<Action>;
 
 /// The state of one board.
 #[derive(Clone, Debug)]
@@ -201,7 +201,7 @@ pub type Game = Table<Kfb>;
 
 /// What an accepted action reports: its number, what happened and who must act because of it
 /// (the actor not yet removed: the command layer does that).
-pub type Accepted = crate::games::log::Accepted<Option<Notify>>;
+pub type Accepted = crate::layer::log::Accepted<Option<Notify>>;
 
 /// What a draft pick did: either the choice is recorded, or it broke a constraint (KFB rules
 /// 1.8) and was handed over to the other team. A hand-over is a refusal for the player who
@@ -276,9 +276,9 @@ impl Game {
     pub fn from_log(
         users: Vec<String>,
         settings: Settings,
-        log: impl Into<crate::games::log::Log<Action>>,
+        log: impl Into<crate::layer::log::Log<Action>>,
     ) -> Result<Game, Refusal> {
-        Game::from_log_away(users, settings, log, crate::games::away::Away::none())
+        Game::from_log_away(users, settings, log, crate::layer::clock::Away::none())
     }
 
     /// [`Game::from_log`] with the players' vacations (posts made while a player was away
@@ -289,8 +289,8 @@ impl Game {
     pub fn from_log_away(
         users: Vec<String>,
         settings: Settings,
-        log: impl Into<crate::games::log::Log<Action>>,
-        away: crate::games::away::Away,
+        log: impl Into<crate::layer::log::Log<Action>>,
+        away: crate::layer::clock::Away,
     ) -> Result<Game, Refusal> {
         let mut g = Game::new(users, settings)?;
         g.log = log.into();
@@ -1196,7 +1196,7 @@ impl Game {
     fn apply_to(
         st: &mut State,
         settings: &Settings,
-        away: &crate::games::away::Away,
+        away: &crate::layer::clock::Away,
         action: &Action,
         now: Timestamp,
     ) -> Result<(), Refusal> {
@@ -1386,7 +1386,7 @@ fn allowed_moves(pos: &mut Position, b: &BoardState, side: Side) -> Vec<Move> {
 fn locked_until(
     st: &State,
     settings: &Settings,
-    away: &crate::games::away::Away,
+    away: &crate::layer::clock::Away,
     seat: usize,
     now: Timestamp,
 ) -> Option<Timestamp> {
@@ -1419,7 +1419,7 @@ fn frozen_for(st: &State, catalog: &Catalog, seat: usize) -> bool {
 fn is_free(
     st: &State,
     settings: &Settings,
-    away: &crate::games::away::Away,
+    away: &crate::layer::clock::Away,
     seat: usize,
     now: Timestamp,
 ) -> bool {
@@ -1443,7 +1443,7 @@ fn is_free(
 fn count_posts(
     st: &mut State,
     settings: &Settings,
-    away: &crate::games::away::Away,
+    away: &crate::layer::clock::Away,
     poster: usize,
     now: Timestamp,
 ) {
@@ -1698,7 +1698,7 @@ impl Bookkept for Game {
     type Accepted = Accepted;
     type Refusal = Refusal;
 
-    fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> Result<Accepted, Refusal> {
+    fn substitute(&mut self, s: crate::layer::log::Substitution<'_>) -> Result<Accepted, Refusal> {
         let text = s.handover.text();
         let number = self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))?;
         Ok(Accepted {
@@ -1771,7 +1771,7 @@ impl Bookkept for Game {
     }
 }
 
-crate::games::table::fold! {
+crate::layer::table::fold! {
     /// Kung Fu Bughouse's rules, as its [`Table`] folds them.
     Kfb described by describe {
         fn begin(g: &Game) -> State {

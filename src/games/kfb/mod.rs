@@ -96,10 +96,15 @@
 //! - [`Game`]: the append-only log replayed into the state (seats, boards, hands, locks,
 //!   counters, kings);
 //! - [`export`]: the game as text, and back.
+pub mod adapter;
+pub mod commands;
 pub mod draft;
 pub mod export;
 mod game;
+pub mod picture;
+pub mod view;
 
+pub use adapter::KIND;
 pub use game::{
     describe, splitmix, team_name, team_of, Accepted, Action, BoardState, Entry, Game, HandOver,
     PickOutcome, PlayerState, Refusal, Settings, State, COLOUR_NAMES,

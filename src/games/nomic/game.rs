@@ -8,8 +8,8 @@
 use crate::games::export_common::listed;
 use serde::{Deserialize, Serialize};
 
-use crate::games::log::{Bookkept, Folded, Reverting};
-use crate::games::table::Table;
+use crate::layer::log::{Bookkept, Folded, Reverting};
+use crate::layer::table::Table;
 use crate::time::{format_duration, Timestamp};
 
 use super::position::{
@@ -138,7 +138,7 @@ pub struct Settings {
     /// The reminder interval and stall time (`remind:` on `/… new`, the server's defaults;
     /// shared rules 7.4).
     #[serde(flatten)]
-    pub pace: crate::games::pace::Pace,
+    pub pace: crate::layer::pace::Pace,
     /// Seconds for part 1 (and part 2).
     pub part1_limit: u64,
     /// Seconds for the submission of part 3 (and an undead slot).
@@ -158,7 +158,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            pace: crate::games::pace::Pace::default(),
+            pace: crate::layer::pace::Pace::default(),
             part1_limit: LIVE,
             part3_limit: LIVE,
             vote_limit: LIVE,
@@ -300,7 +300,7 @@ pub struct State {
     pub paused: Option<Timestamp>,
     /// The game's own pauses that ended, `[from, until)`, oldest first: with the open one
     /// ([`State::pause_stops`]) they stop every limit on the layer's clock
-    /// ([`crate::games::away::Away::deadline_also`]); no limit is moved by them (issue 53).
+    /// ([`crate::layer::clock::Away::deadline_also`]); no limit is moved by them (issue 53).
     pub pauses: Vec<(Timestamp, Timestamp)>,
     /// The pause is the game's own: every player let a turn run out in a row (issue 41). A
     /// player's action or `/resume` (a Referee or the organiser) ends it.
@@ -367,7 +367,7 @@ pub fn limits_run_out() -> u64 {
 /// back an hour, a day and 30 days for when a wait began.
 const KEPT_BEHIND: [Timestamp; 3] = [30 * 24 * 3600, 24 * 3600, 3600];
 
-crate::games::log::actions! {
+crate::layer::log::actions! {
     /// A logged action.
     #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
     pub enum Action {
@@ -571,7 +571,7 @@ enum Running {
 }
 
 /// One entry of the log.
-pub type Entry = crate::games::log::Entry<Action>;
+pub type Entry = crate::layer::log::Entry<Action>;
 
 crate::games::refusal! {
     /// Why an action is refused (shown as it is).
@@ -583,7 +583,7 @@ crate::games::refusal! {
 }
 
 /// What an accepted action reports: its number, what happened and who must act next.
-pub type Accepted = crate::games::log::Accepted<Vec<(String, String)>>;
+pub type Accepted = crate::layer::log::Accepted<Vec<(String, String)>>;
 
 /// An event of time passing: a limit running out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -617,7 +617,7 @@ struct Ctx<'a> {
     /// The actor holds the organiser role (on replay: trusted, checked when accepted).
     organiser_role: bool,
     /// The players' vacations: a limit on an away player's turn or demotion stops.
-    away: &'a crate::games::away::Away,
+    away: &'a crate::layer::clock::Away,
 }
 
 impl State {
@@ -3049,7 +3049,7 @@ impl Game {
             None => None,
         };
         let log =
-            crate::games::log::Log::started(organiser, now, Action::Start { position, order });
+            crate::layer::log::Log::started(organiser, now, Action::Start { position, order });
         Game::from_log(new.players, settings, log)
     }
 
@@ -3060,9 +3060,9 @@ impl Game {
     pub fn from_log(
         players: Vec<String>,
         settings: Settings,
-        log: impl Into<crate::games::log::Log<Action>>,
+        log: impl Into<crate::layer::log::Log<Action>>,
     ) -> Result<Game, Refusal> {
-        Game::from_log_away(players, settings, log, crate::games::away::Away::none())
+        Game::from_log_away(players, settings, log, crate::layer::clock::Away::none())
     }
 
     /// [`Game::from_log`] with the players' vacations (the limits the replay runs out wait
@@ -3073,8 +3073,8 @@ impl Game {
     pub fn from_log_away(
         players: Vec<String>,
         settings: Settings,
-        log: impl Into<crate::games::log::Log<Action>>,
-        away: crate::games::away::Away,
+        log: impl Into<crate::layer::log::Log<Action>>,
+        away: crate::layer::clock::Away,
     ) -> Result<Game, Refusal> {
         if players.len() < 2 {
             return Err(Refusal::Rule(
@@ -3255,7 +3255,7 @@ impl Game {
         let lines = fold(&mut st, &ctx, actor, &mut action, now)?;
         let calls = std::mem::take(&mut st.calls);
         self.state = st;
-        crate::games::log::seat_change(&mut self.users, &action);
+        crate::layer::log::seat_change(&mut self.users, &action);
         let number = self.log.push(actor, now, command, action, true);
         let mut a = self.accepted(number, lines);
         a.notify.retain(|x| !before.contains(x));
@@ -3782,12 +3782,12 @@ impl Bookkept for Game {
         self.apply(by.moderator, a, by.time, by.command)
     }
 
-    fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> Result<Accepted, Refusal> {
+    fn substitute(&mut self, s: crate::layer::log::Substitution<'_>) -> Result<Accepted, Refusal> {
         self.apply_as(s.actor, true, Action::Substitute(s.handover), s.now, s.raw)
     }
 }
 
-crate::games::table::fold! {
+crate::layer::table::fold! {
     /// Nomic Chess's rules, as its [`Table`] folds them.
     Nomic described by describe {
         fn begin(g: &Game) -> State {
@@ -3832,7 +3832,7 @@ mod tests {
         let r = g.apply("ann", Action::Takeback { undone: 0 }, 1, "/takeback");
         assert_eq!(
             r.map(|a| a.text),
-            Err(Refusal::Log(crate::games::log::LogError::NothingToTakeBack))
+            Err(Refusal::Log(crate::layer::log::LogError::NothingToTakeBack))
         );
         let r = g.apply("zed", Action::Takeback { undone: 0 }, 1, "/takeback");
         assert_eq!(
@@ -3849,9 +3849,9 @@ mod tests {
         let settings = Settings {
             part1_limit: 3600,
             part3_limit: 3600,
-            pace: crate::games::pace::Pace {
+            pace: crate::layer::pace::Pace {
                 stall: Some(0),
-                ..crate::games::pace::Pace::default()
+                ..crate::layer::pace::Pace::default()
             },
             ..Settings::default()
         };

@@ -101,12 +101,16 @@
 //! - [`rules`]: the numbered ruleset (the seed's rules 100–217 to start with);
 //! - [`Game`]: the append-only log of actions replayed into the state at a moment;
 //! - [`export`]: the game as text, and back.
+pub mod adapter;
+pub mod commands;
 pub mod export;
 mod game;
+pub mod picture;
 pub mod position;
 pub mod rules;
 mod text;
 
+pub use adapter::KIND;
 pub use game::{
     change_of, describe, drawn_order, limit_text, limits_of, limits_run_out, parse_piece, Accepted,
     Action, Change, Demotion, Edit, Entry, Game, Judgment, LastMove, NewGame, Proposal, Refusal,

@@ -7,7 +7,7 @@
 
 use super::game::{Entry, Game, Settings};
 use crate::games::export_common::{head, push_log, push_setup, push_tag};
-use crate::games::log::export_line;
+use crate::layer::log::export_line;
 use crate::time::format_duration;
 
 /// The tag that marks a Party Chess export.
@@ -60,7 +60,7 @@ pub fn import(text: &str) -> Result<Game, String> {
         );
     }
     let (setup, entries): (Option<Setup>, Vec<Entry>) =
-        crate::games::log::read_export(text).map_err(|b| b.to_string())?;
+        crate::layer::log::read_export(text).map_err(|b| b.to_string())?;
     let setup = setup.ok_or("no [Setup …] line")?;
     Game::from_log(setup.settings, entries).map_err(|e| e.to_string())
 }

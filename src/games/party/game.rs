@@ -9,8 +9,8 @@
 use crate::games::export_common::{board_lines, listed};
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::games::log::{Bookkept, Folded, Reverting};
-use crate::games::table::Table;
+use crate::layer::log::{Bookkept, Folded, Reverting};
+use crate::layer::table::Table;
 use crate::time::{format_duration, Timestamp};
 
 use super::board::Position;
@@ -49,7 +49,7 @@ pub struct Settings {
     /// The reminder interval and stall time (`remind:` on `/… new`, the server's defaults;
     /// shared rules 7.4).
     #[serde(flatten)]
-    pub pace: crate::games::pace::Pace,
+    pub pace: crate::layer::pace::Pace,
     /// Seconds a turn lasts after the state is announced.
     pub turn_limit: u64,
     /// The seed that ordered the Play List.
@@ -62,7 +62,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            pace: crate::games::pace::Pace::default(),
+            pace: crate::layer::pace::Pace::default(),
             turn_limit: DEFAULT_LIMIT,
             seed: 0,
             echo: EchoRule::Rules,
@@ -81,7 +81,7 @@ pub enum How {
     OutOfTurn,
 }
 
-crate::games::log::actions! {
+crate::layer::log::actions! {
     /// A logged action.
     #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
     pub enum Action {
@@ -168,7 +168,7 @@ crate::games::log::actions! {
 }
 
 /// One entry of the log.
-pub type Entry = crate::games::log::Entry<Action>;
+pub type Entry = crate::layer::log::Entry<Action>;
 
 /// The last play, for the picture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -268,7 +268,7 @@ pub struct NewGame {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
     /// `/substitute`: a seat handed over (checked by the layer).
-    Substitute(crate::games::log::Handover),
+    Substitute(crate::layer::log::Handover),
     /// `/party pieces set:<letters>`.
     Pick(String),
     /// `/move <notation>`.
@@ -302,7 +302,7 @@ pub enum Request {
 }
 
 /// What an accepted action reports: its number, what happened and who must act next.
-pub type Accepted = crate::games::log::Accepted<Vec<(String, String)>>;
+pub type Accepted = crate::layer::log::Accepted<Vec<(String, String)>>;
 
 /// A Party Chess game: its [`Table`], and Party Chess's methods on it. Its players come and
 /// go, so its seats are in its state; the table's `users` and `original` stay empty.
@@ -384,12 +384,12 @@ impl Game {
             ),
         };
         let settings = Settings {
-            pace: crate::games::pace::Pace::default(),
+            pace: crate::layer::pace::Pace::default(),
             turn_limit: new.turn_limit.unwrap_or(DEFAULT_LIMIT),
             seed: new.seed,
             echo,
         };
-        let log = crate::games::log::Log::started(
+        let log = crate::layer::log::Log::started(
             organiser,
             now,
             Action::Start {
@@ -405,7 +405,7 @@ impl Game {
     ///
     /// # Errors
     /// A log that does not replay.
-    pub fn from_log(settings: Settings, log: impl Into<crate::games::log::Log<Action>>) -> R<Game> {
+    pub fn from_log(settings: Settings, log: impl Into<crate::layer::log::Log<Action>>) -> R<Game> {
         let mut g = Game::with_log(settings, Vec::new(), log, State::empty());
         g.replay()?;
         Ok(g)
@@ -573,7 +573,7 @@ impl Game {
         let mut g = Game::with_log(
             self.settings.clone(),
             self.users.clone(),
-            crate::games::log::Log::default(),
+            crate::layer::log::Log::default(),
             self.state.clone(),
         );
         g.away = self.away.clone();
@@ -1456,12 +1456,12 @@ impl Bookkept for Game {
         self.apply(by.moderator, false, req, by.time, by.command)
     }
 
-    fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> R<Accepted> {
+    fn substitute(&mut self, s: crate::layer::log::Substitution<'_>) -> R<Accepted> {
         self.apply(s.actor, true, Request::Substitute(s.handover), s.now, s.raw)
     }
 }
 
-crate::games::table::fold! {
+crate::layer::table::fold! {
     /// Party Chess's rules, as its [`Table`] folds them.
     Party {
         fn begin(_: &Game) -> State {
@@ -1493,7 +1493,7 @@ mod tests {
         let r = g.apply("ann", false, Request::Takeback, 1, "/takeback");
         assert_eq!(
             r.map(|a| a.text),
-            Err(Refusal::Log(crate::games::log::LogError::NothingToTakeBack))
+            Err(Refusal::Log(crate::layer::log::LogError::NothingToTakeBack))
         );
         let r = g.apply(
             "zed",

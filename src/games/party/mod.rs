@@ -114,15 +114,19 @@
 //! - [`rules`]: each piece's rule as a named function, attacks, checks and legal plays;
 //! - [`notation`]: plays as players write them;
 //! - [`weight`]: Mobility and Weights (3.7).
+pub mod adapter;
 pub mod board;
+pub mod commands;
 pub mod export;
 mod game;
 pub mod notation;
+pub mod picture;
 pub mod piece;
 pub mod rules;
 pub mod text;
 pub mod weight;
 
+pub use adapter::KIND;
 pub use board::{Position, Sq};
 pub use game::{
     parse_pick, seating, Accepted, Action, Entry, Expiry, Game, How, LastPlay, NewGame, Refusal,

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 
 use crate::engine::notation::NotationError;
 use crate::engine::Square;
-use crate::games::log::{Bookkept, Folded, Logged, Reverting};
-use crate::games::table::Table;
+use crate::layer::log::{Bookkept, Folded, Logged, Reverting};
+use crate::layer::table::Table;
 use crate::time::{format_duration, Timestamp};
 
 use super::board::{parse_square, Kind, Seat};
@@ -57,7 +57,7 @@ pub struct Settings {
     /// The reminder interval and stall time (`remind:` on `/… new`, the server's defaults;
     /// shared rules 7.4).
     #[serde(flatten)]
-    pub pace: crate::games::pace::Pace,
+    pub pace: crate::layer::pace::Pace,
     /// Standard, conquest or devastation.
     pub mode: Mode,
     /// Stalemate: draw or pass.
@@ -73,7 +73,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            pace: crate::games::pace::Pace::default(),
+            pace: crate::layer::pace::Pace::default(),
             mode: Mode::Standard,
             stalemate: Stalemate::Draw,
             promote_at_file_end: false,
@@ -127,7 +127,7 @@ impl NewGame {
     }
 }
 
-crate::games::log::actions! {
+crate::layer::log::actions! {
     /// A logged action. Replaying the non-reverted actions in order gives the state.
     #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
     pub enum Action {
@@ -177,7 +177,7 @@ crate::games::log::actions! {
 }
 
 /// One entry of the log.
-pub type Entry = crate::games::log::Entry<Action>;
+pub type Entry = crate::layer::log::Entry<Action>;
 
 /// What a player asks the game to do (the game layer builds it from a command).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -315,7 +315,7 @@ crate::games::refusal! {
 }
 
 /// What an accepted action reports: its number, what happened and who must act next.
-pub type Accepted = crate::games::log::Accepted<Vec<String>>;
+pub type Accepted = crate::layer::log::Accepted<Vec<String>>;
 
 /// An Ultimate Chess game: its [`Table`], and Ultimate Chess's methods on it.
 pub type Game = Table<Ultimate>;
@@ -399,14 +399,14 @@ impl Game {
             (None, m) => m.unwrap_or_default(),
         };
         let settings = Settings {
-            pace: crate::games::pace::Pace::default(),
+            pace: crate::layer::pace::Pace::default(),
             mode,
             stalemate: new.stalemate,
             promote_at_file_end: new.promote_at_file_end,
             move_limit: new.move_limit,
             seed: new.seed,
         };
-        let log = crate::games::log::Log::started(
+        let log = crate::layer::log::Log::started(
             organiser,
             now,
             Action::Start {
@@ -423,7 +423,7 @@ impl Game {
     pub fn from_log(
         users: Vec<String>,
         settings: Settings,
-        log: impl Into<crate::games::log::Log<Action>>,
+        log: impl Into<crate::layer::log::Log<Action>>,
     ) -> Result<Game, Refusal> {
         if users.len() != 4 {
             return refuse("an Ultimate Chess game has four seats");
@@ -1398,7 +1398,7 @@ impl Bookkept for Game {
     type Accepted = Accepted;
     type Refusal = Refusal;
 
-    fn substitute(&mut self, s: crate::games::log::Substitution<'_>) -> Result<Accepted, Refusal> {
+    fn substitute(&mut self, s: crate::layer::log::Substitution<'_>) -> Result<Accepted, Refusal> {
         self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
     }
 
@@ -1421,7 +1421,7 @@ impl Bookkept for Game {
     }
 }
 
-crate::games::table::fold! {
+crate::layer::table::fold! {
     /// Ultimate Chess's rules, as its [`Table`] folds them.
     Ultimate described by describe {
         fn begin(g: &Game) -> State {

@@ -95,13 +95,17 @@
 //! - [`notation`]: moves as players write them;
 //! - [`Game`]: the append-only log of actions replayed into the state the game layer shows;
 //! - [`export`]: the game as text, and back.
+pub mod adapter;
 pub mod board;
+pub mod commands;
 pub mod export;
 mod game;
 pub mod notation;
+pub mod picture;
 mod position;
 mod text;
 
+pub use adapter::KIND;
 pub use board::{is_dark, parse_square, square_name, CastleSide, Kind, Piece, Seat, PROMOTIONS};
 pub use game::{
     describe, shuffle_seats, Accepted, Action, Defeat, DefeatHow, DrawOffer, DrawReason, Entry,

@@ -1,0 +1,279 @@
+//! A game as the layer keeps it, written once for every game: its settings, who sits in each
+//! seat, its log, its players' vacations and the state the log folds into (shared rules 7.1).
+//! A game brings only its [`Fold`]: its types, how its state begins, how one entry in effect
+//! changes it, how an entry reads and whether it has ended. The table does the rest alike for
+//! every game: replaying the log and walking a replay's states ([`Folded`]), recording a
+//! checked action ([`Table::record`]), a takeback ([`Table::take_back`]), a moderator's revert
+//! and its preview ([`Table::revert_to`], [`Table::revert_preview`]) and handing a seat to a
+//! substitute. Each game's `Game` is a `Table` of its rules, with its own methods beside it.
+
+use std::fmt::Debug;
+
+use crate::layer::clock::Away;
+use crate::layer::log::{Entry, Folded, Log, LogError, Logged, Reverting};
+use crate::time::Timestamp;
+
+/// A game's own part of its [`Table`].
+pub trait Fold: Sized {
+    /// The settings, as stored.
+    type Settings: Clone + Debug;
+    /// What the log folds into.
+    type State: Clone + Debug;
+    /// A logged action.
+    type Action: Clone + Debug + Logged;
+    /// Why an action is refused (the log's own refusals among them).
+    type Refusal: From<LogError> + From<String> + std::fmt::Display;
+
+    /// The state before the log's first entry, for `table` as it stands (its settings, the
+    /// users it began with, its whole log).
+    fn begin(table: &Table<Self>) -> Self::State;
+
+    /// Applies one entry in effect to the state while the log replays; who plays each seat
+    /// afterwards is the table's to update.
+    ///
+    /// # Errors
+    /// The entry no longer applies (a corrupted log): the table says so, with this reason.
+    fn replay_entry(table: &mut Table<Self>, e: &Entry<Self::Action>) -> Result<(), Self::Refusal>;
+
+    /// How the game ended, in words (`White wins by checkmate`), once it is over: what the
+    /// refusal of a play afterwards says ([`Table::check_in_play`]). `None` while in play.
+    fn ended(_table: &Table<Self>) -> Option<String> {
+        None
+    }
+
+    /// An entry in words, for the line of a takeback and the list a revert's preview shows.
+    fn describe(table: &Table<Self>, e: &Entry<Self::Action>) -> String;
+
+    /// What a revert to before action `to` does besides undoing (Chex's reshuffle), as more
+    /// lines of its preview.
+    fn revert_notes(_table: &Table<Self>, _to: u32) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Declares a game's rules for its [`Table`]: the unit type that names them and its [`Fold`]
+/// (the module's own `Settings`, `State`, `Action` and `Refusal`; `begin`, `replay_entry`
+/// and the rest as the game writes them). `described by f` words an entry as `f(action,
+/// users)` does ([`Fold::describe`]).
+macro_rules! fold {
+    ($(#[$meta:meta])* $rules:ident described by $describe:path { $($fns:tt)* }) => {
+        $crate::layer::table::fold! {
+            $(#[$meta])*
+            $rules {
+                fn describe(g: &Table<Self>, e: &$crate::layer::log::Entry<Action>) -> String {
+                    $describe(&e.action, &g.users)
+                }
+
+                $($fns)*
+            }
+        }
+    };
+    ($(#[$meta:meta])* $rules:ident { $($fns:tt)* }) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug)]
+        pub struct $rules;
+
+        impl $crate::layer::table::Fold for $rules {
+            type Settings = Settings;
+            type State = State;
+            type Action = Action;
+            type Refusal = Refusal;
+
+            $($fns)*
+        }
+    };
+}
+pub(crate) use fold;
+
+/// A game: its rules' settings and state, its seats, its log and its players' vacations.
+#[derive(Clone, Debug)]
+pub struct Table<R: Fold> {
+    /// Settings.
+    pub settings: R::Settings,
+    /// Who plays each seat now (Party Chess, whose players come and go, keeps its seats in its
+    /// state and leaves this and `original` empty).
+    pub users: Vec<String>,
+    /// The users the game began with (a `/substitute` hands a seat to another).
+    pub original: Vec<String>,
+    /// The log.
+    pub log: Log<R::Action>,
+    /// What the log folds into.
+    pub(crate) state: R::State,
+    /// The players' vacations, handed in by the layer (shared rules 7.5).
+    pub away: Away,
+}
+
+impl<R: Fold> Table<R> {
+    /// A table before its log is replayed: its settings, the users it began with, its log
+    /// and the state as the game begins; nobody away. [`Folded::replay`] brings it up to date.
+    pub fn with_log(
+        settings: R::Settings,
+        users: Vec<String>,
+        log: impl Into<Log<R::Action>>,
+        state: R::State,
+    ) -> Self {
+        Table {
+            settings,
+            original: users.clone(),
+            users,
+            log: log.into(),
+            state,
+            away: Away::none(),
+        }
+    }
+
+    /// The state the log folds into.
+    pub fn state(&self) -> &R::State {
+        &self.state
+    }
+
+    /// Refuses once the game is over (`the game is over: White wins by checkmate`).
+    ///
+    /// # Errors
+    /// The game is over.
+    pub fn check_in_play(&self) -> Result<(), R::Refusal> {
+        match R::ended(self) {
+            Some(how) => Err(format!("the game is over: {how}").into()),
+            None => Ok(()),
+        }
+    }
+
+    /// Runs `apply` on a copy of the state and keeps the copy only when it succeeds: an
+    /// action applies whole or not at all.
+    ///
+    /// # Errors
+    /// `apply`'s.
+    pub fn try_state<T, E>(
+        &mut self,
+        apply: impl FnOnce(&mut R::State, &Self) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let mut st = self.state.clone();
+        let out = apply(&mut st, self)?;
+        self.state = st;
+        Ok(out)
+    }
+
+    /// Appends an action the game has checked: `apply` applies it to a copy of the state
+    /// (writing what happened to its lines), kept only when that succeeds; a substitution
+    /// hands its seat over; then it is logged, numbered when `numbered`. Its number and the
+    /// lines.
+    ///
+    /// # Errors
+    /// `apply`'s refusal; nothing changes then.
+    pub fn record(
+        &mut self,
+        actor: &str,
+        now: Timestamp,
+        command: &str,
+        action: R::Action,
+        numbered: bool,
+        apply: impl FnOnce(&mut R::State, &Self, &R::Action, &mut Vec<String>) -> Result<(), R::Refusal>,
+    ) -> Result<(Option<u32>, Vec<String>), R::Refusal> {
+        let mut lines = Vec::new();
+        self.try_state(|st, g| apply(st, g, &action, &mut lines))?;
+        crate::layer::log::seat_change(&mut self.users, &action);
+        let number = self.log.push(actor, now, command, action, numbered);
+        Ok((number, lines))
+    }
+
+    /// `user`'s last action in effect taken back (shared rules 7.2), logged as the game's
+    /// `takeback` of its number and the log replayed: the takeback's number and the line that
+    /// says so (`ann takes back #4 (e2-e4).`). Refused when the last action in effect is not
+    /// theirs, or when it ended the game (a moderator can revert that). Nothing changes when
+    /// refused.
+    ///
+    /// # Errors
+    /// The refusal; a log that no longer replays (it is put back as it was).
+    pub fn take_back(
+        &mut self,
+        user: &str,
+        now: Timestamp,
+        command: &str,
+        takeback: impl FnOnce(u32) -> R::Action,
+    ) -> Result<(Option<u32>, String), R::Refusal> {
+        let (idx, e) = self.log.takeable(user)?;
+        if R::ended(self).is_some() {
+            return Err(LogError::EndedTheGame.into());
+        }
+        let undone = e.number.unwrap_or(0);
+        let what = R::describe(self, e);
+        let saved = self.log.clone();
+        let number = self
+            .log
+            .take_back(idx, user, now, command, takeback(undone));
+        self.replayed_or(saved)?;
+        Ok((number, format!("{user} takes back #{undone} ({what}).")))
+    }
+
+    /// What a revert to before action `to` would undo, one line each, then what else it does
+    /// ([`Fold::revert_notes`]).
+    ///
+    /// # Errors
+    /// No such action, or nothing from it on left to undo.
+    pub fn revert_preview(&self, to: u32) -> Result<Vec<String>, R::Refusal> {
+        let mut undone = self.log.revert_preview(to, |e| R::describe(self, e))?;
+        undone.extend(R::revert_notes(self, to));
+        Ok(undone)
+    }
+
+    /// A moderator's revert (shared rules 7.3) whose preview listed `undone`, logged as the
+    /// game's `revert` action (made from the first action undone and the reason) and the log
+    /// replayed: its number and the line that announces it.
+    ///
+    /// # Errors
+    /// A log that no longer replays (it is put back as it was).
+    pub fn revert_to(
+        &mut self,
+        by: &Reverting<'_>,
+        undone: &[String],
+        revert: impl FnOnce(u32, String) -> R::Action,
+    ) -> Result<(Option<u32>, String), R::Refusal> {
+        let saved = self.log.clone();
+        let done = self.log.revert_by(by, undone, revert);
+        self.replayed_or(saved)?;
+        Ok(done)
+    }
+
+    /// Replays the log; when it no longer replays, puts `saved` back, replays that, and
+    /// refuses with why.
+    fn replayed_or(&mut self, saved: Log<R::Action>) -> Result<(), R::Refusal> {
+        if let Err(e) = self.replay() {
+            self.log = saved;
+            // The saved log replayed before; should it not, the refusal above still stands.
+            let _ = self.replay();
+            return Err(e);
+        }
+        Ok(())
+    }
+}
+
+impl<R: Fold> Folded for Table<R> {
+    type Action = R::Action;
+    type Error = R::Refusal;
+
+    fn log(&self) -> &Log<R::Action> {
+        &self.log
+    }
+
+    fn log_mut(&mut self) -> &mut Log<R::Action> {
+        &mut self.log
+    }
+
+    fn begun(&self) -> Self {
+        Table {
+            settings: self.settings.clone(),
+            users: self.original.clone(),
+            original: self.original.clone(),
+            log: Log::default(),
+            state: R::begin(self),
+            away: self.away.clone(),
+        }
+    }
+
+    fn fold_entry(&mut self, e: &Entry<R::Action>) -> Result<(), R::Refusal> {
+        R::replay_entry(self, e)
+            .map_err(|why| R::Refusal::from(crate::layer::log::replay_failed(why)))?;
+        crate::layer::log::seat_change(&mut self.users, &e.action);
+        Ok(())
+    }
+}
