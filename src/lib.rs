@@ -70,7 +70,7 @@
 //! the time (`now`) and its players' vacations and its pauses (`layer::clock::Away`, the
 //! layer's one clock: `layer::remind::pauses`); a limit it runs on a player moves with
 //! `Away::deadline`, so no game subtracts pause or away time itself. A simple turn-based game may
-//! instead supply only its rules (`commands::rules::Rules`: set up, read a play, apply it, who
+//! instead supply only its rules (`layer::rules::Rules`: set up, read a play, apply it, who
 //! acts, status, plays) and get the rest; `tests/toy_game.rs` declares and plays such a game
 //! through the console, storage, export and a restart. Its board picture is its own
 //! (`ThreadGame::picture`), drawn with [`render`]'s painter.

@@ -7,9 +7,9 @@
 mod common;
 
 use arbiter::commands::declare::{command, opt, Entry, Kind, Run, Who};
-use arbiter::commands::rules::{self, RuleError, Rules};
 use arbiter::commands::{Command, GameKind};
 use arbiter::console::Console;
+use arbiter::layer::rules::{self, RuleError, Rules};
 
 /// Take-away whose `take 0` panics in the middle of applying it.
 #[derive(Clone, Debug)]

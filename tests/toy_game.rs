@@ -7,9 +7,9 @@
 mod common;
 
 use arbiter::commands::declare::{command, opt, Entry, Kind, Run, Who, NUMBER};
-use arbiter::commands::rules::{self, RuleError, Rules};
 use arbiter::commands::{Command, GameKind};
 use arbiter::console::Console;
+use arbiter::layer::rules::{self, RuleError, Rules};
 
 /// Take-away: players in turn take one to three stones; whoever takes the last one wins.
 #[derive(Clone, Debug)]

@@ -4,7 +4,6 @@
 pub mod declare;
 mod mygames;
 pub mod registry;
-pub mod rules;
 mod tournament;
 
 use std::collections::{HashMap, HashSet};

@@ -30,6 +30,7 @@ pub mod pace;
 pub mod premove;
 pub mod remind;
 pub mod replay;
+pub mod rules;
 pub mod seed;
 pub mod table;
 pub mod vacation;

@@ -4,8 +4,9 @@
 //! [`RulesGame`] brings everything else once, on the game layer: the log with its numbering,
 //! takeback, a moderator's revert and its preview, replay, stored rows, `/moves` (off-turn
 //! too), export and import. A game written this way is its rules, a [`GameKind`] naming
-//! [`create`], [`load`] and [`import`] for it, and [`super::register`] (or a line in
-//! [`super::KINDS`]).
+//! [`create`], [`load`] and [`import`] for it, and a line in the registry (`commands::registry`)
+//! or a call to register it there. Such a game is a [`Table`] of its fold ([`Ruled`]), like
+//! the five games: the table keeps its log, takeback and revert.
 
 use std::fmt::Debug;
 use std::marker::PhantomData;
@@ -13,12 +14,10 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::{Caller, Command, Notify, Reply};
-use crate::layer::game::{
-    Asker, Bookkeeping, Due, GameKind, LogAction, NewGame, PictureJob, ThreadGame,
-};
-use crate::layer::log::{Log, LogError, Logged};
-use crate::layer::LogRow;
+use super::game::{Asker, Bookkeeping, Due, GameKind, NewGame, PictureJob, ThreadGame};
+use super::log::{Bookkept, Entry, Folded, Log, LogError, Logged, Reverting, Substitution};
+use super::table::{Fold, Table};
+use super::{Caller, Command, LogRow, Notify, Reply};
 use crate::time::Timestamp;
 
 /// Why a play or a setting is refused, in words for the player.
@@ -27,7 +26,7 @@ use crate::time::Timestamp;
 pub struct RuleError(pub String);
 
 /// A game's rules: all a simple turn-based game supplies to the layer.
-pub trait Rules: Clone + Send + Sync + Sized + 'static {
+pub trait Rules: Clone + Debug + Send + Sync + Sized + 'static {
     /// What a play does, as logged (the game's own JSON).
     type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     /// The game's settings, as stored.
@@ -102,89 +101,98 @@ impl<A: Serialize> Logged for Step<A> {
     }
 }
 
-/// A game of [`Rules`] `R` on the game layer.
+/// The [`Fold`] of a game of [`Rules`] `R`: its state is the rules' own, set up from the
+/// settings for the seats the game began with (or why it cannot start), and each play in
+/// effect applied to it in turn.
 #[derive(Clone, Debug)]
-pub struct RulesGame<R: Rules> {
-    users: Vec<String>,
-    settings: R::Settings,
-    log: Log<Step<R::Action>>,
-    state: R,
-    away: crate::layer::clock::Away,
-}
+pub struct Ruled<R>(PhantomData<R>);
 
-impl<R: Rules> RulesGame<R> {
-    /// `/takeback` of `user`'s last play.
-    fn take_back(&mut self, user: &str, now: Timestamp, raw: &str) -> Result<Reply, String> {
-        if self.seat(user).is_none() {
-            return Err("you do not play in this game".into());
-        }
-        let (i, e) = self.log.takeable(user).map_err(|e| e.to_string())?;
-        if self.finished() {
-            return Err(
-                "the play that ended the game cannot be taken back (a moderator can revert it)"
-                    .into(),
-            );
-        }
-        let undone = e.number.unwrap_or(0);
-        let what = match &e.action {
-            Step::Play { action, .. } => R::describe(action),
-            _ => String::new(),
-        };
-        let number = self
-            .log
-            .take_back(i, user, now, raw, Step::Takeback { undone });
-        self.replay()?;
-        Ok(self.accepted(
-            number,
-            vec![format!("{user} takes back #{undone} ({what}).")],
-        ))
+impl<R: Rules> Fold for Ruled<R> {
+    type Settings = R::Settings;
+    type State = Result<R, RuleError>;
+    type Action = Step<R::Action>;
+    type Refusal = RuleError;
+
+    fn begin(table: &Table<Self>) -> Self::State {
+        R::setup(&table.settings, table.original.len())
     }
 
+    fn replay_entry(table: &mut Table<Self>, e: &Entry<Self::Action>) -> Result<(), RuleError> {
+        let state = table.state.as_mut().map_err(|why| why.clone())?;
+        if let Step::Play { seat, action } = &e.action {
+            state.apply(*seat, action);
+        }
+        Ok(())
+    }
+
+    fn ended(table: &Table<Self>) -> Option<String> {
+        let state = table.state.as_ref().ok()?;
+        state
+            .to_act()
+            .is_none()
+            .then(|| state.result().unwrap_or_default())
+    }
+
+    fn describe(_table: &Table<Self>, e: &Entry<Self::Action>) -> String {
+        match &e.action {
+            Step::Play { action, .. } => R::describe(action),
+            _ => String::new(),
+        }
+    }
+}
+
+impl From<LogError> for RuleError {
+    fn from(e: LogError) -> Self {
+        RuleError(e.to_string())
+    }
+}
+
+impl From<String> for RuleError {
+    fn from(why: String) -> Self {
+        RuleError(why)
+    }
+}
+
+/// A game of [`Rules`] `R` on the game layer: a [`Table`] of its fold, like every game.
+pub type RulesGame<R> = Table<Ruled<R>>;
+
+impl<R: Rules> Table<Ruled<R>> {
     /// Replays a log from the start.
     ///
     /// # Errors
-    /// Settings the game cannot start from.
+    /// Settings the game cannot start from, or a log that no longer replays.
     fn replayed(
         users: Vec<String>,
         settings: R::Settings,
         log: Log<Step<R::Action>>,
     ) -> Result<Self, RuleError> {
-        let mut state = R::setup(&settings, users.len())?;
-        for e in log.in_effect() {
-            if let Step::Play { seat, action } = &e.action {
-                state.apply(*seat, action);
-            }
-        }
-        Ok(RulesGame {
-            users,
-            settings,
-            log,
-            state,
-            away: crate::layer::clock::Away::none(),
-        })
+        let start = R::setup(&settings, users.len())?;
+        let mut table = Table::with_log(settings, users, log, Ok(start));
+        Folded::replay(&mut table)?;
+        Ok(table)
     }
 
     /// The rules' state now.
-    pub fn rules(&self) -> &R {
-        &self.state
-    }
-
-    fn replay(&mut self) -> Result<(), String> {
-        let again = Self::replayed(self.users.clone(), self.settings.clone(), self.log.clone())
-            .map_err(|e| e.to_string())?;
-        self.state = again.state;
-        Ok(())
+    ///
+    /// # Errors
+    /// The settings cannot start a game.
+    pub fn rules(&self) -> Result<&R, RuleError> {
+        self.state.as_ref().map_err(Clone::clone)
     }
 
     fn seat(&self, user: &str) -> Option<usize> {
         self.users.iter().position(|u| u == user)
     }
 
+    fn to_act(&self) -> Option<usize> {
+        self.state.as_ref().ok().and_then(Rules::to_act)
+    }
+
     fn on_turn(&self, user: &str) -> Result<usize, String> {
         let seat = self
             .seat(user)
             .ok_or_else(|| "you do not play in this game".to_string())?;
-        match self.state.to_act() {
+        match self.to_act() {
             None => Err("the game is over".into()),
             Some(s) if s != seat => Err(format!("it is {}'s turn, not yours", self.users[s])),
             Some(_) => Ok(seat),
@@ -193,7 +201,10 @@ impl<R: Rules> RulesGame<R> {
 
     /// The notification after an action: the end once, else the user to act.
     fn next(&self) -> Option<Notify> {
-        match (self.state.to_act(), self.state.result()) {
+        match (
+            self.to_act(),
+            self.state.as_ref().ok().and_then(Rules::result),
+        ) {
             (Some(s), _) => Some(Notify::to(
                 [self.users[s].clone()],
                 format!("your turn in {}", R::kind().title),
@@ -206,7 +217,7 @@ impl<R: Rules> RulesGame<R> {
         }
     }
 
-    fn accepted(&self, number: Option<u32>, lines: Vec<String>) -> Reply {
+    fn accepted(&self, (number, lines): (Option<u32>, Vec<String>)) -> Reply {
         crate::layer::game::accepted(Some(number.unwrap_or(0)), lines.join("\n"), self.next())
     }
 
@@ -215,20 +226,71 @@ impl<R: Rules> RulesGame<R> {
             Ok(s) => s,
             Err(e) => return Reply::refused(e),
         };
-        let action = match self.state.read(seat, text) {
+        let read = self.rules().and_then(|r| r.read(seat, text));
+        let action = match read {
             Ok(a) => a,
             Err(e) => return Reply::refused(e.to_string()),
         };
-        let mut lines = vec![format!("{user}: {}", R::describe(&action))];
-        lines.extend(self.state.apply(seat, &action));
-        let number = self
-            .log
-            .push(user, now, raw, Step::Play { seat, action }, true);
-        self.accepted(number, lines)
+        let head = format!("{user}: {}", R::describe(&action));
+        let done = self.record(
+            user,
+            now,
+            raw,
+            Step::Play { seat, action },
+            true,
+            |st, _, a, lines| {
+                let st = st.as_mut().map_err(|why| why.clone())?;
+                if let Step::Play { seat, action } = a {
+                    lines.push(head);
+                    lines.extend(st.apply(*seat, action));
+                }
+                Ok(())
+            },
+        );
+        match done {
+            Ok(done) => self.accepted(done),
+            Err(e) => Reply::refused(e.to_string()),
+        }
     }
 }
 
-impl<R: Rules> ThreadGame for RulesGame<R> {
+impl<R: Rules> Bookkept for Table<Ruled<R>> {
+    type Accepted = (Option<u32>, Vec<String>);
+    type Refusal = RuleError;
+
+    fn takeback(
+        &mut self,
+        user: &str,
+        now: Timestamp,
+        raw: &str,
+    ) -> Result<Self::Accepted, RuleError> {
+        if self.seat(user).is_none() {
+            return Err(RuleError("you do not play in this game".into()));
+        }
+        self.log.takeable(user)?;
+        if self.to_act().is_none() {
+            return Err(RuleError(
+                "the play that ended the game cannot be taken back (a moderator can revert it)"
+                    .into(),
+            ));
+        }
+        let (number, line) = self.take_back(user, now, raw, |undone| Step::Takeback { undone })?;
+        Ok((number, vec![line]))
+    }
+
+    fn revert(&mut self, by: Reverting<'_>, _entropy: u64) -> Result<Self::Accepted, RuleError> {
+        let undone = self.revert_preview(by.to)?;
+        let (number, line) =
+            self.revert_to(&by, &undone, |to, reason| Step::Revert { to, reason })?;
+        Ok((number, vec![line]))
+    }
+
+    fn substitute(&mut self, _s: Substitution<'_>) -> Result<Self::Accepted, RuleError> {
+        Err(RuleError("this game has no seats to hand over".into()))
+    }
+}
+
+impl<R: Rules> ThreadGame for Table<Ruled<R>> {
     crate::layer::game::common_methods!(*R::kind(), without_pace);
 
     fn users(&self) -> Vec<String> {
@@ -236,7 +298,7 @@ impl<R: Rules> ThreadGame for RulesGame<R> {
     }
 
     fn finished(&self) -> bool {
-        self.state.to_act().is_none()
+        self.to_act().is_none()
     }
 
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
@@ -250,62 +312,48 @@ impl<R: Rules> ThreadGame for RulesGame<R> {
     }
 
     fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
-        self.log
-            .revert_preview(to, |e| match &e.action {
-                Step::Play { action, .. } => R::describe(action),
-                _ => String::new(),
-            })
-            .map_err(|e: LogError| e.to_string())
+        Table::revert_preview(self, to).map_err(|e| e.to_string())
     }
 
     fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
-        match b.action {
-            LogAction::Takeback => self.take_back(b.actor, b.now, b.raw),
-            LogAction::Revert { to, reason, .. } => {
-                let undone = self.revert_preview(to)?;
-                let (number, line) =
-                    self.log
-                        .revert_by(&b.reverting(to, reason), &undone, |to, reason| {
-                            Step::Revert { to, reason }
-                        });
-                self.replay()?;
-                Ok(self.accepted(number, vec![line]))
-            }
-            LogAction::Substitute(_) => Err("this game has no seats to hand over".into()),
-        }
+        let done = crate::layer::game::bookkeep(self, b).map_err(|e| e.to_string())?;
+        Ok(self.accepted(done))
     }
 
     fn status(&self, _now: Timestamp) -> String {
-        self.state.status()
+        match &self.state {
+            Ok(st) => st.status(),
+            Err(why) => why.to_string(),
+        }
     }
 
-    fn state_lines(&self, _now: Timestamp) -> Vec<String> {
-        let next = match self.state.to_act() {
+    fn state_lines(&self, now: Timestamp) -> Vec<String> {
+        let next = match self.to_act() {
             Some(s) => format!("to act: {}", self.users[s]),
-            None => format!("over: {}", self.state.result().unwrap_or_default()),
+            None => format!("over: {}", self.result().unwrap_or_default()),
         };
-        vec![format!("status: {}", self.state.status()), next]
+        vec![format!("status: {}", self.status(now)), next]
     }
 
     fn offered_moves(&self, a: &Asker<'_>) -> Result<Vec<String>, String> {
-        self.on_turn(a.user).map(|seat| self.state.plays(seat))
+        let seat = self.on_turn(a.user)?;
+        Ok(self.rules().map(|r| r.plays(seat)).unwrap_or_default())
     }
 
     fn planned_moves(&self, a: &Asker<'_>) -> Vec<String> {
-        match self.seat(a.user) {
-            Some(seat) if !self.finished() => self.state.plays(seat),
+        match (self.seat(a.user), self.rules()) {
+            (Some(seat), Ok(r)) if !self.finished() => r.plays(seat),
             _ => Vec::new(),
         }
     }
 
     fn result(&self) -> Option<String> {
-        self.state.result()
+        self.state.as_ref().ok().and_then(Rules::result)
     }
 
     fn awaited(&self, _now: Timestamp) -> Option<Vec<(String, String)>> {
         Some(
-            self.state
-                .to_act()
+            self.to_act()
                 .map(|s| (self.users[s].clone(), "move".to_string()))
                 .into_iter()
                 .collect(),
@@ -315,7 +363,7 @@ impl<R: Rules> ThreadGame for RulesGame<R> {
     fn export(&self) -> String {
         let header = Export::<R> {
             game: R::kind().variant.to_string(),
-            users: self.users.clone(),
+            users: self.original.clone(),
             settings: self.settings.clone(),
             rules: PhantomData,
         };
@@ -380,7 +428,7 @@ pub fn create<R: Rules>(caller: &Caller<'_>, cmd: &Command, seed: u64) -> Result
             "{} created by {}: {}",
             R::kind().title,
             caller.user,
-            game.users.join(", ")
+            game.original.join(", ")
         ),
         notify: game.next(),
         ..Reply::default()
