@@ -101,6 +101,17 @@ impl Notify {
         self
     }
 
+    /// The notification with `more` after all it says (a line like the rating changes): on
+    /// its last line, or its head when it names nobody.
+    pub fn then(mut self, more: &str) -> Notify {
+        match (self.lines.last_mut(), &mut self.head) {
+            (Some((_, what)), _) => what.push_str(more),
+            (None, Some(head)) => head.push_str(more),
+            (None, None) => self.head = Some(more.trim_start().to_string()),
+        }
+        self
+    }
+
     /// `None` when it notifies nobody.
     pub fn nonempty(self) -> Option<Notify> {
         (!self.lines.is_empty()).then_some(self)
