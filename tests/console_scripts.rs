@@ -115,6 +115,7 @@ scripts! {
     chex_round_robin_to_its_winner => "tournament_roundrobin.txt",
     ultimate_swiss_of_tables_to_its_winner => "tournament_ultimate.txt",
     party_event_to_its_winner => "tournament_party.txt",
+    a_swiss_of_tables_ranks_equal_scores_by_rating => "tournament_rated_tables.txt",
     pawns_of_several_armies => "armies.txt",
     ultimate_through_the_layer => "ultimate.txt",
     chex_through_the_layer => "chex.txt",
