@@ -2087,9 +2087,7 @@ impl Service {
             tracing::error!(error = %e, thread, "storage failed");
             return None;
         }
-        let Some(game) = cell.hub.game(thread).filter(|g| !g.finished()) else {
-            return None;
-        };
+        let game = cell.hub.game(thread).filter(|g| !g.finished())?;
         let swept = cell.swept;
         let mut copy = game.clone_box();
         let copy = match tokio::task::spawn_blocking(move || {
