@@ -169,4 +169,17 @@ mod tests {
         assert_eq!(Notify::to(Vec::<String>::new(), "x").nonempty(), None);
         assert!(Notify::default().users().is_empty());
     }
+
+    #[test]
+    fn then_adds_to_the_last_line_or_the_head_pinging_nobody_more() {
+        let n = Notify::to(["d"], "the game is over").then("\nratings: d 25.0");
+        assert_eq!(n.text(), "@d: the game is over\nratings: d 25.0");
+        assert_eq!(n.users(), vec!["d".to_string()]);
+        let head = Notify::default()
+            .headed("#23 b: CNd4xe2")
+            .then("\nratings: b 1800");
+        assert_eq!(head.text(), "#23 b: CNd4xe2\nratings: b 1800");
+        assert!(head.users().is_empty());
+        assert_eq!(Notify::default().then("\nratings: x").text(), "ratings: x");
+    }
 }
