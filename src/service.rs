@@ -352,6 +352,9 @@ fn paused_line(
     ))
 }
 
+/// A game a timer ended: its kind (`variant`) and server, for its rating changes.
+type Ended = Option<(&'static str, Option<String>)>;
+
 /// A snapshot of a game's log, to find what a command changed.
 struct Before {
     existed: bool,
@@ -1957,10 +1960,15 @@ impl Service {
                     break;
                 };
                 let notes = self.sweep(thread, after, now).await;
+                let mut ended = None;
                 if !notes.is_empty() {
-                    self.caught_up(thread).await;
+                    ended = self.caught_up(thread).await;
                 }
-                let notes = self.timed_premoves(thread, now, notes).await;
+                let (mut notes, ended_now) = self.timed_premoves(thread, now, notes).await;
+                if let Some((variant, guild)) = ended.or(ended_now) {
+                    self.tell_changes(thread, variant, guild.as_deref(), &mut notes)
+                        .await;
+                }
                 if !notes.is_empty() {
                     each_ref(i, thread.clone(), notes);
                 }
@@ -2073,17 +2081,16 @@ impl Service {
     /// stored, Nomic Chess's limits kept where they ran out to), so that the next sweep and
     /// the next command start there, not at its last action. Done on a copy off the
     /// executor; kept once stored (on a conflict the game is read again, and the next sweep
-    /// tries again).
-    async fn caught_up(&self, thread: &str) {
+    /// tries again). Its summary is noted for the ratings; returns the game's kind and server
+    /// when this ended it.
+    async fn caught_up(&self, thread: &str) -> Ended {
         let slot = self.slot(thread);
         let mut cell = slot.cell.lock().await;
         if let Err(e) = self.sync(&mut cell, thread).await {
             tracing::error!(error = %e, thread, "storage failed");
-            return;
+            return None;
         }
-        let Some(game) = cell.hub.game(thread).filter(|g| !g.finished()) else {
-            return;
-        };
+        let game = cell.hub.game(thread).filter(|g| !g.finished())?;
         let swept = cell.swept;
         let mut copy = game.clone_box();
         let copy = match tokio::task::spawn_blocking(move || {
@@ -2095,7 +2102,7 @@ impl Service {
             Ok(c) => c,
             Err(e) => {
                 tracing::error!(error = %e, thread, "catching up failed");
-                return;
+                return None;
             }
         };
         let was = before(&cell.hub, thread);
@@ -2104,28 +2111,60 @@ impl Service {
             .persist(&mut cell, thread, &was, swept, None, &Reply::ok(""))
             .await;
         // Not stored (another writer won): the game was read again; the next sweep retries.
-        let _ = self.settle(saved, &mut cell, thread).await;
+        match self.settle(saved, &mut cell, thread).await {
+            Ok(()) => self.noted_at_timer(&cell, thread, &was),
+            Err(_) => None,
+        }
+    }
+
+    /// After a timer changed a game (a catch-up, a conditional move it made due), committed:
+    /// the game's summary is noted for the ratings (without a database nothing else reads
+    /// it); the game's kind and server when the change ended it.
+    fn noted_at_timer(&self, cell: &Cell, thread: &str, was: &Before) -> Ended {
+        let g = cell.hub.game(thread)?;
+        self.note_summary(thread, g, cell.version, cell.guild.as_deref());
+        (!was.finished && g.finished()).then(|| (g.kind().variant, cell.guild.clone()))
+    }
+
+    /// A game just ended at a timer: its rating changes (`ratings: …`) appended to the last
+    /// of the posts about it (a post of their own when there is none), pinging nobody more.
+    async fn tell_changes(
+        &self,
+        thread: &str,
+        variant: &str,
+        guild: Option<&str>,
+        notes: &mut Vec<Notify>,
+    ) {
+        let Some(line) = self.changes_line(thread, variant, guild).await else {
+            return;
+        };
+        match notes.pop() {
+            Some(last) => notes.push(last.then(&format!("\n{line}"))),
+            None => notes.push(Notify::default().then(&line)),
+        }
     }
 
     /// Conditional moves a timer made due (a lock lifted by time, a turn's default play):
     /// played and committed under the game's lock, posted after the timer's own messages
-    /// (`notes`), from which the ping of a player whose line answered it is left out.
+    /// (`notes`), from which the ping of a player whose line answered it is left out. With
+    /// the game's kind and server when a move played ended it (its summary noted, as after
+    /// any timer that changed the game).
     async fn timed_premoves(
         &self,
         thread: &str,
         now: Timestamp,
         notes: Vec<Notify>,
-    ) -> Vec<Notify> {
+    ) -> (Vec<Notify>, Ended) {
         let slot = self.slot(thread);
         let mut cell = slot.cell.lock().await;
         if !cell.hub.has_lines(thread) {
-            return notes;
+            return (notes, None);
         }
         retrying!(
             async {
                 if let Err(e) = self.sync(&mut cell, thread).await {
                     tracing::error!(error = %e, thread, "storage failed");
-                    return Attempt::Done(notes.clone());
+                    return Attempt::Done((notes.clone(), None));
                 }
                 let was = before(&cell.hub, thread);
                 let snapshot = Snapshot::take(self, &cell, thread);
@@ -2134,10 +2173,10 @@ impl Service {
                 });
                 let Ok((posts, authors)) = settled else {
                     self.recover(&mut cell, thread, snapshot).await;
-                    return Attempt::Done(notes.clone());
+                    return Attempt::Done((notes.clone(), None));
                 };
                 if posts.is_empty() && was.book == cell.hub.book_json(thread) {
-                    return Attempt::Done(notes.clone());
+                    return Attempt::Done((notes.clone(), None));
                 }
                 let texts: Vec<String> = posts.iter().map(Notify::text).collect();
                 let reply = Reply::ok(texts.join("\n"));
@@ -2147,18 +2186,19 @@ impl Service {
                 match self.settle(saved, &mut cell, thread).await {
                     Ok(()) => {
                         self.touched(thread, &cell);
+                        let ended = self.noted_at_timer(&cell, thread, &was);
                         let mut out: Vec<Notify> = notes
                             .iter()
                             .cloned()
                             .filter_map(|n| authors.iter().try_fold(n, |n, a| n.without(a)))
                             .collect();
                         out.extend(posts);
-                        Attempt::Done(out)
+                        Attempt::Done((out, ended))
                     }
-                    Err(unsaved) => unsaved.retry_or(|_| notes.clone()),
+                    Err(unsaved) => unsaved.retry_or(|_| (notes.clone(), None)),
                 }
             },
-            notes
+            (notes, None)
         )
     }
 

@@ -10,11 +10,39 @@ mod common;
 use arbiter::console::Console;
 
 fn run_script(name: &str) {
-    let path = format!("{}/tests/scripts/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = script(name);
     // Every script runs through storage: SQLite, or PostgreSQL with ARBITER_TEST_POSTGRES.
     let url = common::fresh_db(name);
     let mut console = Console::open(Some(&url), 7).expect("open the test database");
+    let threads = check(name, &text, &mut console);
+    // Nothing is lost: a new process on the same database shows the same games.
+    let snapshot = |c: &mut Console| -> Vec<Vec<String>> {
+        threads
+            .iter()
+            .map(|t| {
+                c.line(&format!("!thread {t}"));
+                c.line("!state")
+            })
+            .collect()
+    };
+    let before = snapshot(&mut console);
+    drop(console);
+    let mut again = Console::open(Some(&url), 7).expect("reopen the test database");
+    assert_eq!(
+        before,
+        snapshot(&mut again),
+        "{name}: state after reopening the database"
+    );
+}
+
+/// The text of a script.
+fn script(name: &str) -> String {
+    let path = format!("{}/tests/scripts/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Runs a script's lines on `console`, checking each expectation; the threads it named.
+fn check(name: &str, text: &str, console: &mut Console) -> Vec<String> {
     let mut last: Vec<String> = Vec::new();
     let mut last_input = String::new();
     let mut threads = vec!["main".to_string()];
@@ -59,24 +87,13 @@ fn run_script(name: &str) {
             }
         }
     }
-    // Nothing is lost: a new process on the same database shows the same games.
-    let snapshot = |c: &mut Console| -> Vec<Vec<String>> {
-        threads
-            .iter()
-            .map(|t| {
-                c.line(&format!("!thread {t}"));
-                c.line("!state")
-            })
-            .collect()
-    };
-    let before = snapshot(&mut console);
-    drop(console);
-    let mut again = Console::open(Some(&url), 7).expect("reopen the test database");
-    assert_eq!(
-        before,
-        snapshot(&mut again),
-        "{name}: state after reopening the database"
-    );
+    threads
+}
+
+/// A script run by a service without a database (the games only in memory).
+fn run_in_memory(name: &str) {
+    let mut console = Console::new(arbiter::console::START_TIME, 7);
+    check(name, &script(name), &mut console);
 }
 
 macro_rules! scripts {
@@ -98,6 +115,7 @@ scripts! {
     chex_round_robin_to_its_winner => "tournament_roundrobin.txt",
     ultimate_swiss_of_tables_to_its_winner => "tournament_ultimate.txt",
     party_event_to_its_winner => "tournament_party.txt",
+    a_swiss_of_tables_ranks_equal_scores_by_rating => "tournament_rated_tables.txt",
     pawns_of_several_armies => "armies.txt",
     ultimate_through_the_layer => "ultimate.txt",
     chex_through_the_layer => "chex.txt",
@@ -125,4 +143,12 @@ scripts! {
     a_catch_up_is_whole_announced_and_stored => "catchup.txt",
     a_pause_stops_every_clock_of_every_game => "clock.txt",
     every_wait_is_stated_once_on_the_layers_clock => "waits.txt",
+    a_game_ended_on_the_clock_is_rated => "ratings_timer.txt",
+}
+
+/// Without a database the ratings read only the games the service noted: one that ended in
+/// the timer sweep is noted there.
+#[test]
+fn a_game_ended_on_the_clock_is_rated_without_a_database() {
+    run_in_memory("ratings_timer.txt");
 }

@@ -101,6 +101,17 @@ impl Notify {
         self
     }
 
+    /// The notification with `more` after all it says (a line like the rating changes): on
+    /// its last line, or its head when it names nobody.
+    pub fn then(mut self, more: &str) -> Notify {
+        match (self.lines.last_mut(), &mut self.head) {
+            (Some((_, what)), _) => what.push_str(more),
+            (None, Some(head)) => head.push_str(more),
+            (None, None) => self.head = Some(more.trim_start().to_string()),
+        }
+        self
+    }
+
     /// `None` when it notifies nobody.
     pub fn nonempty(self) -> Option<Notify> {
         (!self.lines.is_empty()).then_some(self)
@@ -157,5 +168,18 @@ mod tests {
         assert_eq!(without.without("a"), None);
         assert_eq!(Notify::to(Vec::<String>::new(), "x").nonempty(), None);
         assert!(Notify::default().users().is_empty());
+    }
+
+    #[test]
+    fn then_adds_to_the_last_line_or_the_head_pinging_nobody_more() {
+        let n = Notify::to(["d"], "the game is over").then("\nratings: d 25.0");
+        assert_eq!(n.text(), "@d: the game is over\nratings: d 25.0");
+        assert_eq!(n.users(), vec!["d".to_string()]);
+        let head = Notify::default()
+            .headed("#23 b: CNd4xe2")
+            .then("\nratings: b 1800");
+        assert_eq!(head.text(), "#23 b: CNd4xe2\nratings: b 1800");
+        assert!(head.users().is_empty());
+        assert_eq!(Notify::default().then("\nratings: x").text(), "ratings: x");
     }
 }

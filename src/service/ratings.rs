@@ -382,11 +382,13 @@ impl Service {
         Ok(players.iter().map(|p| (p.clone(), table.of(p))).collect())
     }
 
-    /// The ratings a seeding in `thread` reads (tournament rules 2.5): before `/tournament
-    /// teams` or `/tournament pair` of an individual event, those of its players waiting to be
-    /// seeded who have a rated game in the event's game (on every server: a tournament's own
-    /// server is not stored). Empty otherwise, or when they cannot be read (logged: the draw
-    /// alone then seeds).
+    /// The ratings a seeding or a pairing in `thread` reads (tournament rules 2.5, 2.6):
+    /// before `/tournament teams` or `/tournament pair` of an individual event, those of its
+    /// players waiting to be seeded; before every `/tournament pair` of a table event
+    /// (Ultimate, Party, Nomic), also those of every active entrant, as the tables rank them.
+    /// Only players with a rated game in the event's game count, on the event's server (that
+    /// of its match games; every server before any is opened, or on the console). Empty
+    /// otherwise, or when they cannot be read (logged: the draw alone then decides).
     pub(crate) async fn seeding_ratings(
         &self,
         hub: &crate::commands::Hub,
@@ -397,16 +399,40 @@ impl Service {
         let Some(t) = hub.tournament(thread) else {
             return out;
         };
-        let seeding = matches!(cmd.name.as_str(), "tournament teams" | "tournament pair");
-        let waiting = t.unassigned();
-        if !seeding || !t.individual() || t.finished || waiting.is_empty() {
+        if !t.individual() || t.finished {
+            return out;
+        }
+        let mut players = Vec::new();
+        if matches!(cmd.name.as_str(), "tournament teams" | "tournament pair") {
+            players = t.unassigned();
+        }
+        if cmd.name == "tournament pair" && t.table_event() {
+            players.extend(
+                t.teams
+                    .iter()
+                    .filter(|e| !e.withdrawn)
+                    .flat_map(|e| e.players.iter().cloned()),
+            );
+        }
+        if players.is_empty() {
             return out;
         }
         let variant = t.settings.game.group();
+        let matched = t.boards.iter().find_map(|b| b.thread.clone());
+        let guild = match (&self.store, matched) {
+            (Some(store), Some(m)) => match store.guild_of(&m).await {
+                Ok(g) => g,
+                Err(e) => {
+                    tracing::error!(thread, error = %e, "the event's server for its ratings");
+                    None
+                }
+            },
+            _ => None,
+        };
         let model = rating::Model::of(variant);
-        match self.ratings(variant, None).await {
+        match self.ratings(variant, guild.as_deref()).await {
             Ok(table) => {
-                for p in waiting {
+                for p in players {
                     let r = table.of(&p);
                     if r.games > 0 {
                         let seed = crate::tournament::Seed {

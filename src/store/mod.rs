@@ -922,6 +922,22 @@ impl Store {
         Ok(())
     }
 
+    /// The Discord server recorded for a game's thread (`None`: none recorded, or no such
+    /// game).
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn guild_of(&self, thread: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT guild FROM games WHERE thread = $1")
+            .bind(thread)
+            .fetch_optional(&self.pool)
+            .await?;
+        match row {
+            Some(r) => Ok(r.try_get(0)?),
+            None => Ok(None),
+        }
+    }
+
     /// Games with a timer falling due by `now` (by their stored next due time, indexed).
     ///
     /// # Errors

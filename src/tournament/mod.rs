@@ -34,7 +34,8 @@
 //! `game:` names the game (Kung Fu Bughouse when absent, as every event stored before it).
 //! Players sign up alone; their pairing numbers are drawn from a seed shown when the first
 //! round is paired (or with `/tournament teams seed:`), late entries seeded before the next
-//! round. The game's own options (`/tournament new draw_mode:blind …`) go to every match
+//! round. Players with a rating in the event's game are seeded first, highest first (shown
+//! with it), the draw ordering the rest. The game's own options (`/tournament new draw_mode:blind …`) go to every match
 //! game, tried on stand-in players when the event is created. A match game is created by
 //! the organiser in its thread, seeded from the event's seed.
 //! - Chex: the FIDE Dutch Swiss with players as entrants (colours by FIDE's rules; points
@@ -45,7 +46,10 @@
 //! # 2.6 The Swiss of tables (Ultimate, Party, Nomic)
 //! Each round seats the active players at tables of `table:` (Ultimate 4; Party and Nomic
 //! 3–8, default 4) by [`tables::pair_tables`], whose documentation states its rules: by
-//! score, rating and draw; fewest repeat table-mates, then closest scores; leftovers a
+//! players ranked by score, then current rating (read afresh before every round, so equal
+//! scores in later rounds rank by rating, the unrated after the rated), then pairing number;
+//! tables cut for the fewest repeat table-mates, then the closest scores, the ranking
+//! deciding among equal cuts, the byes, the table numbers and the seats; leftovers a
 //! smaller table when the game starts with that many, else byes; seats balanced. A table
 //! scores by place from its game (Ultimate: the last standing first, then the reverse order
 //! of defeat; Party: the final Weights; Nomic: the winner first, the rest sharing second),
@@ -361,8 +365,9 @@ pub struct Tournament {
     /// The event is over.
     pub finished: bool,
     /// The players' ratings in the event's game, as the caller read them just before a
-    /// seeding (never stored: the seeding they decide is). A rated player is seeded above
-    /// the unrated ones (tournament rules 2.5).
+    /// seeding or a table event's pairing (never stored: the seeding and pairing they decide
+    /// are). A rated player is seeded above the unrated ones (tournament rules 2.5); at
+    /// equal scores a table ranks by them (2.6).
     pub ratings: std::collections::BTreeMap<String, Seed>,
 }
 

@@ -4,7 +4,9 @@
 //!
 //! The rules, in order:
 //! 1. Players are ranked by score, then rating (players without one after those with one),
-//!    then pairing number (the seeding draw).
+//!    then pairing number (the seeding draw). The ratings are the players' current ones in
+//!    the event's game on its server, which the service reads just before each pairing
+//!    ([`super::Tournament::ratings`]); a player counts as rated after one rated game.
 //! 2. With n players and tables of `size`, there are ⌊n / size⌋ full tables; the r = n mod
 //!    size left over form one smaller table if the game starts with r players, else they get
 //!    byes: the lowest-ranked among those with the fewest byes so far.
@@ -436,7 +438,12 @@ impl Tournament {
             .map(|t| Seatable {
                 id: t.number,
                 score: score.get(&t.number).copied().unwrap_or(0),
-                rating: None,
+                // The current rating the caller read just before (rule 1; to a tenth).
+                rating: t
+                    .players
+                    .first()
+                    .and_then(|p| self.ratings.get(p))
+                    .map(|r| r.tenths as f64 / 10.0),
             })
             .collect();
         let min = self.settings.game.min_players() as usize;
@@ -859,6 +866,72 @@ mod tests {
         // Player 1 sat in seat 0 before: not again.
         let t = second.tables.iter().find(|t| t.contains(&1)).unwrap();
         assert_ne!(t[0], 1);
+    }
+
+    #[test]
+    fn rating_breaks_a_score_tie_before_the_pairing_number() {
+        // Nine players level on 2 points: by pairing number, 9 sits out.
+        let mut players = field(9);
+        for p in &mut players {
+            p.score = 20;
+        }
+        let unrated = pair_tables(&players, &[], &[], 4, 4);
+        assert_eq!(unrated.tables, vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]]);
+        assert_eq!(unrated.byes, vec![9]);
+        // 9 and 5 rated (9 higher): they rank first, the unrated after them by number.
+        players[8].rating = Some(30.0);
+        players[4].rating = Some(20.0);
+        let order: Vec<u32> = ranked(&players).iter().map(|p| p.id).collect();
+        assert_eq!(order, vec![9, 5, 1, 2, 3, 4, 6, 7, 8]);
+        let rated = pair_tables(&players, &[], &[], 4, 4);
+        assert_eq!(rated.tables, vec![vec![9, 5, 1, 2], vec![3, 4, 6, 7]]);
+        assert_eq!(rated.byes, vec![8]);
+        // A higher score still comes first, whatever the ratings.
+        players[7].score = 30;
+        let order: Vec<u32> = ranked(&players).iter().map(|p| p.id).collect();
+        assert_eq!(order, vec![8, 9, 5, 1, 2, 3, 4, 6, 7]);
+    }
+
+    #[test]
+    fn a_table_events_pairing_ranks_equal_scores_by_the_ratings_handed_over() {
+        let settings = super::super::Settings {
+            game: super::super::EventGame::Ultimate,
+            losses_to_eliminate: 0,
+            rounds: Some(3),
+            table: Some(4),
+            ..super::super::Settings::default()
+        };
+        // The first table of round 1 (names by pairing number), `rated` the pairing numbers
+        // handed a rating (in tenths) after the draw seeded the players.
+        let first_table = |rated: &[(usize, i64)]| {
+            let mut t = Tournament::new("quad", "Quad", "org", settings.clone(), 0);
+            for i in 1..=8 {
+                t.signup(&format!("p{i}"), &[], i).expect("signup");
+            }
+            t.seed_players(5).expect("seeded");
+            let name = |t: &Tournament, n: usize| t.teams[n - 1].players[0].clone();
+            for &(n, tenths) in rated {
+                let seed = super::super::Seed {
+                    tenths,
+                    shown: tenths.to_string(),
+                };
+                t.ratings.insert(name(&t, n), seed);
+            }
+            let Ok(PairOutcome::Round(r)) = t.pair_next() else {
+                panic!("a round");
+            };
+            let want = |ns: &[usize]| ns.iter().map(|&n| name(&t, n)).collect::<Vec<_>>();
+            (
+                r.boards[0].players.clone(),
+                want(&[1, 2, 3, 4]),
+                want(&[8, 7, 1, 2]),
+            )
+        };
+        let (drawn, by_number, _) = first_table(&[]);
+        assert_eq!(drawn, by_number);
+        // Numbers 8 and 7 rated (8 higher): all on 0 points, they lead table 1.
+        let (rated, _, by_rating) = first_table(&[(7, 250), (8, 300)]);
+        assert_eq!(rated, by_rating);
     }
 
     #[test]
