@@ -7,45 +7,56 @@
 //! gives that game's rules as the bot applies them, [`games`] the [rules every game
 //! shares](games#rules-every-game-shares) and [`tournament`] the rules of tournaments.
 //!
-//! # Layers
-//! Dependencies point inward: a layer uses the ones above it in this list, never below.
-//! - [`engine`]: pure rules. Board geometry, pieces as Betza data, positions, move generation,
-//!   position text (FEN) and notation. No I/O, no clock, no randomness.
-//! - [`games`]: each game's rules on the engine, as an append-only log of actions replayed
-//!   into its state. Time and seeds are passed in, so every rule is testable with a fake
-//!   clock.
-//! - [`commands`]: the command layer and the game layer (the seam). A game is a `GameKind`
-//!   (its name, its `/<game> new`, how to load and import one) and a `ThreadGame` (its log,
-//!   commands, status, offered moves, export, timers, picture and replay). Everything below this layer
-//!   sees games only through that seam.
-//!   The layer also knows whom each game waits on, since when and by when
-//!   (`ThreadGame::waits`): `/mygames` and the reminders (`layer::remind`, timers like
-//!   the games' own) are written once on it, with what the layer knows of players beyond the
-//!   logs (`layer::attention`: `/notify` settings, quiet hours, "not waiting on me", an
-//!   organiser's `/resume`), stored in `meta` and passed in. A game pauses when nobody acts
-//!   for its stall time (the layer) or when a round of turns runs out by default (Party and
-//!   Nomic, `ThreadGame::stalled`). Conditional moves (`/premove`, `layer::premove`) are
-//!   written once too: a game says where a player sits and which plays it has made
-//!   (`ThreadGame::premove_seat`, `ThreadGame::plays`), and the layer matches lines against
-//!   those plays and plays their replies through the game's own `/move`.
-//! - [`render`]: pictures (PNG) of every game and of tournament standings, and replays
-//!   (`/replay`: a game as one animated GIF, `render::animation`); [`swiss`] and
-//!   [`tournament`]: FIDE Dutch pairings, signups, teams and rounds.
+//! # Rooms
+//! Data flows down this list: a room uses the rooms below it, never one above it, and no two
+//! folders import each other.
+//! - Front ends: [`discord`] (poise on serenity; it names no game and no command: what a
+//!   command needs is in its declaration), [`console`] (the same commands as text, for scripts
+//!   and tests), the command line (`main.rs`), and [`bench`] (benchmarks and their example
+//!   games; nothing depends on them).
 //! - [`service`]: the hub with storage. One lock per game thread (games never wait for each
 //!   other), games loaded on demand and dropped when idle, every command committed before it
-//!   is answered, timers swept from the stored due times. [`store`]: SQLite or PostgreSQL.
-//! - Front ends: [`discord`] (poise on serenity), [`console`] (the same commands as text, for
-//!   scripts and tests) and [`cli`] (engine tools: perft, moves, import, export, benches).
+//!   is answered, timers swept from the stored due times, ratings from the stored results.
+//!   [`store`]: SQLite or PostgreSQL.
+//! - [`commands`]: the command layer. The hub routes a command to its game or to the layer,
+//!   asks confirmations and answers `/help`; the **registry** (`commands::registry`) lists the
+//!   games, one line each; every declared command is gathered in `commands::declare`.
+//!   [`tournament`] (with [`swiss`]) runs events of every game; [`cli`] holds engine tools.
+//! - [`games`]: one folder per game, the whole game: its rules on the engine as an append-only
+//!   log replayed into its state, its position text, notation and export, its commands'
+//!   declarations (`commands.rs`), its adapter to the layer (`adapter.rs`: its `ThreadGame`
+//!   and `GameKind`) and its picture (`picture.rs`). Time and seeds are passed in, so every
+//!   rule is testable with a fake clock.
+//! - [`layer`]: the game layer, below the games: what every game does alike, written once.
+//!   A game is a `layer::GameKind` (its name, its `/<game> new`, how to load and import one)
+//!   and a `layer::ThreadGame` (its commands, status, offered moves, export, timers, picture and
+//!   replay frames); everything above sees games only through that seam. Its game is a
+//!   `layer::table::Table` of its `Fold` (replay, recording a checked action, takeback, a
+//!   moderator's revert and its preview, substitution). The layer also knows whom each game
+//!   waits on, since when and by when (`ThreadGame::waits`): `/mygames` and the reminders
+//!   (`layer::remind`) are written once on it, with what the layer knows of players beyond the
+//!   logs (`layer::attention`: `/notify` settings, quiet hours, "not waiting on me", an
+//!   organiser's `/resume`; `layer::vacation`). Its one clock (`layer::clock::Away`) holds
+//!   vacations and pauses as time away: a limit moves with `Away::deadline`, so no game
+//!   subtracts pause or away time itself. Conditional moves (`layer::premove`) are written
+//!   once too: a game says where a player sits and which plays it has made, and the layer
+//!   matches lines and plays replies through the game's own `/move`.
+//! - [`render`]: drawing primitives that know no game (canvas, shapes, PNG, palette, an engine
+//!   board, the standings table) and GIF writing (`render::animation`: a game hands its
+//!   replay's frames over as `Still` pictures). [`rating`]: Glicko-2 and Weng-Lin ratings.
+//! - [`engine`]: pure rules. Board geometry, pieces as Betza data, positions, move generation,
+//!   position text (FEN) and notation. No I/O, no clock, no randomness. [`time`]: time as the
+//!   games see it.
 //!
 //! # One command, from Discord to the database and back
-//! 1. A slash command arrives; [`discord`] turns its options into a `commands::Command` as
-//!    the command's declaration says (the console parses the same from text with
+//! 1. A slash command arrives; [`discord`] turns its options into a `layer::Command` as the
+//!    command's declaration says (the console parses the same from text with
 //!    `commands::parse_command`, and refuses an option the declaration lacks).
 //! 2. `Service::handle` takes the thread's lock, loads the game if it is not in memory and
 //!    checks that the stored version is the one it holds.
 //! 3. The hub finds the command's owner (a game's own command goes to `ThreadGame::act`,
 //!    shared ones like `/takeback`, `/revert`, `/status` and `/moves` to the layer) and gets a
-//!    `commands::Reply`: accepted or refused, its text, buttons, and whom it notifies.
+//!    `layer::Reply`: accepted or refused, its text, buttons, and whom it notifies.
 //! 4. An accepted action's new log rows are written in one transaction; if another process
 //!    wrote first, the command is checked again against the new state.
 //! 5. The reply goes back: refusals privately to the sender, accepted actions publicly with
@@ -53,27 +64,20 @@
 //!    must act next.
 //!
 //! # Adding a game
-//! A game is a module `src/games/<game>/` (its rules, position and export), its `GameKind`
-//! and `ThreadGame` in `src/commands/<game>.rs`, and one line in the game layer's list of
-//! kinds (`commands::KINDS`). Its slash commands are declared once, as data, in its
-//! `GameKind` (`commands::declare`: names, options, choices, descriptions, who may use them):
-//! Discord's registration, the console's parser and `/help` are made from them, and the
-//! commands every game shares (`/move`, `/takeback`, `/revert`, …) come with the layer. The
-//! game itself is a `layer::table::Table` of its rules: settings, seats, log, vacations and
-//! state are held there once, with what every game does to them alike (replay, recording a
-//! checked action on a copy of the state, a takeback, a moderator's revert and its preview,
-//! a substitution); the game supplies its `Fold` (how its state begins, how one entry
-//! folds, how an entry reads, whether it has ended). Its action enum and its `Refusal` are
-//! declared with `layer::log::actions!` and `games::refusal!`, which add what every game
-//! logs and refuses alike; the log's own actions reach it through one dispatch
-//! (`layer::log::Bookkept`, `layer::game::bookkeep`). The layer hands it
-//! the time (`now`) and its players' vacations and its pauses (`layer::clock::Away`, the
-//! layer's one clock: `layer::remind::pauses`); a limit it runs on a player moves with
-//! `Away::deadline`, so no game subtracts pause or away time itself. A simple turn-based game may
-//! instead supply only its rules (`layer::rules::Rules`: set up, read a play, apply it, who
-//! acts, status, plays) and get the rest; `tests/toy_game.rs` declares and plays such a game
-//! through the console, storage, export and a restart. Its board picture is its own
-//! (`ThreadGame::picture`), drawn with [`render`]'s painter.
+//! A game is one folder `src/games/<game>/` and one line in `commands::registry::KINDS`. The
+//! folder holds its rules, its `GameKind` and `ThreadGame` (`adapter.rs`), its slash commands
+//! declared once, as data (`commands.rs`, in the vocabulary of `layer::declare`: names,
+//! options, choices, descriptions, who may use them; Discord's registration, the console's
+//! parser and `/help` are made from them, and the commands every game shares come with the
+//! layer) and its picture (`picture.rs`, drawn with [`render`]'s primitives). The game itself
+//! is a `layer::table::Table` of its rules: it supplies its `Fold` (how its state begins, how
+//! one entry folds, how an entry reads, whether it has ended); its action enum and `Refusal`
+//! are declared with `layer::log::actions!` and `games::refusal!`, and the log's own actions
+//! reach it through one dispatch (`layer::log::Bookkept`, `layer::game::bookkeep`). A simple
+//! turn-based game may supply only its rules (`layer::rules::Rules`: set up, read a play,
+//! apply it, who acts, status, plays): it is then a `Table` of its fold like the five;
+//! `tests/toy_game.rs` registers such a game and plays it through the console, storage,
+//! export and a restart.
 pub mod bench;
 pub mod cli;
 pub mod commands;

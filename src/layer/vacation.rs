@@ -309,8 +309,10 @@ mod tests {
     #[test]
     fn until_reads_durations_and_dates_in_the_zone() {
         let p = Prefs::default();
-        let cmd =
-            |s: &str| crate::layer::Command::parse_with(s, |_| false, |_| false).expect("parses");
+        // As the declarations read it: `until:` runs to the end of the line.
+        let cmd = |s: &str| {
+            crate::layer::Command::parse_with(s, |_| false, |k| k == "until").expect("parses")
+        };
         assert_eq!(
             read(&cmd("/vacation until:3d"), &p, JAN1),
             Ok(Asked::Until(JAN1 + 3 * DAY))
