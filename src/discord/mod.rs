@@ -339,7 +339,7 @@ mod tests {
                         continue;
                     }
                     let close: String = std::iter::once('"')
-                        .chain(std::iter::repeat('#').take(hashes))
+                        .chain(std::iter::repeat_n('#', hashes))
                         .collect();
                     let rest: String = chars[start + 1..].iter().collect();
                     let end = rest.find(&close).unwrap_or(rest.len());
