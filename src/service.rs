@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Mutex;
 
+mod anywhere;
 mod ratings;
 mod replay;
 mod vacation;
@@ -1826,6 +1827,16 @@ impl Service {
             },
             Some(vec!["error: storage kept changing; try again".into()])
         )
+    }
+
+    /// The picture of a thread's game after a button press went through, if the game
+    /// reposts its board then (a revert's confirmation in Chex).
+    pub async fn picture_after_press(&self, thread: &str, now: Timestamp) -> Option<PictureJob> {
+        self.with_game(thread, |g| {
+            g.pictured("revert").then(|| g.picture(thread, now))
+        })
+        .await
+        .flatten()
     }
 
     /// A button press.

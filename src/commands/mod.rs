@@ -2,6 +2,7 @@
 //! into game actions and replies. Every front end (console, Discord) goes through it.
 
 pub mod declare;
+pub mod front;
 mod mygames;
 pub mod registry;
 mod tournament;

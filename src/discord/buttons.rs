@@ -16,21 +16,7 @@ use serenity::{ChannelId, CreateAllowedMentions, EditMessage, Http};
 use super::context::{lock, now, Shown, State};
 use super::respond::Outgoing;
 use crate::commands::command_button;
-
-/// The heading of a message of buttons: `Vote on proposal 3` for vote buttons.
-fn heading(ids: &[String]) -> String {
-    let proposal = ids.iter().find_map(|id| {
-        let (_, cmd) = command_button(id)?;
-        let rest = cmd.strip_prefix("/vote ")?;
-        rest.split_whitespace()
-            .find_map(|w| w.strip_prefix("proposal:"))
-            .map(str::to_string)
-    });
-    match proposal {
-        Some(n) => format!("Vote on proposal {n}"),
-        None => "Buttons".to_string(),
-    }
-}
+use crate::commands::front::buttons_heading;
 
 /// Posts a reply's command buttons, if it has any, in a message of their own in `thread`.
 pub(super) async fn post(http: &Http, state: &State, thread: ChannelId, buttons: &[String]) {
@@ -42,7 +28,7 @@ pub(super) async fn post(http: &Http, state: &State, thread: ChannelId, buttons:
     if ids.is_empty() {
         return;
     }
-    let head = heading(&ids);
+    let head = buttons_heading(&ids);
     let out = Outgoing::text(format!(
         "{head}: press a button (they go when the vote closes)."
     ))

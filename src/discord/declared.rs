@@ -1,8 +1,8 @@
 //! The declared commands ([`crate::commands::declare`]) made into what Discord and poise
-//! need: the registration sent to Discord ([`registration`]), poise's commands that route an
-//! interaction to its declaration ([`commands`]), and the typed options read back as the
-//! command layer's text ([`given`]). Nothing here names a command: every slash command is
-//! the same code reading different data.
+//! need: the registration sent to Discord ([`registration`]), poise's commands that hand an
+//! interaction with its declaration to the [`Route`] they are given ([`commands`]), and the
+//! typed options read back as the command layer's text ([`given`]). Nothing here names a
+//! command: every slash command is the same code reading different data.
 
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -10,7 +10,7 @@ use serenity::{
     ResolvedValue,
 };
 
-use super::context::{BotError, Data};
+use super::context::{BotError, Ctx, Data};
 use crate::commands::declare::{self, Declared, Entry, Kind, Opt, Who};
 
 /// Every declared command as Discord registers it.
@@ -90,14 +90,27 @@ fn option(o: &Opt) -> CreateCommandOption {
     b
 }
 
-/// poise's commands, one per declaration: each routes its interactions to
-/// `run_declared` (in `discord/mod.rs`) with its declaration, and `/move`-like options complete from the caller's
-/// legal moves.
-pub fn commands() -> Vec<poise::Command<Data, BotError>> {
+/// Where every declared command goes once its options are read: handed in by the module
+/// that wires the front end (its `run_declared`), so that this file names none above it.
+pub type Route = for<'a> fn(
+    Ctx<'a>,
+    &'static Declared,
+    Vec<(&'static str, String)>,
+) -> poise::BoxFuture<'a, Result<(), BotError>>;
+
+/// What a poise command keeps: its declaration and where it goes.
+struct Routed {
+    declared: &'static Declared,
+    route: Route,
+}
+
+/// poise's commands, one per declaration: each hands its interactions to `route` with its
+/// declaration, and the options declared to complete from the caller's legal moves do.
+pub fn commands(route: Route) -> Vec<poise::Command<Data, BotError>> {
     declare::entries()
         .into_iter()
         .map(|e| match e {
-            Entry::One(d) => leaf_command(d, d.path),
+            Entry::One(d) => leaf_command(d, d.path, route),
             Entry::Group {
                 name,
                 description,
@@ -107,7 +120,10 @@ pub fn commands() -> Vec<poise::Command<Data, BotError>> {
                 qualified_name: (*name).into(),
                 identifying_name: (*name).into(),
                 description: Some((*description).into()),
-                subcommands: subs.iter().map(|d| leaf_command(d, leaf(d))).collect(),
+                subcommands: subs
+                    .iter()
+                    .map(|d| leaf_command(d, leaf(d), route))
+                    .collect(),
                 subcommand_required: true,
                 slash_action: Some(run),
                 ..Default::default()
@@ -116,7 +132,11 @@ pub fn commands() -> Vec<poise::Command<Data, BotError>> {
         .collect()
 }
 
-fn leaf_command(d: &'static Declared, name: &'static str) -> poise::Command<Data, BotError> {
+fn leaf_command(
+    d: &'static Declared,
+    name: &'static str,
+    route: Route,
+) -> poise::Command<Data, BotError> {
     poise::Command {
         name: name.into(),
         qualified_name: d.path.into(),
@@ -145,26 +165,23 @@ fn leaf_command(d: &'static Declared, name: &'static str) -> poise::Command<Data
             })
             .collect(),
         slash_action: Some(run),
-        custom_data: Box::new(d),
+        custom_data: Box::new(Routed { declared: d, route }),
         ..Default::default()
     }
 }
 
-/// Every slash command's action: its declaration's options read, then run.
+/// Every slash command's action: its declaration's options read, then routed.
 fn run(
     ctx: poise::ApplicationContext<'_, Data, BotError>,
 ) -> poise::BoxFuture<'_, Result<(), poise::FrameworkError<'_, Data, BotError>>> {
     Box::pin(async move {
-        let Some(d) = ctx
-            .command()
-            .custom_data
-            .downcast_ref::<&'static Declared>()
-        else {
+        let Some(routed) = ctx.command().custom_data.downcast_ref::<Routed>() else {
             // A group's own action: Discord always names a subcommand.
             return Ok(());
         };
+        let d = routed.declared;
         let given = given(d, ctx.args);
-        super::run_declared(ctx, d, given)
+        (routed.route)(ctx, d, given)
             .await
             .map_err(|error| poise::FrameworkError::new_command(ctx.into(), error))
     })

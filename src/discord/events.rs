@@ -70,13 +70,7 @@ async fn on_press(http: &Http, state: &Data, press: &ComponentInteraction) -> Re
     let job = if private {
         None
     } else {
-        state
-            .service
-            .with_game(&thread, |g| {
-                g.pictured("revert").then(|| g.picture(&thread, now()))
-            })
-            .await
-            .flatten()
+        state.service.picture_after_press(&thread, now()).await
     };
     let picture = match job {
         Some(job) => state

@@ -8,32 +8,34 @@
 //! next is pinged by the reply's notification only, a new message in the thread (see
 //! `respond`).
 //!
-//! Tournaments (`/tournament …`, `/signup`, `/withdraw`) live in a thread of their own; each
-//! paired match gets a game thread in the same channel, and a match's result is announced in
-//! the tournament's thread.
+//! Tournaments live in a thread of their own; each paired match gets a game thread in the
+//! same channel, and a match's result is announced in the tournament's thread.
 //!
 //! Games are stored through [`Service`] (`DATABASE_URL`: SQLite by default, or PostgreSQL);
 //! each command is committed before it is answered, keyed by its interaction id.
 //!
 //! Every slash command is declared once, as data, in [`crate::commands::declare`]:
 //! `declared` makes the declarations into Discord's registration and poise's commands, and
-//! reads an interaction's typed options back into the command layer's text; no file here
-//! names a game.
+//! reads an interaction's typed options back into the command layer's text. What a command
+//! needs of the front end (a thread of its own, a deferred animation, a picture, a private
+//! answer, a file, which of the service's entries answers it) is part of its declaration, and
+//! one function (`run_declared`) routes every command by it: no file here names a game or a
+//! command (a test reads them for command names).
 //!
 //! The files form no circle: `context` (the shared state and helpers), `config`, `text` and
 //! `picture` are leaves; the plumbing (`respond`, `buttons`, `slash`, `events`, `declared`)
-//! names neither the tournaments' front end (`tournament`) nor the server's `/settings`
-//! (`settings`), which plug into `slash`; this module only wires them together
-//! (`run_declared`). A test checks the circle stays gone.
+//! names none of the routes that plug into `slash` (`tournament`, `settings`, `anywhere`,
+//! `animation`); this module only wires them together (`run_declared`). A test checks the
+//! circle stays gone.
 
+mod animation;
+mod anywhere;
 mod buttons;
 mod config;
 mod context;
 mod declared;
 mod events;
 mod picture;
-mod ratings;
-mod replay;
 mod respond;
 mod settings;
 mod slash;
@@ -55,20 +57,16 @@ pub use context::{BotError, Data, RoleSettings, State};
 pub use picture::board_png;
 pub use text::mentionize;
 
-/// Runs a declared command with the options given: the one place that wires a declaration's
-/// [`Run`] to the front end's code for it.
+/// Runs a declared command with the options given: the one place that routes every declared
+/// command, by what its declaration says ([`Run`]) and nothing else.
 async fn run_declared(
     ctx: context::Ctx<'_>,
     d: &'static Declared,
     mut given: Vec<(&'static str, String)>,
 ) -> Result<(), BotError> {
     match d.run {
-        Run::Act if d.path == "mygames" => slash::my_games(ctx).await,
-        Run::Act if matches!(d.path, "rating" | "leaderboard" | "stats") => {
-            ratings::run(ctx, d.command(&given)).await
-        }
-        Run::Act if d.path == "vacation" => slash::vacation(ctx, d.command(&given)).await,
         Run::Act => slash::act(ctx, d.command(&given)).await,
+        Run::Anywhere(desk) => anywhere::run(ctx, d, desk, d.command(&given)).await,
         Run::NewGame {
             title,
             server_defaults,
@@ -77,15 +75,22 @@ async fn run_declared(
                 slash::with_defaults(ctx, &mut given);
             }
             slash::with_pace(ctx, &mut given);
-            let place = slash::Place::of(d.path, "game");
-            slash::new_game(ctx, &d.command(&given), place, title).await
+            slash::new_game(ctx, d, &d.command(&given), title).await
         }
-        Run::Settings => settings::run(ctx, &given).await,
-        Run::Tournament => tournament::act(ctx, d.command(&given)).await,
+        Run::Settings => settings::run(ctx, d, &given).await,
+        Run::Tournament => tournament::act(ctx, d, d.command(&given)).await,
         Run::NewTournament => tournament::new(ctx, d, given).await,
-        Run::Signup => tournament::signup(ctx, d.command(&given)).await,
-        Run::Replay => replay::run(ctx, d.command(&given)).await,
+        Run::Animation => animation::run(ctx, d.command(&given)).await,
     }
+}
+
+/// [`run_declared`] as the [`declared::Route`] every poise command hands its interactions to.
+fn route<'a>(
+    ctx: context::Ctx<'a>,
+    d: &'static Declared,
+    given: Vec<(&'static str, String)>,
+) -> poise::BoxFuture<'a, Result<(), BotError>> {
+    Box::pin(run_declared(ctx, d, given))
 }
 
 /// How often lock-expiry messages are looked for.
@@ -119,7 +124,7 @@ pub async fn run(config: Config) -> Result<(), BotError> {
     tokio::spawn(async move { warming.service.warm_pictures().await });
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
-            commands: declared::commands(),
+            commands: declared::commands(route),
             event_handler: |framework, event| Box::pin(events::handle(framework, event)),
             on_error: |error| Box::pin(slash::on_error(error)),
             initialize_owners: false,
@@ -281,7 +286,8 @@ mod tests {
         assert!(names_of("slash").contains("respond"), "{names:?}");
         assert!(names_of("slash").contains("context"), "{names:?}");
         assert!(names_of("tournament").contains("slash"), "{names:?}");
-        let games = ["settings", "tournament"];
+        assert!(names_of("anywhere").contains("slash"), "{names:?}");
+        let games = ["settings", "tournament", "anywhere", "animation"];
         for plumbing in [
             "context", "respond", "buttons", "slash", "events", "declared",
         ] {
@@ -303,6 +309,149 @@ mod tests {
             circle.is_empty(),
             "the files of src/discord name one another in a circle: {circle:?}"
         );
+    }
+
+    /// The string literals of a source (escapes kept as written), comments and char literals
+    /// left out.
+    fn literals(source: &str) -> Vec<String> {
+        let chars: Vec<char> = source.chars().collect();
+        let (mut out, mut i) = (Vec::new(), 0);
+        while i < chars.len() {
+            match chars[i] {
+                '/' if chars.get(i + 1) == Some(&'/') => {
+                    while i < chars.len() && chars[i] != '\n' {
+                        i += 1;
+                    }
+                }
+                '\'' if chars.get(i + 1) == Some(&'\\') || chars.get(i + 2) == Some(&'\'') => {
+                    // A char literal ('"', '\n'); a lifetime has no closing quote.
+                    i += 2;
+                    while i < chars.len() && chars[i] != '\'' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                'r' if chars.get(i + 1) == Some(&'#') || chars.get(i + 1) == Some(&'"') => {
+                    let hashes = chars[i + 1..].iter().take_while(|c| **c == '#').count();
+                    let start = i + 1 + hashes;
+                    if chars.get(start) != Some(&'"') {
+                        i += 1;
+                        continue;
+                    }
+                    let close: String = std::iter::once('"')
+                        .chain(std::iter::repeat_n('#', hashes))
+                        .collect();
+                    let rest: String = chars[start + 1..].iter().collect();
+                    let end = rest.find(&close).unwrap_or(rest.len());
+                    out.push(rest[..end].to_string());
+                    i = start + 1 + rest[..end].chars().count() + close.chars().count();
+                }
+                '"' => {
+                    let mut lit = String::new();
+                    i += 1;
+                    while i < chars.len() && chars[i] != '"' {
+                        if chars[i] == '\\' {
+                            lit.push(chars[i]);
+                            i += 1;
+                        }
+                        if let Some(c) = chars.get(i) {
+                            lit.push(*c);
+                        }
+                        i += 1;
+                    }
+                    out.push(lit);
+                    i += 1;
+                }
+                c if c.is_alphanumeric() || c == '_' => {
+                    // A word (so that the `r` of `for"` or `bar#` is not a raw string).
+                    while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                        i += 1;
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+        out
+    }
+
+    /// Whether a string literal names a command: it is a command's name or path
+    /// (`"leaderboard"`, `"tournament export"`), or it says `/<command>` in a sentence.
+    fn names_a_command(lit: &str, names: &BTreeSet<&str>) -> bool {
+        if names.contains(lit) {
+            return true;
+        }
+        lit.match_indices('/').any(|(at, _)| {
+            let word: String = lit[at + 1..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            names.contains(word.as_str())
+        })
+    }
+
+    /// Every command's names: its path, and its group's.
+    fn command_names() -> BTreeSet<&'static str> {
+        let mut names = BTreeSet::new();
+        for e in crate::commands::declare::entries() {
+            names.insert(e.name());
+            names.extend(e.commands().iter().map(|d| d.path));
+        }
+        names
+    }
+
+    /// No file of `src/discord` names a command (tests left out): what a command needs is
+    /// part of its declaration, and the front end routes every command by it.
+    #[test]
+    fn no_file_of_discord_names_a_command() {
+        let names = command_names();
+        assert!(names.contains("tournament export") && names.contains("move"));
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/discord");
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let source = std::fs::read_to_string(&path).unwrap();
+            let code = source.split("#[cfg(test)]").next().unwrap();
+            for lit in literals(code) {
+                if names_a_command(&lit, &names) {
+                    found.push(format!("{}: {lit:?}", path.display()));
+                }
+            }
+        }
+        assert!(
+            found.is_empty(),
+            "commands named in src/discord: {found:#?}"
+        );
+    }
+
+    /// The reading above finds the commands named, in code only.
+    #[test]
+    fn a_command_named_in_a_literal_is_found() {
+        let source = r##"
+            // "mygames" in a comment
+            let c = '"'; let l: &'static str = "x";
+            match d.path { "rating" | "stats" => {} }
+            let t = "run /leaderboard there";
+            let r = r#"a "raw" /tournament"#;
+            let ok = "ratings and a path/to";
+        "##;
+        let lits = literals(source);
+        assert_eq!(
+            lits,
+            [
+                "x",
+                "rating",
+                "stats",
+                "run /leaderboard there",
+                "a \"raw\" /tournament",
+                "ratings and a path/to"
+            ]
+        );
+        let names = command_names();
+        let named: Vec<bool> = lits.iter().map(|l| names_a_command(l, &names)).collect();
+        assert_eq!(named, [false, true, true, true, true, false]);
     }
 
     /// The check above finds a circle where there is one, through `use` lists and paths.

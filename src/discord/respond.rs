@@ -16,6 +16,7 @@ use serenity::{
 
 use super::context::{lock, now, State};
 use super::text::{fit, mentionize};
+use crate::commands::front::{button_face, Look};
 use crate::commands::{Notify, Reply};
 use crate::tournament::Tournament;
 
@@ -233,30 +234,11 @@ impl Outgoing {
             .buttons
             .iter()
             .map(|id| {
-                let (label, style) = if id.starts_with("revert-confirm") {
-                    ("Confirm revert".to_string(), ButtonStyle::Danger)
-                } else if id.starts_with("ask-cancel") {
-                    // The question of a /resign, /concede or /forfeit.
-                    ("Cancel".to_string(), ButtonStyle::Secondary)
-                } else if crate::layer::attention::read_nowait_button(id).is_some() {
-                    ("Not waiting on me".to_string(), ButtonStyle::Secondary)
-                } else if let Some((_, cmd)) = crate::commands::command_button(id) {
-                    // A command button (a Nomic vote): labelled by what it does.
-                    let vote = cmd.strip_prefix("/vote ").unwrap_or(&cmd);
-                    let label = match (vote.contains("choice:for"), vote.split_whitespace().next())
-                    {
-                        (true, Some(p)) => format!("Vote for ({})", p.replace(':', " ")),
-                        (false, Some(p)) => format!("Vote against ({})", p.replace(':', " ")),
-                        _ => cmd.clone(),
-                    };
-                    let style = if vote.contains("choice:for") {
-                        ButtonStyle::Success
-                    } else {
-                        ButtonStyle::Secondary
-                    };
-                    (label, style)
-                } else {
-                    ("Confirm".to_string(), ButtonStyle::Danger)
+                let (label, look) = button_face(id);
+                let style = match look {
+                    Look::Danger => ButtonStyle::Danger,
+                    Look::Secondary => ButtonStyle::Secondary,
+                    Look::Success => ButtonStyle::Success,
                 };
                 CreateButton::new(id.clone()).label(label).style(style)
             })

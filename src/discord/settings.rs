@@ -1,16 +1,19 @@
-//! The server's `/settings`: which roles organise and moderate, and the defaults of new
+//! The server's settings (the command declared [`Run::Settings`]): which roles organise and moderate, and the defaults of new
 //! games. They are Discord's own (roles, Manage Server), so the front end answers them; they
 //! are stored in the database (see `context`).
+//!
+//! [`Run::Settings`]: crate::commands::declare::Run::Settings
 
 use poise::serenity_prelude as serenity;
 use serenity::RoleId;
 
 use super::context::{lock, BotError, Ctx};
 use super::respond::Outgoing;
+use crate::commands::declare::Declared;
 
 /// `/settings`: the server's organiser and moderator roles and the defaults of new games,
 /// for server admins (Manage Server) only; the answer shows them all, to the admin only.
-pub async fn run(ctx: Ctx<'_>, given: &[(&str, String)]) -> Result<(), BotError> {
+pub async fn run(ctx: Ctx<'_>, d: &Declared, given: &[(&str, String)]) -> Result<(), BotError> {
     let value = |name: &str| {
         given
             .iter()
@@ -36,7 +39,10 @@ pub async fn run(ctx: Ctx<'_>, given: &[(&str, String)]) -> Result<(), BotError>
         .and_then(|m| m.permissions)
         .unwrap_or_default();
     let Some(guild) = interaction.guild_id else {
-        let out = Outgoing::text("settings belong to a server; run /settings there".into());
+        let out = Outgoing::text(format!(
+            "settings belong to a server; run /{} there",
+            d.path
+        ));
         pctx.send(out.into_reply(true)).await?;
         return Ok(());
     };

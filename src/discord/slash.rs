@@ -1,10 +1,9 @@
-//! The interaction plumbing of slash commands, which every game's commands plug into: a
-//! command's typed options become a [`Command`] ([`command`]), which [`act`] hands to the
-//! service and answers; [`new_game`] opens a game in a thread of its own; [`legal_moves`]
-//! offers `/move`'s completions. The command layer decides everything else. This file names
-//! no game: the games' own commands (`kfb`, `ultimate`, `chex`, `nomic`, `party`), the
-//! shared ones (`shared`) and the tournament's (`tournament`) use it, and `discord/mod.rs`
-//! lists them all.
+//! The interaction plumbing of slash commands: [`act`] hands a command to the service and
+//! answers it in the thread's game; [`new_game`] opens a game in a thread of its own
+//! ([`in_new_thread`], which a tournament's opening uses too); [`legal_moves`] offers the
+//! completions of options declared to complete from the caller's legal moves. The command
+//! layer decides everything else, and `discord/mod.rs` routes each declared command here or
+//! elsewhere by its declaration: this file names no game and no command.
 
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -17,6 +16,7 @@ use super::respond::{
     is_private, known_users, notify, notify_among, post_notices, refresh_status, show_status,
     status_message, Outgoing,
 };
+use crate::commands::declare::Declared;
 use crate::commands::{Asker, Caller, Command, Hub, Notify, Reply, Roles};
 
 /// The command as it would be typed, for the game log.
@@ -91,57 +91,6 @@ pub(super) async fn handle(ctx: Ctx<'_>, cmd: &Command) -> Handled {
 /// status text and the users to mention all come from that one reading, and the picture is
 /// drawn once, off the async executor, on one of the cores ([`crate::service::Service::cpu`]). Each accepted
 /// move logs where its time went (`move timing`), which the fake-Discord benchmark reads.
-/// `/mygames` on Discord: the caller's games on this server (and those stored without one),
-/// answered privately.
-pub(super) async fn my_games(ctx: Ctx<'_>) -> Result<(), BotError> {
-    let state = ctx.data();
-    let interaction = ctx.interaction;
-    let user = interaction.user.id.to_string();
-    let thread = interaction.channel_id.to_string();
-    let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
-    let guild = interaction.guild_id.map(|g| g.to_string());
-    let caller = caller_in(&user, roles, &thread);
-    let reply = state.service.my_games_on(&caller, guild.as_deref()).await;
-    tracing::info!(user = %user, guild = ?guild, "mygames");
-    let out = Outgoing::from_reply_among(Vec::new(), &user, &reply);
-    poise::Context::Application(ctx)
-        .send(out.into_reply(true))
-        .await?;
-    Ok(())
-}
-
-/// `/vacation` on Discord: the caller's vacation on this server, with the days its
-/// `/settings vacation_days:` give, answered privately.
-pub(super) async fn vacation(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
-    let state = ctx.data();
-    let interaction = ctx.interaction;
-    let user = interaction.user.id.to_string();
-    let thread = interaction.channel_id.to_string();
-    let reply = match interaction.guild_id {
-        None => crate::commands::Reply::refused(
-            "vacation days belong to a server: use /vacation in one of its channels",
-        ),
-        Some(guild) => {
-            let bank = lock(&state.roles)
-                .get(&guild)
-                .and_then(|s| s.vacation_days)
-                .unwrap_or(crate::layer::vacation::VACATION_DAYS);
-            let roles = roles_of(state, interaction.guild_id, interaction.member.as_deref());
-            let caller = caller_in(&user, roles, &thread);
-            state
-                .service
-                .vacation_on(&caller, &cmd, &guild.to_string(), bank)
-                .await
-        }
-    };
-    tracing::info!(user = %user, ok = ?reply.ok, "vacation");
-    let out = Outgoing::from_reply_among(Vec::new(), &user, &reply);
-    poise::Context::Application(ctx)
-        .send(out.into_reply(true))
-        .await?;
-    Ok(())
-}
-
 pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let started = std::time::Instant::now();
     let started_unix_us = std::time::SystemTime::now()
@@ -287,12 +236,12 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
 /// its first messages, and answers with a link; a refusal goes to the sender only.
 pub(super) async fn new_game(
     ctx: Ctx<'_>,
+    d: &Declared,
     cmd: &Command,
-    place: Place,
     title: &str,
 ) -> Result<(), BotError> {
     let name: String = format!("{title}: {}'s game", ctx.interaction.user.name);
-    let Some(started) = in_new_thread(ctx, cmd, place, &name, "game").await? else {
+    let Some(started) = in_new_thread(ctx, d, cmd, &name).await? else {
         return Ok(());
     };
     let out = if is_private(&started.reply) {
@@ -322,7 +271,7 @@ pub(super) async fn new_game(
 }
 
 /// The server's `/settings` (the defaults when it has none).
-fn server_settings(ctx: Ctx<'_>) -> super::context::RoleSettings {
+pub(super) fn server_settings(ctx: Ctx<'_>) -> super::context::RoleSettings {
     ctx.interaction
         .guild_id
         .and_then(|g| lock(&ctx.data().roles).get(&g).copied())
@@ -372,16 +321,16 @@ pub(super) struct Started {
     pub(super) out: Outgoing,
 }
 
-/// Runs a command that needs a new thread (a game's `new`, `/tournament new`): checked first on a
-/// scratch hub, so a refusal is answered privately and creates nothing (`None`); then the
+/// Runs a command declared to open a thread (a game's `new`, a tournament's): checked first on
+/// a scratch hub, so a refusal is answered privately and creates nothing (`None`); then the
 /// thread named `name` is created in this channel and the command handled there.
 pub(super) async fn in_new_thread(
     ctx: Ctx<'_>,
+    d: &Declared,
     cmd: &Command,
-    place: Place,
     name: &str,
-    what: &str,
 ) -> Result<Option<Started>, BotError> {
+    let (place, what) = (Place::of(d), d.run.opens().unwrap_or_default());
     let state = ctx.data();
     let interaction = ctx.interaction;
     let caller = interaction.user.id.to_string();
@@ -425,16 +374,17 @@ pub(super) async fn in_new_thread(
 }
 
 /// What a command that opens a thread of its own says when run in the wrong place.
-pub(super) struct Place {
+struct Place {
     /// Outside a server.
-    pub not_in_dm: String,
+    not_in_dm: String,
     /// Inside a thread.
-    pub not_in_thread: String,
+    not_in_thread: String,
 }
 
 impl Place {
-    /// For `/<path>`, which opens a thread for a `what` (`game`, `tournament`).
-    pub(super) fn of(path: &str, what: &str) -> Place {
+    /// For a command declared to open a thread (for a `game`, a `tournament`).
+    fn of(d: &Declared) -> Place {
+        let (path, what) = (d.path, d.run.opens().unwrap_or_default());
         Place {
             not_in_dm: format!("{what}s are played in server channels, not in direct messages"),
             not_in_thread: format!(
@@ -444,9 +394,9 @@ impl Place {
     }
 }
 
-/// Why a command that opens a thread (a game's `new`, `/tournament new`) cannot run here, if it
+/// Why a command that opens a thread (a game's `new`, a tournament's) cannot run here, if it
 /// cannot: the command layer's refusal (checked on a scratch hub: `probe`), or the place.
-pub(super) async fn new_thread_refusal(
+async fn new_thread_refusal(
     state: &State,
     interaction: &CommandInteraction,
     probe: &Reply,
@@ -544,8 +494,9 @@ pub(super) async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
             tracing::error!(command = %ctx.command().qualified_name, error = %error, "command failed");
-            let text = "something went wrong on our side; check /status to see whether the action was recorded";
-            let reply = poise::CreateReply::default().content(text).ephemeral(true);
+            let reply = poise::CreateReply::default()
+                .content(crate::commands::front::FAILED_ON_OUR_SIDE)
+                .ephemeral(true);
             if let Err(e) = ctx.send(reply).await {
                 tracing::error!(error = %e, "could not report the failure");
             }

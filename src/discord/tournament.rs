@@ -1,10 +1,15 @@
-//! Tournaments on Discord: `/tournament …`, `/signup` and `/withdraw`.
+//! Tournaments on Discord: the commands declared to open a tournament
+//! ([`Run::NewTournament`]) or to go to the thread's tournament ([`Run::Tournament`]).
 //!
 //! Like the game commands, each one only translates its typed options into a [`Command`] for
-//! the command layer. What is Discord's own: the tournament gets a public thread of its own
-//! (`/tournament new`), every paired match gets a public thread in the same channel
-//! ([`Reply::opens`], after `/tournament pair`), the standings come with a picture
-//! ([`Reply::standings`]) and the export as a `tournament.trf` file.
+//! the command layer. What is Discord's own: the tournament gets a public thread of its own,
+//! every paired match gets a public thread in the same channel ([`Reply::opens`]), the
+//! standings come with a picture ([`Reply::standings`]), a command declared with a file
+//! ([`Declared::file`]) is answered with one, and one declared to remember names
+//! ([`Declared::remembers_names`]) keeps the players' display names for the standings.
+//!
+//! [`Run::NewTournament`]: crate::commands::declare::Run::NewTournament
+//! [`Run::Tournament`]: crate::commands::declare::Run::Tournament
 
 use poise::serenity_prelude as serenity;
 use serenity::{AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThread, Http};
@@ -12,7 +17,7 @@ use serenity::{AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThrea
 use super::context::{now, BotError, Ctx, Data, State};
 use super::declared::users;
 use super::respond::{channel_of, is_private, post_notices, post_notify, Outgoing};
-use super::slash::{handle, in_new_thread, open_game, with_defaults, Handled, Place};
+use super::slash::{handle, in_new_thread, open_game, with_defaults, Handled};
 use crate::commands::declare::Declared;
 use crate::commands::{standings_picture_named, Command, MatchOpen, Reply};
 use crate::tournament::Tournament;
@@ -24,7 +29,7 @@ fn thread_name(name: &str) -> String {
     name.trim().chars().take(THREAD_NAME).collect()
 }
 
-/// `/tournament new`: the tournament opens in a new thread of this channel, named after it.
+/// Opens a tournament in a new thread of this channel, named after it (its `name:` option).
 /// The server's defaults from /settings fill what the organiser left out, as for games.
 pub(super) async fn new(
     ctx: Ctx<'_>,
@@ -34,15 +39,7 @@ pub(super) async fn new(
     with_defaults(ctx, &mut given);
     let cmd = d.command(&given);
     let name = cmd.opt("name").unwrap_or_default().to_string();
-    let Some(started) = in_new_thread(
-        ctx,
-        &cmd,
-        Place::of(d.path, "tournament"),
-        &thread_name(&name),
-        "tournament",
-    )
-    .await?
-    else {
+    let Some(started) = in_new_thread(ctx, d, &cmd, &thread_name(&name)).await? else {
         return Ok(());
     };
     let out = if is_private(&started.reply) {
@@ -60,50 +57,27 @@ pub(super) async fn new(
     Ok(())
 }
 
-/// `/signup`: the players' names are remembered for the standings picture first.
-pub(super) async fn signup(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
-    remember_names(
-        ctx.data(),
-        std::iter::once(&ctx.interaction.user).chain(users(ctx.args)),
-    )
-    .await;
-    act(ctx, cmd).await
-}
-
-/// Remembers how players are called, for the standings picture (meta `name:<user id>`).
-async fn remember_names<'a>(state: &State, users: impl Iterator<Item = &'a serenity::User>) {
-    let Some(store) = state.service.store() else {
-        return;
-    };
-    for u in users {
-        let name = u.global_name.clone().unwrap_or_else(|| u.name.clone());
-        if let Err(e) = store.set_meta(&format!("name:{}", u.id), &name).await {
-            tracing::warn!(error = %e, "player name not stored");
-        }
-    }
-}
-
-/// Display names stored by [`remember_names`].
-async fn known_names(state: &State) -> std::collections::HashMap<String, String> {
-    let Some(store) = state.service.store() else {
-        return std::collections::HashMap::new();
-    };
-    match store.meta_with_prefix("name:").await {
-        Ok(rows) => rows
-            .into_iter()
-            .filter_map(|(k, v)| Some((k.strip_prefix("name:")?.to_string(), v)))
-            .collect(),
-        Err(e) => {
-            tracing::warn!(error = %e, "player names not read");
-            std::collections::HashMap::new()
-        }
-    }
+/// Remembers how players are called, for the standings picture: the caller and the users
+/// the command's options name.
+async fn remember_names(ctx: Ctx<'_>) {
+    let names: Vec<(String, String)> = std::iter::once(&ctx.interaction.user)
+        .chain(users(ctx.args))
+        .map(|u| {
+            let name = u.global_name.clone().unwrap_or_else(|| u.name.clone());
+            (u.id.to_string(), name)
+        })
+        .collect();
+    ctx.data().service.remember_names(&names).await;
 }
 
 /// Hands a tournament command to the command layer and answers: refusals and private answers
-/// ephemerally (the export with its TRF file); the rest publicly in the tournament thread,
-/// with the standings picture when asked for; then the match threads a pairing opens.
-pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
+/// ephemerally (a command declared with a file, once accepted, with its file); the rest
+/// publicly in the tournament thread, with the standings picture when asked for; then the
+/// match threads a pairing opens.
+pub(super) async fn act(ctx: Ctx<'_>, d: &Declared, cmd: Command) -> Result<(), BotError> {
+    if d.remembers_names {
+        remember_names(ctx).await;
+    }
     let state = ctx.data();
     let Handled {
         reply,
@@ -112,12 +86,10 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
         raw,
     } = handle(ctx, &cmd).await;
     let pctx = poise::Context::Application(ctx);
-    if cmd.name == "tournament export" && reply.ok == Some(true) {
-        // The file is the export itself, as the command layer wrote it.
-        let out = Outgoing::text(
-            "The tournament in the FIDE Tournament Report File format: tournament.trf".into(),
-        )
-        .with_file(Some(reply.text.into_bytes()), "tournament.trf");
+    if let (Some(file), Some(true)) = (d.file, reply.ok) {
+        // The file is the reply itself, as the command layer wrote it.
+        let out =
+            Outgoing::text(file.caption.into()).with_file(Some(reply.text.into_bytes()), file.name);
         pctx.send(out.into_reply(true)).await?;
         return Ok(());
     }
@@ -158,7 +130,7 @@ async fn standings_png(state: &State, thread: ChannelId) -> Option<Vec<u8>> {
         .service
         .with_tournament(&thread.to_string(), Tournament::clone)
         .await?;
-    let names = known_names(state).await;
+    let names = state.service.player_names().await;
     let picture = move || {
         standings_picture_named(&t, &|p: &str| {
             names.get(p).cloned().unwrap_or_else(|| p.to_string())
@@ -271,10 +243,7 @@ async fn open_matches(ctx: Ctx<'_>, opens: &[MatchOpen], raw: &str) -> Result<()
         }
     }
     if !failed.is_empty() {
-        let text = format!(
-            "refused: the thread of {} could not be opened; the pairing stands: run /tournament pair again to open it",
-            failed.join(", ")
-        );
+        let text = crate::commands::front::matches_not_opened(&failed.join(", "));
         let pctx = poise::Context::Application(ctx);
         pctx.send(Outgoing::text(text).into_reply(true)).await?;
     }
@@ -329,24 +298,6 @@ async fn open_match(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_result_choice_is_one_the_command_layer_reads() {
-        let result = crate::commands::declare::all()
-            .find(|d| d.path == "tournament result")
-            .and_then(|d| d.options.iter().find(|o| o.name == "result"))
-            .unwrap();
-        let crate::commands::declare::Kind::Choice(choices) = result.kind else {
-            panic!("result is a choice");
-        };
-        assert_eq!(choices.len(), 7);
-        for shown in choices {
-            let code = crate::commands::declare::Opt::choice_value(shown);
-            if code != "auto" {
-                crate::tournament::MatchResult::parse(code).unwrap();
-            }
-        }
-    }
 
     #[test]
     fn thread_names_fit() {

@@ -10,6 +10,11 @@
 //!   options run to the end of the line, and the refusal of an option the command does not
 //!   have;
 //! - `/help`, one line per game.
+//!
+//! What the front end must do besides handing a command over (open a thread, defer, draw a
+//! picture, answer privately, ask another of the service's entries) is declared here too
+//! ([`Run`], [`Desk`] and the answer's fields of [`Declared`]), so the front end routes
+//! every command by its declaration and names none.
 
 use super::Command;
 
@@ -65,6 +70,26 @@ pub struct Declared {
     pub games: &'static [&'static str],
     /// How the front end runs it.
     pub run: Run,
+    /// Answered to the caller only, whatever the reply says (a player's own list).
+    pub private: bool,
+    /// Answered, when in public, with a picture the service draws for it
+    /// ([`Run::Anywhere`]), attached under this file name.
+    pub picture: Option<&'static str>,
+    /// Answered, when accepted, with the reply's text as a file to the caller only: see
+    /// [`Attached`].
+    pub file: Option<Attached>,
+    /// The display names of the caller and of the users its options name are remembered
+    /// first (for the pictures that name players).
+    pub remembers_names: bool,
+}
+
+/// A reply's text sent as a file (an export to import elsewhere).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attached {
+    /// The file's name.
+    pub name: &'static str,
+    /// The message the file comes with.
+    pub caption: &'static str,
 }
 
 /// A command of every game.
@@ -115,6 +140,9 @@ impl Who {
 pub enum Run {
     /// Hands it to the game of the thread it was typed in and answers.
     Act,
+    /// Runs in any channel, without a game: the service's entry [`Desk`] answers it for the
+    /// caller on the server it was typed in.
+    Anywhere(Desk),
     /// Opens a game in a new thread, named after the game's title.
     NewGame {
         /// The game's name, for the thread's.
@@ -129,11 +157,45 @@ pub enum Run {
     Tournament,
     /// Opens a tournament in a new thread.
     NewTournament,
-    /// A signup (the front end also remembers the players' names).
-    Signup,
-    /// `/replay`: drawn off the executor and posted as an attachment (the front end asks
-    /// the service for it).
-    Replay,
+    /// An animation of the thread's game: the options and the game are checked first (a
+    /// refusal is the first response), then the reply is deferred while the service draws it
+    /// off the executor, and posted as an attachment.
+    Animation,
+}
+
+impl Run {
+    /// What it opens a thread of its own for (`game`, `tournament`), if it opens one.
+    pub fn opens(self) -> Option<&'static str> {
+        match self {
+            Run::NewGame { .. } => Some("game"),
+            Run::NewTournament => Some("tournament"),
+            _ => None,
+        }
+    }
+}
+
+/// Which of the service's entries answers a command that runs without a game
+/// ([`Run::Anywhere`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Desk {
+    /// The caller's games on the server.
+    MyGames,
+    /// The caller's vacation on the server, with the days its settings give.
+    Vacation,
+    /// A player's rating on the server.
+    Rating,
+    /// A game's leaderboard on the server.
+    Leaderboard,
+    /// A player's results on the server.
+    Stats,
+}
+
+impl Desk {
+    /// Whether the players its answer names (by id) are shown as mentions (which ping
+    /// nobody).
+    pub fn names_players(self) -> bool {
+        matches!(self, Desk::Rating | Desk::Leaderboard | Desk::Stats)
+    }
 }
 
 /// One option of a command.
@@ -391,6 +453,10 @@ pub const fn command(
         who: Who::Anyone,
         games,
         run: Run::Act,
+        private: false,
+        picture: None,
+        file: None,
+        remembers_names: false,
     }
 }
 
@@ -411,6 +477,43 @@ impl Declared {
     /// Run as `run` says.
     pub const fn run(self, run: Run) -> Declared {
         Declared { run, ..self }
+    }
+
+    /// Run without a game, answered by the service's entry `desk`.
+    pub const fn anywhere(self, desk: Desk) -> Declared {
+        self.run(Run::Anywhere(desk))
+    }
+
+    /// Answered to the caller only.
+    pub const fn private(self) -> Declared {
+        Declared {
+            private: true,
+            ..self
+        }
+    }
+
+    /// Answered in public with the picture the service draws for it, as `file`.
+    pub const fn picture(self, file: &'static str) -> Declared {
+        Declared {
+            picture: Some(file),
+            ..self
+        }
+    }
+
+    /// Answered, when accepted, with its reply as the file `name`, with `caption`, privately.
+    pub const fn file(self, name: &'static str, caption: &'static str) -> Declared {
+        Declared {
+            file: Some(Attached { name, caption }),
+            ..self
+        }
+    }
+
+    /// Remembers the display names of its caller and of the users it names.
+    pub const fn remembers_names(self) -> Declared {
+        Declared {
+            remembers_names: true,
+            ..self
+        }
     }
 
     /// A game's `/<game> new`: for organisers, creating a `title` game (its settings from the

@@ -2,6 +2,7 @@
 //! gateway on loopback), driven as six players, an organiser and a moderator.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod anywhere;
 mod bench;
 mod chex;
 mod draft;

@@ -2,7 +2,7 @@
 //! `/resign`, `/revert`, the draw offers), and `/help` and `/settings`, which belong to no
 //! game. An option one game alone reads says so (`only`), for that game's help.
 
-use super::{command, opt, Declared, Entry, Kind, Opt, Run, To, Who, COUNT, NUMBER, SWITCH};
+use super::{command, opt, Declared, Desk, Entry, Kind, Opt, Run, To, Who, COUNT, NUMBER, SWITCH};
 
 use super::EVERY as ALL;
 use crate::games::kfb::commands::ARMIES;
@@ -117,7 +117,7 @@ pub static ENTRIES: &[Entry] = &[
                 ),
             ],
         )
-        .run(Run::Replay),
+        .run(Run::Animation),
     ),
     Entry::One(command(
         "resign",
@@ -163,36 +163,50 @@ pub static ENTRIES: &[Entry] = &[
         &["ultimate", "chex", "nomic"],
         &[opt("army", "Nomic Chess: the army offered to you", NUMBER).only(&["nomic"])],
     )),
-    Entry::One(command(
-        "mygames",
-        "Your games in progress: those waiting on you first, most urgent first (only you see it)",
-        &[],
-        &[],
-    )),
-    Entry::One(command(
-        "rating",
-        "A player's rating on this server: rating, deviation, games, last change (only you see it)",
-        &[],
-        &[
-            opt("player", "Whose rating (you by default)", Kind::User),
-            opt("game", "Which game (every game they played by default)", RATED),
-        ],
-    )),
-    Entry::One(command(
-        "leaderboard",
-        "The top 20 players of a game on this server by rating",
-        &[],
-        &[opt("game", "Which game", RATED).required()],
-    )),
-    Entry::One(command(
-        "stats",
-        "A player's finished games: results, and the median and slowest time to act",
-        &[],
-        &[
-            opt("player", "Whose games (you by default)", Kind::User),
-            opt("game", "Which game (every game by default)", RATED),
-        ],
-    )),
+    Entry::One(
+        command(
+            "mygames",
+            "Your games in progress: those waiting on you first, most urgent first (only you see it)",
+            &[],
+            &[],
+    )
+        .anywhere(Desk::MyGames)
+        .private(),
+    ),
+    Entry::One(
+        command(
+            "rating",
+            "A player's rating on this server: rating, deviation, games, last change (only you see it)",
+            &[],
+            &[
+                opt("player", "Whose rating (you by default)", Kind::User),
+                opt("game", "Which game (every game they played by default)", RATED),
+            ],
+    )
+        .anywhere(Desk::Rating),
+    ),
+    Entry::One(
+        command(
+            "leaderboard",
+            "The top 20 players of a game on this server by rating",
+            &[],
+            &[opt("game", "Which game", RATED).required()],
+    )
+        .anywhere(Desk::Leaderboard)
+        .picture("leaderboard.png"),
+    ),
+    Entry::One(
+        command(
+            "stats",
+            "A player's finished games: results, and the median and slowest time to act",
+            &[],
+            &[
+                opt("player", "Whose games (you by default)", Kind::User),
+                opt("game", "Which game (every game by default)", RATED),
+            ],
+    )
+        .anywhere(Desk::Stats),
+    ),
     Entry::One(command(
         "notify",
         "Your reminders: on or off, how often, quiet hours in your zone (only you see it)",
@@ -219,20 +233,24 @@ pub static ENTRIES: &[Entry] = &[
             .hint("<zone>"),
         ],
     )),
-    Entry::One(command(
-        "vacation",
-        "Be away: your turn limits and reminders stop until then (only you see it); or off",
-        &[],
-        &[
-            opt(
-                "until",
-                "Back on this date or after this long: 2026-01-05, 2026-01-05 18:00 (your zone), 5d",
-                Kind::Line,
-            )
-            .hint("<date|duration>"),
-            opt("off", "End your vacation now", Kind::Bool),
-        ],
-    )),
+    Entry::One(
+        command(
+            "vacation",
+            "Be away: your turn limits and reminders stop until then (only you see it); or off",
+            &[],
+            &[
+                opt(
+                    "until",
+                    "Back on this date or after this long: 2026-01-05, 2026-01-05 18:00 (your zone), 5d",
+                    Kind::Line,
+                )
+                .hint("<date|duration>"),
+                opt("off", "End your vacation now", Kind::Bool),
+            ],
+    )
+        .anywhere(Desk::Vacation)
+        .private(),
+    ),
     Entry::One(
         command(
             "resume",

@@ -182,7 +182,11 @@ pub static ENTRIES: &[Entry] = &[
                 "Export the tournament as a TRF file (only you see it)",
                 &[],
                 &[],
-            )),
+            ))
+            .file(
+                "tournament.trf",
+                "The tournament in the FIDE Tournament Report File format: tournament.trf",
+            ),
             anyone(command(
                 "tournament status",
                 "Show the tournament: settings, signups, teams, round (only you see it)",
@@ -205,7 +209,8 @@ pub static ENTRIES: &[Entry] = &[
                 opt("mate2", "A second teammate", Kind::User),
             ],
         )
-        .run(Run::Signup),
+        .run(Run::Tournament)
+        .remembers_names(),
     ),
     Entry::One(anyone(command(
         "withdraw",
@@ -214,3 +219,24 @@ pub static ENTRIES: &[Entry] = &[
         &[],
     ))),
 ];
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_result_choice_is_one_the_command_layer_reads() {
+        let result = crate::commands::declare::all()
+            .find(|d| d.path == "tournament result")
+            .and_then(|d| d.options.iter().find(|o| o.name == "result"))
+            .unwrap();
+        let crate::commands::declare::Kind::Choice(choices) = result.kind else {
+            panic!("result is a choice");
+        };
+        assert_eq!(choices.len(), 7);
+        for shown in choices {
+            let code = crate::commands::declare::Opt::choice_value(shown);
+            if code != "auto" {
+                crate::tournament::MatchResult::parse(code).unwrap();
+            }
+        }
+    }
+}

@@ -1,12 +1,15 @@
-//! `/replay` on Discord: the options and the game are checked first (a refusal is the first
-//! response, private); then the interaction is deferred, the GIF drawn on a picture thread
+//! The commands declared as an animation of the thread's game ([`Run::Animation`]): the
+//! options and the game are checked first (a refusal is the first response, private); then the
+//! interaction is deferred, the GIF drawn on a picture thread
 //! ([`crate::service::Service::draw_replay`]) and posted in the thread as an attachment.
+//!
+//! [`Run::Animation`]: crate::commands::declare::Run::Animation
 
 use super::context::{now, BotError, Ctx};
 use super::respond::Outgoing;
 use crate::commands::Command;
 
-/// Answers `/replay`.
+/// Answers a command declared as an animation.
 pub(super) async fn run(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     let state = ctx.data();
     let thread = ctx.interaction.channel_id.to_string();
