@@ -37,6 +37,16 @@ pub struct Setup<S> {
     pub settings: S,
 }
 
+impl<S: Clone> Setup<S> {
+    /// A game's on a [`Table`]: the users it began with and its settings.
+    pub fn of<R: Fold<Settings = S>>(game: &Table<R>) -> Setup<S> {
+        Setup {
+            users: game.original.clone(),
+            settings: game.settings.clone(),
+        }
+    }
+}
+
 /// An export's first lines: `[Event "…"]` (`event_tag`) and `[Variant "<variant>"]`.
 pub fn head(event_tag: &str, variant: &str) -> String {
     let mut s = format!("{event_tag}\n");
@@ -94,15 +104,16 @@ pub fn push_result_and_log<S: Serialize, A: Serialize>(
 }
 
 /// [`push_result_and_log`] for a game on a [`Table`], each entry worded as its rules
-/// describe it ([`Fold::describe`]).
+/// describe it ([`Fold::describe`]); the result is `*` while the game is in play (`None`).
 pub fn push_result_and_table<S: Serialize, R: Fold>(
     s: &mut String,
-    result: &str,
+    result: Option<String>,
     setup: &S,
     game: &Table<R>,
 ) where
     R::Action: Serialize,
 {
+    let result = result.as_deref().unwrap_or("*");
     push_result_and_log(s, result, setup, &game.log, |e| {
         crate::layer::log::export_line(e, "", &R::describe(game, e))
     });

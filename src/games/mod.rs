@@ -112,6 +112,30 @@ pub mod pictures;
 pub mod seeded;
 pub mod text_error;
 
+/// One rank of a position text's placement field, as FEN writes it: each piece's letters,
+/// each run of empty squares as its length (`r2k3`).
+pub fn fen_rank<P: std::fmt::Display>(squares: impl IntoIterator<Item = Option<P>>) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let mut empty = 0;
+    for square in squares {
+        match square {
+            Some(p) => {
+                if empty > 0 {
+                    let _ = write!(s, "{empty}");
+                    empty = 0;
+                }
+                let _ = write!(s, "{p}");
+            }
+            None => empty += 1,
+        }
+    }
+    if empty > 0 {
+        let _ = write!(s, "{empty}");
+    }
+    s
+}
+
 /// Declares a game's `Refusal`: `Rule(String)`, a refusal in the players' words, first; the
 /// game's own variants; then `Log`, an undo the log refuses ([`log::LogError`]). Gives it
 /// `From` a message (so `?` carries a helper's `String` refusal on) and the game's
@@ -154,3 +178,17 @@ pub use crate::layer::seed::{drawn_seed, parse_seed, MAX_SEED};
 pub mod nomic;
 pub mod party;
 pub mod ultimate;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_rank_counts_its_empty_squares() {
+        assert_eq!(
+            super::fen_rank([Some('r'), None, None, Some('k'), None]),
+            "r2k1"
+        );
+        assert_eq!(super::fen_rank::<char>([None, None, None]), "3");
+        assert_eq!(super::fen_rank([Some("{H:3}"), Some("T")]), "{H:3}T");
+        assert_eq!(super::fen_rank::<char>([]), "");
+    }
+}

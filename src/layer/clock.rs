@@ -313,11 +313,60 @@ pub fn until_text(back: Timestamp, now: Timestamp) -> String {
     format!("away until {when}")
 }
 
+/// Whether `name`'s move limit has run out by `now`, for an organiser who resigns or
+/// concedes for them: `due` is when it runs out on this clock, `None` while it stops (the
+/// game paused, the player away: no overrun can be resigned for then); `limit`, when given,
+/// is named in the refusal.
+///
+/// # Errors
+/// The limit stops, or has not run out yet.
+pub fn overran(
+    name: &str,
+    due: Option<Timestamp>,
+    now: Timestamp,
+    limit: Option<u64>,
+) -> Result<(), String> {
+    let Some(due) = due else {
+        return Err(format!(
+            "{name} has not overrun: the move limit stops while the game is paused or they are away"
+        ));
+    };
+    if now < due {
+        let limit = limit.map_or(String::new(), |l| {
+            format!(" ({})", crate::time::format_duration(l))
+        });
+        return Err(format!(
+            "{name} has not overrun yet: the move limit{limit} runs out in {}",
+            crate::time::format_duration(due - now)
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const H: Timestamp = 3600;
+
+    #[test]
+    fn an_overrun_stands_only_once_the_limit_ran_out() {
+        let stopped = overran("ann", None, 5 * H, Some(H)).unwrap_err();
+        assert!(
+            stopped.contains("ann has not overrun: the move limit stops"),
+            "{stopped}"
+        );
+        assert_eq!(
+            overran("ann", Some(2 * H), H, Some(H)).unwrap_err(),
+            "ann has not overrun yet: the move limit (1h) runs out in 1h"
+        );
+        assert_eq!(
+            overran("bob", Some(2 * H), H, None).unwrap_err(),
+            "bob has not overrun yet: the move limit runs out in 1h"
+        );
+        assert_eq!(overran("ann", Some(2 * H), 2 * H, None), Ok(()));
+        assert_eq!(overran("ann", Some(2 * H), 3 * H, Some(H)), Ok(()));
+    }
 
     #[test]
     fn a_limit_stops_while_its_player_is_away() {

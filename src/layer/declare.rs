@@ -297,6 +297,16 @@ pub const STALL: Opt = opt(
 /// `position:` on a `/<game> new` that may start from a position text.
 pub const POSITION: Opt =
     opt("position", "Start from this position text", Kind::Line).hint("<position text>");
+/// `move_limit:` on a `/<game> new` whose limit only announces an overrun (Chex,
+/// Ultimate Chess).
+pub const MOVE_LIMIT: Opt = opt(
+    "move_limit",
+    "Announce a player who takes longer than this, like 2d (default none)",
+    Kind::Text,
+)
+.hint("<duration>");
+/// `for:`, the player an organiser's or an Umpire's command is for.
+pub const FOR_WHOM: Opt = opt("for", "For whom", Kind::User).required();
 /// On or off.
 pub const SWITCH: Kind = Kind::Choice(&["on", "off"]);
 /// `vacation:` on every `/<game> new` and `/tournament new`: whether the game waits for

@@ -709,8 +709,45 @@ impl dyn ThreadGame + '_ {
 /// its kind, its settings as stored, its log, its players' vacations, a copy, and itself as
 /// [`Any`]. A game on a [`crate::layer::table::Table`] also gets its pace, its revert's
 /// preview and the log's own actions ([`bookkeep`]), replied to as its `replies` closure
-/// says. Written once here so the games' command files keep only what differs.
+/// says; `seats`, `engine_notation` and `move_limit` add what a game seated by its table's
+/// users, written in the engine's notation or timed by an optional move limit writes alike. Written once here so the games' command files
+/// keep only what differs.
 macro_rules! common_methods {
+    // A game seated by its table's users (substitutes in), whose own `finished` says when
+    // it is over.
+    (seats) => {
+        fn users(&self) -> Vec<String> {
+            self.users.clone()
+        }
+
+        fn finished(&self) -> bool {
+            Self::finished(self)
+        }
+    };
+    // A game whose plays are written in the engine's notation.
+    (engine_notation) => {
+        fn read_play(&self, play: &str) -> Result<(), String> {
+            $crate::layer::premove::engine_play(play)
+        }
+    };
+    // A game whose player to move may have a `move_limit` (its settings', in seconds): its
+    // own `due` says when the one on turn overruns it, and its `overrun_text` is what they
+    // and the organiser are told then.
+    (move_limit) => {
+        fn limits_text(&self) -> Option<String> {
+            Some($crate::layer::game::move_limit_text(self.settings.move_limit))
+        }
+
+        fn due(
+            &self,
+            after: $crate::time::Timestamp,
+            until: $crate::time::Timestamp,
+        ) -> Vec<$crate::layer::game::Due> {
+            $crate::layer::game::overrun_in(Self::due(self), (after, until), self.creator(), |s| {
+                (s.index(), self.user(s), self.overrun_text(s))
+            })
+        }
+    };
     // A game kept on a [`crate::layer::table::Table`]; `$reply` makes the layer's reply of
     // the game and one of its accepted actions.
     ($kind:expr; replies $reply:expr) => {
@@ -930,6 +967,14 @@ pub fn overrun_in<'a, S: Copy>(
         .collect()
 }
 
+/// A move limit as a game's settings line tells it: `move limit 2d`, or `no move limit`.
+pub fn move_limit_text(limit: Option<u64>) -> String {
+    match limit {
+        Some(l) => format!("move limit {}", crate::time::format_duration(l)),
+        None => "no move limit".into(),
+    }
+}
+
 /// An on/off option's value (`on`, `yes`, `true`, or `off`, `no`, `false`, in any case);
 /// `None` for anything else.
 pub fn switch(value: &str) -> Option<bool> {
@@ -956,6 +1001,22 @@ pub fn duration_opt(cmd: &Command, key: &str) -> Result<Option<u64>, String> {
     cmd.opt(key)
         .map(|l| crate::time::parse_duration(l).map_err(|e| e.to_string()))
         .transpose()
+}
+
+/// What `/<group> new` of a game with an optional move limit reads alike: `move_limit:`
+/// and `seed:` into the request's own (kept when not given), `position:` (none when not
+/// given), then the pace (`remind:`, `stall:`, `vacation:`) its settings keep once made.
+///
+/// # Errors
+/// An option that does not read.
+pub fn timed_opts(
+    cmd: &Command,
+    (move_limit, seed, position): (&mut Option<u64>, &mut u64, &mut Option<String>),
+) -> Result<crate::layer::pace::Pace, String> {
+    *move_limit = duration_opt(cmd, "move_limit")?.or(*move_limit);
+    *seed = seed_opt(cmd)?.unwrap_or(*seed);
+    *position = cmd.opt("position").map(str::to_string);
+    pace_opt(cmd)
 }
 
 /// `seed:<n>` of `/<group> new`, if given (shared rules 0.5).

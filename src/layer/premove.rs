@@ -37,6 +37,26 @@ use crate::time::Timestamp;
 pub const MAX_LINES: usize = 10;
 /// Rounds (pairs, in Kung Fu Bughouse) in one line.
 pub const MAX_ROUNDS: usize = 10;
+/// The seat of a user who sets conditional moves, if they have one.
+///
+/// # Errors
+/// They have none: only a game's players set lines.
+pub fn seated<S>(seat: Option<S>) -> Result<S, String> {
+    seat.ok_or_else(|| {
+        "you do not play in this game: only its players set conditional moves".to_string()
+    })
+}
+
+/// Whether `play` reads in the engine's notation (`e2-e4`, `Nb1xc3+`, `0-0`), the position
+/// aside ([`ThreadGame::read_play`] of a game played in it).
+///
+/// # Errors
+/// Why it does not read.
+pub fn engine_play(play: &str) -> Result<(), String> {
+    crate::engine::notation::parse_text(play)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
 /// Replies played from lines after one action, at most (a guard: each is a real move).
 const MAX_FIRED: usize = 64;
 

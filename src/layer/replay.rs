@@ -222,6 +222,35 @@ impl Frames {
         Ok(frames)
     }
 
+    /// [`Frames::of`] for a game of one board (`board:` refused): a frame for each action
+    /// `shown` draws, each picture the game's `view` of the entry and the game just after
+    /// it.
+    ///
+    /// # Errors
+    /// `board:` given, as [`Frames::of`].
+    pub fn one_board<G, V>(
+        game: &G,
+        opts: &ReplayOptions,
+        shown: impl Fn(&G::Action) -> bool,
+        view: impl Fn(&Entry<G::Action>, &G) -> V,
+        caption: impl FnMut(&Entry<G::Action>, &G) -> String,
+    ) -> Result<Frames, String>
+    where
+        G: Folded,
+        G::Action: Logged,
+        G::Error: std::fmt::Display,
+        V: Still + 'static,
+    {
+        opts.one_board()?;
+        Frames::of(
+            game,
+            opts,
+            |e, _| shown(&e.action),
+            |e, snap| Some(Arc::new(view(e, snap)) as Arc<dyn Still>),
+            caption,
+        )
+    }
+
     /// One entry of the log in effect, folded: its number, whether it changed the board,
     /// its picture (made only if needed; `None` while there is no board) and its caption.
     pub fn step(
@@ -340,6 +369,11 @@ impl Frames {
             })
         }))
     }
+}
+
+/// An entry's caption: its number and what it did (`#12 ann Nb1-c3`).
+pub fn numbered<A>(e: &Entry<A>, what: &str) -> String {
+    format!("#{} {what}", e.number.unwrap_or(0))
 }
 
 /// The line under every caption: the game and its players (`Chex · ann vs ben`).

@@ -122,9 +122,49 @@ impl<R: Fold> Table<R> {
         }
     }
 
+    /// A table of exactly `seats` users rebuilt from its stored log, its state beginning as
+    /// `state` ([`Table::with_log`], then replayed); `wrong` is the refusal of any other
+    /// number of users (`a Chex game has two seats`).
+    ///
+    /// # Errors
+    /// Another number of users, or a log that does not replay.
+    pub fn seated_from_log(
+        settings: R::Settings,
+        users: Vec<String>,
+        log: impl Into<Log<R::Action>>,
+        state: R::State,
+        (seats, wrong): (usize, &str),
+    ) -> Result<Self, R::Refusal> {
+        if users.len() != seats {
+            return Err(R::Refusal::from(wrong.to_string()));
+        }
+        let mut table = Table::with_log(settings, users, log, state);
+        table.replay()?;
+        Ok(table)
+    }
+
     /// The state the log folds into.
     pub fn state(&self) -> &R::State {
         &self.state
+    }
+
+    /// When `seat`, to act since `started`, overruns a move limit of `limit` seconds on the
+    /// layer's clock: the limit stops while its player `user` is away (shared rules 7.5).
+    /// `None` without a limit, or while it stops.
+    pub fn move_due<S>(
+        &self,
+        seat: S,
+        user: &str,
+        started: Timestamp,
+        limit: Option<u64>,
+    ) -> Option<(S, Timestamp)> {
+        Some((seat, self.away.deadline(user, started, limit?)?))
+    }
+
+    /// The organiser, told of an overrun with its player: whoever created the game (the
+    /// actor of the log's first entry).
+    pub fn creator(&self) -> Option<&str> {
+        self.log.first().map(|e| e.actor.as_str())
     }
 
     /// Refuses once the game is over (`the game is over: White wins by checkmate`).

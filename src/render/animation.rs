@@ -111,6 +111,29 @@ pub trait Still: std::fmt::Debug + Send + Sync {
     fn as_any(&self) -> &dyn Any;
 }
 
+/// Implements [`Still`] for a game's view that `draw` draws whole (any earlier picture's
+/// palette kept, as [`Still::draw_over`] does by default), headed as `headline` words it
+/// (`|view| …`), and known back as itself.
+macro_rules! still {
+    ($view:ty, drawn by $draw:path, headed |$v:ident| $headline:expr) => {
+        impl $crate::render::animation::Still for $view {
+            fn draw(&self) -> Result<$crate::render::canvas::Canvas, $crate::render::RenderError> {
+                $draw(self)
+            }
+
+            fn headline(&self) -> String {
+                let $v = self;
+                $headline
+            }
+
+            fn as_any(&self) -> &dyn std::any::Any {
+                self
+            }
+        }
+    };
+}
+pub(crate) use still;
+
 /// One board of any game of the engine (a single KFB board, with `board:`).
 #[derive(Clone, Debug)]
 pub struct BoardStill {

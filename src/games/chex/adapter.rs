@@ -6,15 +6,14 @@ use crate::games::chex::{
     self, export, parse_turn, DrawMode, Game, Request, Settings, Side, StalemateMode,
 };
 use crate::layer::game::{
-    self as layer, announced, draw_offer, duration_opt, main_text, overrun_in, seed_opt, Asker,
-    Due, GameKind, NewGame, PictureJob, ThreadGame,
+    self as layer, announced, draw_offer, main_text, Asker, GameKind, NewGame, PictureJob,
+    ThreadGame,
 };
 use crate::layer::replay::{self as replay, Frames, ReplayJob, ReplayOptions};
 use crate::layer::{mention, Caller, Command, Notify, Reply};
 use std::sync::Arc;
 
 use super::picture::ChexView;
-use crate::render::animation::Still;
 use crate::time::Timestamp;
 
 /// Chex in the game layer.
@@ -58,10 +57,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
             .parse()
             .map_err(|_| "max_board must be a whole number from 8 to 26".to_string())?;
     }
-    new.move_limit = duration_opt(cmd, "move_limit")?.or(new.move_limit);
-    new.seed = seed_opt(cmd)?.unwrap_or(new.seed);
-    new.position = cmd.opt("position").map(str::to_string);
-    let pace = layer::pace_opt(cmd)?;
+    let pace = layer::timed_opts(cmd, (&mut new.move_limit, &mut new.seed, &mut new.position))?;
     let mut game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
     game.settings.pace = pace;
     let text = format!(
@@ -162,15 +158,18 @@ fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>
     }))
 }
 
+/// Whether an action changes the board a replay draws: a draw, a placement, a move.
+fn drawn(a: &chex::Action) -> bool {
+    matches!(
+        a,
+        chex::Action::Draw { .. } | chex::Action::Place { .. } | chex::Action::Move { .. }
+    )
+}
+
 impl ThreadGame for Game {
     layer::common_methods!(KIND; replies |g, a| accepted(g, a));
-
-    fn limits_text(&self) -> Option<String> {
-        Some(match self.settings.move_limit {
-            Some(l) => format!("move limit {}", crate::time::format_duration(l)),
-            None => "no move limit".into(),
-        })
-    }
+    layer::common_methods!(seats);
+    layer::common_methods!(move_limit);
 
     /// `/resign` ends the game: asked once.
     fn confirm_first(&self, user: &str, cmd: &Command) -> Option<String> {
@@ -184,10 +183,6 @@ impl ThreadGame for Game {
         Err("Chex has no conditional moves: each turn begins with a random draw, so no reply can be known before it".into())
     }
 
-    fn users(&self) -> Vec<String> {
-        self.users.clone()
-    }
-
     /// The side to act: a draw and its placing, or a move (Chex rules 5.2).
     fn waits(&self, now: Timestamp) -> Vec<layer::Wait> {
         // Only actions change who is to move: the move limit merely announces an overrun.
@@ -197,10 +192,6 @@ impl ThreadGame for Game {
             .into_iter()
             .collect();
         layer::waiting(self, |_| asked.clone(), now)
-    }
-
-    fn finished(&self) -> bool {
-        Game::finished(self)
     }
 
     fn placings(&self) -> Option<Vec<crate::rating::Side>> {
@@ -266,13 +257,6 @@ impl ThreadGame for Game {
         export::export(self)
     }
 
-    fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due> {
-        let organiser = self.log.first().map(|e| e.actor.as_str());
-        overrun_in(Game::due(self), (after, until), organiser, |s| {
-            (s.index(), self.user(s), self.overrun_text(s))
-        })
-    }
-
     fn pictured(&self, command: &str) -> bool {
         // Every board action, and the board reposted after a takeback or a revert (§5.5).
         matches!(command, "move" | "draw" | "place" | "takeback" | "revert")
@@ -287,21 +271,13 @@ impl ThreadGame for Game {
     }
 
     fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
-        opts.one_board()?;
         // A move's caption names it in the labels its frame draws: who, by action number.
         let mut who: std::collections::HashMap<u32, String> = std::collections::HashMap::new();
-        let mut frames = Frames::of(
+        let mut frames = Frames::one_board(
             self,
             opts,
-            |e, _| {
-                matches!(
-                    e.action,
-                    chex::Action::Draw { .. }
-                        | chex::Action::Place { .. }
-                        | chex::Action::Move { .. }
-                )
-            },
-            |_, snap| Some(Arc::new(super::picture::chex_view(snap)) as Arc<dyn Still>),
+            drawn,
+            |_, snap| super::picture::chex_view(snap),
             |e, _| {
                 let what = chex::describe(&e.action, &self.users);
                 let n = e.number.unwrap_or(0);

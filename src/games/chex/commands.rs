@@ -2,7 +2,7 @@
 //! (Chex rules 5.10).
 
 use crate::layer::declare::{
-    command, opt, Entry, Kind, Who, COUNT, POSITION, REMIND, SEED, STALL, VACATION,
+    command, opt, Entry, Kind, Who, COUNT, MOVE_LIMIT, POSITION, REMIND, SEED, STALL, VACATION,
 };
 
 const CHEX: &[&str] = &["chex"];
@@ -38,12 +38,7 @@ pub static ENTRIES: &[Entry] = &[
                         "Largest board, files and ranks (8-26, default 26)",
                         Kind::Int { min: 8, max: 26 },
                     ),
-                    opt(
-                        "move_limit",
-                        "Announce a player who takes longer than this, like 2d (default none)",
-                        Kind::Text,
-                    )
-                    .hint("<duration>"),
+                    MOVE_LIMIT,
                     opt(
                         "seed",
                         "Seed of the stacks' shuffle (default: random; its SHA-256 is shown)",

@@ -77,7 +77,9 @@
 //! - [`Position`]: pieces on absolute squares, stacks, legal plays, the shown board;
 //! - the position text (`Position::from_text`, `Position::to_text`);
 //! - [`shuffle`]: the seeded shuffle of the stacks and the seed's hash;
-//! - [`Game`]: the append-only log of actions replayed into the state;
+//! - [`Game`]: the append-only log of actions replayed into the state (`game.rs`: its types,
+//!   queries and texts; `game/actions.rs`: requests checked and logged, takeback and revert;
+//!   `game/fold.rs`: how one action changes the state);
 //! - [`export`]: the game as text, and back.
 pub mod adapter;
 pub mod commands;

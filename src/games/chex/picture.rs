@@ -423,24 +423,10 @@ fn fonts_width(fonts: &Fonts, text: &str, px: f32) -> f32 {
     crate::render::canvas::text_width(&fonts.bold, px, text)
 }
 
-impl crate::render::animation::Still for ChexView {
-    fn draw(&self) -> Result<Canvas, RenderError> {
-        draw_chex(self)
-    }
-
-    fn headline(&self) -> String {
-        format!(
-            "{} · {} · last: {}",
-            self.title,
-            self.status,
-            self.last_text.as_deref().unwrap_or("none")
-        )
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
+crate::render::animation::still!(ChexView, drawn by draw_chex, headed |v| {
+    let last = v.last_text.as_deref().unwrap_or("none");
+    format!("{} · {} · last: {last}", v.title, v.status)
+});
 
 #[cfg(test)]
 mod tests {

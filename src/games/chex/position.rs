@@ -692,27 +692,13 @@ impl Position {
     /// The placement field: the shown board, top rank first.
     pub fn placement(&self) -> String {
         let f = self.frame();
-        let mut rows = Vec::new();
-        for r in (0..f.height as i32).rev() {
-            let mut s = String::new();
-            let mut empty = 0;
-            for c in 0..f.width as i32 {
-                match self.at((f.origin.0 + c, f.origin.1 + r)) {
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push(p.fen());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            rows.push(s);
-        }
+        let rows: Vec<String> = (0..f.height as i32)
+            .rev()
+            .map(|r| {
+                let rank = (0..f.width as i32).map(|c| f.origin.0 + c);
+                crate::games::fen_rank(rank.map(|x| self.at((x, f.origin.1 + r)).map(|p| p.fen())))
+            })
+            .collect();
         rows.join("/")
     }
 

@@ -355,6 +355,8 @@ fn proxy(
 impl ThreadGame for Game {
     // Posts while a player is away do not count against them: replay with the vacations.
     layer::common_methods!(KIND, replays; replies |_, a| accepted(a));
+    layer::common_methods!(seats);
+    layer::common_methods!(engine_notation);
 
     fn limits_text(&self) -> Option<String> {
         Some(format!(
@@ -377,18 +379,10 @@ impl ThreadGame for Game {
         ))
     }
 
-    fn read_play(&self, play: &str) -> Result<(), String> {
-        crate::engine::notation::parse_text(play)
-            .map(|_| ())
-            .map_err(|e| e.to_string())
-    }
-
     /// Lines per board: pairs of the board opponent's move and the player's reply; no turns
     /// (a reply is played as soon as its move is, the opponent's move lifting the lock).
     fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
-        let seat = self
-            .seat_of(user)
-            .ok_or("you do not play in this game: only its players set conditional moves")?;
+        let seat = crate::layer::premove::seated(self.seat_of(user))?;
         let st = self.state();
         let boards = st
             .boards
@@ -435,10 +429,6 @@ impl ThreadGame for Game {
 
     fn organiser(&self) -> Option<String> {
         self.settings.created.as_ref().map(|c| c.0.clone())
-    }
-
-    fn users(&self) -> Vec<String> {
-        self.users.clone()
     }
 
     /// In the draft, the team on turn; then, on each board, the player to move whose
@@ -503,10 +493,6 @@ impl ThreadGame for Game {
                 Some(wait(to_move, format!("move on board {board}"), (since, began)))
             })
             .collect()
-    }
-
-    fn finished(&self) -> bool {
-        Game::finished(self)
     }
 
     /// The two teams (seats 0-2 and 3-5), the winning team first.

@@ -2,7 +2,7 @@
 //! `/proxy` (KFB rules 1.2, 1.9, 1.10).
 
 use crate::layer::declare::{
-    command, opt, Entry, Kind, Who, NUMBER, REMIND, SEED, STALL, SWITCH, VACATION,
+    command, opt, Entry, Kind, Who, FOR_WHOM, NUMBER, REMIND, SEED, STALL, SWITCH, VACATION,
 };
 
 /// The armies of Chess with Different Armies (KFB's drops and draft).
@@ -102,7 +102,7 @@ pub static ENTRIES: &[Entry] = &[
                 KFB,
                 &[
                     opt("player", "Who may act", Kind::User).required(),
-                    opt("for", "For whom", Kind::User).required(),
+                    FOR_WHOM,
                 ],
             )
             .by(Who::Organisers),
@@ -112,7 +112,7 @@ pub static ENTRIES: &[Entry] = &[
                 KFB,
                 &[
                     opt("player", "Who may no longer act", Kind::User).required(),
-                    opt("for", "For whom", Kind::User).required(),
+                    FOR_WHOM,
                 ],
             )
             .by(Who::Organisers),

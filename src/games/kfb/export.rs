@@ -31,11 +31,7 @@ pub fn bpgn(game: &Game) -> String {
         None => "*".into(),
     };
     push_tag(&mut s, "Result", result);
-    let setup = Setup {
-        users: game.original.clone(),
-        settings: game.settings.clone(),
-    };
-    push_setup(&mut s, &setup);
+    push_setup(&mut s, &Setup::of(game));
     let st = game.state();
     if let Some(boards) = &st.boards {
         for (i, b) in boards.iter().enumerate() {

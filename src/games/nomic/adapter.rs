@@ -13,10 +13,8 @@ use crate::layer::game::{
 };
 use crate::layer::replay::{self as replay, Frames, ReplayJob, ReplayOptions};
 use crate::layer::{mention, Caller, Command, Notify, Reply};
-use std::sync::Arc;
 
 use crate::games::nomic::picture::{army_colour_name, render_nomic, HalfView, JoinView, NomicView};
-use crate::render::animation::Still;
 use crate::time::{parse_duration, Timestamp};
 
 /// Nomic Chess in the game layer.
@@ -658,9 +656,22 @@ fn vote_buttons(thread: &str, proposal: u32) -> Vec<String> {
         .collect()
 }
 
+/// Whether an action changes the board a replay draws: a push, a move, a Referee's edit or a
+/// demotion.
+fn drawn(a: &nomic::Action) -> bool {
+    matches!(
+        a,
+        nomic::Action::Push { .. }
+            | nomic::Action::Move { .. }
+            | nomic::Action::Edit(_)
+            | nomic::Action::Demote { .. }
+    )
+}
+
 impl ThreadGame for Game {
     // The limits a replay runs out depend on who was away: replay with them.
     layer::common_methods!(KIND, replays; replies |_, a| accepted(a));
+    layer::common_methods!(seats);
 
     fn limits_text(&self) -> Option<String> {
         let s = &self.state().settings;
@@ -699,14 +710,6 @@ impl ThreadGame for Game {
     fn stalled(&self, now: Timestamp) -> Option<Timestamp> {
         let st = self.state_at(now);
         st.paused.filter(|_| st.stalled)
-    }
-
-    fn users(&self) -> Vec<String> {
-        self.users.clone()
-    }
-
-    fn finished(&self) -> bool {
-        Game::finished(self)
     }
 
     /// The winner first, every other player sharing second (its end names only a winner); a
@@ -851,23 +854,14 @@ impl ThreadGame for Game {
     }
 
     fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
-        opts.one_board()?;
-        let mut frames = Frames::of(
+        let mut frames = Frames::one_board(
             self,
             opts,
-            |e, _| {
-                matches!(
-                    e.action,
-                    nomic::Action::Push { .. }
-                        | nomic::Action::Move { .. }
-                        | nomic::Action::Edit(_)
-                        | nomic::Action::Demote { .. }
-                )
-            },
-            |e, snap| Some(Arc::new(nomic_view(snap, e.time)) as Arc<dyn Still>),
+            drawn,
+            |e, snap| nomic_view(snap, e.time),
             |e, _| {
                 let what = nomic::describe(&e.action, &self.users);
-                format!("#{} {}: {what}", e.number.unwrap_or(0), e.actor)
+                replay::numbered(e, &format!("{}: {what}", e.actor))
             },
         )?;
         frames.finish(Game::finished(self).then(|| "the game is over".to_string()));

@@ -56,16 +56,16 @@ pub fn export(game: &Game) -> String {
     ));
     push_tag(&mut s, "Seed", st.seed);
     let state = game.state();
-    let result = match (state.over, state.winner) {
-        (true, Some(w)) => format!("{} wins", game.users[w]),
-        (true, None) => "no winner".into(),
-        _ => "*".into(),
-    };
+    let result = state.over.then(|| {
+        state
+            .winner
+            .map_or("no winner".into(), |w| format!("{} wins", game.users[w]))
+    });
     let setup = Setup {
         players: game.original.clone(),
         settings: game.settings.clone(),
     };
-    push_result_and_table(&mut s, &result, &setup, game);
+    push_result_and_table(&mut s, result, &setup, game);
     s
 }
 

@@ -428,19 +428,9 @@ pub fn example_nomic() -> NomicView {
     view
 }
 
-impl crate::render::animation::Still for NomicView {
-    fn draw(&self) -> Result<Canvas, RenderError> {
-        draw_nomic(self)
-    }
-
-    fn headline(&self) -> String {
-        format!("{} · {}", self.title, self.lines.join(" · "))
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
+crate::render::animation::still!(NomicView, drawn by draw_nomic, headed |v| {
+    format!("{} · {}", v.title, v.lines.join(" · "))
+});
 
 #[cfg(test)]
 mod tests {

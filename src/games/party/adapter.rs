@@ -10,9 +10,7 @@ use crate::layer::game::{
 };
 use crate::layer::replay::{self as replay, Frames, ReplayJob, ReplayOptions};
 use crate::layer::{mention, Caller, Command, Notify, Reply};
-use std::sync::Arc;
 
-use crate::render::animation::Still;
 use crate::time::{parse_duration, Timestamp};
 
 /// Party Chess in the game layer.
@@ -417,19 +415,18 @@ impl ThreadGame for Game {
     }
 
     fn replay(&self, opts: &ReplayOptions, now: Timestamp) -> Result<ReplayJob, String> {
-        opts.one_board()?;
         // The default plays that fell due by now are part of the game (as its picture shows).
         let game = self.at(now);
-        let mut frames = Frames::of(
+        let mut frames = Frames::one_board(
             &*game,
             opts,
-            |e, _| {
+            |a| {
                 matches!(
-                    e.action,
+                    a,
                     party::Action::Play { .. } | party::Action::RemoveSwinger { .. }
                 )
             },
-            |_, snap| Some(Arc::new(super::picture::view_of(snap)) as Arc<dyn Still>),
+            |_, snap| super::picture::view_of(snap),
             |e, snap| {
                 let n = e.number.unwrap_or(0);
                 match &e.action {

@@ -2,7 +2,7 @@
 //! `/surrender`, `/pieces` and the ledger (Party rules 3.9).
 
 use crate::layer::declare::{
-    command, opt, Entry, Kind, To, Who, COUNT, REMIND, SEED, STALL, SWITCH, VACATION,
+    command, opt, Entry, Kind, To, Who, COUNT, FOR_WHOM, REMIND, SEED, STALL, SWITCH, VACATION,
 };
 
 const PARTY: &[&str] = &["party"];
@@ -108,7 +108,7 @@ pub static ENTRIES: &[Entry] = &[
                 PARTY,
                 &[
                     opt("piece", "The piece's letter", Kind::Text).required(),
-                    opt("for", "For whom", Kind::User).required(),
+                    FOR_WHOM,
                 ],
             )
             .by(Who::Umpire),

@@ -611,19 +611,7 @@ pub fn example_party() -> Result<PartyView, String> {
     Ok(view_of(&g))
 }
 
-impl crate::render::animation::Still for PartyView {
-    fn draw(&self) -> Result<Canvas, RenderError> {
-        draw_party(self)
-    }
-
-    fn headline(&self) -> String {
-        format!("{} · {}", self.title, self.to_play)
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
+crate::render::animation::still!(PartyView, drawn by draw_party, headed |v| format!("{} · {}", v.title, v.to_play));
 
 #[cfg(test)]
 mod tests {

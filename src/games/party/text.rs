@@ -85,27 +85,13 @@ fn read_piece(body: &str, seat: u8, field: Field) -> Result<Piece, TextError> {
 impl Position {
     /// The placement field.
     pub fn placement(&self) -> String {
-        let mut rows = Vec::with_capacity(SIDE as usize);
-        for rank in (0..SIDE).rev() {
-            let mut s = String::new();
-            let mut empty = 0;
-            for file in 0..SIDE {
-                match Sq::at(file, rank).and_then(|q| self.at(q)) {
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push_str(&piece_text(p));
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            rows.push(s);
-        }
+        let rows: Vec<String> = (0..SIDE)
+            .rev()
+            .map(|rank| {
+                let squares = (0..SIDE).map(|file| Sq::at(file, rank).and_then(|q| self.at(q)));
+                crate::games::fen_rank(squares.map(|p| p.map(piece_text)))
+            })
+            .collect();
         rows.join("/")
     }
 

@@ -7,15 +7,13 @@ use crate::games::ultimate::{
     self, export, square_name, Game, Mode, Request, Seat, Seating, Settings, Stalemate,
 };
 use crate::layer::game::{
-    self as layer, announced, draw_offer, duration_opt, main_text, on_off, overrun_in, seed_opt,
-    Asker, Due, GameKind, NewGame, PictureJob, SquareSeen, ThreadGame,
+    self as layer, announced, draw_offer, main_text, on_off, Asker, GameKind, NewGame, PictureJob,
+    SquareSeen, ThreadGame,
 };
 use crate::layer::replay::{self as replay, Frames, ReplayJob, ReplayOptions};
 use crate::layer::{mention, Caller, Command, Notify, Reply};
-use std::sync::Arc;
 
 use crate::games::ultimate::picture::{parse_cross_square, render_ultimate, CrossPiece, CrossView};
-use crate::render::animation::Still;
 use crate::time::Timestamp;
 
 /// Ultimate Chess in the game layer.
@@ -67,10 +65,8 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     if let Some(v) = cmd.opt("promote_at_file_end") {
         new.promote_at_file_end = on_off("promote_at_file_end", v)?;
     }
-    new.move_limit = duration_opt(cmd, "move_limit")?.or(new.move_limit);
-    new.seed = seed_opt(cmd)?.unwrap_or(new.seed);
-    new.position = cmd.opt("position").map(str::to_string);
-    let pace = layer::pace_opt(cmd)?;
+    let timed = (&mut new.move_limit, &mut new.seed, &mut new.position);
+    let pace = layer::timed_opts(cmd, timed)?;
     let mut game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
     game.settings.pace = pace;
     let seats: Vec<String> = Seat::ALL.iter().map(|&s| game.name(s)).collect();
@@ -223,15 +219,20 @@ pub fn cross_view(game: &Game) -> CrossView {
     view
 }
 
+/// Whether an action changes the board a replay draws: a move, or a concession (the pieces
+/// leave, or change hands).
+fn drawn(a: &ultimate::Action) -> bool {
+    matches!(
+        a,
+        ultimate::Action::Move { .. } | ultimate::Action::Concede { .. }
+    )
+}
+
 impl ThreadGame for Game {
     layer::common_methods!(KIND; replies |g, a| accepted(g, a));
-
-    fn limits_text(&self) -> Option<String> {
-        Some(match self.settings.move_limit {
-            Some(l) => format!("move limit {}", crate::time::format_duration(l)),
-            None => "no move limit".into(),
-        })
-    }
+    layer::common_methods!(seats);
+    layer::common_methods!(engine_notation);
+    layer::common_methods!(move_limit);
 
     /// `/concede` puts its sender out of the game for good: asked once.
     fn confirm_first(&self, user: &str, cmd: &Command) -> Option<String> {
@@ -252,18 +253,10 @@ impl ThreadGame for Game {
         })
     }
 
-    fn read_play(&self, play: &str) -> Result<(), String> {
-        crate::engine::notation::parse_text(play)
-            .map(|_| ())
-            .map_err(|e| e.to_string())
-    }
-
     /// Lines in turns: a play for each seat still in the game that moves before the player,
     /// then the reply.
     fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
-        let seat = self
-            .seat_of(user)
-            .ok_or("you do not play in this game: only its players set conditional moves")?;
+        let seat = crate::layer::premove::seated(self.seat_of(user))?;
         let active = self.position().active();
         if !active.contains(&seat) {
             return Err("you are out of the game".into());
@@ -305,14 +298,6 @@ impl ThreadGame for Game {
                 _ => None,
             })
             .collect()
-    }
-
-    fn users(&self) -> Vec<String> {
-        self.users.clone()
-    }
-
-    fn finished(&self) -> bool {
-        Game::finished(self)
     }
 
     /// By elimination order: the winner (or the players among whom it was drawn) first, then
@@ -377,13 +362,6 @@ impl ThreadGame for Game {
         export::export(self)
     }
 
-    fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due> {
-        let organiser = self.log.first().map(|e| e.actor.as_str());
-        overrun_in(Game::due(self), (after, until), organiser, |s| {
-            (s.index(), self.user(s), self.overrun_text(s))
-        })
-    }
-
     fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {
         let mut view = cross_view(self);
         if let Some(note) = self.away.picture_note(now) {
@@ -397,21 +375,12 @@ impl ThreadGame for Game {
     }
 
     fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
-        opts.one_board()?;
-        let mut frames = Frames::of(
+        let mut frames = Frames::one_board(
             self,
             opts,
-            |e, _| {
-                matches!(
-                    e.action,
-                    ultimate::Action::Move { .. } | ultimate::Action::Concede { .. }
-                )
-            },
-            |_, snap| Some(Arc::new(cross_view(snap)) as Arc<dyn Still>),
-            |e, _| {
-                let what = ultimate::describe(&e.action, &self.users);
-                format!("#{} {what}", e.number.unwrap_or(0))
-            },
+            drawn,
+            |_, snap| cross_view(snap),
+            |e, _| replay::numbered(e, &ultimate::describe(&e.action, &self.users)),
         )?;
         frames.finish(self.result_text());
         frames.job(replay::header(KIND.title, &self.users), opts.speed)

@@ -2,7 +2,7 @@
 //! `/ultimate concede` (Ultimate rules 4.2, 4.9).
 
 use crate::layer::declare::{
-    command, opt, Entry, Kind, Who, REMIND, SEED, STALL, SWITCH, VACATION,
+    command, opt, Entry, Kind, Who, MOVE_LIMIT, REMIND, SEED, STALL, SWITCH, VACATION,
 };
 
 const ULTIMATE: &[&str] = &["ultimate"];
@@ -43,12 +43,7 @@ pub static ENTRIES: &[Entry] = &[
                         "A pawn at the end of a short file promotes there (default off)",
                         SWITCH,
                     ),
-                    opt(
-                        "move_limit",
-                        "Announce a player who takes longer than this, like 2d (default none)",
-                        Kind::Text,
-                    )
-                    .hint("<duration>"),
+                    MOVE_LIMIT,
                     opt("seed", "Seed for the seating (default: random)", SEED),
                     REMIND,
                     STALL,

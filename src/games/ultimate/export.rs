@@ -47,16 +47,11 @@ pub fn export(game: &Game) -> String {
     );
     push_tag(&mut s, "MoveLimit", limit_tag(st.move_limit));
     push_tag(&mut s, "Seed", st.seed);
-    let result = match &game.state().outcome {
-        Some(Outcome::Win(w)) => format!("{} wins", w.name()),
-        Some(Outcome::Draw { .. }) => "draw".into(),
-        None => "*".into(),
-    };
-    let setup = Setup {
-        users: game.original.clone(),
-        settings: game.settings.clone(),
-    };
-    push_result_and_table(&mut s, &result, &setup, game);
+    let result = game.state().outcome.as_ref().map(|o| match o {
+        Outcome::Win(w) => format!("{} wins", w.name()),
+        Outcome::Draw { .. } => "draw".into(),
+    });
+    push_result_and_table(&mut s, result, &Setup::of(game), game);
     s
 }
 

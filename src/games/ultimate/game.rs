@@ -9,7 +9,8 @@ use std::collections::HashMap;
 
 use crate::engine::notation::NotationError;
 use crate::engine::Square;
-use crate::layer::log::{Bookkept, Folded, Logged, Reverting};
+use crate::layer::clock::overran;
+use crate::layer::log::{Bookkept, Logged, Reverting};
 use crate::layer::table::Table;
 use crate::time::{format_duration, Timestamp};
 
@@ -425,13 +426,9 @@ impl Game {
         settings: Settings,
         log: impl Into<crate::layer::log::Log<Action>>,
     ) -> Result<Game, Refusal> {
-        if users.len() != 4 {
-            return refuse("an Ultimate Chess game has four seats");
-        }
         let state = State::new(Position::start(settings.mode), 0);
-        let mut g = Game::with_log(settings, users, log, state);
-        g.replay()?;
-        Ok(g)
+        let seats = (4, "an Ultimate Chess game has four seats");
+        Game::seated_from_log(settings, users, log, state, seats)
     }
 
     // ----- queries -------------------------------------------------------------------
@@ -593,12 +590,8 @@ impl Game {
     /// does not run while they are away, shared rules 7.5).
     pub fn due(&self) -> Option<(Seat, Timestamp)> {
         let seat = self.to_move()?;
-        let start = self.state.turn_started;
-        Some((
-            seat,
-            self.away
-                .deadline(self.user(seat), start, self.settings.move_limit?)?,
-        ))
+        let limit = self.settings.move_limit;
+        self.move_due(seat, self.user(seat), self.state.turn_started, limit)
     }
 
     /// Overruns that fall due in `(after, until]`.
@@ -675,22 +668,8 @@ impl Game {
                         self.name(self.state.pos.turn())
                     ));
                 }
-                // The layer's clock: the limit stops while the game is paused or its player
-                // away, and no overrun can be conceded for then.
-                let Some((_, due)) = self.due() else {
-                    return refuse(format!(
-                        "{} has not overrun: the move limit stops while the game is paused or they are away",
-                        self.name(seat)
-                    ));
-                };
-                if now < due {
-                    return refuse(format!(
-                        "{} has not overrun yet: the move limit ({}) runs out in {}",
-                        self.name(seat),
-                        format_duration(limit),
-                        format_duration(due - now)
-                    ));
-                }
+                let due = self.due().map(|(_, at)| at);
+                overran(&self.name(seat), due, now, Some(limit))?;
                 let to = self.victor_named(seat, to.as_deref())?;
                 Action::Concede {
                     seat,

@@ -814,19 +814,7 @@ pub fn example_ultimate() -> CrossView {
     v
 }
 
-impl crate::render::animation::Still for CrossView {
-    fn draw(&self) -> Result<Canvas, RenderError> {
-        draw_ultimate(self)
-    }
-
-    fn headline(&self) -> String {
-        format!("{} · {}", self.title, self.note)
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
+crate::render::animation::still!(CrossView, drawn by draw_ultimate, headed |v| format!("{} · {}", v.title, v.note));
 
 #[cfg(test)]
 mod tests {

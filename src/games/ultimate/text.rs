@@ -137,11 +137,7 @@ impl Position {
                     .map(|v| format!("{}>{}", s.number(), v.number()))
             })
             .collect();
-        if pairs.is_empty() {
-            "-".into()
-        } else {
-            pairs.join(",")
-        }
+        crate::games::export_common::listed(&pairs, ",")
     }
 
     /// The whole position text.
