@@ -5,7 +5,6 @@
 
 use super::*;
 
-
 /// The two seatings: for each board (board 1, 2, 3), the colours of the team 0 and team 1
 /// players seated there.
 pub(super) const SEATINGS: [[(Colour, Colour); 3]; 2] = [
@@ -82,7 +81,11 @@ pub(super) fn boards_for(seating: usize, perm0: &[Colour; 3], perm1: &[Colour; 3
     boards
 }
 
-pub(super) fn colours_fit(picks: &[Option<Choice>; PLAYERS], team: usize, perm: &[Colour; 3]) -> bool {
+pub(super) fn colours_fit(
+    picks: &[Option<Choice>; PLAYERS],
+    team: usize,
+    perm: &[Colour; 3],
+) -> bool {
     team_players(team)
         .into_iter()
         .zip(perm)
@@ -116,7 +119,11 @@ pub(super) fn completable(picks: &[Option<Choice>; PLAYERS], rules: u8) -> bool 
     false
 }
 
-pub(super) fn orders_possible(picks: &[Option<Choice>; PLAYERS], boards: &Boards, rules: u8) -> bool {
+pub(super) fn orders_possible(
+    picks: &[Option<Choice>; PLAYERS],
+    boards: &Boards,
+    rules: u8,
+) -> bool {
     (0u8..64).any(|mask| {
         let first = |p: usize| mask >> p & 1 == 1;
         let fits =
@@ -128,7 +135,11 @@ pub(super) fn orders_possible(picks: &[Option<Choice>; PLAYERS], boards: &Boards
     })
 }
 
-pub(super) fn armies_possible(picks: &[Option<Choice>; PLAYERS], boards: &Boards, rules: u8) -> bool {
+pub(super) fn armies_possible(
+    picks: &[Option<Choice>; PLAYERS],
+    boards: &Boards,
+    rules: u8,
+) -> bool {
     let mut seq = [0usize; PLAYERS];
     for (i, &(a, b)) in boards.iter().enumerate() {
         seq[2 * i] = a;

@@ -674,8 +674,7 @@ fn valid_choices_match_pick() {
             let valid = d.valid_choices(actor);
             assert!(!valid.is_empty());
             for c in Choice::all() {
-                let accepted =
-                    matches!(d.pick(actor, None, c), Ok(DraftOutcome::Picked { .. }));
+                let accepted = matches!(d.pick(actor, None, c), Ok(DraftOutcome::Picked { .. }));
                 assert_eq!(accepted, valid.contains(&c), "{c} for {actor} in {d:?}");
             }
             ok(&mut d, actor, &valid[rng.next(valid.len())].to_string());
