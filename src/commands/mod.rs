@@ -1,8 +1,9 @@
 //! The command layer: one place that turns what a user typed (slash options or console text)
 //! into game actions and replies. Every front end (console, Discord) goes through it.
 
+pub mod attention;
 pub mod declare;
-mod mygames;
+pub mod mygames;
 pub mod registry;
 pub mod rules;
 mod tournament;
