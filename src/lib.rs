@@ -33,7 +33,9 @@
 //!   [`tournament`]: FIDE Dutch pairings, signups, teams and rounds.
 //! - [`service`]: the hub with storage. One lock per game thread (games never wait for each
 //!   other), games loaded on demand and dropped when idle, every command committed before it
-//!   is answered, timers swept from the stored due times. [`store`]: SQLite or PostgreSQL.
+//!   is answered, timers swept from the stored due times; `/notify`, `/mygames` and `/resume`
+//!   store through it, while what they answer is the command layer's (`commands::attention`,
+//!   `commands::mygames`). [`store`]: SQLite or PostgreSQL.
 //! - Front ends: [`discord`] (poise on serenity), [`console`] (the same commands as text, for
 //!   scripts and tests) and [`cli`] (engine tools: perft, moves, import, export, benches).
 //!

@@ -200,7 +200,7 @@ impl Service {
                 let found = tokio::task::spawn_blocking(move || {
                     let dues = remind::timers(&*game, &place, &att, from, now);
                     let next = if stored {
-                        crate::store::next_due(&*game, &place, &att, now)
+                        remind::next_due(&*game, &place, &att, now)
                     } else {
                         None
                     };
