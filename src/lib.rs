@@ -16,7 +16,9 @@
 //!   games; nothing depends on them).
 //! - [`service`]: the hub with storage. One lock per game thread (games never wait for each
 //!   other), games loaded on demand and dropped when idle, every command committed before it
-//!   is answered, timers swept from the stored due times, ratings from the stored results.
+//!   is answered, timers swept from the stored due times, ratings from the stored results;
+//!   `/notify`, `/mygames` and `/resume` store through it, while what they answer is the
+//!   command layer's (`commands::attention`, `commands::mygames`).
 //!   [`store`]: SQLite or PostgreSQL.
 //! - [`commands`]: the command layer. The hub routes a command to its game or to the layer,
 //!   asks confirmations and answers `/help`; the **registry** (`commands::registry`) lists the

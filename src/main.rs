@@ -326,7 +326,7 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                 .build()?;
             let report = rt.block_on(async {
                 let store = arbiter::store::Store::connect(db.as_deref()).await?;
-                arbiter::service::bench(store, games, actions, tasks).await
+                arbiter::bench::service::bench(store, games, actions, tasks).await
             })?;
             println!("{report}");
         }

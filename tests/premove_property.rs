@@ -27,10 +27,11 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use arbiter::bench::fixtures::SEED_ONE_DRAFT;
 use arbiter::commands::{parse_command, Asker, Caller, LogRow, Reply, Roles, ThreadGame};
 use arbiter::games::seeded::splitmix;
 use arbiter::layer::premove::key;
-use arbiter::service::{Service, SEED_ONE_DRAFT};
+use arbiter::service::Service;
 use arbiter::store::Store;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};

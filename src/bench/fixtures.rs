@@ -7,19 +7,31 @@ use crate::time::Timestamp;
 /// Where the example games' clocks start (2026-01-01T00:00:00Z).
 pub const EXAMPLE_START: Timestamp = 1_767_225_600;
 
-/// The first lines of the example games ([`example_game`]): who types what, as the console
-/// reads it (`org` organises).
-const KFB_SETUP: &[(&str, &str)] = &[
-    (
-        "org",
-        "/kfb new team1:@a @b @c team2:@d @e @f seed:1 move_limit:6m",
-    ),
+/// The Kung Fu Bughouse example game's first line, as the organiser types it.
+pub const KFB_NEW: &str = "/kfb new team1:@a @b @c team2:@d @e @f seed:1 move_limit:6m";
+
+/// The whole draft, as `/pick` commands by player, of the Kung Fu Bughouse game
+/// `/kfb new team1:@a @b @c team2:@d @e @f seed:1` ([`KFB_NEW`]): seed 1 names f as the first
+/// picker (KFB rules 1.8). The example game and the store benchmark play it; tests share it.
+pub const SEED_ONE_DRAFT: [(&str, &str); 6] = [
     ("f", "/pick order:second color:red army:fide"),
     ("a", "/pick order:first color:red army:fide"),
     ("e", "/pick order:first color:blue army:rookies"),
     ("b", "/pick order:second color:lightgreen army:nutty"),
     ("d", "/pick order:second color:lightgreen army:clobberers"),
     ("c", "/pick order:first color:blue army:forward"),
+];
+
+/// The first lines of the example games ([`example_game`]): who types what, as the console
+/// reads it (`org` organises).
+const KFB_SETUP: &[(&str, &str)] = &[
+    ("org", KFB_NEW),
+    SEED_ONE_DRAFT[0],
+    SEED_ONE_DRAFT[1],
+    SEED_ONE_DRAFT[2],
+    SEED_ONE_DRAFT[3],
+    SEED_ONE_DRAFT[4],
+    SEED_ONE_DRAFT[5],
 ];
 const ULTIMATE_SETUP: &[(&str, &str)] = &[(
     "org",

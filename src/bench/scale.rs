@@ -265,7 +265,7 @@ const CATCH_UP_AT: Timestamp = LATER + 10;
 /// second before [`LATER`]: the copies stored swept up to the tick before are due within the
 /// last tick when the bench sweeps at [`LATER`].
 fn due_template(kind: &'static GameKind, plan: Plan, t: &Template) -> Option<Template> {
-    let first = crate::store::next_due(
+    let first = crate::layer::remind::next_due(
         &*t.playing,
         "",
         &crate::layer::attention::Attention::default(),
@@ -304,10 +304,10 @@ pub async fn fill(url: Option<&str>, plan: Plan) -> Result<String, StoreError> {
                 "{}: in play {} entries (next timer {:?} s after its last action; due copy's at LATER{:+}), finished {} entries ({}); catch-up: {} timers (found in {:.1} ms)\n",
                 k.variant,
                 t.playing.log_len(),
-                crate::store::next_due(&*t.playing, "", &crate::layer::attention::Attention::default(), last_action(&*t.playing))
+                crate::layer::remind::next_due(&*t.playing, "", &crate::layer::attention::Attention::default(), last_action(&*t.playing))
                     .map(|d| d.saturating_sub(last_action(&*t.playing))),
                 d.as_ref()
-                    .and_then(|d| crate::store::next_due(&*d.playing, "", &crate::layer::attention::Attention::default(), LATER - tick()))
+                    .and_then(|d| crate::layer::remind::next_due(&*d.playing, "", &crate::layer::attention::Attention::default(), LATER - tick()))
                     .map_or(i64::MIN, |at| at as i64 - LATER as i64),
                 t.finished.log_len(),
                 if t.finished.finished() {
@@ -337,7 +337,7 @@ pub async fn fill(url: Option<&str>, plan: Plan) -> Result<String, StoreError> {
     let quiet: Vec<Option<Timestamp>> = templates
         .iter()
         .map(|t| {
-            crate::store::next_due(
+            crate::layer::remind::next_due(
                 &*t.0.playing,
                 "",
                 &crate::layer::attention::Attention::default(),
@@ -360,7 +360,7 @@ pub async fn fill(url: Option<&str>, plan: Plan) -> Result<String, StoreError> {
             (
                 d,
                 swept,
-                crate::store::next_due(
+                crate::layer::remind::next_due(
                     d,
                     "",
                     &crate::layer::attention::Attention::default(),

@@ -1,9 +1,10 @@
 //! The command layer: one place that turns what a user typed (slash options or console text)
 //! into game actions and replies. Every front end (console, Discord) goes through it.
 
+pub mod attention;
 pub mod declare;
 pub mod front;
-mod mygames;
+pub mod mygames;
 pub mod registry;
 mod tournament;
 

@@ -3,9 +3,11 @@
 //! game's [`ThreadGame::waits`](super::ThreadGame::waits), the one account of who is waited
 //! on that reminders share.
 
-use super::Reply;
+use super::{Reply, ThreadGame};
+use crate::layer::attention::Attention;
 use crate::layer::game::Wait;
-use crate::time::{stamp, Style};
+use crate::layer::remind;
+use crate::time::{stamp, Style, Timestamp};
 
 /// One of the caller's games, as read for `/mygames`.
 #[derive(Clone, Debug)]
@@ -211,6 +213,81 @@ pub fn games_you_run(games: &[RunGame]) -> Vec<String> {
         lines.insert(0, "games you run:".to_string());
     }
     lines
+}
+
+/// Whether `user` plays `game` (the games `/mygames` lists first).
+pub fn plays(game: &dyn ThreadGame, user: &str) -> bool {
+    game.users().iter().any(|u| u == user)
+}
+
+/// Whether `user` runs `game`: organises it, or officiates as its Chess-Umpire or a Referee.
+pub fn runs(game: &dyn ThreadGame, user: &str) -> bool {
+    game.organiser().as_deref() == Some(user) || game.officials().iter().any(|o| o == user)
+}
+
+/// One of the caller's games as `/mygames` reads it at `now`: whom it waits on, since when
+/// the layer paused it, and who of it is away (`server`: the Discord server it is on).
+pub fn my_game(
+    thread: &str,
+    game: &dyn ThreadGame,
+    server: Option<&str>,
+    att: &Attention,
+    now: Timestamp,
+) -> MyGame {
+    MyGame {
+        thread: thread.to_string(),
+        title: game.kind().title,
+        waits: game.waits(now),
+        paused: remind::paused(game, thread, att, now),
+        away: att.away(&game.users(), server).away_at(now),
+    }
+}
+
+/// A game `user` runs as `/mygames` reads it at `now`: whom it waits on, the timers since
+/// those waits began that asked `user` to act (a limit overrun), whether it is paused and
+/// whether nobody has acted in it yet.
+pub fn run_game(
+    thread: &str,
+    game: &dyn ThreadGame,
+    att: &Attention,
+    user: &str,
+    now: Timestamp,
+) -> RunGame {
+    let mention = format!("@{user}");
+    let waits = game.waits(now);
+    let since = waits.iter().map(|w| w.since).min().unwrap_or(now);
+    // A timer since the waits began that asked the caller to act: a limit overrun.
+    let overdue = game
+        .due(since, now)
+        .into_iter()
+        .filter(|d| d.notify.users().iter().any(|u| u == user))
+        .filter_map(|d| {
+            let text = d.notify.text();
+            let line = text.lines().find(|l| {
+                l.split_once(": ")
+                    .is_some_and(|(who, _)| who.split(' ').any(|w| w == mention))
+            })?;
+            Some((d.at, line.split_once(": ")?.1.to_string()))
+        })
+        .collect();
+    RunGame {
+        thread: thread.to_string(),
+        title: game.kind().title,
+        paused: remind::paused(game, thread, att, now),
+        overdue,
+        unstarted: game.log_len() <= 1,
+        waits,
+    }
+}
+
+/// `reply` (the caller's games) with the second part for those who run games
+/// ([`games_you_run`]) after it, when there is one.
+pub fn with_games_you_run(mut reply: Reply, run: &[RunGame]) -> Reply {
+    let lines = games_you_run(run);
+    if !lines.is_empty() {
+        reply.text = format!("{}\n{}", reply.text, lines.join("\n"));
+    }
+    reply
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@
 //! on them. They are timers like the games' own ([`timers`]): the sweep finds them, the store
 //! records each as sent (so two processes send it once) and a restart sends the last one
 //! missed, marked late, rather than one per missed interval.
+//! [`next_due`], the earliest of a game's own timers and its reminders, is the time the store
+//! keeps with each game for the sweep to find it by.
 
 use super::attention::{nowait_button, Attention, Prefs};
 use super::game::{Due, ThreadGame, Wait};
@@ -283,6 +285,36 @@ pub fn next_reminder(
         .filter(|&t| t > after && pause.is_none_or(|p| t < p))
         .min();
     match (next, pause.filter(|&p| p > after)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The earliest time a timer of `game` falls due after `swept`, if it has any.
+///
+/// Games whose limits recur (a Party Chess turn left to its default play starts the next
+/// turn's limit, and so on) have endless timers, so the question is asked over windows that
+/// double from the game's last action (a minute, two, four… up to about eight years) and the
+/// first window holding a timer answers it.
+pub fn next_due(
+    game: &dyn ThreadGame,
+    thread: &str,
+    att: &Attention,
+    swept: Timestamp,
+) -> Option<Timestamp> {
+    let last = game
+        .log_len()
+        .checked_sub(1)
+        .and_then(|i| game.row(i))
+        .and_then(Result::ok)
+        .map_or(0, |r| r.time);
+    let base = last.max(swept);
+    let own = (0..23).find_map(|k| {
+        let until = base.saturating_add(60 << k);
+        game.due(swept, until).iter().map(|d| d.at).min()
+    });
+    let reminder = next_reminder(game, thread, att, swept);
+    match (own, reminder) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     }

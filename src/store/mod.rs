@@ -18,6 +18,7 @@ pub use tournaments::{LogLine, TournamentRows};
 
 use crate::commands::{kind_of, LogRow, ThreadGame};
 use crate::layer::attention::{nowait_key, Attention, Prefs, NOTIFY_KEY, NOWAIT_KEY, RESUMED_KEY};
+use crate::layer::remind;
 use crate::layer::vacation::{vacation_key, Taken, VACATION_KEY};
 use crate::time::Timestamp;
 
@@ -188,36 +189,6 @@ pub struct StoredGame {
     /// The Discord server its thread is in (none: made on the console, or stored before
     /// servers were kept).
     pub guild: Option<String>,
-}
-
-/// The earliest time a timer of `game` falls due after `swept`, if it has any.
-///
-/// Games whose limits recur (a Party Chess turn left to its default play starts the next
-/// turn's limit, and so on) have endless timers, so the question is asked over windows that
-/// double from the game's last action (a minute, two, four… up to about eight years) and the
-/// first window holding a timer answers it.
-pub fn next_due(
-    game: &dyn ThreadGame,
-    thread: &str,
-    att: &Attention,
-    swept: Timestamp,
-) -> Option<Timestamp> {
-    let last = game
-        .log_len()
-        .checked_sub(1)
-        .and_then(|i| game.row(i))
-        .and_then(Result::ok)
-        .map_or(0, |r| r.time);
-    let base = last.max(swept);
-    let own = (0..23).find_map(|k| {
-        let until = base.saturating_add(60 << k);
-        game.due(swept, until).iter().map(|d| d.at).min()
-    });
-    let reminder = crate::layer::remind::next_reminder(game, thread, att, swept);
-    match (own, reminder) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
 }
 
 /// A duplicate key on insert means another writer (or an earlier delivery of the same
@@ -624,7 +595,7 @@ impl Store {
         .bind(serde_json::to_string(&game.users())?)
         .bind(game.settings_json()?)
         .bind(i64_of(now))
-        .bind(next_due(game, thread, &self.attention_now(), 0).map(i64_of))
+        .bind(remind::next_due(game, thread, &self.attention_now(), 0).map(i64_of))
         .execute(&self.pool)
         .await?;
         Ok(r.rows_affected() == 1)
@@ -727,7 +698,7 @@ impl Store {
             thread: thread.to_string(),
             expected,
             finished: i64::from(game.finished()),
-            next_due: next_due(game, thread, &self.attention_now(), swept).map(i64_of),
+            next_due: remind::next_due(game, thread, &self.attention_now(), swept).map(i64_of),
             rows,
             reply: reply.to_string(),
             interaction: interaction.map(str::to_string),

@@ -68,4 +68,4 @@ pub fn fresh_db(name: &str) -> String {
 
 /// The draft of a Kung Fu Bughouse game made with seed 1: its first picker is f (RULINGS §1.8).
 #[allow(unused_imports)]
-pub use arbiter::service::SEED_ONE_DRAFT as DRAFT;
+pub use arbiter::bench::fixtures::SEED_ONE_DRAFT as DRAFT;
