@@ -767,7 +767,7 @@ impl Hub {
                 Some(r) => r,
                 None => {
                     let here = game.kind();
-                    let owners = registry::owners_of_command(other);
+                    let owners = declare::owners_of_command(other);
                     return match owners.first() {
                         Some(k) if !owners.iter().any(|o| std::ptr::eq(*o, here)) => {
                             let titles: Vec<&str> = owners.iter().map(|o| o.title).collect();

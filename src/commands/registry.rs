@@ -48,23 +48,6 @@ pub fn kind_of(variant: &str) -> Option<&'static GameKind> {
     kinds().into_iter().find(|k| k.variant == variant)
 }
 
-/// The games a command is declared for (by name, or by its group's name), to tell a
-/// player which game it belongs to when used elsewhere; none for a command of every game.
-pub fn owners_of_command(name: &str) -> Vec<&'static GameKind> {
-    let group = name.split_whitespace().next().unwrap_or(name);
-    let games: Vec<&str> = super::declare::all()
-        .filter(|d| d.path == name || d.path.split_whitespace().next() == Some(group))
-        .flat_map(|d| d.games.iter().copied())
-        .collect();
-    if games.contains(&"*") {
-        return Vec::new();
-    }
-    kinds()
-        .into_iter()
-        .filter(|k| games.contains(&k.variant) || k.group == group)
-        .collect()
-}
-
 /// A game read from any game's export text: the first kind that reads it.
 ///
 /// # Errors

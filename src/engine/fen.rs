@@ -519,3 +519,9 @@ pub fn write(pos: &Position) -> String {
 pub fn square(pos: &Position, name: &str) -> Option<Square> {
     pos.rules().geometry.parse_square(name).ok()
 }
+/// A position shows as its FEN (`Position(rnbqkbnr/…)`), written here beside the writer.
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", write(self))
+    }
+}

@@ -279,12 +279,6 @@ pub struct Position {
     pub(crate) royals: [u8; MAX_SIDES],
 }
 
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", super::fen::write(self))
-    }
-}
-
 impl PartialEq for Position {
     /// Positions are equal when they play the same: same placement, side to move, hands,
     /// counters, valid castling rights and usable en passant capture.

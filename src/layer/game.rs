@@ -95,11 +95,11 @@ pub fn settings_text(game: &dyn ThreadGame) -> String {
     let pace = game.pace();
     let mut parts: Vec<String> = game.limits_text().into_iter().collect();
     let d = crate::time::format_duration;
-    parts.push(match pace.remind.unwrap_or(super::remind::REMIND_AFTER) {
+    parts.push(match pace.remind.unwrap_or(super::pace::REMIND_AFTER) {
         0 => "no reminders".to_string(),
         r => format!("reminders after {}", d(r)),
     });
-    parts.push(match pace.stall.unwrap_or(super::remind::STALL_AFTER) {
+    parts.push(match pace.stall.unwrap_or(super::pace::STALL_AFTER) {
         0 => "no pause however long it is left untouched".to_string(),
         s => format!("a pause when left untouched for {}", d(s)),
     });

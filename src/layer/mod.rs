@@ -27,6 +27,7 @@ pub mod game;
 pub mod log;
 pub mod notify;
 pub mod pace;
+pub mod prefs;
 pub mod premove;
 pub mod remind;
 pub mod replay;

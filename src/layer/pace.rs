@@ -5,6 +5,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::time::Timestamp;
+
+/// The reminder interval when nobody set one: 12 hours.
+pub const REMIND_AFTER: Timestamp = 12 * 3600;
+/// How long a game may sit untouched before it pauses, when nobody set it: 30 days.
+pub const STALL_AFTER: Timestamp = 30 * 24 * 3600;
+
 /// A game's reminder interval and stall time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pace {

@@ -8,15 +8,13 @@
 //! [`next_due`], the earliest of a game's own timers and its reminders, is the time the store
 //! keeps with each game for the sweep to find it by.
 
-use super::attention::{nowait_button, Attention, Prefs};
+use super::attention::{nowait_button, Attention};
 use super::game::{Due, ThreadGame, Wait};
+use super::prefs::Prefs;
 use super::Notify;
 use crate::time::{format_duration, stamp, Style, Timestamp};
 
-/// The reminder interval when nobody set one: 12 hours.
-pub const REMIND_AFTER: Timestamp = 12 * 3600;
-/// How long a game may sit untouched before it pauses, when nobody set it: 30 days.
-pub const STALL_AFTER: Timestamp = 30 * 24 * 3600;
+pub use super::pace::{REMIND_AFTER, STALL_AFTER};
 /// At most this many reminders for one wait.
 const REMINDERS: u64 = 3;
 /// A limit at least this long gets a warning...

@@ -11,7 +11,7 @@ use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeZone};
 use serde::{Deserialize, Serialize};
 
 use super::Command;
-use crate::layer::attention::{Prefs, Zone};
+use crate::layer::prefs::{Prefs, Zone};
 use crate::time::{format_duration, parse_duration, stamp, Style, Timestamp};
 
 /// Vacation days a player has per server and year when the server set none.

@@ -14,8 +14,7 @@ use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use super::palette::{cell_of, Palette};
 use super::RenderError;
 
-/// An opaque colour.
-pub(crate) type Rgb8 = [u8; 3];
+pub(crate) use super::palette::Rgb8;
 
 /// The fonts every picture uses: DejaVu Sans Bold for labels and DejaVu Sans Condensed Bold
 /// for piece abbreviations (embedded by the `dejavu` crate, so nothing is read at run time).

@@ -21,7 +21,8 @@
 
 use std::cell::RefCell;
 
-use super::canvas::Rgb8;
+/// An opaque colour.
+pub(crate) type Rgb8 = [u8; 3];
 
 /// How far (levels, in every channel) an anti-aliasing colour may be moved to an entry:
 /// merging near colours keeps the palette from filling up (KFB needs about 230 entries) and

@@ -10,6 +10,7 @@ pub use crate::layer::declare::*;
 
 use super::registry::kinds;
 use crate::layer::Command;
+use crate::layer::GameKind;
 
 /// Every top-level command, in the order they are registered: the shared ones, the
 /// tournaments', then each game's own.
@@ -162,6 +163,23 @@ pub fn tournament_help() -> String {
         .map(|d| d.usage(None))
         .collect();
     format!("Tournaments: {}", lines.join(" | "))
+}
+
+/// The games a command is declared for (by name, or by its group's name), to tell a
+/// player which game it belongs to when used elsewhere; none for a command of every game.
+pub fn owners_of_command(name: &str) -> Vec<&'static GameKind> {
+    let group = name.split_whitespace().next().unwrap_or(name);
+    let games: Vec<&str> = all()
+        .filter(|d| d.path == name || d.path.split_whitespace().next() == Some(group))
+        .flat_map(|d| d.games.iter().copied())
+        .collect();
+    if games.contains(&"*") {
+        return Vec::new();
+    }
+    kinds()
+        .into_iter()
+        .filter(|k| games.contains(&k.variant) || k.group == group)
+        .collect()
 }
 
 #[cfg(test)]

@@ -116,12 +116,6 @@ fn hide_seed(e: &Entry) -> Entry {
     e
 }
 
-/// The seed an import without one reshuffles from (see the module documentation).
-pub fn derived_seed(hash: &str) -> u64 {
-    let head: String = hash.chars().take(13).collect();
-    u64::from_str_radix(&head, 16).unwrap_or(0) & crate::games::MAX_SEED
-}
-
 /// Reads a game back from [`export`] text.
 ///
 /// # Errors
@@ -142,7 +136,9 @@ pub fn import(text: &str) -> Result<Game, ImportError> {
         stalemate: s.stalemate,
         max_board: s.max_board,
         move_limit: s.move_limit,
-        seed: s.seed.unwrap_or_else(|| derived_seed(&s.seed_hash)),
+        seed: s
+            .seed
+            .unwrap_or_else(|| super::game::derived_seed(&s.seed_hash)),
         reshuffled: s.seed.is_none(),
         seed_hash: s.seed_hash,
     };

@@ -8,7 +8,6 @@ use crate::layer::log::{Bookkept, Logged, Reverting};
 use crate::layer::table::Table;
 use crate::time::{format_duration, Timestamp};
 
-use super::export::derived_seed;
 use super::position::{Abs, Frame, Kind, Move, Piece, Position, Side, MAX_BOARD, MIN_BOARD};
 use super::shuffle::{seed_hash, shuffle_stacks};
 use super::text::TextError;
@@ -1081,4 +1080,9 @@ crate::layer::table::fold! {
             }
         }
     }
+}
+/// The seed an import without one reshuffles from (see the export module's documentation).
+pub fn derived_seed(hash: &str) -> u64 {
+    let head: String = hash.chars().take(13).collect();
+    u64::from_str_radix(&head, 16).unwrap_or(0) & crate::games::MAX_SEED
 }
