@@ -3,7 +3,8 @@
 //! service stores the change these allow (or keeps it in memory) and logs it.
 
 use super::{Caller, Command, Reply, ThreadGame};
-use crate::layer::attention::{Attention, Prefs};
+use crate::layer::attention::Attention;
+use crate::layer::prefs::Prefs;
 use crate::layer::remind;
 use crate::time::Timestamp;
 

@@ -10,7 +10,7 @@ mod tournament;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::layer::attention as notify;
+use crate::layer::attention::Attention;
 use crate::layer::{mention, premove, remind};
 
 pub use crate::layer::{
@@ -303,7 +303,7 @@ impl Hub {
     /// Hands the game of `thread` the vacations of its players that it honours: those taken
     /// on its server (`guild`), none if it was made with `vacation:off` (shared rules 7.5),
     /// and its pauses ([`remind::pauses`]): the layer's clock, read by every limit it runs.
-    pub fn hand_away(&mut self, thread: &str, att: &notify::Attention, guild: Option<&str>) {
+    pub fn hand_away(&mut self, thread: &str, att: &Attention, guild: Option<&str>) {
         if let Some(game) = self.games.get_mut(thread) {
             let handovers = game.log().handovers();
             let users = game.users();
@@ -355,7 +355,7 @@ impl Hub {
     pub fn due_timers(&self, after: Timestamp, until: Timestamp) -> Vec<(String, Due)> {
         let mut out = Vec::new();
         for thread in self.threads() {
-            let none = notify::Attention::default();
+            let none = Attention::default();
             for d in remind::timers(&*self.games[&thread], &thread, &none, after, until) {
                 if !self.notified.contains(&(thread.clone(), d.seat, d.at)) {
                     out.push((thread.clone(), d));

@@ -8,9 +8,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::prefs::Prefs;
 use crate::time::Timestamp;
-
-pub use super::prefs::{Prefs, Zone};
 
 /// What the layer knows of players beyond the games' logs: settings, dismissed waits, and
 /// stalled games resumed by their organiser.
@@ -160,6 +159,7 @@ pub fn read_nowait_button(id: &str) -> Option<(String, String, Timestamp)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layer::prefs::Zone;
 
     fn prefs(quiet: (u8, u8), zone: &str) -> Prefs {
         Prefs {
@@ -214,21 +214,14 @@ mod tests {
 
     #[test]
     fn notify_options_change_only_what_they_name() {
-        let cmd = crate::layer::Command::parse_with(
-            "/notify quiet:23-6 zone:+01:00",
-            |_| false,
-            |_| false,
-        )
-        .expect("parses");
+        let cmd =
+            crate::layer::Command::parse_plain("/notify quiet:23-6 zone:+01:00").expect("parses");
         let p = Prefs::default().changed(&cmd).expect("reads");
         assert_eq!(p.quiet, Some((23, 6)));
         assert!(!p.off);
-        let cmd =
-            crate::layer::Command::parse_with("/notify reminders:maybe", |_| false, |_| false)
-                .expect("parses");
+        let cmd = crate::layer::Command::parse_plain("/notify reminders:maybe").expect("parses");
         assert!(Prefs::default().changed(&cmd).is_err());
-        let cmd = crate::layer::Command::parse_with("/notify quiet:7-7", |_| false, |_| false)
-            .expect("parses");
+        let cmd = crate::layer::Command::parse_plain("/notify quiet:7-7").expect("parses");
         assert!(Prefs::default().changed(&cmd).is_err());
     }
 

@@ -68,6 +68,12 @@ impl Command {
         Some(cmd)
     }
 
+    /// [`Command::parse_with`] for a command that takes no subcommand and no option to the end
+    /// of the line (a button's `vote …`, a push picked from a list).
+    pub fn parse_plain(text: &str) -> Option<Command> {
+        Command::parse_with(text, |_| false, |_| false)
+    }
+
     /// An option's value.
     pub fn opt(&self, key: &str) -> Option<&str> {
         self.options

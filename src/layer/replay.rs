@@ -411,7 +411,7 @@ mod tests {
     }
 
     fn opts(line: &str) -> Result<ReplayOptions, String> {
-        let cmd = Command::parse_with(line, |_| false, |_| false).ok_or("no command")?;
+        let cmd = Command::parse_plain(line).ok_or("no command")?;
         ReplayOptions::of_command(&cmd)
     }
 

@@ -17,7 +17,8 @@ mod tournaments;
 pub use tournaments::{LogLine, TournamentRows};
 
 use crate::commands::{kind_of, LogRow, ThreadGame};
-use crate::layer::attention::{nowait_key, Attention, Prefs, NOTIFY_KEY, NOWAIT_KEY, RESUMED_KEY};
+use crate::layer::attention::{nowait_key, Attention, NOTIFY_KEY, NOWAIT_KEY, RESUMED_KEY};
+use crate::layer::prefs::Prefs;
 use crate::layer::remind;
 use crate::layer::vacation::{vacation_key, Taken, VACATION_KEY};
 use crate::time::Timestamp;

@@ -6,8 +6,7 @@ use crate::games::chex::{
     self, export, parse_turn, DrawMode, Game, Request, Settings, Side, StalemateMode,
 };
 use crate::layer::game::{
-    self as layer, announced, draw_offer, main_text, Asker, GameKind, NewGame, PictureJob,
-    ThreadGame,
+    self, announced, draw_offer, main_text, Asker, GameKind, NewGame, PictureJob, ThreadGame,
 };
 use crate::layer::replay::{self as replay, Frames, ReplayJob, ReplayOptions};
 use crate::layer::{mention, Caller, Command, Notify, Reply};
@@ -57,7 +56,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
             .parse()
             .map_err(|_| "max_board must be a whole number from 8 to 26".to_string())?;
     }
-    let pace = layer::timed_opts(cmd, (&mut new.move_limit, &mut new.seed, &mut new.position))?;
+    let pace = game::timed_opts(cmd, (&mut new.move_limit, &mut new.seed, &mut new.position))?;
     let mut game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
     game.settings.pace = pace;
     let text = format!(
@@ -83,7 +82,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     Ok(announced(game, text, notify))
 }
 
-layer::loader!(load, |u, s: Settings, l, _| Game::from_log(u, s, l));
+game::loader!(load, |u, s: Settings, l, _| Game::from_log(u, s, l));
 
 fn accepted(game: &Game, a: chex::Accepted) -> Reply {
     let asks = a.notify.iter().map(|u| {
@@ -106,7 +105,7 @@ fn accepted(game: &Game, a: chex::Accepted) -> Reply {
         (u.clone(), what)
     });
     let notify = Notify::each(asks);
-    layer::accepted(a.number, a.text, notify)
+    game::accepted(a.number, a.text, notify)
 }
 
 fn turn_of(cmd: &Command) -> Result<Option<u32>, String> {
@@ -167,9 +166,9 @@ fn drawn(a: &chex::Action) -> bool {
 }
 
 impl ThreadGame for Game {
-    layer::common_methods!(KIND; replies |g, a| accepted(g, a));
-    layer::common_methods!(seats);
-    layer::common_methods!(move_limit);
+    game::common_methods!(KIND; replies |g, a| accepted(g, a));
+    game::common_methods!(seats);
+    game::common_methods!(move_limit);
 
     /// `/resign` ends the game: asked once.
     fn confirm_first(&self, user: &str, cmd: &Command) -> Option<String> {
@@ -179,19 +178,19 @@ impl ThreadGame for Game {
         Some("Resign? This ends the game: your opponent wins.".into())
     }
 
-    fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
+    fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<game::PremoveSeat, String> {
         Err("Chex has no conditional moves: each turn begins with a random draw, so no reply can be known before it".into())
     }
 
     /// The side to act: a draw and its placing, or a move (Chex rules 5.2).
-    fn waits(&self, now: Timestamp) -> Vec<layer::Wait> {
+    fn waits(&self, now: Timestamp) -> Vec<game::Wait> {
         // Only actions change who is to move: the move limit merely announces an overrun.
         let asked: Vec<(String, String)> = self
             .to_move()
             .map(|s| (self.user(s).to_string(), "your turn".to_string()))
             .into_iter()
             .collect();
-        layer::waiting(self, |_| asked.clone(), now)
+        game::waiting(self, |_| asked.clone(), now)
     }
 
     fn placings(&self) -> Option<Vec<crate::rating::Side>> {

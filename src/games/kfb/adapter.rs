@@ -7,7 +7,7 @@ use crate::engine::fen;
 use crate::games::hint;
 use crate::games::kfb::{self, draft, Accepted, Game, HandOver, Settings};
 use crate::layer::game::{
-    self as layer, main_text, Asker, Due, GameKind, NewGame, PictureJob, SquareSeen, ThreadGame,
+    self, main_text, Asker, Due, GameKind, NewGame, PictureJob, SquareSeen, ThreadGame,
 };
 use crate::layer::replay::{Frames, ReplayJob, ReplayOptions};
 use crate::layer::{mention, Caller, Command, Notify, Reply};
@@ -60,10 +60,10 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         }
     }
     if let Some(v) = cmd.opt("promoted_pawns") {
-        settings.promoted_to_pawn = layer::switch(v).ok_or("promoted_pawns must be on (a captured promoted piece returns to hand as a pawn) or off")?;
+        settings.promoted_to_pawn = game::switch(v).ok_or("promoted_pawns must be on (a captured promoted piece returns to hand as a pawn) or off")?;
     }
-    settings.seed = layer::seed_opt(cmd)?.unwrap_or(settings.seed);
-    settings.pace = layer::pace_opt(cmd)?;
+    settings.seed = game::seed_opt(cmd)?.unwrap_or(settings.seed);
+    settings.pace = game::pace_opt(cmd)?;
     settings.created = Some((caller.user.to_string(), caller.now));
     let users: Vec<String> = t1.into_iter().chain(t2).collect();
     match Game::new(users, settings) {
@@ -74,7 +74,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
                 game_announcement(&game)
             );
             let notify = new_game_notify(&game, "a new game of Kung Fu Bughouse");
-            Ok(layer::announced(game, text, notify))
+            Ok(game::announced(game, text, notify))
         }
         Err(e) => Err(e.to_string()),
     }
@@ -83,7 +83,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
 /// The public reply of an accepted action: numbered as in the log, notifying whoever must
 /// act next.
 fn accepted(a: Accepted) -> Reply {
-    layer::accepted(a.number, a.text, a.notify)
+    game::accepted(a.number, a.text, a.notify)
 }
 
 /// A choice handed over in the draft: refused for its sender (only they see it), while the
@@ -95,7 +95,7 @@ fn handed_over(h: HandOver) -> Reply {
     }
 }
 
-layer::loader!(load, |u, s: Settings, l, a| Game::from_log_away(u, s, l, a));
+game::loader!(load, |u, s: Settings, l, a| Game::from_log_away(u, s, l, a));
 
 /// What a new game's six players are told (`what` names the game): they play, and who makes
 /// the first pick.
@@ -354,9 +354,9 @@ fn proxy(
 
 impl ThreadGame for Game {
     // Posts while a player is away do not count against them: replay with the vacations.
-    layer::common_methods!(KIND, replays; replies |_, a| accepted(a));
-    layer::common_methods!(seats);
-    layer::common_methods!(engine_notation);
+    game::common_methods!(KIND, replays; replies |_, a| accepted(a));
+    game::common_methods!(seats);
+    game::common_methods!(engine_notation);
 
     fn limits_text(&self) -> Option<String> {
         Some(format!(
@@ -381,7 +381,7 @@ impl ThreadGame for Game {
 
     /// Lines per board: pairs of the board opponent's move and the player's reply; no turns
     /// (a reply is played as soon as its move is, the opponent's move lifting the lock).
-    fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
+    fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<game::PremoveSeat, String> {
         let seat = crate::layer::premove::seated(self.seat_of(user))?;
         let st = self.state();
         let boards = st
@@ -392,7 +392,7 @@ impl ThreadGame for Game {
         let b = boards.get(board).ok_or("no such board")?;
         let opponent = if b.first == seat { b.second } else { b.first };
         let them = vec![(opponent, st.players[opponent].user.clone())];
-        Ok(layer::PremoveSeat {
+        Ok(game::PremoveSeat {
             board,
             seat,
             turns: false,
@@ -401,14 +401,14 @@ impl ThreadGame for Game {
         })
     }
 
-    fn plays(&self, _now: Timestamp) -> Vec<layer::Played> {
+    fn plays(&self, _now: Timestamp) -> Vec<game::Played> {
         let players = &self.state().players;
         self.log
             .in_effect_at()
             .filter_map(|(index, e)| match &e.action {
                 kfb::Action::Move {
                     player, notation, ..
-                } => Some(layer::Played {
+                } => Some(game::Played {
                     index,
                     board: players.get(*player).map_or(0, |p| p.board),
                     seat: *player,
@@ -435,13 +435,13 @@ impl ThreadGame for Game {
     /// opponent moved last (before a board's opening move, its first player, since the draft
     /// ended). KFB has no turn limit, so no deadline: the Kung Fu lock only restrains the
     /// player who moved (KFB rules 1.4).
-    fn waits(&self, now: Timestamp) -> Vec<layer::Wait> {
+    fn waits(&self, now: Timestamp) -> Vec<game::Wait> {
         if self.finished() {
             return Vec::new();
         }
         let since_start = self.last_change().unwrap_or(now);
         let changed = self.log().changed_entry().unwrap_or(0);
-        let wait = |seat: usize, what: String, (since, began): (Timestamp, usize)| layer::Wait {
+        let wait = |seat: usize, what: String, (since, began): (Timestamp, usize)| game::Wait {
             user: self.users[seat].clone(),
             what,
             since,

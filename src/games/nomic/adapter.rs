@@ -8,9 +8,7 @@ use crate::games::nomic::{
     self, export, half_letter, parse_piece, Action, Edit, Game, Join, Local, Settings, ASYNC, LIVE,
 };
 use crate::games::parse_seed;
-use crate::layer::game::{
-    self as layer, on_off, Asker, Due, GameKind, NewGame, PictureJob, ThreadGame,
-};
+use crate::layer::game::{self, on_off, Asker, Due, GameKind, NewGame, PictureJob, ThreadGame};
 use crate::layer::replay::{self as replay, Frames, ReplayJob, ReplayOptions};
 use crate::layer::{mention, Caller, Command, Notify, Reply};
 
@@ -88,7 +86,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     if let Some(v) = cmd.opt("seed") {
         s.seed = parse_seed(v)?;
     }
-    s.pace = layer::pace_opt(cmd)?;
+    s.pace = game::pace_opt(cmd)?;
     new.settings = s;
     new.order = cmd.opt("order").map(users_of);
     new.position = cmd.opt("position").map(str::to_string);
@@ -125,7 +123,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     })
 }
 
-layer::loader!(load, |u, s: Settings, l, a| Game::from_log_away(u, s, l, a));
+game::loader!(load, |u, s: Settings, l, a| Game::from_log_away(u, s, l, a));
 
 fn notify_of(asks: &[(String, String)]) -> Option<Notify> {
     Notify::each(asks.iter().cloned())
@@ -133,7 +131,7 @@ fn notify_of(asks: &[(String, String)]) -> Option<Notify> {
 
 fn accepted(a: nomic::Accepted) -> Reply {
     let notify = notify_of(&a.notify);
-    layer::accepted(a.number, a.text, notify)
+    game::accepted(a.number, a.text, notify)
 }
 
 fn half(text: &str, key: &str) -> Result<usize, String> {
@@ -242,7 +240,7 @@ fn action(game: &Game, cmd: &Command) -> Option<Result<Action, String>> {
                 // A push picked from the offered list (`push bottom:A top:B`).
                 if let Some(c) = text
                     .starts_with("push ")
-                    .then(|| Command::parse_with(&format!("/{text}"), |_| false, |_| false))
+                    .then(|| Command::parse_plain(&format!("/{text}")))
                     .flatten()
                 {
                     let bottom = c.opt("bottom").ok_or("missing bottom:<half>")?;
@@ -670,8 +668,8 @@ fn drawn(a: &nomic::Action) -> bool {
 
 impl ThreadGame for Game {
     // The limits a replay runs out depend on who was away: replay with them.
-    layer::common_methods!(KIND, replays; replies |_, a| accepted(a));
-    layer::common_methods!(seats);
+    game::common_methods!(KIND, replays; replies |_, a| accepted(a));
+    game::common_methods!(seats);
 
     fn limits_text(&self) -> Option<String> {
         let s = &self.state().settings;
@@ -699,7 +697,7 @@ impl ThreadGame for Game {
         )
     }
 
-    fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
+    fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<game::PremoveSeat, String> {
         Err("Nomic Chess has no conditional moves: a turn is pushes, votes and army moves, not one play a reply could answer".into())
     }
 
@@ -840,7 +838,7 @@ impl ThreadGame for Game {
     fn button_live(&self, command: &str, now: Timestamp) -> bool {
         // A vote button lives while its proposal is open.
         // A button's command is plain (`vote …`): no group, no option to the end of the line.
-        let Some(cmd) = Command::parse_with(command, |_| false, |_| false) else {
+        let Some(cmd) = Command::parse_plain(command) else {
             return false;
         };
         if cmd.name != "vote" {

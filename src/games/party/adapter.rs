@@ -5,8 +5,8 @@
 
 use crate::games::party::{self, export, Game, Kind, Request, Settings};
 use crate::layer::game::{
-    self as layer, announced, duration_opt, main_text, seed_opt, switch, Asker, Due, GameKind,
-    NewGame, PictureJob, ThreadGame,
+    self, announced, duration_opt, main_text, seed_opt, switch, Asker, Due, GameKind, NewGame,
+    PictureJob, ThreadGame,
 };
 use crate::layer::replay::{self as replay, Frames, ReplayJob, ReplayOptions};
 use crate::layer::{mention, Caller, Command, Notify, Reply};
@@ -47,7 +47,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     };
     new.turn_limit = duration_opt(cmd, "turn_limit")?.or(new.turn_limit);
     new.seed = seed_opt(cmd)?.unwrap_or(new.seed);
-    let pace = layer::pace_opt(cmd)?;
+    let pace = game::pace_opt(cmd)?;
     let mut game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
     game.settings.pace = pace;
     let list: Vec<String> = game
@@ -81,7 +81,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
 }
 
 // The seats are in the log's start (a Swinger may join later), not in the stored users.
-layer::loader!(load, |_, s: Settings, l, _| Game::from_log(s, l));
+game::loader!(load, |_, s: Settings, l, _| Game::from_log(s, l));
 
 /// `/pieces`: every type with its value, limit and movement; why il-Nabi and the Zombie are
 /// not pieces.
@@ -191,11 +191,11 @@ fn request(cmd: &Command) -> Option<Result<Request, String>> {
 }
 
 fn accepted(a: party::Accepted) -> Reply {
-    layer::accepted(a.number, a.text, Notify::each(a.notify))
+    game::accepted(a.number, a.text, Notify::each(a.notify))
 }
 
 impl ThreadGame for Game {
-    layer::common_methods!(KIND; replies |_, a| accepted(a));
+    game::common_methods!(KIND; replies |_, a| accepted(a));
 
     fn limits_text(&self) -> Option<String> {
         Some(if self.settings.turn_limit == 0 {
@@ -214,7 +214,7 @@ impl ThreadGame for Game {
 
     /// Lines in turns: a play for each Swinger above the player on the Play List, then the
     /// reply; the next rounds name every other Swinger in the list's order.
-    fn premove_seat(&self, user: &str, now: Timestamp) -> Result<layer::PremoveSeat, String> {
+    fn premove_seat(&self, user: &str, now: Timestamp) -> Result<game::PremoveSeat, String> {
         let g = self.at(now);
         let seat = g
             .seat_of(user)
@@ -234,7 +234,7 @@ impl ThreadGame for Game {
             .filter(|&&s| s != seat)
             .map(|&s| name(s))
             .collect();
-        Ok(layer::PremoveSeat {
+        Ok(game::PremoveSeat {
             board: 0,
             seat: usize::from(seat),
             turns: true,
@@ -243,12 +243,12 @@ impl ThreadGame for Game {
         })
     }
 
-    fn plays(&self, now: Timestamp) -> Vec<layer::Played> {
+    fn plays(&self, now: Timestamp) -> Vec<game::Played> {
         let g = self.at(now);
         g.log
             .in_effect_at()
             .filter_map(|(index, e)| match &e.action {
-                party::Action::Play { seat, notation, .. } => Some(layer::Played {
+                party::Action::Play { seat, notation, .. } => Some(game::Played {
                     index,
                     board: 0,
                     seat: usize::from(*seat),
@@ -469,7 +469,7 @@ impl ThreadGame for Game {
 
     /// Before play begins, the Swingers who have not picked their pieces (Party rules 3.3);
     /// then the Swinger to play, with the turn limit as the deadline.
-    fn waits(&self, now: Timestamp) -> Vec<layer::Wait> {
+    fn waits(&self, now: Timestamp) -> Vec<game::Wait> {
         if ThreadGame::finished(self) {
             return Vec::new();
         }
@@ -479,9 +479,9 @@ impl ThreadGame for Game {
                 .into_iter()
                 .map(|u| (u, "pick your five pieces (/party pieces set:)".to_string()))
                 .collect();
-            return layer::waiting(self, |_| asked.clone(), now);
+            return game::waiting(self, |_| asked.clone(), now);
         }
-        layer::waiting(self, |t| self.awaited(t).unwrap_or_default(), now)
+        game::waiting(self, |t| self.awaited(t).unwrap_or_default(), now)
     }
 
     fn awaited(&self, now: Timestamp) -> Option<Vec<(String, String)>> {

@@ -7,7 +7,7 @@ use crate::games::ultimate::{
     self, export, square_name, Game, Mode, Request, Seat, Seating, Settings, Stalemate,
 };
 use crate::layer::game::{
-    self as layer, announced, draw_offer, main_text, on_off, Asker, GameKind, NewGame, PictureJob,
+    self, announced, draw_offer, main_text, on_off, Asker, GameKind, NewGame, PictureJob,
     SquareSeen, ThreadGame,
 };
 use crate::layer::replay::{self as replay, Frames, ReplayJob, ReplayOptions};
@@ -66,7 +66,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
         new.promote_at_file_end = on_off("promote_at_file_end", v)?;
     }
     let timed = (&mut new.move_limit, &mut new.seed, &mut new.position);
-    let pace = layer::timed_opts(cmd, timed)?;
+    let pace = game::timed_opts(cmd, timed)?;
     let mut game = Game::create(new, caller.user, caller.now).map_err(|e| e.to_string())?;
     game.settings.pace = pace;
     let seats: Vec<String> = Seat::ALL.iter().map(|&s| game.name(s)).collect();
@@ -93,7 +93,7 @@ fn create(caller: &Caller<'_>, cmd: &Command, entropy: u64) -> Result<NewGame, S
     Ok(announced(game, text, notify))
 }
 
-layer::loader!(load, |u, s: Settings, l, _| Game::from_log(u, s, l));
+game::loader!(load, |u, s: Settings, l, _| Game::from_log(u, s, l));
 
 /// What each notified user must do now.
 fn notify_of(game: &Game, users: &[String]) -> Option<Notify> {
@@ -120,7 +120,7 @@ fn notify_of(game: &Game, users: &[String]) -> Option<Notify> {
 
 fn accepted(game: &Game, a: ultimate::Accepted) -> Reply {
     let notify = notify_of(game, &a.notify);
-    layer::accepted(a.number, a.text, notify)
+    game::accepted(a.number, a.text, notify)
 }
 
 fn request(cmd: &Command, caller: &Caller<'_>) -> Option<Result<Request, String>> {
@@ -229,10 +229,10 @@ fn drawn(a: &ultimate::Action) -> bool {
 }
 
 impl ThreadGame for Game {
-    layer::common_methods!(KIND; replies |g, a| accepted(g, a));
-    layer::common_methods!(seats);
-    layer::common_methods!(engine_notation);
-    layer::common_methods!(move_limit);
+    game::common_methods!(KIND; replies |g, a| accepted(g, a));
+    game::common_methods!(seats);
+    game::common_methods!(engine_notation);
+    game::common_methods!(move_limit);
 
     /// `/concede` puts its sender out of the game for good: asked once.
     fn confirm_first(&self, user: &str, cmd: &Command) -> Option<String> {
@@ -255,7 +255,7 @@ impl ThreadGame for Game {
 
     /// Lines in turns: a play for each seat still in the game that moves before the player,
     /// then the reply.
-    fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<layer::PremoveSeat, String> {
+    fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<game::PremoveSeat, String> {
         let seat = crate::layer::premove::seated(self.seat_of(user))?;
         let active = self.position().active();
         if !active.contains(&seat) {
@@ -276,7 +276,7 @@ impl ThreadGame for Game {
             }
             v
         };
-        Ok(layer::PremoveSeat {
+        Ok(game::PremoveSeat {
             board: 0,
             seat: seat.index(),
             turns: true,
@@ -285,11 +285,11 @@ impl ThreadGame for Game {
         })
     }
 
-    fn plays(&self, _now: Timestamp) -> Vec<layer::Played> {
+    fn plays(&self, _now: Timestamp) -> Vec<game::Played> {
         self.log
             .in_effect_at()
             .filter_map(|(index, e)| match &e.action {
-                ultimate::Action::Move { seat, notation } => Some(layer::Played {
+                ultimate::Action::Move { seat, notation } => Some(game::Played {
                     index,
                     board: 0,
                     seat: seat.index(),
