@@ -551,12 +551,12 @@ impl Console {
                     return;
                 };
                 let now = self.now;
-                let picture = self.rt.block_on(
-                    self.svc
-                        .with_game(&self.thread, |g| g.picture(&self.thread, now)),
-                );
+                let picture = self.rt.block_on(self.svc.with_game(&self.thread, |g| {
+                    g.pictures().map(|p| p.picture(&self.thread, now))
+                }));
                 let picture = match picture {
-                    Some(job) => Some(job()),
+                    Some(Some(job)) => Some(job()),
+                    Some(None) => Some(Err("this game has no picture".to_string())),
                     None => self.rt.block_on(
                         self.svc
                             .with_tournament(&self.thread, commands::standings_picture),

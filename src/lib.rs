@@ -31,10 +31,15 @@
 //!   rule is testable with a fake clock.
 //! - [`layer`]: the game layer, below the games: what every game does alike, written once.
 //!   A game is a `layer::GameKind` (its name, its `/<game> new`, how to load and import one)
-//!   and a `layer::ThreadGame` (its commands, status, offered moves, export, timers, picture and
-//!   replay frames); everything above sees games only through that seam. Its game is a
-//!   `layer::table::Table` of its `Fold` (replay, recording a checked action, takeback, a
-//!   moderator's revert and its preview, substitution). The layer also knows whom each game
+//!   and a `layer::table::Table` of its `Fold` (replay, recording a checked action, takeback,
+//!   a moderator's revert and its preview, substitution); everything above sees games only
+//!   through one seam, `layer::ThreadGame`. Its core is small: a game writes its kind, its own
+//!   commands, its answer to the log's own actions, `/status`, `!state`, `/moves` and
+//!   `/export` (everything else has a default, timers included). What every game keeps alike
+//!   (seats, end, settings, log, vacations, a revert's preview, a copy) is
+//!   `layer::game::OnTable`, written once for every `Table` by a blanket implementation. What
+//!   only some games do are capabilities they opt into by returning themselves:
+//!   `Conditional` (conditional moves), `Pictured` (a board picture), `Animated` (`/replay`). The layer also knows whom each game
 //!   waits on, since when and by when (`ThreadGame::waits`): `/mygames` and the reminders
 //!   (`layer::remind`) are written once on it, with what the layer knows of players beyond the
 //!   logs (`layer::attention`: `/notify` settings, quiet hours, "not waiting on me", an
@@ -75,7 +80,7 @@
 //! is a `layer::table::Table` of its rules: it supplies its `Fold` (how its state begins, how
 //! one entry folds, how an entry reads, whether it has ended); its action enum and `Refusal`
 //! are declared with `layer::log::actions!` and `games::refusal!`, and the log's own actions
-//! reach it through one dispatch (`layer::log::Bookkept`, `layer::game::bookkeep`). A simple
+//! reach it through one dispatch (`layer::log::Bookkept`, answered with `layer::game::kept`). A simple
 //! turn-based game may supply only its rules (`layer::rules::Rules`: set up, read a play,
 //! apply it, who acts, status, plays): it is then a `Table` of its fold like the five;
 //! `tests/toy_game.rs` registers such a game and plays it through the console, storage,

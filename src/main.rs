@@ -424,7 +424,7 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs());
-            let replayed = game.replay(&opts, now)?()?;
+            let replayed = game.replay_job(&opts, now)?()?;
             std::fs::write(&out, &replayed.replay.gif)?;
             println!("wrote {}: {}", out.display(), replayed.text());
         }

@@ -296,7 +296,10 @@ impl<'t> Run<'t> {
     fn check_log(&mut self, fired: usize) -> Result<(), TestCaseError> {
         let g = self.live();
         let rows = Self::rows(&*g);
-        let plays = g.plays(self.now);
+        let plays = g
+            .conditional()
+            .map(|c| c.plays(self.now))
+            .unwrap_or_default();
         let mut found = 0;
         for i in self.checked..rows.len() {
             let row = &rows[i];
@@ -374,7 +377,10 @@ impl<'t> Run<'t> {
                     offered.join(" ")
                 )));
             }
-            let seat = before.premove_seat(&row.actor, row.time).map(|s| s.seat);
+            let seat = before
+                .conditional()
+                .and_then(|c| c.premove_seat(&row.actor, row.time))
+                .map(|s| s.seat);
             if seat != Ok(played.seat) {
                 return Err(self.fail(&format!(
                     "entry {i} ({mv}) counts for seat {}, not {}'s ({seat:?})",
@@ -465,10 +471,9 @@ impl<'t> Run<'t> {
         }
         let now = self.now;
         let who = author.to_string();
-        let Some(Ok(seat)) = self.rt.block_on(
-            self.svc
-                .with_game(THREAD, move |g| g.premove_seat(&who, now)),
-        ) else {
+        let Some(Ok(seat)) = self.rt.block_on(self.svc.with_game(THREAD, move |g| {
+            g.conditional().and_then(|c| c.premove_seat(&who, now))
+        })) else {
             return Ok(());
         };
         let mine = self.plays_of(author);

@@ -1250,7 +1250,7 @@ fn check_replay(
         speed: Speed::Fast,
         ..ReplayOptions::default()
     };
-    let replayed = game.replay(&opts, 0).unwrap()().unwrap();
+    let replayed = game.replay_job(&opts, 0).unwrap()().unwrap();
     let r = &replayed.replay;
     assert_eq!(
         (r.scale, r.skipped),
@@ -1312,7 +1312,10 @@ fn check_replay(
 }
 
 fn picture_at(game: &dyn ThreadGame, now: u64) -> Vec<u8> {
-    game.picture("replay-test", now)().unwrap()
+    game.pictures()
+        .expect("a picture")
+        .picture("replay-test", now)()
+    .unwrap()
 }
 
 #[test]
@@ -1376,7 +1379,7 @@ fn replay_options_pick_the_frames() {
     let run = |line: &str| {
         let cmd = arbiter::commands::parse_command(line).unwrap();
         let opts = ReplayOptions::of_command(&cmd)?;
-        let r = game.replay(&opts, 0)?()?;
+        let r = game.replay_job(&opts, 0)?()?;
         Ok::<_, String>((r.first, r.last, decode_replay(&r.replay.gif)))
     };
     // Actions 1–6 are the draft; moves start at #7.
@@ -1385,7 +1388,7 @@ fn replay_options_pick_the_frames() {
     let (_, _, (size, frames)) = run("/replay board:2 to:20").unwrap();
     assert!(frames.len() < 15, "board 2's moves only");
     let (whole, _) = decode_replay(
-        &game.replay(&ReplayOptions::default(), 0).unwrap()()
+        &game.replay_job(&ReplayOptions::default(), 0).unwrap()()
             .unwrap()
             .replay
             .gif,

@@ -30,7 +30,7 @@ pub fn bench() -> Result<Vec<ReplayBench>, String> {
     ] {
         let g = example_game(game, plays)?;
         let actions = last_number(&*g);
-        let job = g.replay(&ReplayOptions::default(), EXAMPLE_START)?;
+        let job = g.replay_job(&ReplayOptions::default(), EXAMPLE_START)?;
         let t = std::time::Instant::now();
         let replayed = job()?;
         out.push(ReplayBench {

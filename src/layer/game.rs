@@ -4,7 +4,7 @@
 use std::any::Any;
 
 use super::clock::Away;
-use super::log::{Handover, LogRow, Reverting, StoredLog, Substitution};
+use super::log::{Bookkept, Handover, LogRow, Reverting, StoredLog, Substitution};
 use super::{Caller, Command, Notify, Reply};
 use crate::time::Timestamp;
 
@@ -313,12 +313,20 @@ pub struct Played {
     pub notation: String,
 }
 
-/// A game in a thread.
-pub trait ThreadGame: Send + Sync {
-    /// The kind of game.
-    fn kind(&self) -> &'static GameKind;
+/// What the layer keeps alike for every game, written once for every [`Table`] by the
+/// blanket implementation in [`super::table`]: a game never writes these. Its seats, end,
+/// pace and whether its replay reads its players' vacations come from its [`Fold`]; its
+/// log, settings and vacations from the table; a revert's preview from
+/// [`Table::revert_preview`].
+///
+/// [`Table`]: super::table::Table
+/// [`Table::revert_preview`]: super::table::Table::revert_preview
+/// [`Fold`]: super::table::Fold
+pub trait OnTable: Send + Sync {
     /// The seated users (their ids become mentions in the thread).
     fn users(&self) -> Vec<String>;
+    /// Whether the game is over (stored, so finished games load last).
+    fn finished(&self) -> bool;
     /// The settings, as stored.
     ///
     /// # Errors
@@ -342,8 +350,36 @@ pub trait ThreadGame: Send + Sync {
     fn row(&self, i: usize) -> Option<Result<LogRow, serde_json::Error>> {
         self.log().row(i)
     }
-    /// Whether the game is over (stored, so finished games load last).
-    fn finished(&self) -> bool;
+    /// The reminder interval and stall time the game was created with (`remind:`, the
+    /// server's defaults).
+    fn pace(&self) -> crate::layer::pace::Pace;
+    /// The vacations of the game's players it honours (shared rules 7.5), as the layer last
+    /// handed them in ([`OnTable::set_away`]).
+    fn away(&self) -> &Away;
+    /// Hands in the vacations of the game's players (none when the game was made with
+    /// `vacation:off`). A game whose limits run on its players' turns moves them by the time
+    /// away; one whose replay reads its limits (Nomic, KFB) replays with them.
+    fn set_away(&mut self, away: Away);
+    /// What a revert to before action `to` would undo, one line each.
+    ///
+    /// # Errors
+    /// Why it is refused.
+    fn revert_preview(&self, to: u32) -> Result<Vec<String>, String>;
+    /// A copy.
+    fn clone_box(&self) -> Box<dyn ThreadGame>;
+    /// For the few places that need one game's own state (a tournament reading a KFB
+    /// result).
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A game in a thread: the small core a game writes (its kind, its own commands, the log's
+/// own actions as it answers them, what `/status`, `!state`, `/moves` and `/export` show),
+/// everything else defaulted. What every game keeps alike is its [`OnTable`], written once;
+/// what only some games do is a capability they opt into by returning themselves from
+/// [`ThreadGame::conditional`], [`ThreadGame::pictures`] or [`ThreadGame::animated`].
+pub trait ThreadGame: OnTable {
+    /// The kind of game.
+    fn kind(&self) -> &'static GameKind;
     /// Whether `user` moderates this game beyond the server's moderators (a Nomic Chess
     /// Referee): they may `/revert` it. No one by default.
     fn moderates(&self, _user: &str) -> bool {
@@ -373,15 +409,11 @@ pub trait ThreadGame: Send + Sync {
     fn console(&mut self, _words: &[&str], _now: Timestamp) -> Option<Vec<String>> {
         None
     }
-    /// What a revert to before action `to` would undo, one line each.
-    ///
-    /// # Errors
-    /// Why it is refused.
-    fn revert_preview(&self, to: u32) -> Result<Vec<String>, String>;
     /// The log's own actions (shared rules 7.2–7.4), asked by the layer and logged as the
     /// game's own: a `/takeback`, a moderator's confirmed revert, a `/substitute`. The layer
     /// has checked who may ask; for a substitution also that the seat's user plays here, the
-    /// new one does not, and the game is not over. The accepted reply.
+    /// new one does not, and the game is not over. The accepted reply: a game answers with
+    /// [`kept`], handing its [`crate::layer::log::Bookkept`] answer to its own reply.
     ///
     /// # Errors
     /// Why it is refused, for the user.
@@ -396,6 +428,19 @@ pub trait ThreadGame: Send + Sync {
     /// # Errors
     /// Why the user has none (not seated, not their turn…).
     fn offered_moves(&self, asker: &Asker<'_>) -> Result<Vec<String>, String>;
+    /// What the asker could play in the position as it stands if it were their turn, each as
+    /// `/move` would read it then: `/moves` lists them after its refusal off-turn, for
+    /// planning (the autocomplete offers nothing off-turn, since what it offers must be
+    /// accepted). Empty for a user who does not play here, and after the end.
+    fn planned_moves(&self, asker: &Asker<'_>) -> Vec<String>;
+    /// What stands on `square` (lower case, as typed after `square:`) for the asker, to
+    /// explain a `/moves square:` that lists nothing; `None` when the game does not say (the
+    /// layer then answers in general terms).
+    fn square_seen(&self, _asker: &Asker<'_>, _square: &str) -> Option<SquareSeen> {
+        None
+    }
+    /// The export text (every action), as `/export` attaches it and `arbiter import` reads it.
+    fn export(&self) -> String;
     /// The result once the game is over, as its replies write it (`Green (bob) wins`), for
     /// the one message that tells the players (shared rules 8.1); `None` while in play, or when the
     /// game does not say (the layer then takes the last line of the reply that ended it).
@@ -408,27 +453,6 @@ pub trait ThreadGame: Send + Sync {
     fn placings(&self) -> Option<Vec<crate::rating::Side>> {
         None
     }
-    /// Who must act now and on what, one (user, task) pair each (`ann`, `move`): an accepted
-    /// action pings a user only when it gives them a task they did not have before, so that
-    /// bookkeeping by an Umpire, a Referee or the organiser never pings the player on turn
-    /// again. `None` when the game does not say (its notifications then stand as they are).
-    fn awaited(&self, _now: Timestamp) -> Option<Vec<(String, String)>> {
-        None
-    }
-    /// The reminder interval and stall time the game was created with (`remind:`, the
-    /// server's defaults).
-    fn pace(&self) -> crate::layer::pace::Pace {
-        crate::layer::pace::Pace::default()
-    }
-    /// The game's own limits as players read them (`move limit 6h`, `part 1 of a turn 5m`),
-    /// for its settings line ([`settings_text`]); `None` when it has none to tell.
-    fn limits_text(&self) -> Option<String> {
-        None
-    }
-    /// When the game last changed: its latest action in effect, or its start.
-    fn last_change(&self) -> Option<Timestamp> {
-        self.log().changed_at()
-    }
     /// Who created the game (the organiser, pinged when it pauses): by default the actor
     /// of its log's first entry, its start.
     fn organiser(&self) -> Option<String> {
@@ -439,17 +463,14 @@ pub trait ThreadGame: Send + Sync {
     fn officials(&self) -> Vec<String> {
         Vec::new()
     }
-    /// The vacations of the game's players it honours (shared rules 7.5), as the layer last
-    /// handed them in ([`ThreadGame::set_away`]).
-    fn away(&self) -> &crate::layer::clock::Away;
-    /// Hands in the vacations of the game's players (none when the game was made with
-    /// `vacation:off`). A game whose limits run on its players' turns moves them by the time
-    /// away; one whose replay reads its limits (Nomic) replays with them.
-    fn set_away(&mut self, away: crate::layer::clock::Away);
-    /// Since when the game is paused by its own rules (a whole round of turns run out by
-    /// default), if it is at `now`: its limits stop, and reminders with them. The layer's
-    /// own pause (nobody acted for the stall time) is [`super::remind::paused`].
-    fn stalled(&self, _now: Timestamp) -> Option<Timestamp> {
+
+    // Time: the layer's clock reads these (reminders, pauses, `/mygames`, the timer sweep).
+
+    /// Who must act now and on what, one (user, task) pair each (`ann`, `move`): an accepted
+    /// action pings a user only when it gives them a task they did not have before, so that
+    /// bookkeeping by an Umpire, a Referee or the organiser never pings the player on turn
+    /// again. `None` when the game does not say (its notifications then stand as they are).
+    fn awaited(&self, _now: Timestamp) -> Option<Vec<(String, String)>> {
         None
     }
     /// Whom the game waits on at `now`, each since when and by when. By default: the users
@@ -461,28 +482,80 @@ pub trait ThreadGame: Send + Sync {
         }
         waiting(self, |t| self.awaited(t).unwrap_or_default(), now)
     }
-    /// What the asker could play in the position as it stands if it were their turn, each as
-    /// `/move` would read it then: `/moves` lists them after
-    /// its refusal off-turn, for planning (the autocomplete offers nothing off-turn, since
-    /// what it offers must be accepted). Empty for a user who does not play here, and after
-    /// the end.
-    fn planned_moves(&self, asker: &Asker<'_>) -> Vec<String>;
-    /// What stands on `square` (lower case, as typed after `square:`) for the asker, to
-    /// explain a `/moves square:` that lists nothing; `None` when
-    /// the game does not say (the layer then answers in general terms).
-    fn square_seen(&self, _asker: &Asker<'_>, _square: &str) -> Option<SquareSeen> {
+    /// Timers falling due in `(after, until]`. None by default.
+    fn due(&self, _after: Timestamp, _until: Timestamp) -> Vec<Due> {
+        Vec::new()
+    }
+    /// The game's own limits as players read them (`move limit 6h`, `part 1 of a turn 5m`),
+    /// for its settings line ([`settings_text`]); `None` when it has none to tell.
+    fn limits_text(&self) -> Option<String> {
         None
     }
-    /// The export text (every action), as `/export` attaches it and `arbiter import` reads it.
-    fn export(&self) -> String;
-    /// Timers falling due in `(after, until]`.
-    fn due(&self, after: Timestamp, until: Timestamp) -> Vec<Due>;
+    /// When the game last changed: its latest action in effect, or its start.
+    fn last_change(&self) -> Option<Timestamp> {
+        self.log().changed_at()
+    }
+    /// Since when the game is paused by its own rules (a whole round of turns run out by
+    /// default), if it is at `now`: its limits stop, and reminders with them. The layer's
+    /// own pause (nobody acted for the stall time) is [`super::remind::paused`].
+    fn stalled(&self, _now: Timestamp) -> Option<Timestamp> {
+        None
+    }
     /// Brings the game up to `now`, once the timer sweep has announced everything that fell
     /// due by then: a game whose timers make default plays writes them into its log (Party
     /// Chess; the sweep stores them), one whose replay runs its limits out keeps where they
     /// stand (Nomic Chess), so that the next sweep, and every question about the game until
     /// its next action, starts there rather than at its last action. Nothing by default.
     fn catch_up(&mut self, _now: Timestamp) {}
+    /// Whether a command button's `command` (see [`super::command_button`]), shown with an
+    /// earlier reply, still does something at `now` (a Nomic vote still open). The Discord
+    /// front end takes the buttons that no longer do off their message. Yes by default.
+    fn button_live(&self, _command: &str, _now: Timestamp) -> bool {
+        true
+    }
+
+    // Capabilities a game opts into by returning itself.
+
+    /// Conditional moves (`/premove`): the game as [`Conditional`], or why it has none
+    /// (Chex: a turn begins with a random draw). None by default.
+    ///
+    /// # Errors
+    /// Why the game has no conditional moves, for the user.
+    fn conditional(&self) -> Result<&dyn Conditional, String> {
+        Err(format!("{} has no conditional moves", self.kind().title))
+    }
+    /// The picture of the board, posted with the replies that change it. None by default.
+    fn pictures(&self) -> Option<&dyn Pictured> {
+        None
+    }
+    /// `/replay`, the game so far as an animated picture. None by default.
+    fn animated(&self) -> Option<&dyn Animated> {
+        None
+    }
+}
+
+/// A game with conditional moves (`/premove`, [`super::premove`]): where a player sits and
+/// the plays in effect, which the layer matches lines against.
+pub trait Conditional {
+    /// Where `user` sits at `now` and who plays before them; `Err` says why they cannot set
+    /// a line (not seated, out of the game).
+    ///
+    /// # Errors
+    /// Why not, for the user.
+    fn premove_seat(&self, user: &str, now: Timestamp) -> Result<PremoveSeat, String>;
+    /// Whether `play` reads in the game's notation, without looking at the position (a
+    /// conditional move is checked so when stored): why not.
+    ///
+    /// # Errors
+    /// Why the text is not a play of this game.
+    fn read_play(&self, play: &str) -> Result<(), String>;
+    /// Every play in effect at `now`, in the log's order (default plays fallen due
+    /// included).
+    fn plays(&self, now: Timestamp) -> Vec<Played>;
+}
+
+/// A game with a picture of its board.
+pub trait Pictured {
     /// Whether an accepted `command` (`move`, `takeback`, `revert`…) is answered with the
     /// picture of the board (a move by default).
     fn pictured(&self, command: &str) -> bool {
@@ -491,54 +564,22 @@ pub trait ThreadGame: Send + Sync {
     /// The picture of the game now, to render away from the executor. `thread` is the
     /// game's thread: a game may draw its picture over its last one, kept by thread.
     fn picture(&self, thread: &str, now: Timestamp) -> PictureJob;
-    /// `/replay`: the game so far as an animated picture, drawn away from the executor: the
-    /// position before the first action shown, then one frame per action that changed the
-    /// board (see [`super::replay`]). `now` is when it is asked for. No replay by default.
+}
+
+/// A game `/replay` animates.
+pub trait Animated {
+    /// The game so far as an animated picture, drawn away from the executor: the position
+    /// before the first action shown, then one frame per action that changed the board (see
+    /// [`super::replay`]). `now` is when it is asked for.
     ///
     /// # Errors
     /// Why it is refused, for the user (options out of range, nothing to show).
-    fn replay(
+    fn animation(
         &self,
-        _opts: &super::replay::ReplayOptions,
-        _now: Timestamp,
-    ) -> Result<super::replay::ReplayJob, String> {
-        Err("this game has no replay".into())
-    }
-    /// Whether a command button's `command` (see [`super::command_button`]), shown with an
-    /// earlier reply, still does something at `now` (a Nomic vote still open). The Discord
-    /// front end takes the buttons that no longer do off their message. Yes by default.
-    fn button_live(&self, _command: &str, _now: Timestamp) -> bool {
-        true
-    }
-    /// Conditional moves (`/premove`): where `user` sits at `now` and who plays before them;
-    /// `Err` says why they cannot set a line (not seated, out of the game) or why the game has
-    /// none (Chex: a turn begins with a random draw). None by default.
-    ///
-    /// # Errors
-    /// Why not, for the user.
-    fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<PremoveSeat, String> {
-        Err(format!("{} has no conditional moves", self.kind().title))
-    }
-    /// Whether `play` reads in the game's notation, without looking at the position (a
-    /// conditional move is checked so when stored): why not. Any text by default.
-    ///
-    /// # Errors
-    /// Why the text is not a play of this game.
-    fn read_play(&self, _play: &str) -> Result<(), String> {
-        Ok(())
-    }
-    /// Every play in effect at `now`, in the log's order (default plays fallen due
-    /// included), for conditional moves. None by default.
-    fn plays(&self, _now: Timestamp) -> Vec<Played> {
-        Vec::new()
-    }
-    /// A copy.
-    fn clone_box(&self) -> Box<dyn ThreadGame>;
-    /// For the few places that need one game's own state (a tournament reading a KFB
-    /// result).
-    fn as_any(&self) -> &dyn Any;
+        opts: &super::replay::ReplayOptions,
+        now: Timestamp,
+    ) -> Result<super::replay::ReplayJob, String>;
 }
-
 impl Clone for Box<dyn ThreadGame> {
     fn clone(&self) -> Self {
         self.clone_box()
@@ -595,16 +636,20 @@ impl<'a> Bookkeeping<'a> {
     }
 }
 
-/// Hands one of the log's own actions to a game that answers them through
-/// [`crate::layer::log::Bookkept`].
+/// A game's [`ThreadGame::bookkeeping`]: one of the log's own actions handed to the game's
+/// [`Bookkept`], its answer worded by `reply` (the game's reply to any accepted action).
 ///
 /// # Errors
-/// The game's refusal.
-pub fn bookkeep<G: crate::layer::log::Bookkept>(
+/// The game's refusal, in words.
+pub fn kept<G: Bookkept>(
     game: &mut G,
     b: Bookkeeping<'_>,
-) -> Result<G::Accepted, G::Refusal> {
-    match b.action {
+    reply: impl FnOnce(&G, G::Accepted) -> Reply,
+) -> Result<Reply, String>
+where
+    G::Refusal: std::fmt::Display,
+{
+    let accepted = match b.action {
         LogAction::Takeback => game.takeback(b.actor, b.now, b.raw),
         LogAction::Revert {
             to,
@@ -613,6 +658,8 @@ pub fn bookkeep<G: crate::layer::log::Bookkept>(
         } => game.revert(b.reverting(to, reason), entropy),
         LogAction::Substitute(ref h) => game.substitute(b.substitution(h.clone())),
     }
+    .map_err(|e| e.to_string())?;
+    Ok(reply(game, accepted))
 }
 
 /// A game just created, with the reply that announces it.
@@ -698,141 +745,32 @@ pub fn imported<G: ThreadGame + 'static, E: std::fmt::Display>(
 }
 
 impl dyn ThreadGame + '_ {
+    /// The picture a reply to an accepted `command` carries, if the game has a picture and
+    /// shows it then ([`Pictured::pictured`]).
+    pub fn picture_after(&self, command: &str, thread: &str, now: Timestamp) -> Option<PictureJob> {
+        let p = self.pictures()?;
+        p.pictured(command).then(|| p.picture(thread, now))
+    }
+
+    /// `/replay`: the game's animation ([`Animated`]), or why there is none.
+    ///
+    /// # Errors
+    /// The game has no replay, or the options are out of range.
+    pub fn replay_job(
+        &self,
+        opts: &super::replay::ReplayOptions,
+        now: Timestamp,
+    ) -> Result<super::replay::ReplayJob, String> {
+        self.animated()
+            .ok_or_else(|| "this game has no replay".to_string())?
+            .animation(opts, now)
+    }
+
     /// This game as one game's own type, if it is one.
     pub fn downcast<T: 'static>(&self) -> Option<&T> {
         self.as_any().downcast_ref()
     }
 }
-
-/// The [`ThreadGame`] methods every game writes alike, for a `Clone` game with a `settings`
-/// field (stored as JSON), a `log` field ([`crate::layer::log::Log`]) and an `away` field:
-/// its kind, its settings as stored, its log, its players' vacations, a copy, and itself as
-/// [`Any`]. A game on a [`crate::layer::table::Table`] also gets its pace, its revert's
-/// preview and the log's own actions ([`bookkeep`]), replied to as its `replies` closure
-/// says; `seats`, `engine_notation` and `move_limit` add what a game seated by its table's
-/// users, written in the engine's notation or timed by an optional move limit writes alike. Written once here so the games' command files
-/// keep only what differs.
-macro_rules! common_methods {
-    // A game seated by its table's users (substitutes in), whose own `finished` says when
-    // it is over.
-    (seats) => {
-        fn users(&self) -> Vec<String> {
-            self.users.clone()
-        }
-
-        fn finished(&self) -> bool {
-            Self::finished(self)
-        }
-    };
-    // A game whose plays are written in the engine's notation.
-    (engine_notation) => {
-        fn read_play(&self, play: &str) -> Result<(), String> {
-            $crate::layer::premove::engine_play(play)
-        }
-    };
-    // A game whose player to move may have a `move_limit` (its settings', in seconds): its
-    // own `due` says when the one on turn overruns it, and its `overrun_text` is what they
-    // and the organiser are told then.
-    (move_limit) => {
-        fn limits_text(&self) -> Option<String> {
-            Some($crate::layer::game::move_limit_text(self.settings.move_limit))
-        }
-
-        fn due(
-            &self,
-            after: $crate::time::Timestamp,
-            until: $crate::time::Timestamp,
-        ) -> Vec<$crate::layer::game::Due> {
-            $crate::layer::game::overrun_in(Self::due(self), (after, until), self.creator(), |s| {
-                (s.index(), self.user(s), self.overrun_text(s))
-            })
-        }
-    };
-    // A game kept on a [`crate::layer::table::Table`]; `$reply` makes the layer's reply of
-    // the game and one of its accepted actions.
-    ($kind:expr; replies $reply:expr) => {
-        $crate::layer::game::common_methods!($kind, without_pace);
-        $crate::layer::game::common_methods!(@table $reply);
-    };
-    // The same, for a game whose replay reads its players' vacations (the limits it runs
-    // out, the posts it counts): it replays when they change.
-    ($kind:expr, replays; replies $reply:expr) => {
-        $crate::layer::game::common_methods!(@base $kind);
-        $crate::layer::game::common_methods!(@table $reply);
-
-        fn set_away(&mut self, away: $crate::layer::clock::Away) {
-            if self.away == away {
-                return;
-            }
-            // Only what the log's entries read needs a replay (a pause still to come does not).
-            let same = self
-                .log
-                .last()
-                .is_some_and(|e| self.away.same_until(&away, e.time));
-            self.away = away;
-            if same {
-                return;
-            }
-            if let Err(e) = $crate::layer::log::Folded::replay(self) {
-                tracing::error!(error = %e, game = $kind.title, "a game no longer replays with its players' vacations");
-            }
-        }
-    };
-    // A game whose settings hold no pace (the layer's default pace).
-    ($kind:expr, without_pace) => {
-        $crate::layer::game::common_methods!(@base $kind);
-
-        fn set_away(&mut self, away: $crate::layer::clock::Away) {
-            self.away = away;
-        }
-    };
-    // A game on a table: its pace is in its settings, the table previews a revert, and the
-    // log's own actions reach it through [`crate::layer::log::Bookkept`].
-    (@table $reply:expr) => {
-        fn pace(&self) -> $crate::layer::pace::Pace {
-            self.settings.pace
-        }
-
-        fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
-            $crate::layer::table::Table::revert_preview(self, to).map_err(|e| e.to_string())
-        }
-
-        fn bookkeeping(
-            &mut self,
-            b: $crate::layer::game::Bookkeeping<'_>,
-        ) -> Result<$crate::layer::Reply, String> {
-            let reply = $reply;
-            let a = $crate::layer::game::bookkeep(self, b).map_err(|e| e.to_string())?;
-            Ok(reply(&*self, a))
-        }
-    };
-    (@base $kind:expr) => {
-        fn away(&self) -> &$crate::layer::clock::Away {
-            &self.away
-        }
-
-        fn kind(&self) -> &'static $crate::layer::game::GameKind {
-            &$kind
-        }
-
-        fn settings_json(&self) -> Result<String, serde_json::Error> {
-            serde_json::to_string(&self.settings)
-        }
-
-        fn log(&self) -> &dyn $crate::layer::log::StoredLog {
-            &self.log
-        }
-
-        fn clone_box(&self) -> Box<dyn $crate::layer::game::ThreadGame> {
-            Box::new(self.clone())
-        }
-
-        fn as_any(&self) -> &dyn std::any::Any {
-            self
-        }
-    };
-}
-pub(crate) use common_methods;
 
 /// A game's [`GameKind::load`], named `$name`: [`load_with`] and `$build`, the game's
 /// `from_log` taking the users, the decoded settings and the log.

@@ -1,5 +1,5 @@
 //! Conditional moves: "if they play X, I play Y" (`/premove`, `/premoves`), written once for
-//! every game whose [`ThreadGame::premove_seat`] says where a player sits.
+//! every game whose [`Conditional::premove_seat`] says where a player sits.
 //!
 //! A *line* is a list of rounds; a round is one condition per seat that plays before the
 //! author (a play, or `*` for any) and the author's reply. In Kung Fu Bughouse a round is a
@@ -7,7 +7,7 @@
 //! is the plays of every seat before the author's turn, then the reply. `/premove now:<move>`
 //! is a line of one round without conditions: played as soon as the author may move.
 //!
-//! A line's progress is read from the game's plays ([`ThreadGame::plays`]), never kept beside
+//! A line's progress is read from the game's plays ([`Conditional::plays`](super::game::Conditional::plays)), never kept beside
 //! them: it remembers how many plays its board had when it last looked and the log entry of
 //! the last one, so a takeback or a revert touching that board (fewer plays, or another entry
 //! in that place) drops it. Conditions are matched by the seat that actually played (a Party
@@ -18,7 +18,7 @@
 //! at once by a new message that pings them ([`Fired::played`] false).
 //!
 //! A line is read when stored (issues 53, 54): every play must read in the game's notation
-//! ([`ThreadGame::read_play`]), name squares of its board and be at most [`MAX_PLAY`]
+//! ([`Conditional::read_play`]), name squares of its board and be at most [`MAX_PLAY`]
 //! characters; two lines may not begin with the same plays. A `now:` on one's own turn is
 //! played at once as `/move` ([`now_due`]). Lines stored before these checks that fail them
 //! are dropped with a note when next read.
@@ -48,7 +48,7 @@ pub fn seated<S>(seat: Option<S>) -> Result<S, String> {
 }
 
 /// Whether `play` reads in the engine's notation (`e2-e4`, `Nb1xc3+`, `0-0`), the position
-/// aside ([`ThreadGame::read_play`] of a game played in it).
+/// aside ([`Conditional::read_play`] of a game played in it).
 ///
 /// # Errors
 /// Why it does not read.
@@ -250,7 +250,7 @@ pub const MAX_PLAY: usize = 40;
 pub const MAX_LINE: usize = 1000;
 
 /// Why `w` is no play of this game, as stored lines are checked: too long, not in the game's
-/// notation ([`ThreadGame::read_play`]), or naming a square that is not on the board.
+/// notation ([`Conditional::read_play`]), or naming a square that is not on the board.
 fn unreadable(game: &dyn ThreadGame, user: &str, now: Timestamp, w: &str) -> Option<String> {
     if w.chars().count() > MAX_PLAY {
         return Some(format!("a play is at most {MAX_PLAY} characters"));
@@ -258,7 +258,7 @@ fn unreadable(game: &dyn ThreadGame, user: &str, now: Timestamp, w: &str) -> Opt
     if !looks_like_play(w) {
         return Some(format!("{w} is not a play"));
     }
-    if let Err(why) = game.read_play(w) {
+    if let Err(why) = game.conditional().and_then(|c| c.read_play(w)) {
         return Some(format!("{w} does not read as a play: {why}"));
     }
     let asker = Asker::new(user, now);
@@ -304,7 +304,12 @@ pub fn now_due(
     let Some(m) = cmd.opt("now").map(str::trim) else {
         return Ok(None);
     };
-    if game.finished() || game.premove_seat(caller.user, caller.now).is_err() {
+    if game.finished()
+        || game
+            .conditional()
+            .and_then(|c| c.premove_seat(caller.user, caller.now))
+            .is_err()
+    {
         return Ok(None);
     }
     if let Some(why) = now_unreadable(game, caller, m) {
@@ -452,11 +457,13 @@ pub fn command(
     if game.finished() {
         return Reply::refused("the game is over");
     }
-    let seat = match game.premove_seat(user, now) {
+    let (seat, plays) = match game
+        .conditional()
+        .and_then(|c| Ok((c.premove_seat(user, now)?, c.plays(now))))
+    {
         Ok(s) => s,
         Err(why) => return Reply::refused(why),
     };
-    let plays = game.plays(now);
     if let Some(m) = cmd.opt("now") {
         let m = m.trim();
         if let Some(why) = now_unreadable(game, caller, m) {
@@ -697,7 +704,7 @@ pub fn settle(
             book.left.extend(left.into_iter().filter(|l| !l.now));
             break;
         }
-        let plays = game.plays(now);
+        let plays = game.conditional().map(|c| c.plays(now)).unwrap_or_default();
         let mut kept = Vec::new();
         let mut may: Vec<(String, bool)> = Vec::new();
         for mut line in std::mem::take(&mut book.lines) {

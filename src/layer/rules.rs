@@ -14,7 +14,7 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::game::{Asker, Bookkeeping, Due, GameKind, NewGame, PictureJob, ThreadGame};
+use super::game::{Asker, Bookkeeping, GameKind, NewGame, ThreadGame};
 use super::log::{Bookkept, Entry, Folded, Log, LogError, Logged, Reverting, Substitution};
 use super::table::{Fold, Table};
 use super::{Caller, Command, LogRow, Notify, Reply};
@@ -291,14 +291,8 @@ impl<R: Rules> Bookkept for Table<Ruled<R>> {
 }
 
 impl<R: Rules> ThreadGame for Table<Ruled<R>> {
-    crate::layer::game::common_methods!(*R::kind(), without_pace);
-
-    fn users(&self) -> Vec<String> {
-        self.users.clone()
-    }
-
-    fn finished(&self) -> bool {
-        self.to_act().is_none()
+    fn kind(&self) -> &'static GameKind {
+        R::kind()
     }
 
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
@@ -311,13 +305,8 @@ impl<R: Rules> ThreadGame for Table<Ruled<R>> {
         })
     }
 
-    fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
-        Table::revert_preview(self, to).map_err(|e| e.to_string())
-    }
-
     fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
-        let done = crate::layer::game::bookkeep(self, b).map_err(|e| e.to_string())?;
-        Ok(self.accepted(done))
+        crate::layer::game::kept(self, b, Self::accepted)
     }
 
     fn status(&self, _now: Timestamp) -> String {
@@ -342,7 +331,7 @@ impl<R: Rules> ThreadGame for Table<Ruled<R>> {
 
     fn planned_moves(&self, a: &Asker<'_>) -> Vec<String> {
         match (self.seat(a.user), self.rules()) {
-            (Some(seat), Ok(r)) if !self.finished() => r.plays(seat),
+            (Some(seat), Ok(r)) if self.to_act().is_some() => r.plays(seat),
             _ => Vec::new(),
         }
     }
@@ -374,18 +363,6 @@ impl<R: Rules> ThreadGame for Table<Ruled<R>> {
                 .filter_map(|e| serde_json::to_string(e).ok()),
         );
         lines.join("\n")
-    }
-
-    fn due(&self, _after: Timestamp, _until: Timestamp) -> Vec<Due> {
-        Vec::new()
-    }
-
-    fn pictured(&self, _command: &str) -> bool {
-        false
-    }
-
-    fn picture(&self, _thread: &str, _now: Timestamp) -> PictureJob {
-        Box::new(|| Err("this game has no picture".to_string()))
     }
 }
 

@@ -9,8 +9,14 @@
 
 use std::fmt::Debug;
 
+use std::any::Any;
+
+use serde::Serialize;
+
 use crate::layer::clock::Away;
-use crate::layer::log::{Entry, Folded, Log, LogError, Logged, Reverting};
+use crate::layer::game::{OnTable, ThreadGame};
+use crate::layer::log::{Entry, Folded, Log, LogError, Logged, Reverting, StoredLog};
+use crate::layer::pace::Pace;
 use crate::time::Timestamp;
 
 /// A game's own part of its [`Table`].
@@ -49,6 +55,27 @@ pub trait Fold: Sized {
     fn revert_notes(_table: &Table<Self>, _to: u32) -> Vec<String> {
         Vec::new()
     }
+
+    /// Who plays each seat now: the table's users by default (Party Chess keeps its seats in
+    /// its state).
+    fn users(table: &Table<Self>) -> Vec<String> {
+        table.users.clone()
+    }
+
+    /// Whether the game is over: once it has [`Fold::ended`], by default.
+    fn finished(table: &Table<Self>) -> bool {
+        Self::ended(table).is_some()
+    }
+
+    /// The reminder interval and stall time the game was made with: the layer's defaults
+    /// unless its settings keep them.
+    fn pace(_settings: &Self::Settings) -> Pace {
+        Pace::default()
+    }
+
+    /// Whether the log's replay reads the players' vacations (the limits it runs out, the
+    /// posts it counts: KFB, Nomic): the table then replays when they change.
+    const REPLAYS_AWAY: bool = false;
 }
 
 /// Declares a game's rules for its [`Table`]: the unit type that names them and its [`Fold`]
@@ -315,5 +342,69 @@ impl<R: Fold> Folded for Table<R> {
             .map_err(|why| R::Refusal::from(crate::layer::log::replay_failed(why)))?;
         crate::layer::log::seat_change(&mut self.users, &e.action);
         Ok(())
+    }
+}
+
+/// What the layer keeps alike for every game, written once here: a game on a table is a
+/// [`ThreadGame`] by writing only what differs.
+impl<F> OnTable for Table<F>
+where
+    F: Fold + 'static,
+    F::Settings: Serialize,
+    Table<F>: ThreadGame + Clone,
+{
+    fn users(&self) -> Vec<String> {
+        F::users(self)
+    }
+
+    fn finished(&self) -> bool {
+        F::finished(self)
+    }
+
+    fn settings_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(&self.settings)
+    }
+
+    fn log(&self) -> &dyn StoredLog {
+        &self.log
+    }
+
+    fn pace(&self) -> Pace {
+        F::pace(&self.settings)
+    }
+
+    fn away(&self) -> &Away {
+        &self.away
+    }
+
+    fn set_away(&mut self, away: Away) {
+        if self.away == away {
+            return;
+        }
+        // Only what the log's entries read needs a replay (a pause still to come does not).
+        let same = !F::REPLAYS_AWAY
+            || self
+                .log
+                .last()
+                .is_some_and(|e| self.away.same_until(&away, e.time));
+        self.away = away;
+        if same {
+            return;
+        }
+        if let Err(e) = self.replay() {
+            tracing::error!(error = %e, game = self.kind().title, "a game no longer replays with its players' vacations");
+        }
+    }
+
+    fn revert_preview(&self, to: u32) -> Result<Vec<String>, String> {
+        Table::revert_preview(self, to).map_err(|e| e.to_string())
+    }
+
+    fn clone_box(&self) -> Box<dyn ThreadGame> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 }

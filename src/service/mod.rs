@@ -987,7 +987,10 @@ impl Service {
                 }
                 if reply.ok == Some(true)
                     && shows == Shows::Picture
-                    && cell.hub.game(thread).is_some_and(|g| g.pictured(&cmd.name))
+                    && cell
+                        .hub
+                        .game(thread)
+                        .is_some_and(|g| g.pictures().is_some_and(|p| p.pictured(&cmd.name)))
                 {
                     if let Some(tell) = accepted.take() {
                         let _ = tell.send(());
@@ -1012,16 +1015,9 @@ impl Service {
                         self.rated(&cell, thread, was.finished, &mut reply).await;
                         self.touched(thread, &cell);
                         let game = cell.hub.game(thread).filter(|_| shows != Shows::Reply);
-                        let job = match game {
-                            Some(g)
-                                if shows == Shows::Picture
-                                    && reply.ok == Some(true)
-                                    && g.pictured(&cmd.name) =>
-                            {
-                                Some(g.picture(thread, caller.now))
-                            }
-                            _ => None,
-                        };
+                        let job = game
+                            .filter(|_| shows == Shows::Picture && reply.ok == Some(true))
+                            .and_then(|g| g.picture_after(&cmd.name, thread, caller.now));
                         Attempt::Done(Handled {
                             picture: job,
                             status: game.map(|g| g.status(caller.now)),
@@ -1163,11 +1159,9 @@ impl Service {
     /// The picture of a thread's game after a button press went through, if the game
     /// reposts its board then (a revert's confirmation in Chex).
     pub async fn picture_after_press(&self, thread: &str, now: Timestamp) -> Option<PictureJob> {
-        self.with_game(thread, |g| {
-            g.pictured("revert").then(|| g.picture(thread, now))
-        })
-        .await
-        .flatten()
+        self.with_game(thread, |g| g.picture_after("revert", thread, now))
+            .await
+            .flatten()
     }
 
     /// A button press.

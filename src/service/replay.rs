@@ -50,7 +50,7 @@ impl Service {
             thread: thread.to_string(),
         };
         let job = self
-            .with_game(thread, |g| g.replay(&opts, now))
+            .with_game(thread, |g| g.replay_job(&opts, now))
             .await
             .ok_or_else(|| "there is no game in this thread".to_string())??;
         Ok((job, guard))

@@ -166,9 +166,35 @@ fn drawn(a: &chex::Action) -> bool {
 }
 
 impl ThreadGame for Game {
-    game::common_methods!(KIND; replies |g, a| accepted(g, a));
-    game::common_methods!(seats);
-    game::common_methods!(move_limit);
+    fn kind(&self) -> &'static GameKind {
+        &KIND
+    }
+
+    fn bookkeeping(&mut self, b: game::Bookkeeping<'_>) -> Result<Reply, String> {
+        game::kept(self, b, accepted)
+    }
+
+    fn limits_text(&self) -> Option<String> {
+        Some(game::move_limit_text(self.settings.move_limit))
+    }
+
+    fn due(&self, after: Timestamp, until: Timestamp) -> Vec<game::Due> {
+        let notice = |s: Side| (s.index(), self.user(s), self.overrun_text(s));
+        game::overrun_in(Game::due(self), (after, until), self.creator(), notice)
+    }
+
+    /// None: each turn begins with a random draw (Chex rules 5.2).
+    fn conditional(&self) -> Result<&dyn game::Conditional, String> {
+        Err("Chex has no conditional moves: each turn begins with a random draw, so no reply can be known before it".into())
+    }
+
+    fn pictures(&self) -> Option<&dyn game::Pictured> {
+        Some(self)
+    }
+
+    fn animated(&self) -> Option<&dyn game::Animated> {
+        Some(self)
+    }
 
     /// `/resign` ends the game: asked once.
     fn confirm_first(&self, user: &str, cmd: &Command) -> Option<String> {
@@ -176,10 +202,6 @@ impl ThreadGame for Game {
             return None;
         }
         Some("Resign? This ends the game: your opponent wins.".into())
-    }
-
-    fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<game::PremoveSeat, String> {
-        Err("Chex has no conditional moves: each turn begins with a random draw, so no reply can be known before it".into())
     }
 
     /// The side to act: a draw and its placing, or a move (Chex rules 5.2).
@@ -256,6 +278,27 @@ impl ThreadGame for Game {
         export::export(self)
     }
 
+    fn square_seen(&self, a: &Asker<'_>, square: &str) -> Option<crate::layer::game::SquareSeen> {
+        use crate::layer::game::SquareSeen;
+        let found = self.frame().parse(square).map(|sq| self.position().at(sq));
+        SquareSeen::of(found, |p| {
+            let me = self.side_of(a.user)?;
+            Some(SquareSeen::piece(
+                p.kind.name().to_string(),
+                p.side == me,
+                p.side.name().to_string(),
+                me.name().to_string(),
+            ))
+        })
+    }
+
+    fn result(&self) -> Option<String> {
+        let o = self.state().outcome.as_ref()?;
+        Some(crate::games::chex::outcome_text(&self.users, o))
+    }
+}
+
+impl game::Pictured for Game {
     fn pictured(&self, command: &str) -> bool {
         // Every board action, and the board reposted after a takeback or a revert (§5.5).
         matches!(command, "move" | "draw" | "place" | "takeback" | "revert")
@@ -268,8 +311,10 @@ impl ThreadGame for Game {
         }
         Box::new(move || crate::games::chex::picture::render_chex(&view).map_err(|e| e.to_string()))
     }
+}
 
-    fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
+impl game::Animated for Game {
+    fn animation(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
         // A move's caption names it in the labels its frame draws: who, by action number.
         let mut who: std::collections::HashMap<u32, String> = std::collections::HashMap::new();
         let mut frames = Frames::one_board(
@@ -326,24 +371,5 @@ impl ThreadGame for Game {
             f.caption = format!("{w} {text}{rest}");
         }
         frames.job(replay::header(KIND.title, &self.users), opts.speed)
-    }
-
-    fn square_seen(&self, a: &Asker<'_>, square: &str) -> Option<crate::layer::game::SquareSeen> {
-        use crate::layer::game::SquareSeen;
-        let found = self.frame().parse(square).map(|sq| self.position().at(sq));
-        SquareSeen::of(found, |p| {
-            let me = self.side_of(a.user)?;
-            Some(SquareSeen::piece(
-                p.kind.name().to_string(),
-                p.side == me,
-                p.side.name().to_string(),
-                me.name().to_string(),
-            ))
-        })
-    }
-
-    fn result(&self) -> Option<String> {
-        let o = self.state().outcome.as_ref()?;
-        Some(crate::games::chex::outcome_text(&self.users, o))
     }
 }

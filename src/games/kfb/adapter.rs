@@ -7,7 +7,7 @@ use crate::engine::fen;
 use crate::games::hint;
 use crate::games::kfb::{self, draft, Accepted, Game, HandOver, Settings};
 use crate::layer::game::{
-    self, main_text, Asker, Due, GameKind, NewGame, PictureJob, SquareSeen, ThreadGame,
+    self, main_text, Asker, Due, GameKind, NewGame, OnTable, PictureJob, SquareSeen, ThreadGame,
 };
 use crate::layer::replay::{Frames, ReplayJob, ReplayOptions};
 use crate::layer::{mention, Caller, Command, Notify, Reply};
@@ -353,10 +353,25 @@ fn proxy(
 }
 
 impl ThreadGame for Game {
-    // Posts while a player is away do not count against them: replay with the vacations.
-    game::common_methods!(KIND, replays; replies |_, a| accepted(a));
-    game::common_methods!(seats);
-    game::common_methods!(engine_notation);
+    fn kind(&self) -> &'static GameKind {
+        &KIND
+    }
+
+    fn bookkeeping(&mut self, b: game::Bookkeeping<'_>) -> Result<Reply, String> {
+        game::kept(self, b, |_, a| accepted(a))
+    }
+
+    fn conditional(&self) -> Result<&dyn game::Conditional, String> {
+        Ok(self)
+    }
+
+    fn pictures(&self) -> Option<&dyn game::Pictured> {
+        Some(self)
+    }
+
+    fn animated(&self) -> Option<&dyn game::Animated> {
+        Some(self)
+    }
 
     fn limits_text(&self) -> Option<String> {
         Some(format!(
@@ -379,49 +394,9 @@ impl ThreadGame for Game {
         ))
     }
 
-    /// Lines per board: pairs of the board opponent's move and the player's reply; no turns
-    /// (a reply is played as soon as its move is, the opponent's move lifting the lock).
-    fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<game::PremoveSeat, String> {
-        let seat = crate::layer::premove::seated(self.seat_of(user))?;
-        let st = self.state();
-        let boards = st
-            .boards
-            .as_ref()
-            .ok_or("the draft is still running: conditional moves begin with the boards")?;
-        let board = st.players[seat].board;
-        let b = boards.get(board).ok_or("no such board")?;
-        let opponent = if b.first == seat { b.second } else { b.first };
-        let them = vec![(opponent, st.players[opponent].user.clone())];
-        Ok(game::PremoveSeat {
-            board,
-            seat,
-            turns: false,
-            before: them.clone(),
-            between: them,
-        })
-    }
-
-    fn plays(&self, _now: Timestamp) -> Vec<game::Played> {
-        let players = &self.state().players;
-        self.log
-            .in_effect_at()
-            .filter_map(|(index, e)| match &e.action {
-                kfb::Action::Move {
-                    player, notation, ..
-                } => Some(game::Played {
-                    index,
-                    board: players.get(*player).map_or(0, |p| p.board),
-                    seat: *player,
-                    notation: notation.clone(),
-                }),
-                _ => None,
-            })
-            .collect()
-    }
-
     fn last_change(&self) -> Option<Timestamp> {
         let created = self.settings.created.as_ref().map(|c| c.1);
-        match (ThreadGame::log(self).changed_at(), created) {
+        match (OnTable::log(self).changed_at(), created) {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
         }
@@ -605,6 +580,77 @@ impl ThreadGame for Game {
             .collect()
     }
 
+    fn square_seen(&self, a: &Asker<'_>, square: &str) -> Option<SquareSeen> {
+        let seat = self.acting_seat(a.user, a.board).ok()?;
+        let st = self.state();
+        let b = &st.boards.as_ref()?[st.players[seat].board];
+        let found = b.pos.rules().geometry.parse_square(square).ok();
+        SquareSeen::of(found.map(|sq| b.pos.piece_at(sq)), |p| {
+            let me = &st.players[seat];
+            let colour = |c: Option<u8>| c.map_or("?", |c| kfb::COLOUR_NAMES[c as usize % 3]);
+            let them = if b.first == seat { b.second } else { b.first };
+            Some(SquareSeen::piece(
+                b.pos.rules().catalog.def(p.kind).name.to_string(),
+                p.side == me.side,
+                format!("{} ({})", self.users[them], colour(st.players[them].colour)),
+                format!("{} on board {}", colour(me.colour), me.board + 1),
+            ))
+        })
+    }
+
+    fn result(&self) -> Option<String> {
+        let (team, how) = self.state().winner.as_ref()?;
+        Some(format!("{} wins: {how}", kfb::team_name(*team)))
+    }
+}
+
+impl game::Conditional for Game {
+    fn read_play(&self, play: &str) -> Result<(), String> {
+        crate::layer::premove::engine_play(play)
+    }
+
+    /// Lines per board: pairs of the board opponent's move and the player's reply; no turns
+    /// (a reply is played as soon as its move is, the opponent's move lifting the lock).
+    fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<game::PremoveSeat, String> {
+        let seat = crate::layer::premove::seated(self.seat_of(user))?;
+        let st = self.state();
+        let boards = st
+            .boards
+            .as_ref()
+            .ok_or("the draft is still running: conditional moves begin with the boards")?;
+        let board = st.players[seat].board;
+        let b = boards.get(board).ok_or("no such board")?;
+        let opponent = if b.first == seat { b.second } else { b.first };
+        let them = vec![(opponent, st.players[opponent].user.clone())];
+        Ok(game::PremoveSeat {
+            board,
+            seat,
+            turns: false,
+            before: them.clone(),
+            between: them,
+        })
+    }
+
+    fn plays(&self, _now: Timestamp) -> Vec<game::Played> {
+        let players = &self.state().players;
+        self.log
+            .in_effect_at()
+            .filter_map(|(index, e)| match &e.action {
+                kfb::Action::Move {
+                    player, notation, ..
+                } => Some(game::Played {
+                    index,
+                    board: players.get(*player).map_or(0, |p| p.board),
+                    seat: *player,
+                    notation: notation.clone(),
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+impl game::Pictured for Game {
     /// A move, and the pick that completes the draft: the players see the boards they are
     /// about to play (a pick is accepted only while the draft runs, so an accepted pick
     /// after which there are boards is the last one).
@@ -617,8 +663,10 @@ impl ThreadGame for Game {
         let thread = thread.to_string();
         Box::new(move || kfb_picture(&game, Some(&thread), now).map_err(|e| e.to_string()))
     }
+}
 
-    fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
+impl game::Animated for Game {
+    fn animation(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
         let board = |snap: &Game, seat: usize| snap.state().players[seat].board;
         let mut frames = Frames::of(
             self,
@@ -652,28 +700,5 @@ impl ThreadGame for Game {
         );
         frames.finish(<Self as ThreadGame>::result(self));
         frames.job(format!("{} · {teams}", KIND.title), opts.speed)
-    }
-
-    fn square_seen(&self, a: &Asker<'_>, square: &str) -> Option<SquareSeen> {
-        let seat = self.acting_seat(a.user, a.board).ok()?;
-        let st = self.state();
-        let b = &st.boards.as_ref()?[st.players[seat].board];
-        let found = b.pos.rules().geometry.parse_square(square).ok();
-        SquareSeen::of(found.map(|sq| b.pos.piece_at(sq)), |p| {
-            let me = &st.players[seat];
-            let colour = |c: Option<u8>| c.map_or("?", |c| kfb::COLOUR_NAMES[c as usize % 3]);
-            let them = if b.first == seat { b.second } else { b.first };
-            Some(SquareSeen::piece(
-                b.pos.rules().catalog.def(p.kind).name.to_string(),
-                p.side == me.side,
-                format!("{} ({})", self.users[them], colour(st.players[them].colour)),
-                format!("{} on board {}", colour(me.colour), me.board + 1),
-            ))
-        })
-    }
-
-    fn result(&self) -> Option<String> {
-        let (team, how) = self.state().winner.as_ref()?;
-        Some(format!("{} wins: {how}", kfb::team_name(*team)))
     }
 }

@@ -667,9 +667,26 @@ fn drawn(a: &nomic::Action) -> bool {
 }
 
 impl ThreadGame for Game {
-    // The limits a replay runs out depend on who was away: replay with them.
-    game::common_methods!(KIND, replays; replies |_, a| accepted(a));
-    game::common_methods!(seats);
+    fn kind(&self) -> &'static GameKind {
+        &KIND
+    }
+
+    fn bookkeeping(&mut self, b: game::Bookkeeping<'_>) -> Result<Reply, String> {
+        game::kept(self, b, |_, a| accepted(a))
+    }
+
+    /// None: a turn is pushes, votes and army moves.
+    fn conditional(&self) -> Result<&dyn game::Conditional, String> {
+        Err("Nomic Chess has no conditional moves: a turn is pushes, votes and army moves, not one play a reply could answer".into())
+    }
+
+    fn pictures(&self) -> Option<&dyn game::Pictured> {
+        Some(self)
+    }
+
+    fn animated(&self) -> Option<&dyn game::Animated> {
+        Some(self)
+    }
 
     fn limits_text(&self) -> Option<String> {
         let s = &self.state().settings;
@@ -695,10 +712,6 @@ impl ThreadGame for Game {
             "Forfeit? You are out of the game for good; the Referees decide what happens to your armies."
                 .into(),
         )
-    }
-
-    fn premove_seat(&self, _user: &str, _now: Timestamp) -> Result<game::PremoveSeat, String> {
-        Err("Nomic Chess has no conditional moves: a turn is pushes, votes and army moves, not one play a reply could answer".into())
     }
 
     fn officials(&self) -> Vec<String> {
@@ -822,19 +835,6 @@ impl ThreadGame for Game {
         Game::catch_up(self, now);
     }
 
-    fn pictured(&self, command: &str) -> bool {
-        // A push joins two halves and a move changes J; the picture shows both.
-        matches!(command, "move" | "push" | "takeback" | "revert")
-    }
-
-    fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {
-        let mut view = nomic_view(self, now);
-        if let Some(note) = self.away.picture_note(now) {
-            view.lines.push(note);
-        }
-        Box::new(move || render_nomic(&view).map_err(|e| e.to_string()))
-    }
-
     fn button_live(&self, command: &str, now: Timestamp) -> bool {
         // A vote button lives while its proposal is open.
         // A button's command is plain (`vote …`): no group, no option to the end of the line.
@@ -849,21 +849,6 @@ impl ThreadGame for Game {
             Ok(n) => st.open_vote().is_some_and(|p| p.n == n) && !st.over,
             Err(_) => false,
         }
-    }
-
-    fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
-        let mut frames = Frames::one_board(
-            self,
-            opts,
-            drawn,
-            |e, snap| nomic_view(snap, e.time),
-            |e, _| {
-                let what = nomic::describe(&e.action, &self.users);
-                replay::numbered(e, &format!("{}: {what}", e.actor))
-            },
-        )?;
-        frames.finish(Game::finished(self).then(|| "the game is over".to_string()));
-        frames.job(replay::header(KIND.title, &self.users), opts.speed)
     }
 
     fn square_seen(&self, a: &Asker<'_>, square: &str) -> Option<crate::layer::game::SquareSeen> {
@@ -904,5 +889,37 @@ impl ThreadGame for Game {
 
     fn awaited(&self, now: Timestamp) -> Option<Vec<(String, String)>> {
         Some(self.asks(&self.state_at(now)))
+    }
+}
+
+impl game::Pictured for Game {
+    fn pictured(&self, command: &str) -> bool {
+        // A push joins two halves and a move changes J; the picture shows both.
+        matches!(command, "move" | "push" | "takeback" | "revert")
+    }
+
+    fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {
+        let mut view = nomic_view(self, now);
+        if let Some(note) = self.away.picture_note(now) {
+            view.lines.push(note);
+        }
+        Box::new(move || render_nomic(&view).map_err(|e| e.to_string()))
+    }
+}
+
+impl game::Animated for Game {
+    fn animation(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
+        let mut frames = Frames::one_board(
+            self,
+            opts,
+            drawn,
+            |e, snap| nomic_view(snap, e.time),
+            |e, _| {
+                let what = nomic::describe(&e.action, &self.users);
+                replay::numbered(e, &format!("{}: {what}", e.actor))
+            },
+        )?;
+        frames.finish(Game::finished(self).then(|| "the game is over".to_string()));
+        frames.job(replay::header(KIND.title, &self.users), opts.speed)
     }
 }

@@ -6,7 +6,7 @@
 use crate::games::party::{self, export, Game, Kind, Request, Settings};
 use crate::layer::game::{
     self, announced, duration_opt, main_text, seed_opt, switch, Asker, Due, GameKind, NewGame,
-    PictureJob, ThreadGame,
+    OnTable, PictureJob, ThreadGame,
 };
 use crate::layer::replay::{self as replay, Frames, ReplayJob, ReplayOptions};
 use crate::layer::{mention, Caller, Command, Notify, Reply};
@@ -195,7 +195,25 @@ fn accepted(a: party::Accepted) -> Reply {
 }
 
 impl ThreadGame for Game {
-    game::common_methods!(KIND; replies |_, a| accepted(a));
+    fn kind(&self) -> &'static GameKind {
+        &KIND
+    }
+
+    fn bookkeeping(&mut self, b: game::Bookkeeping<'_>) -> Result<Reply, String> {
+        game::kept(self, b, |_, a| accepted(a))
+    }
+
+    fn conditional(&self) -> Result<&dyn game::Conditional, String> {
+        Ok(self)
+    }
+
+    fn pictures(&self) -> Option<&dyn game::Pictured> {
+        Some(self)
+    }
+
+    fn animated(&self) -> Option<&dyn game::Animated> {
+        Some(self)
+    }
 
     fn limits_text(&self) -> Option<String> {
         Some(if self.settings.turn_limit == 0 {
@@ -208,71 +226,12 @@ impl ThreadGame for Game {
         })
     }
 
-    fn read_play(&self, play: &str) -> Result<(), String> {
-        crate::games::party::notation::read(play)
-    }
-
-    /// Lines in turns: a play for each Swinger above the player on the Play List, then the
-    /// reply; the next rounds name every other Swinger in the list's order.
-    fn premove_seat(&self, user: &str, now: Timestamp) -> Result<game::PremoveSeat, String> {
-        let g = self.at(now);
-        let seat = g
-            .seat_of(user)
-            .ok_or("you do not play in this game: only its Swingers set conditional moves")?;
-        if g.to_play().is_none() {
-            return Err("play has not begun: conditional moves begin with it".into());
-        }
-        let list = &g.state().pos.list;
-        let name = |s: u8| (usize::from(s), g.user(s).to_string());
-        let before: Vec<(usize, String)> = list
-            .iter()
-            .take_while(|&&s| s != seat)
-            .map(|&s| name(s))
-            .collect();
-        let between: Vec<(usize, String)> = list
-            .iter()
-            .filter(|&&s| s != seat)
-            .map(|&s| name(s))
-            .collect();
-        Ok(game::PremoveSeat {
-            board: 0,
-            seat: usize::from(seat),
-            turns: true,
-            before,
-            between,
-        })
-    }
-
-    fn plays(&self, now: Timestamp) -> Vec<game::Played> {
-        let g = self.at(now);
-        g.log
-            .in_effect_at()
-            .filter_map(|(index, e)| match &e.action {
-                party::Action::Play { seat, notation, .. } => Some(game::Played {
-                    index,
-                    board: 0,
-                    seat: usize::from(*seat),
-                    notation: notation.clone(),
-                }),
-                _ => None,
-            })
-            .collect()
-    }
-
     fn officials(&self) -> Vec<String> {
         vec![self.state().umpire.clone()]
     }
 
     fn stalled(&self, now: Timestamp) -> Option<Timestamp> {
         self.at(now).state().stalled
-    }
-
-    fn users(&self) -> Vec<String> {
-        Game::users(self)
-    }
-
-    fn finished(&self) -> bool {
-        self.ended()
     }
 
     /// By the final Weights, heaviest first (equal Weights, as posted with one decimal, share
@@ -396,6 +355,106 @@ impl ThreadGame for Game {
         Game::catch_up(self, now);
     }
 
+    fn square_seen(&self, a: &Asker<'_>, square: &str) -> Option<crate::layer::game::SquareSeen> {
+        use crate::games::party::board::Sq;
+        use crate::layer::game::SquareSeen;
+        // Only lower-case files are squares of the board (`/move` reads them so).
+        let found = Sq::parse(square)
+            .filter(|_| square.starts_with(|c: char| c.is_ascii_lowercase()))
+            .map(|sq| self.position().at(sq));
+        SquareSeen::of(found, |p| {
+            let me = self.seat_of(a.user)?;
+            Some(SquareSeen::piece(
+                p.kind.name().to_string(),
+                p.seat == me,
+                format!("{} ({})", self.user(p.seat), p.seat),
+                format!("seat {me}"),
+            ))
+        })
+    }
+
+    /// Before play begins, the Swingers who have not picked their pieces (Party rules 3.3);
+    /// then the Swinger to play, with the turn limit as the deadline.
+    fn waits(&self, now: Timestamp) -> Vec<game::Wait> {
+        if OnTable::finished(self) {
+            return Vec::new();
+        }
+        let picks = self.waiting_picks();
+        if self.to_play().is_none() && !picks.is_empty() {
+            let asked: Vec<(String, String)> = picks
+                .into_iter()
+                .map(|u| (u, "pick your five pieces (/party pieces set:)".to_string()))
+                .collect();
+            return game::waiting(self, |_| asked.clone(), now);
+        }
+        game::waiting(self, |t| self.awaited(t).unwrap_or_default(), now)
+    }
+
+    fn awaited(&self, now: Timestamp) -> Option<Vec<(String, String)>> {
+        let g = self.at(now);
+        Some(
+            g.to_play()
+                .map(|s| (g.user(s).to_string(), "play".to_string()))
+                .into_iter()
+                .collect(),
+        )
+    }
+}
+
+impl game::Conditional for Game {
+    fn read_play(&self, play: &str) -> Result<(), String> {
+        crate::games::party::notation::read(play)
+    }
+
+    /// Lines in turns: a play for each Swinger above the player on the Play List, then the
+    /// reply; the next rounds name every other Swinger in the list's order.
+    fn premove_seat(&self, user: &str, now: Timestamp) -> Result<game::PremoveSeat, String> {
+        let g = self.at(now);
+        let seat = g
+            .seat_of(user)
+            .ok_or("you do not play in this game: only its Swingers set conditional moves")?;
+        if g.to_play().is_none() {
+            return Err("play has not begun: conditional moves begin with it".into());
+        }
+        let list = &g.state().pos.list;
+        let name = |s: u8| (usize::from(s), g.user(s).to_string());
+        let before: Vec<(usize, String)> = list
+            .iter()
+            .take_while(|&&s| s != seat)
+            .map(|&s| name(s))
+            .collect();
+        let between: Vec<(usize, String)> = list
+            .iter()
+            .filter(|&&s| s != seat)
+            .map(|&s| name(s))
+            .collect();
+        Ok(game::PremoveSeat {
+            board: 0,
+            seat: usize::from(seat),
+            turns: true,
+            before,
+            between,
+        })
+    }
+
+    fn plays(&self, now: Timestamp) -> Vec<game::Played> {
+        let g = self.at(now);
+        g.log
+            .in_effect_at()
+            .filter_map(|(index, e)| match &e.action {
+                party::Action::Play { seat, notation, .. } => Some(game::Played {
+                    index,
+                    board: 0,
+                    seat: usize::from(*seat),
+                    notation: notation.clone(),
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+impl game::Pictured for Game {
     fn pictured(&self, command: &str) -> bool {
         // Every play changes the board or the Play List the picture shows.
         matches!(
@@ -413,8 +472,10 @@ impl ThreadGame for Game {
             crate::games::party::picture::render_party(&view).map_err(|e| e.to_string())
         })
     }
+}
 
-    fn replay(&self, opts: &ReplayOptions, now: Timestamp) -> Result<ReplayJob, String> {
+impl game::Animated for Game {
+    fn animation(&self, opts: &ReplayOptions, now: Timestamp) -> Result<ReplayJob, String> {
         // The default plays that fell due by now are part of the game (as its picture shows).
         let game = self.at(now);
         let mut frames = Frames::one_board(
@@ -447,50 +508,5 @@ impl ThreadGame for Game {
                 .map(|r| format!("ended by the Chess-Umpire. Result: {r}")),
         );
         frames.job(replay::header(KIND.title, &game.users()), opts.speed)
-    }
-
-    fn square_seen(&self, a: &Asker<'_>, square: &str) -> Option<crate::layer::game::SquareSeen> {
-        use crate::games::party::board::Sq;
-        use crate::layer::game::SquareSeen;
-        // Only lower-case files are squares of the board (`/move` reads them so).
-        let found = Sq::parse(square)
-            .filter(|_| square.starts_with(|c: char| c.is_ascii_lowercase()))
-            .map(|sq| self.position().at(sq));
-        SquareSeen::of(found, |p| {
-            let me = self.seat_of(a.user)?;
-            Some(SquareSeen::piece(
-                p.kind.name().to_string(),
-                p.seat == me,
-                format!("{} ({})", self.user(p.seat), p.seat),
-                format!("seat {me}"),
-            ))
-        })
-    }
-
-    /// Before play begins, the Swingers who have not picked their pieces (Party rules 3.3);
-    /// then the Swinger to play, with the turn limit as the deadline.
-    fn waits(&self, now: Timestamp) -> Vec<game::Wait> {
-        if ThreadGame::finished(self) {
-            return Vec::new();
-        }
-        let picks = self.waiting_picks();
-        if self.to_play().is_none() && !picks.is_empty() {
-            let asked: Vec<(String, String)> = picks
-                .into_iter()
-                .map(|u| (u, "pick your five pieces (/party pieces set:)".to_string()))
-                .collect();
-            return game::waiting(self, |_| asked.clone(), now);
-        }
-        game::waiting(self, |t| self.awaited(t).unwrap_or_default(), now)
-    }
-
-    fn awaited(&self, now: Timestamp) -> Option<Vec<(String, String)>> {
-        let g = self.at(now);
-        Some(
-            g.to_play()
-                .map(|s| (g.user(s).to_string(), "play".to_string()))
-                .into_iter()
-                .collect(),
-        )
     }
 }

@@ -229,10 +229,34 @@ fn drawn(a: &ultimate::Action) -> bool {
 }
 
 impl ThreadGame for Game {
-    game::common_methods!(KIND; replies |g, a| accepted(g, a));
-    game::common_methods!(seats);
-    game::common_methods!(engine_notation);
-    game::common_methods!(move_limit);
+    fn kind(&self) -> &'static GameKind {
+        &KIND
+    }
+
+    fn bookkeeping(&mut self, b: game::Bookkeeping<'_>) -> Result<Reply, String> {
+        game::kept(self, b, accepted)
+    }
+
+    fn limits_text(&self) -> Option<String> {
+        Some(game::move_limit_text(self.settings.move_limit))
+    }
+
+    fn due(&self, after: Timestamp, until: Timestamp) -> Vec<game::Due> {
+        let notice = |s: Seat| (s.index(), self.user(s), self.overrun_text(s));
+        game::overrun_in(Game::due(self), (after, until), self.creator(), notice)
+    }
+
+    fn conditional(&self) -> Result<&dyn game::Conditional, String> {
+        Ok(self)
+    }
+
+    fn pictures(&self) -> Option<&dyn game::Pictured> {
+        Some(self)
+    }
+
+    fn animated(&self) -> Option<&dyn game::Animated> {
+        Some(self)
+    }
 
     /// `/concede` puts its sender out of the game for good: asked once.
     fn confirm_first(&self, user: &str, cmd: &Command) -> Option<String> {
@@ -251,53 +275,6 @@ impl ThreadGame for Game {
                 "Concede? You are out of the game for good and your pieces leave the board.".into()
             }
         })
-    }
-
-    /// Lines in turns: a play for each seat still in the game that moves before the player,
-    /// then the reply.
-    fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<game::PremoveSeat, String> {
-        let seat = crate::layer::premove::seated(self.seat_of(user))?;
-        let active = self.position().active();
-        if !active.contains(&seat) {
-            return Err("you are out of the game".into());
-        }
-        let to_move = self.to_move().ok_or("the game is over")?;
-        let others = |from: Seat| {
-            let mut v = Vec::new();
-            let mut s = from;
-            for _ in 0..4 {
-                if s == seat {
-                    break;
-                }
-                if active.contains(&s) {
-                    v.push((s.index(), self.name(s)));
-                }
-                s = s.next();
-            }
-            v
-        };
-        Ok(game::PremoveSeat {
-            board: 0,
-            seat: seat.index(),
-            turns: true,
-            before: others(to_move),
-            between: others(seat.next()),
-        })
-    }
-
-    fn plays(&self, _now: Timestamp) -> Vec<game::Played> {
-        self.log
-            .in_effect_at()
-            .filter_map(|(index, e)| match &e.action {
-                ultimate::Action::Move { seat, notation } => Some(game::Played {
-                    index,
-                    board: 0,
-                    seat: seat.index(),
-                    notation: notation.clone(),
-                }),
-                _ => None,
-            })
-            .collect()
     }
 
     /// By elimination order: the winner (or the players among whom it was drawn) first, then
@@ -362,30 +339,6 @@ impl ThreadGame for Game {
         export::export(self)
     }
 
-    fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {
-        let mut view = cross_view(self);
-        if let Some(note) = self.away.picture_note(now) {
-            view.note = if view.note.is_empty() {
-                note
-            } else {
-                format!("{} · {note}", view.note)
-            };
-        }
-        Box::new(move || render_ultimate(&view).map_err(|e| e.to_string()))
-    }
-
-    fn replay(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
-        let mut frames = Frames::one_board(
-            self,
-            opts,
-            drawn,
-            |_, snap| cross_view(snap),
-            |e, _| replay::numbered(e, &ultimate::describe(&e.action, &self.users)),
-        )?;
-        frames.finish(self.result_text());
-        frames.job(replay::header(KIND.title, &self.users), opts.speed)
-    }
-
     fn square_seen(&self, a: &Asker<'_>, square: &str) -> Option<SquareSeen> {
         let pos = self.position();
         let found = ultimate::parse_square(square).map(|sq| pos.piece_at(sq).map(|p| (sq, p)));
@@ -421,5 +374,86 @@ impl ThreadGame for Game {
             }
         }
         Some(v)
+    }
+}
+
+impl game::Conditional for Game {
+    fn read_play(&self, play: &str) -> Result<(), String> {
+        crate::layer::premove::engine_play(play)
+    }
+
+    /// Lines in turns: a play for each seat still in the game that moves before the player,
+    /// then the reply.
+    fn premove_seat(&self, user: &str, _now: Timestamp) -> Result<game::PremoveSeat, String> {
+        let seat = crate::layer::premove::seated(self.seat_of(user))?;
+        let active = self.position().active();
+        if !active.contains(&seat) {
+            return Err("you are out of the game".into());
+        }
+        let to_move = self.to_move().ok_or("the game is over")?;
+        let others = |from: Seat| {
+            let mut v = Vec::new();
+            let mut s = from;
+            for _ in 0..4 {
+                if s == seat {
+                    break;
+                }
+                if active.contains(&s) {
+                    v.push((s.index(), self.name(s)));
+                }
+                s = s.next();
+            }
+            v
+        };
+        Ok(game::PremoveSeat {
+            board: 0,
+            seat: seat.index(),
+            turns: true,
+            before: others(to_move),
+            between: others(seat.next()),
+        })
+    }
+
+    fn plays(&self, _now: Timestamp) -> Vec<game::Played> {
+        self.log
+            .in_effect_at()
+            .filter_map(|(index, e)| match &e.action {
+                ultimate::Action::Move { seat, notation } => Some(game::Played {
+                    index,
+                    board: 0,
+                    seat: seat.index(),
+                    notation: notation.clone(),
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+impl game::Pictured for Game {
+    fn picture(&self, _thread: &str, now: Timestamp) -> PictureJob {
+        let mut view = cross_view(self);
+        if let Some(note) = self.away.picture_note(now) {
+            view.note = if view.note.is_empty() {
+                note
+            } else {
+                format!("{} · {note}", view.note)
+            };
+        }
+        Box::new(move || render_ultimate(&view).map_err(|e| e.to_string()))
+    }
+}
+
+impl game::Animated for Game {
+    fn animation(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
+        let mut frames = Frames::one_board(
+            self,
+            opts,
+            drawn,
+            |_, snap| cross_view(snap),
+            |e, _| replay::numbered(e, &ultimate::describe(&e.action, &self.users)),
+        )?;
+        frames.finish(self.result_text());
+        frames.job(replay::header(KIND.title, &self.users), opts.speed)
     }
 }

@@ -440,6 +440,12 @@ impl Bookkept for Game {
 crate::layer::table::fold! {
     /// Kung Fu Bughouse's rules, as its [`Table`] folds them.
     Kfb described by describe {
+        const REPLAYS_AWAY: bool = true;
+
+        fn pace(s: &Settings) -> crate::layer::pace::Pace {
+            s.pace
+        }
+
         fn begin(g: &Game) -> State {
             Game::initial_state(&g.original, &g.settings, g.state.catalog.clone())
         }

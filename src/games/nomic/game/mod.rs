@@ -683,6 +683,12 @@ impl Bookkept for Game {
 crate::layer::table::fold! {
     /// Nomic Chess's rules, as its [`Table`] folds them.
     Nomic described by describe {
+        const REPLAYS_AWAY: bool = true;
+
+        fn pace(s: &Settings) -> crate::layer::pace::Pace {
+            s.pace
+        }
+
         fn begin(g: &Game) -> State {
             let start = g.log.first().map_or(0, |e| e.time);
             State::new(g.users.len(), g.settings.clone(), start)

@@ -442,6 +442,18 @@ impl Bookkept for Game {
 crate::layer::table::fold! {
     /// Party Chess's rules, as its [`Table`] folds them.
     Party {
+        fn pace(s: &Settings) -> crate::layer::pace::Pace {
+            s.pace
+        }
+
+        fn users(g: &Game) -> Vec<String> {
+            Game::users(g)
+        }
+
+        fn finished(g: &Game) -> bool {
+            g.ended()
+        }
+
         fn begin(_: &Game) -> State {
             State::empty()
         }
