@@ -80,8 +80,8 @@
 //! is a `layer::table::Table` of its rules: it supplies its `Fold` (how its state begins, how
 //! one entry folds, how an entry reads, whether it has ended); its action enum and `Refusal`
 //! are declared with `layer::log::actions!` and `games::refusal!`, and the log's own actions
-//! reach it through one dispatch (`layer::log::Bookkept`, answered with `layer::game::kept`). A simple
-//! turn-based game may supply only its rules (`layer::rules::Rules`: set up, read a play,
+//! reach it through one dispatch (`layer::log::Bookkept`, answered with `layer::game::kept`).
+//! A simple turn-based game may supply only its rules (`layer::rules::Rules`: set up, read a play,
 //! apply it, who acts, status, plays): it is then a `Table` of its fold like the five;
 //! `tests/toy_game.rs` registers such a game and plays it through the console, storage,
 //! export and a restart.

@@ -7,9 +7,9 @@
 //! is the plays of every seat before the author's turn, then the reply. `/premove now:<move>`
 //! is a line of one round without conditions: played as soon as the author may move.
 //!
-//! A line's progress is read from the game's plays ([`Conditional::plays`](super::game::Conditional::plays)), never kept beside
-//! them: it remembers how many plays its board had when it last looked and the log entry of
-//! the last one, so a takeback or a revert touching that board (fewer plays, or another entry
+//! A line's progress is read from the game's plays
+//! ([`Conditional::plays`](super::game::Conditional::plays)), never kept beside them: it
+//! remembers how many plays its board had when it last looked and the log entry of the last one, so a takeback or a revert touching that board (fewer plays, or another entry
 //! in that place) drops it. Conditions are matched by the seat that actually played (a Party
 //! check that reorders the Play List changes nothing), by squares, the piece of a drop and a
 //! promotion ([`key`]: `Nb1-c3`, `b1-c3` and `Nb1xc3+` are one play). A reply is played through

@@ -392,7 +392,8 @@ where
             return;
         }
         if let Err(e) = self.replay() {
-            tracing::error!(error = %e, game = self.kind().title, "a game no longer replays with its players' vacations");
+            let game = self.kind().title;
+            tracing::error!(error = %e, game, "a game no longer replays with its players' vacations");
         }
     }
 
