@@ -11,6 +11,18 @@ use crate::time::Timestamp;
 /// Renders a picture away from the async executor: a snapshot of the game moved into it.
 pub type PictureJob = Box<dyn FnOnce() -> Result<Vec<u8>, String> + Send>;
 
+/// The picture `draw` makes of `view`, as a job to run away from the async executor.
+pub fn picture_job<V, E>(
+    view: V,
+    draw: impl FnOnce(&V) -> Result<Vec<u8>, E> + Send + 'static,
+) -> PictureJob
+where
+    V: Send + 'static,
+    E: std::fmt::Display,
+{
+    Box::new(move || draw(&view).map_err(|e| e.to_string()))
+}
+
 /// A timer that falls due: a seat's lock expiring, a turn limit passing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Due {
@@ -376,7 +388,8 @@ pub trait OnTable: Send + Sync {
 /// own actions as it answers them, what `/status`, `!state`, `/moves` and `/export` show),
 /// everything else defaulted. What every game keeps alike is its [`OnTable`], written once;
 /// what only some games do is a capability they opt into by returning themselves from
-/// [`ThreadGame::conditional`], [`ThreadGame::pictures`] or [`ThreadGame::animated`].
+/// [`ThreadGame::conditional`], [`ThreadGame::pictures`] or [`ThreadGame::animated`]. A game's
+/// implementation begins with [`seam!`], its kind, its reply and its capabilities in one line.
 pub trait ThreadGame: OnTable {
     /// The kind of game.
     fn kind(&self) -> &'static GameKind;
@@ -533,6 +546,45 @@ pub trait ThreadGame: OnTable {
         None
     }
 }
+
+/// What a game's [`ThreadGame`] implementation says of itself before its own methods, in one
+/// line: `game::seam!(KIND, reply; Conditional, Pictured, Animated);` is its kind
+/// ([`ThreadGame::kind`]), its answer to the log's own actions ([`ThreadGame::bookkeeping`]
+/// through [`kept`], `reply(&game, accepted)` wording what its [`Bookkept`] accepted) and the
+/// capabilities it opts into: the accessors that return the game itself as [`Conditional`],
+/// [`Pictured`] or [`Animated`].
+macro_rules! seam {
+    ($kind:expr, $reply:expr; $($cap:ident),* $(,)?) => {
+        fn kind(&self) -> &'static $crate::layer::game::GameKind {
+            &$kind
+        }
+
+        fn bookkeeping(
+            &mut self,
+            b: $crate::layer::game::Bookkeeping<'_>,
+        ) -> Result<$crate::layer::Reply, String> {
+            $crate::layer::game::kept(self, b, $reply)
+        }
+
+        $($crate::layer::game::seam!(@opts $cap);)*
+    };
+    (@opts Conditional) => {
+        fn conditional(&self) -> Result<&dyn $crate::layer::game::Conditional, String> {
+            Ok(self)
+        }
+    };
+    (@opts Pictured) => {
+        fn pictures(&self) -> Option<&dyn $crate::layer::game::Pictured> {
+            Some(self)
+        }
+    };
+    (@opts Animated) => {
+        fn animated(&self) -> Option<&dyn $crate::layer::game::Animated> {
+            Some(self)
+        }
+    };
+}
+pub(crate) use seam;
 
 /// A game with conditional moves (`/premove`, [`super::premove`]): where a player sits and
 /// the plays in effect, which the layer matches lines against.

@@ -324,6 +324,22 @@ impl Frames {
             .chain(self.frames.iter_mut().map(|(_, f)| &mut f.still))
     }
 
+    /// The last frame captioned with the `result` once the game is over ([`Frames::finish`]),
+    /// then the job ([`Frames::job`]) under `header`: what a game whose frames need nothing
+    /// more ends its replay with.
+    ///
+    /// # Errors
+    /// No action in the range changed the board.
+    pub fn ended(
+        mut self,
+        result: Option<String>,
+        header: String,
+        speed: Speed,
+    ) -> Result<ReplayJob, String> {
+        self.finish(result);
+        self.job(header, speed)
+    }
+
     /// The job that draws them, with `header` (the game and its players) under every
     /// caption.
     ///

@@ -14,7 +14,7 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::game::{Asker, Bookkeeping, GameKind, NewGame, ThreadGame};
+use super::game::{Asker, GameKind, NewGame, ThreadGame};
 use super::log::{Bookkept, Entry, Folded, Log, LogError, Logged, Reverting, Substitution};
 use super::table::{Fold, Table};
 use super::{Caller, Command, LogRow, Notify, Reply};
@@ -291,9 +291,7 @@ impl<R: Rules> Bookkept for Table<Ruled<R>> {
 }
 
 impl<R: Rules> ThreadGame for Table<Ruled<R>> {
-    fn kind(&self) -> &'static GameKind {
-        R::kind()
-    }
+    crate::layer::game::seam!(*R::kind(), Self::accepted;);
 
     fn act(&mut self, caller: &Caller<'_>, cmd: &Command, raw: &str) -> Option<Reply> {
         (cmd.name == "move").then(|| {
@@ -303,10 +301,6 @@ impl<R: Rules> ThreadGame for Table<Ruled<R>> {
                 .unwrap_or_else(|| cmd.positional.join(" "));
             self.play(caller.user, &text, caller.now, raw)
         })
-    }
-
-    fn bookkeeping(&mut self, b: Bookkeeping<'_>) -> Result<Reply, String> {
-        crate::layer::game::kept(self, b, Self::accepted)
     }
 
     fn status(&self, _now: Timestamp) -> String {

@@ -166,13 +166,7 @@ fn drawn(a: &chex::Action) -> bool {
 }
 
 impl ThreadGame for Game {
-    fn kind(&self) -> &'static GameKind {
-        &KIND
-    }
-
-    fn bookkeeping(&mut self, b: game::Bookkeeping<'_>) -> Result<Reply, String> {
-        game::kept(self, b, accepted)
-    }
+    game::seam!(KIND, accepted; Pictured, Animated);
 
     fn limits_text(&self) -> Option<String> {
         Some(game::move_limit_text(self.settings.move_limit))
@@ -186,14 +180,6 @@ impl ThreadGame for Game {
     /// None: each turn begins with a random draw (Chex rules 5.2).
     fn conditional(&self) -> Result<&dyn game::Conditional, String> {
         Err("Chex has no conditional moves: each turn begins with a random draw, so no reply can be known before it".into())
-    }
-
-    fn pictures(&self) -> Option<&dyn game::Pictured> {
-        Some(self)
-    }
-
-    fn animated(&self) -> Option<&dyn game::Animated> {
-        Some(self)
     }
 
     /// `/resign` ends the game: asked once.
@@ -309,7 +295,7 @@ impl game::Pictured for Game {
         if let Some(note) = self.away.picture_note(now) {
             view.status = format!("{} · {note}", view.status);
         }
-        Box::new(move || crate::games::chex::picture::render_chex(&view).map_err(|e| e.to_string()))
+        game::picture_job(view, crate::games::chex::picture::render_chex)
     }
 }
 

@@ -667,25 +667,11 @@ fn drawn(a: &nomic::Action) -> bool {
 }
 
 impl ThreadGame for Game {
-    fn kind(&self) -> &'static GameKind {
-        &KIND
-    }
-
-    fn bookkeeping(&mut self, b: game::Bookkeeping<'_>) -> Result<Reply, String> {
-        game::kept(self, b, |_, a| accepted(a))
-    }
+    game::seam!(KIND, |_, a| accepted(a); Pictured, Animated);
 
     /// None: a turn is pushes, votes and army moves.
     fn conditional(&self) -> Result<&dyn game::Conditional, String> {
         Err("Nomic Chess has no conditional moves: a turn is pushes, votes and army moves, not one play a reply could answer".into())
-    }
-
-    fn pictures(&self) -> Option<&dyn game::Pictured> {
-        Some(self)
-    }
-
-    fn animated(&self) -> Option<&dyn game::Animated> {
-        Some(self)
     }
 
     fn limits_text(&self) -> Option<String> {
@@ -903,13 +889,13 @@ impl game::Pictured for Game {
         if let Some(note) = self.away.picture_note(now) {
             view.lines.push(note);
         }
-        Box::new(move || render_nomic(&view).map_err(|e| e.to_string()))
+        game::picture_job(view, render_nomic)
     }
 }
 
 impl game::Animated for Game {
     fn animation(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
-        let mut frames = Frames::one_board(
+        let frames = Frames::one_board(
             self,
             opts,
             drawn,
@@ -919,7 +905,7 @@ impl game::Animated for Game {
                 replay::numbered(e, &format!("{}: {what}", e.actor))
             },
         )?;
-        frames.finish(Game::finished(self).then(|| "the game is over".to_string()));
-        frames.job(replay::header(KIND.title, &self.users), opts.speed)
+        let over = Game::finished(self).then(|| "the game is over".to_string());
+        frames.ended(over, replay::header(KIND.title, &self.users), opts.speed)
     }
 }

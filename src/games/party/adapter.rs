@@ -195,25 +195,7 @@ fn accepted(a: party::Accepted) -> Reply {
 }
 
 impl ThreadGame for Game {
-    fn kind(&self) -> &'static GameKind {
-        &KIND
-    }
-
-    fn bookkeeping(&mut self, b: game::Bookkeeping<'_>) -> Result<Reply, String> {
-        game::kept(self, b, |_, a| accepted(a))
-    }
-
-    fn conditional(&self) -> Result<&dyn game::Conditional, String> {
-        Ok(self)
-    }
-
-    fn pictures(&self) -> Option<&dyn game::Pictured> {
-        Some(self)
-    }
-
-    fn animated(&self) -> Option<&dyn game::Animated> {
-        Some(self)
-    }
+    game::seam!(KIND, |_, a| accepted(a); Conditional, Pictured, Animated);
 
     fn limits_text(&self) -> Option<String> {
         Some(if self.settings.turn_limit == 0 {

@@ -229,13 +229,7 @@ fn drawn(a: &ultimate::Action) -> bool {
 }
 
 impl ThreadGame for Game {
-    fn kind(&self) -> &'static GameKind {
-        &KIND
-    }
-
-    fn bookkeeping(&mut self, b: game::Bookkeeping<'_>) -> Result<Reply, String> {
-        game::kept(self, b, accepted)
-    }
+    game::seam!(KIND, accepted; Conditional, Pictured, Animated);
 
     fn limits_text(&self) -> Option<String> {
         Some(game::move_limit_text(self.settings.move_limit))
@@ -244,18 +238,6 @@ impl ThreadGame for Game {
     fn due(&self, after: Timestamp, until: Timestamp) -> Vec<game::Due> {
         let notice = |s: Seat| (s.index(), self.user(s), self.overrun_text(s));
         game::overrun_in(Game::due(self), (after, until), self.creator(), notice)
-    }
-
-    fn conditional(&self) -> Result<&dyn game::Conditional, String> {
-        Ok(self)
-    }
-
-    fn pictures(&self) -> Option<&dyn game::Pictured> {
-        Some(self)
-    }
-
-    fn animated(&self) -> Option<&dyn game::Animated> {
-        Some(self)
     }
 
     /// `/concede` puts its sender out of the game for good: asked once.
@@ -440,20 +422,20 @@ impl game::Pictured for Game {
                 format!("{} · {note}", view.note)
             };
         }
-        Box::new(move || render_ultimate(&view).map_err(|e| e.to_string()))
+        game::picture_job(view, render_ultimate)
     }
 }
 
 impl game::Animated for Game {
     fn animation(&self, opts: &ReplayOptions, _now: Timestamp) -> Result<ReplayJob, String> {
-        let mut frames = Frames::one_board(
+        let frames = Frames::one_board(
             self,
             opts,
             drawn,
             |_, snap| cross_view(snap),
             |e, _| replay::numbered(e, &ultimate::describe(&e.action, &self.users)),
         )?;
-        frames.finish(self.result_text());
-        frames.job(replay::header(KIND.title, &self.users), opts.speed)
+        let header = replay::header(KIND.title, &self.users);
+        frames.ended(self.result_text(), header, opts.speed)
     }
 }

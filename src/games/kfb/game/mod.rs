@@ -440,6 +440,7 @@ impl Bookkept for Game {
 crate::layer::table::fold! {
     /// Kung Fu Bughouse's rules, as its [`Table`] folds them.
     Kfb described by describe {
+        // Posts while a player is away do not count against them: replay with the vacations.
         const REPLAYS_AWAY: bool = true;
 
         fn pace(s: &Settings) -> crate::layer::pace::Pace {

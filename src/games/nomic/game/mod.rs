@@ -683,6 +683,7 @@ impl Bookkept for Game {
 crate::layer::table::fold! {
     /// Nomic Chess's rules, as its [`Table`] folds them.
     Nomic described by describe {
+        // The limits a replay runs out depend on who was away: replay with them.
         const REPLAYS_AWAY: bool = true;
 
         fn pace(s: &Settings) -> crate::layer::pace::Pace {
