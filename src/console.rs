@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
 
+use crate::commands::declare::{run_of, Desk, Run};
 use crate::commands::{self, parse_command, Reply, Roles};
 use crate::service::Service;
 use crate::store::{Store, StoreError};
@@ -191,7 +192,7 @@ impl Console {
                 return out;
             }
             match parsed {
-                Some(cmd) if cmd.name == "replay" => match self.replay(&cmd) {
+                Some(cmd) if run_of(&cmd) == Run::Animation => match self.replay(&cmd) {
                     Ok(r) => {
                         out.push(format!("ok: {}", r.text()));
                         out.push(format!(
@@ -205,11 +206,11 @@ impl Console {
                     }
                     Err(why) => out.push(format!("refused: {why}")),
                 },
-                Some(cmd) if cmd.name == "settings" => {
+                Some(cmd) if run_of(&cmd) == Run::Settings => {
                     let r = self.settings(user, &cmd);
                     print_reply(&mut out, &r, self.now);
                 }
-                Some(cmd) if cmd.name == "vacation" => {
+                Some(cmd) if run_of(&cmd) == Run::Anywhere(Desk::Vacation) => {
                     // The console's one server, with the bank its /settings give.
                     let caller = commands::Caller {
                         user,
@@ -217,10 +218,10 @@ impl Console {
                         thread: &self.thread,
                         now: self.now,
                     };
-                    let r = self.rt.block_on(self.svc.vacation_on(
+                    let r = self.rt.block_on(self.svc.answer_here(
+                        Desk::Vacation,
                         &caller,
                         &cmd,
-                        "",
                         self.vacation_days,
                     ));
                     print_reply(&mut out, &r, self.now);

@@ -36,6 +36,25 @@ impl Service {
         }
     }
 
+    /// [`Service::answer_anywhere`] for a front end without servers (the console, the
+    /// benchmarks): every stored game counts, and the caller's vacations are kept on its one
+    /// server, with `vacation_days` a year.
+    pub async fn answer_here(
+        &self,
+        desk: Desk,
+        caller: &Caller<'_>,
+        cmd: &Command,
+        vacation_days: u32,
+    ) -> Reply {
+        match desk {
+            Desk::Vacation => self.vacation_on(caller, cmd, "", vacation_days).await,
+            _ => {
+                self.answer_anywhere(desk, caller, cmd, None, vacation_days)
+                    .await
+            }
+        }
+    }
+
     /// The picture a command of no game is answered with, drawn on a picture thread, players
     /// named as [`Service::player_names`] knows them; `None` (logged when it failed) when its
     /// desk draws none or it cannot be drawn: the answer then goes out as text only.

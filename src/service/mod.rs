@@ -29,6 +29,7 @@ mod vacation;
 pub use ratings::{stats_line, summarize, Summary, GAMES as RATED_GAMES};
 pub use replay::ReplayGuard;
 
+use crate::commands::declare::Run;
 use crate::commands::{Caller, Command, Due, Hub, Notify, PictureJob, Reply, ThreadGame};
 use crate::layer::attention::{read_nowait_button, Attention};
 use crate::layer::remind;
@@ -409,11 +410,6 @@ impl Snapshot {
 /// Locks a std mutex; a panic elsewhere while it was held does not make the state unusable.
 fn lock<T>(m: &StdMutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Whether a command belongs to the tournaments (handled under their lock).
-fn is_tournament_command(name: &str) -> bool {
-    matches!(name, "signup" | "withdraw" | "tournament") || name.starts_with("tournament ")
 }
 
 /// How many pictures may be drawn at once: the cores there are.
@@ -886,29 +882,20 @@ impl Service {
             // Unknown or repeated options, for the commands answered here too.
             return Handled::plain(Reply::refused(why));
         }
-        if cmd.name == "mygames" {
-            // Across threads: no thread's lock is held while the games are read.
-            return Handled::plain(self.my_games(caller).await);
-        }
-        match cmd.name.as_str() {
-            // Across threads, like /mygames; on the one server a front end without servers has.
-            "rating" => return Handled::plain(self.rating_on(caller, cmd, None).await),
-            "leaderboard" => return Handled::plain(self.leaderboard_on(cmd, None).await),
-            "stats" => return Handled::plain(self.stats_on(caller, cmd, None).await),
-            _ => {}
+        let run = crate::commands::declare::run_of(cmd);
+        if let Run::Anywhere(desk) = run {
+            // Across threads: no thread's lock is held while the games are read; on the one
+            // server a front end without servers has.
+            let bank = crate::layer::vacation::VACATION_DAYS;
+            return Handled::plain(self.answer_here(desk, caller, cmd, bank).await);
         }
         if cmd.name == "notify" {
             // The caller's own settings, in no thread.
             return Handled::plain(self.notify(caller, cmd).await);
         }
-        if cmd.name == "vacation" {
-            // The caller's own, on the one server a front end without servers has.
-            let bank = crate::layer::vacation::VACATION_DAYS;
-            return Handled::plain(self.vacation_on(caller, cmd, "", bank).await);
-        }
         let started = Instant::now();
         let thread = caller.thread;
-        let tournament_command = is_tournament_command(&cmd.name);
+        let tournament_command = matches!(run, Run::Tournament | Run::NewTournament);
         let slot = self.slot(thread);
         let mut cell = slot.cell.lock().await;
         let mut timing = Timing::default();

@@ -16,15 +16,11 @@ impl Service {
         }
     }
 
-    /// `/mygames`: the games in play that wait on the caller, most urgent first (the earliest
-    /// deadline, then the longest wait), then the other games they play, with whom those
-    /// wait on. Each game is read under its own lock, one at a time.
-    pub(super) async fn my_games(&self, caller: &Caller<'_>) -> Reply {
-        self.my_games_on(caller, None).await
-    }
-
-    /// `/mygames` on one Discord server (`guild`): its games, and those stored without a
-    /// server (before issue 41, or made on the console); every game when `None`.
+    /// `/mygames` on one Discord server (`guild`): the games in play that wait on the caller,
+    /// most urgent first (the earliest deadline, then the longest wait), then the other games
+    /// they play, with whom those wait on; each game read under its own lock, one at a time.
+    /// A server's games are its own and those stored without a server (before issue 41, or
+    /// made on the console); every game when `None`.
     pub async fn my_games_on(&self, caller: &Caller<'_>, guild: Option<&str>) -> Reply {
         let (user, now) = (caller.user, caller.now);
         let att = self.attention();

@@ -28,6 +28,17 @@ pub fn all() -> impl Iterator<Item = &'static Declared> {
     entries().into_iter().flat_map(Entry::commands)
 }
 
+/// How the command is run, as its declaration says ([`Run`]): the front ends and the service
+/// route by it, never by the command's name. A group typed alone (`/tournament`) runs as its
+/// first subcommand does; a command not declared is the thread's game's ([`Run::Act`]).
+pub fn run_of(cmd: &Command) -> Run {
+    let group = |d: &Declared| d.path.split_once(' ').is_some_and(|(g, _)| g == cmd.name);
+    all()
+        .find(|d| d.path == cmd.name)
+        .or_else(|| all().find(|d| group(d)))
+        .map_or(Run::Act, |d| d.run)
+}
+
 /// Whether a group's subcommand is part of the command's name (`/kfb new`, `/proxy grant`).
 pub fn takes_subcommand(name: &str) -> bool {
     all().any(|d| d.layer == Layer::Path && d.path.split_once(' ').is_some_and(|(g, _)| g == name))
@@ -185,6 +196,38 @@ pub fn owners_of_command(name: &str) -> Vec<&'static GameKind> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn commands_run_as_declared_whatever_their_name() {
+        let run = |text: &str| run_of(&crate::commands::parse_command(text).expect("a command"));
+        assert_eq!(run("/mygames"), Run::Anywhere(Desk::MyGames));
+        assert_eq!(run("/vacation days:3"), Run::Anywhere(Desk::Vacation));
+        assert_eq!(run("/leaderboard"), Run::Anywhere(Desk::Leaderboard));
+        assert_eq!(run("/replay"), Run::Animation);
+        assert_eq!(run("/signup"), Run::Tournament);
+        assert_eq!(run("/withdraw"), Run::Tournament);
+        assert_eq!(run("/tournament pair"), Run::Tournament);
+        assert_eq!(run("/tournament new name:x"), Run::NewTournament);
+        assert_eq!(run("/tournament"), Run::NewTournament);
+        assert_eq!(run("/move e2-e4"), Run::Act);
+        assert_eq!(run("/status"), Run::Act);
+        assert_eq!(run("/no-such-command"), Run::Act);
+        // Every tournament command, by name, runs as one: the service serialises them.
+        for d in all() {
+            let cmd = crate::layer::Command {
+                name: d.path.to_string(),
+                ..Default::default()
+            };
+            let tournament =
+                d.path == "signup" || d.path == "withdraw" || d.path.starts_with("tournament ");
+            assert_eq!(
+                matches!(run_of(&cmd), Run::Tournament | Run::NewTournament),
+                tournament,
+                "/{}",
+                d.path
+            );
+        }
+    }
 
     #[test]
     fn every_description_fits_discord() {
