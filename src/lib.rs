@@ -72,7 +72,9 @@
 //!
 //! # Adding a game
 //! A game is one folder `src/games/<game>/` and one line in `commands::registry::KINDS`. The
-//! folder holds its rules, its `GameKind` and `ThreadGame` (`adapter.rs`), its slash commands
+//! folder holds its rules, its `GameKind` and `ThreadGame` (`adapter.rs`: one line of
+//! `layer::game::seam!` names its kind, its reply and the capabilities it opts into; the rest
+//! is what only this game does), its slash commands
 //! declared once, as data (`commands.rs`, in the vocabulary of `layer::declare`: names,
 //! options, choices, descriptions, who may use them; Discord's registration, the console's
 //! parser and `/help` are made from them, and the commands every game shares come with the
