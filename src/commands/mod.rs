@@ -523,15 +523,14 @@ impl Hub {
         if let Err(why) = declare::check(cmd) {
             return Reply::refused(why);
         }
-        match name {
-            "help" => return self.help(thread, cmd),
-            "signup" | "withdraw" | "tournament" => {
-                return self.tournament_command(caller, entropy, cmd)
-            }
-            n if n.starts_with("tournament ") => {
-                return self.tournament_command(caller, entropy, cmd)
-            }
-            _ => {}
+        if name == "help" {
+            return self.help(thread, cmd);
+        }
+        if matches!(
+            declare::run_of(cmd),
+            declare::Run::Tournament | declare::Run::NewTournament
+        ) {
+            return self.tournament_command(caller, entropy, cmd);
         }
         if let Some(kind) = kinds().into_iter().find(|k| k.group == name) {
             return Reply::refused(format!(
