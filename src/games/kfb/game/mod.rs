@@ -276,20 +276,9 @@ impl Game {
         Ok(Game::with_log(settings, users, Log::default(), state))
     }
 
-    /// A game rebuilt from its stored log.
-    ///
-    /// # Errors
-    /// Bad seats, or a log that does not replay.
-    pub fn from_log(
-        users: Vec<String>,
-        settings: Settings,
-        log: impl Into<crate::layer::log::Log<Action>>,
-    ) -> Result<Game, Refusal> {
-        Game::from_log_away(users, settings, log, crate::layer::clock::Away::none())
-    }
-
-    /// [`Game::from_log`] with the players' vacations (posts made while a player was away
-    /// did not count against them).
+    /// A game rebuilt from its stored log and the players' vacations (posts made while a
+    /// player was away did not count against them; an export has none:
+    /// [`crate::layer::clock::Away::none`]).
     ///
     /// # Errors
     /// Bad seats, or a log that does not replay.
@@ -301,9 +290,7 @@ impl Game {
     ) -> Result<Game, Refusal> {
         let mut g = Game::new(users, settings)?;
         g.log = log.into();
-        g.away = away;
-        g.replay()?;
-        Ok(g)
+        g.replayed_away(away)
     }
 
     /// The seat that starts the draft (seeded).
@@ -419,9 +406,7 @@ impl Bookkept for Game {
     /// # Errors
     /// As [`Game::revert_preview`].
     fn revert(&mut self, by: Reverting<'_>, _entropy: u64) -> Result<Accepted, Refusal> {
-        let undone = self.revert_preview(by.to)?;
-        let (number, line) =
-            self.revert_to(&by, &undone, |to, reason| Action::Revert { to, reason })?;
+        let (number, line) = self.revert_logged(&by, |to, reason| Action::Revert { to, reason })?;
         Ok(Accepted {
             number,
             text: line,

@@ -101,10 +101,7 @@ impl Game {
             ));
         }
         let state = State::new(players.len(), settings.clone(), 0);
-        let mut g = Game::with_log(settings, players, log, state);
-        g.away = away;
-        g.replay()?;
-        Ok(g)
+        Game::with_log(settings, players, log, state).replayed_away(away)
     }
 
     pub(super) fn ctx(&self, organiser_role: bool) -> Ctx<'_> {
@@ -388,9 +385,7 @@ impl Game {
     }
 
     pub(super) fn revert(&mut self, by: Reverting<'_>) -> Result<Accepted, Refusal> {
-        let undone = self.revert_preview(by.to)?;
-        let (number, line) =
-            self.revert_to(&by, &undone, |to, reason| Action::Revert { to, reason })?;
+        let (number, line) = self.revert_logged(&by, |to, reason| Action::Revert { to, reason })?;
         Ok(self.accepted(number, vec![line]))
     }
 
