@@ -36,3 +36,108 @@ impl<R: Fold> Table<R> {
         Ok(self)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layer::log::{Entry, Log, LogError};
+
+    crate::layer::log::actions! {
+        /// A play of a number.
+        #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+        pub enum Action {
+            /// Plays `n`.
+            Play(u32),
+        }
+        takeback {}
+        revert {}
+        bookkeeping:
+    }
+
+    #[derive(Debug, PartialEq, thiserror::Error)]
+    enum Refusal {
+        #[error("{0}")]
+        Rule(String),
+        #[error(transparent)]
+        Log(#[from] LogError),
+    }
+
+    impl From<String> for Refusal {
+        fn from(why: String) -> Self {
+            Refusal::Rule(why)
+        }
+    }
+
+    /// The numbers played, but not those played by someone away at the time.
+    #[derive(Clone, Debug)]
+    struct Tally;
+
+    impl Fold for Tally {
+        type Settings = ();
+        type State = Vec<u32>;
+        type Action = Action;
+        type Refusal = Refusal;
+
+        fn begin(_: &Table<Self>) -> Vec<u32> {
+            Vec::new()
+        }
+
+        fn replay_entry(t: &mut Table<Self>, e: &Entry<Action>) -> Result<(), Refusal> {
+            if let Action::Play(n) = e.action {
+                if t.away.until(&e.actor, e.time).is_none() {
+                    t.state.push(n);
+                }
+            }
+            Ok(())
+        }
+
+        fn describe(_: &Table<Self>, e: &Entry<Action>) -> String {
+            e.command.clone()
+        }
+
+        const REPLAYS_AWAY: bool = true;
+    }
+
+    fn played(plays: &[(&str, u32)]) -> Table<Tally> {
+        let mut log = Log::default();
+        for (i, &(who, n)) in plays.iter().enumerate() {
+            let t = 10 * (i as u64 + 1);
+            log.push(who, t, &format!("play {n}"), Action::Play(n), true);
+        }
+        let users = vec!["ann".to_string(), "ben".to_string()];
+        Table::with_log((), users, log, Vec::new())
+    }
+
+    #[test]
+    fn a_revert_is_previewed_then_logged_and_refused_without_change() {
+        let mut t = played(&[("ann", 1), ("ben", 2), ("ann", 3)])
+            .replayed_away(Away::none())
+            .expect("replays");
+        let by = Reverting::new(9, "mod", "typo", 50, "/revert to:9");
+        assert!(t
+            .revert_logged(&by, |to, reason| Action::Revert { to, reason })
+            .is_err());
+        assert_eq!((t.log.len(), t.state().clone()), (3, vec![1, 2, 3]));
+        let by = Reverting::new(2, "mod", "typo", 50, "/revert to:2");
+        let (number, line) = t
+            .revert_logged(&by, |to, reason| Action::Revert { to, reason })
+            .expect("reverts");
+        assert_eq!(number, Some(4));
+        assert_eq!(
+            line,
+            "mod reverted the game to before #2 (typo); undone: #2 ben: play 2; #3 ann: play 3"
+        );
+        assert_eq!(t.state(), &vec![1]);
+    }
+
+    #[test]
+    fn a_rebuilt_table_replays_with_the_vacations_given() {
+        let mut away = Away::none();
+        away.add("ben", 0, 100);
+        let t = played(&[("ann", 1), ("ben", 2), ("ann", 3)])
+            .replayed_away(away)
+            .expect("replays");
+        assert_eq!(t.state(), &vec![1, 3]);
+        assert_eq!(t.away.until("ben", 20), Some(100));
+    }
+}
