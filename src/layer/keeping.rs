@@ -1,11 +1,42 @@
 //! What the games' own bookkeeping on a [`Table`] does alike, written once below them: a
-//! moderator's revert from its preview to the log (Chex, KFB, Ultimate, the toy game), and a
-//! table rebuilt from its log with the players' vacations (KFB, Nomic Chess). `table.rs` keeps
-//! the log's primitives; these are the steps the games used to repeat around them.
+//! moderator's revert from its preview to the log (every game and the toy game), and a game
+//! rebuilt from its stored log with the players' vacations (KFB, Nomic Chess: [`Rebuilt`]).
+//! `table.rs` keeps the log's primitives; these are the steps the games used to repeat
+//! around them.
 
 use super::clock::Away;
-use super::log::{Folded, Reverting};
+use super::log::{Folded, Log, Reverting};
 use super::table::{Fold, Table};
+
+/// A game the layer rebuilds from its stored log with the players' vacations, whose replay
+/// reads them ([`Fold::REPLAYS_AWAY`]): it says only what its table is before the replay.
+pub trait Rebuilt: Fold {
+    /// The table of `users` with `log`, before the replay; the game's checks of its seats.
+    ///
+    /// # Errors
+    /// Seats the game cannot be played with.
+    fn unreplayed(
+        users: Vec<String>,
+        settings: Self::Settings,
+        log: Log<Self::Action>,
+    ) -> Result<Table<Self>, Self::Refusal>;
+}
+
+impl<R: Rebuilt> Table<R> {
+    /// A game rebuilt from its stored log ([`Rebuilt::unreplayed`]) and replayed with the
+    /// players' vacations ([`Table::replayed_away`]; an export has none: [`Away::none`]).
+    ///
+    /// # Errors
+    /// Seats the game refuses, or a log that does not replay.
+    pub fn from_log_away(
+        users: Vec<String>,
+        settings: R::Settings,
+        log: impl Into<Log<R::Action>>,
+        away: Away,
+    ) -> Result<Self, R::Refusal> {
+        R::unreplayed(users, settings, log.into())?.replayed_away(away)
+    }
+}
 
 impl<R: Fold> Table<R> {
     /// A moderator's confirmed revert to before `by.to` (shared rules 7.3): what it undoes
@@ -40,7 +71,7 @@ impl<R: Fold> Table<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layer::log::{Entry, Log, LogError};
+    use crate::layer::log::{Entry, LogError};
 
     crate::layer::log::actions! {
         /// A play of a number.

@@ -7,6 +7,7 @@ use crate::engine::{
     fen, notation, ArmyId, CaptureFate, Catalog, Colour, DropRules, Geometry, HandPiece, Move,
     Position, RuleSet, Rules, Side,
 };
+use crate::layer::keeping::Rebuilt;
 use crate::layer::log::{Bookkept, Folded, Log, Reverting};
 use crate::layer::table::Table;
 use crate::layer::Notify;
@@ -276,23 +277,6 @@ impl Game {
         Ok(Game::with_log(settings, users, Log::default(), state))
     }
 
-    /// A game rebuilt from its stored log and the players' vacations (posts made while a
-    /// player was away did not count against them; an export has none:
-    /// [`crate::layer::clock::Away::none`]).
-    ///
-    /// # Errors
-    /// Bad seats, or a log that does not replay.
-    pub fn from_log_away(
-        users: Vec<String>,
-        settings: Settings,
-        log: impl Into<crate::layer::log::Log<Action>>,
-        away: crate::layer::clock::Away,
-    ) -> Result<Game, Refusal> {
-        let mut g = Game::new(users, settings)?;
-        g.log = log.into();
-        g.replayed_away(away)
-    }
-
     /// The seat that starts the draft (seeded).
     pub fn first_picker(settings: &Settings) -> usize {
         (splitmix(settings.seed) % 6) as usize
@@ -344,6 +328,20 @@ impl Game {
             Self::apply_to(st, &g.settings, &g.away, a, time)
         })?;
         Ok(number)
+    }
+}
+
+/// A stored game is rebuilt with the players' vacations ([`Game::from_log_away`]): posts made
+/// while a player was away did not count against them.
+impl Rebuilt for Kfb {
+    fn unreplayed(
+        users: Vec<String>,
+        settings: Settings,
+        log: Log<Action>,
+    ) -> Result<Game, Refusal> {
+        let mut g = Game::new(users, settings)?;
+        g.log = log;
+        Ok(g)
     }
 }
 

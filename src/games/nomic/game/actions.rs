@@ -72,36 +72,17 @@ impl Game {
         Game::from_log(new.players, settings, log)
     }
 
-    /// A game rebuilt from its log.
+    /// A game rebuilt from its log, nobody away ([`Game::from_log_away`] with the players'
+    /// vacations: the limits the replay runs out wait for an away player).
     ///
     /// # Errors
-    /// A log that does not replay.
+    /// Fewer than two players, or a log that does not replay.
     pub fn from_log(
         players: Vec<String>,
         settings: Settings,
         log: impl Into<crate::layer::log::Log<Action>>,
     ) -> Result<Game, Refusal> {
         Game::from_log_away(players, settings, log, crate::layer::clock::Away::none())
-    }
-
-    /// [`Game::from_log`] with the players' vacations (the limits the replay runs out wait
-    /// for an away player).
-    ///
-    /// # Errors
-    /// A log that does not replay.
-    pub fn from_log_away(
-        players: Vec<String>,
-        settings: Settings,
-        log: impl Into<crate::layer::log::Log<Action>>,
-        away: crate::layer::clock::Away,
-    ) -> Result<Game, Refusal> {
-        if players.len() < 2 {
-            return Err(Refusal::Rule(
-                "a Nomic Chess game has at least two players".into(),
-            ));
-        }
-        let state = State::new(players.len(), settings.clone(), 0);
-        Game::with_log(settings, players, log, state).replayed_away(away)
     }
 
     pub(super) fn ctx(&self, organiser_role: bool) -> Ctx<'_> {
@@ -477,5 +458,21 @@ impl Game {
             }
         }
         v
+    }
+}
+
+/// A stored game is rebuilt with the players' vacations ([`Game::from_log_away`]): the limits
+/// the replay runs out wait for an away player.
+impl crate::layer::keeping::Rebuilt for Nomic {
+    fn unreplayed(
+        players: Vec<String>,
+        settings: Settings,
+        log: crate::layer::log::Log<Action>,
+    ) -> Result<Game, Refusal> {
+        if players.len() < 2 {
+            return refuse("a Nomic Chess game has at least two players");
+        }
+        let state = State::new(players.len(), settings.clone(), 0);
+        Ok(Game::with_log(settings, players, log, state))
     }
 }
