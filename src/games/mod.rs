@@ -136,6 +136,15 @@ pub fn fen_rank<P: std::fmt::Display>(squares: impl IntoIterator<Item = Option<P
     s
 }
 
+/// How exports and previews describe a game's logged start (Chex, Ultimate Chess): `the game
+/// starts`, or `the game starts from <position text>` when it began from a position.
+pub fn start_text(position: Option<&str>) -> String {
+    match position {
+        None => "the game starts".into(),
+        Some(p) => format!("the game starts from {p}"),
+    }
+}
+
 /// Declares a game's `Refusal`: `Rule(String)`, a refusal in the players' words, first; the
 /// game's own variants; then `Log`, an undo the log refuses ([`log::LogError`]). Gives it
 /// `From` a message (so `?` carries a helper's `String` refusal on) and the game's

@@ -307,6 +307,11 @@ pub const MOVE_LIMIT: Opt = opt(
 .hint("<duration>");
 /// `for:`, the player an organiser's or an Umpire's command is for.
 pub const FOR_WHOM: Opt = opt("for", "For whom", Kind::User).required();
+/// Several players named in one text option, as mentions (`players:@a @b …` on a
+/// `/<game> new`): written so in `/help`.
+pub const fn mentions(name: &'static str, description: &'static str) -> Opt {
+    opt(name, description, Kind::Text).hint("@a @b …")
+}
 /// On or off.
 pub const SWITCH: Kind = Kind::Choice(&["on", "off"]);
 /// `vacation:` on every `/<game> new` and `/tournament new`: whether the game waits for

@@ -279,9 +279,7 @@ impl<R: Rules> Bookkept for Table<Ruled<R>> {
     }
 
     fn revert(&mut self, by: Reverting<'_>, _entropy: u64) -> Result<Self::Accepted, RuleError> {
-        let undone = self.revert_preview(by.to)?;
-        let (number, line) =
-            self.revert_to(&by, &undone, |to, reason| Step::Revert { to, reason })?;
+        let (number, line) = self.revert_logged(&by, |to, reason| Step::Revert { to, reason })?;
         Ok((number, vec![line]))
     }
 

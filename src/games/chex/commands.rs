@@ -2,7 +2,8 @@
 //! (Chex rules 5.10).
 
 use crate::layer::declare::{
-    command, opt, Entry, Kind, Who, COUNT, MOVE_LIMIT, POSITION, REMIND, SEED, STALL, VACATION,
+    command, mentions, opt, Entry, Kind, Who, COUNT, MOVE_LIMIT, POSITION, REMIND, SEED, STALL,
+    VACATION,
 };
 
 const CHEX: &[&str] = &["chex"];
@@ -20,9 +21,7 @@ pub static ENTRIES: &[Entry] = &[
                 &[
                     opt("white", "White (plays first)", Kind::User).required(),
                     opt("black", "Black", Kind::User).required(),
-                    opt("players", "White and Black, as mentions", Kind::Text)
-                        .hint("@a @b …")
-                        .alias(),
+                    mentions("players", "White and Black, as mentions").alias(),
                     opt(
                         "draw_mode",
                         "reveal (default): /draw then /place; blind: /draw square:",

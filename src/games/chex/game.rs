@@ -976,8 +976,7 @@ pub fn describe(a: &Action, users: &[String]) -> String {
     let u = |s: Side| name(users, s);
     match a {
         Action::Substitute(h) => h.text(),
-        Action::Start { position: None } => "the game starts".into(),
-        Action::Start { position: Some(p) } => format!("the game starts from {p}"),
+        Action::Start { position } => crate::games::start_text(position.as_deref()),
         Action::Draw {
             side,
             piece,

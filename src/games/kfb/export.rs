@@ -3,6 +3,7 @@
 use super::game::{describe, Action, Entry, Game, Settings, COLOUR_NAMES};
 pub use crate::games::export_common::ImportError;
 use crate::games::export_common::{push_log, push_setup, push_tag, read_setup, Setup};
+use crate::layer::clock::Away;
 use crate::layer::log::export_line;
 
 /// Reads a game back from [`bpgn`] text (the `;;` data after each line).
@@ -12,7 +13,7 @@ use crate::layer::log::export_line;
 pub fn import(text: &str) -> Result<Game, ImportError> {
     let (setup, entries): (Setup<Settings>, Vec<Entry>) =
         read_setup(text, "game", "no [Setup …] line")?;
-    Game::from_log(setup.users, setup.settings, entries)
+    Game::from_log_away(setup.users, setup.settings, entries, Away::none())
         .map_err(|e| ImportError::Replay(e.to_string()))
 }
 

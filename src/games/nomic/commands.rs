@@ -3,8 +3,8 @@
 //! `/order`, `/set`, `/proposal …` and `/edit …`. Votes also come as buttons.
 
 use crate::layer::declare::{
-    command, opt, Entry, Kind, To, Who, COUNT, NUMBER, POSITION, REMIND, SEED, STALL, SWITCH,
-    VACATION,
+    command, mentions, opt, Entry, Kind, To, Who, COUNT, NUMBER, POSITION, REMIND, SEED, STALL,
+    SWITCH, VACATION,
 };
 
 const NOMIC: &[&str] = &["nomic"];
@@ -20,12 +20,10 @@ pub static ENTRIES: &[Entry] = &[
                 "Start a Nomic Chess game in a new thread of this channel (organisers)",
                 NOMIC,
                 &[
-                    opt(
+                    mentions(
                         "players",
                         "The players in seating order, as mentions (@a @b @c …)",
-                        Kind::Text,
                     )
-                    .hint("@a @b …")
                     .required(),
                     opt(
                         "referees",

@@ -2,7 +2,8 @@
 //! `/surrender`, `/pieces` and the ledger (Party rules 3.9).
 
 use crate::layer::declare::{
-    command, opt, Entry, Kind, To, Who, COUNT, FOR_WHOM, REMIND, SEED, STALL, SWITCH, VACATION,
+    command, mentions, opt, Entry, Kind, To, Who, COUNT, FOR_WHOM, REMIND, SEED, STALL, SWITCH,
+    VACATION,
 };
 
 const PARTY: &[&str] = &["party"];
@@ -18,13 +19,9 @@ pub static ENTRIES: &[Entry] = &[
                 "Start a Party Chess game in a new thread of this channel (organisers)",
                 PARTY,
                 &[
-                    opt(
-                        "swingers",
-                        "The Swingers as mentions (@a @b …), at least two",
-                        Kind::Text,
-                    ).hint("@a @b …")
-                    .required(),
-                    opt("players", "The Swingers as mentions", Kind::Text).hint("@a @b …").alias(),
+                    mentions("swingers", "The Swingers as mentions (@a @b …), at least two")
+                        .required(),
+                    mentions("players", "The Swingers as mentions").alias(),
                     opt("umpire", "The Chess-Umpire (default: you)", Kind::User),
                     opt(
                         "first",

@@ -2,7 +2,7 @@
 //! `/ultimate concede` (Ultimate rules 4.2, 4.9).
 
 use crate::layer::declare::{
-    command, opt, Entry, Kind, Who, MOVE_LIMIT, REMIND, SEED, STALL, SWITCH, VACATION,
+    command, mentions, opt, Entry, Kind, Who, MOVE_LIMIT, REMIND, SEED, STALL, SWITCH, VACATION,
 };
 
 const ULTIMATE: &[&str] = &["ultimate"];
@@ -22,12 +22,10 @@ pub static ENTRIES: &[Entry] = &[
                     opt("red", "Red (west)", Kind::User),
                     opt("black", "Black (north)", Kind::User),
                     opt("green", "Green (east)", Kind::User),
-                    opt(
+                    mentions(
                         "players",
                         "Or four players as mentions, seated at random (@a @b @c @d)",
-                        Kind::Text,
-                    )
-                    .hint("@a @b …"),
+                    ),
                     opt(
                         "mode",
                         "What happens to a defeated player's pieces (default standard)",

@@ -960,8 +960,7 @@ fn outcome_text(users: &[String], o: &Outcome) -> String {
 pub fn describe(a: &Action, users: &[String]) -> String {
     let u = |s: Seat| name(users, s);
     match a {
-        Action::Start { position: None } => "the game starts".into(),
-        Action::Start { position: Some(p) } => format!("the game starts from {p}"),
+        Action::Start { position } => crate::games::start_text(position.as_deref()),
         Action::Move { seat, notation } => format!("{} {notation}", u(*seat)),
         Action::Concede {
             seat,
@@ -1377,10 +1376,6 @@ impl Bookkept for Game {
     type Accepted = Accepted;
     type Refusal = Refusal;
 
-    fn substitute(&mut self, s: crate::layer::log::Substitution<'_>) -> Result<Accepted, Refusal> {
-        self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
-    }
-
     /// Takes back the user's own last action if it is the last action of the game (shared rules 7.2).
     fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, Refusal> {
         let seat = self.seated(user)?;
@@ -1393,10 +1388,12 @@ impl Bookkept for Game {
 
     /// Reverts the game to before action `to` (a moderator, after confirmation).
     fn revert(&mut self, by: Reverting<'_>, _entropy: u64) -> Result<Accepted, Refusal> {
-        let undone = self.revert_preview(by.to)?;
-        let (number, line) =
-            self.revert_to(&by, &undone, |to, reason| Action::Revert { to, reason })?;
+        let (number, line) = self.revert_logged(&by, |to, reason| Action::Revert { to, reason })?;
         Ok(self.accepted(number, vec![line]))
+    }
+
+    fn substitute(&mut self, s: crate::layer::log::Substitution<'_>) -> Result<Accepted, Refusal> {
+        self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
     }
 }
 

@@ -569,10 +569,6 @@ impl Bookkept for Game {
     type Accepted = Accepted;
     type Refusal = Refusal;
 
-    fn substitute(&mut self, s: crate::layer::log::Substitution<'_>) -> Result<Accepted, Refusal> {
-        self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
-    }
-
     fn takeback(&mut self, user: &str, now: Timestamp, command: &str) -> Result<Accepted, Refusal> {
         let side = self.seated(user)?;
         let (_, e) = self.log.takeable(user)?;
@@ -600,7 +596,6 @@ impl Bookkept for Game {
     }
 
     fn revert(&mut self, by: Reverting<'_>, entropy: u64) -> Result<Accepted, Refusal> {
-        let undone = self.revert_preview(by.to)?;
         let was = self.frame();
         let reopens = self.finished();
         let reseed = self.revert_reseeds(by.to).then(|| {
@@ -610,7 +605,7 @@ impl Bookkept for Game {
                 hash: seed_hash(seed),
             }
         });
-        let (number, line) = self.revert_to(&by, &undone, |to, reason| Action::Revert {
+        let (number, line) = self.revert_logged(&by, |to, reason| Action::Revert {
             to,
             reason,
             reseed: reseed.clone(),
@@ -631,5 +626,9 @@ impl Bookkept for Game {
             lines.push(l);
         }
         Ok(self.accepted(number, lines))
+    }
+
+    fn substitute(&mut self, s: crate::layer::log::Substitution<'_>) -> Result<Accepted, Refusal> {
+        self.commit(s.actor, s.now, s.raw, Action::Substitute(s.handover))
     }
 }

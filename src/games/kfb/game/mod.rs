@@ -7,6 +7,7 @@ use crate::engine::{
     fen, notation, ArmyId, CaptureFate, Catalog, Colour, DropRules, Geometry, HandPiece, Move,
     Position, RuleSet, Rules, Side,
 };
+use crate::layer::keeping::Rebuilt;
 use crate::layer::log::{Bookkept, Folded, Log, Reverting};
 use crate::layer::table::Table;
 use crate::layer::Notify;
@@ -276,36 +277,6 @@ impl Game {
         Ok(Game::with_log(settings, users, Log::default(), state))
     }
 
-    /// A game rebuilt from its stored log.
-    ///
-    /// # Errors
-    /// Bad seats, or a log that does not replay.
-    pub fn from_log(
-        users: Vec<String>,
-        settings: Settings,
-        log: impl Into<crate::layer::log::Log<Action>>,
-    ) -> Result<Game, Refusal> {
-        Game::from_log_away(users, settings, log, crate::layer::clock::Away::none())
-    }
-
-    /// [`Game::from_log`] with the players' vacations (posts made while a player was away
-    /// did not count against them).
-    ///
-    /// # Errors
-    /// Bad seats, or a log that does not replay.
-    pub fn from_log_away(
-        users: Vec<String>,
-        settings: Settings,
-        log: impl Into<crate::layer::log::Log<Action>>,
-        away: crate::layer::clock::Away,
-    ) -> Result<Game, Refusal> {
-        let mut g = Game::new(users, settings)?;
-        g.log = log.into();
-        g.away = away;
-        g.replay()?;
-        Ok(g)
-    }
-
     /// The seat that starts the draft (seeded).
     pub fn first_picker(settings: &Settings) -> usize {
         (splitmix(settings.seed) % 6) as usize
@@ -357,6 +328,20 @@ impl Game {
             Self::apply_to(st, &g.settings, &g.away, a, time)
         })?;
         Ok(number)
+    }
+}
+
+/// A stored game is rebuilt with the players' vacations ([`Game::from_log_away`]): posts made
+/// while a player was away did not count against them.
+impl Rebuilt for Kfb {
+    fn unreplayed(
+        users: Vec<String>,
+        settings: Settings,
+        log: Log<Action>,
+    ) -> Result<Game, Refusal> {
+        let mut g = Game::new(users, settings)?;
+        g.log = log;
+        Ok(g)
     }
 }
 
@@ -419,9 +404,7 @@ impl Bookkept for Game {
     /// # Errors
     /// As [`Game::revert_preview`].
     fn revert(&mut self, by: Reverting<'_>, _entropy: u64) -> Result<Accepted, Refusal> {
-        let undone = self.revert_preview(by.to)?;
-        let (number, line) =
-            self.revert_to(&by, &undone, |to, reason| Action::Revert { to, reason })?;
+        let (number, line) = self.revert_logged(&by, |to, reason| Action::Revert { to, reason })?;
         Ok(Accepted {
             number,
             text: line,

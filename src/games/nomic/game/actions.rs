@@ -72,39 +72,17 @@ impl Game {
         Game::from_log(new.players, settings, log)
     }
 
-    /// A game rebuilt from its log.
+    /// A game rebuilt from its log, nobody away ([`Game::from_log_away`] with the players'
+    /// vacations: the limits the replay runs out wait for an away player).
     ///
     /// # Errors
-    /// A log that does not replay.
+    /// Fewer than two players, or a log that does not replay.
     pub fn from_log(
         players: Vec<String>,
         settings: Settings,
         log: impl Into<crate::layer::log::Log<Action>>,
     ) -> Result<Game, Refusal> {
         Game::from_log_away(players, settings, log, crate::layer::clock::Away::none())
-    }
-
-    /// [`Game::from_log`] with the players' vacations (the limits the replay runs out wait
-    /// for an away player).
-    ///
-    /// # Errors
-    /// A log that does not replay.
-    pub fn from_log_away(
-        players: Vec<String>,
-        settings: Settings,
-        log: impl Into<crate::layer::log::Log<Action>>,
-        away: crate::layer::clock::Away,
-    ) -> Result<Game, Refusal> {
-        if players.len() < 2 {
-            return Err(Refusal::Rule(
-                "a Nomic Chess game has at least two players".into(),
-            ));
-        }
-        let state = State::new(players.len(), settings.clone(), 0);
-        let mut g = Game::with_log(settings, players, log, state);
-        g.away = away;
-        g.replay()?;
-        Ok(g)
     }
 
     pub(super) fn ctx(&self, organiser_role: bool) -> Ctx<'_> {
@@ -388,9 +366,7 @@ impl Game {
     }
 
     pub(super) fn revert(&mut self, by: Reverting<'_>) -> Result<Accepted, Refusal> {
-        let undone = self.revert_preview(by.to)?;
-        let (number, line) =
-            self.revert_to(&by, &undone, |to, reason| Action::Revert { to, reason })?;
+        let (number, line) = self.revert_logged(&by, |to, reason| Action::Revert { to, reason })?;
         Ok(self.accepted(number, vec![line]))
     }
 
@@ -482,5 +458,21 @@ impl Game {
             }
         }
         v
+    }
+}
+
+/// A stored game is rebuilt with the players' vacations ([`Game::from_log_away`]): the limits
+/// the replay runs out wait for an away player.
+impl crate::layer::keeping::Rebuilt for Nomic {
+    fn unreplayed(
+        players: Vec<String>,
+        settings: Settings,
+        log: crate::layer::log::Log<Action>,
+    ) -> Result<Game, Refusal> {
+        if players.len() < 2 {
+            return refuse("a Nomic Chess game has at least two players");
+        }
+        let state = State::new(players.len(), settings.clone(), 0);
+        Ok(Game::with_log(settings, players, log, state))
     }
 }

@@ -8,7 +8,7 @@
 use crate::games::export_common::listed;
 use serde::{Deserialize, Serialize};
 
-use crate::layer::log::{Bookkept, Folded, Reverting};
+use crate::layer::log::{Bookkept, Reverting};
 use crate::layer::table::Table;
 use crate::time::{format_duration, Timestamp};
 

@@ -357,9 +357,7 @@ impl Game {
     }
 
     pub(super) fn revert(&mut self, by: Reverting<'_>) -> R<Accepted> {
-        let undone = self.revert_preview(by.to)?;
-        let (number, line) =
-            self.revert_to(&by, &undone, |to, reason| Action::Revert { to, reason })?;
+        let (number, line) = self.revert_logged(&by, |to, reason| Action::Revert { to, reason })?;
         Ok(self.accepted(number, vec![line], true))
     }
 
