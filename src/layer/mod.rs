@@ -14,7 +14,6 @@
 //! - [`log`]: the append-only log and its stored rows, undo, revert, substitution;
 //! - [`clock`]: time away (vacations, pauses) and deadlines on the layer's clock;
 //! - [`table`]: `Table<F>`, a game as a fold over its log, with what every game does alike;
-//! - [`keeping`]: the steps of a revert and of a rebuild with vacations, shared by the games;
 //! - [`game`]: [`ThreadGame`], waits, timers and the helpers a game's adapter uses;
 //! - [`attention`], [`remind`]: players' notification settings and the reminders;
 //! - [`premove`]: conditional moves, for the games that offer them;
@@ -25,7 +24,6 @@ pub mod clock;
 pub mod command;
 pub mod declare;
 pub mod game;
-pub mod keeping;
 pub mod log;
 pub mod notify;
 pub mod pace;

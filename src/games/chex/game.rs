@@ -1057,10 +1057,6 @@ pub fn relabel_line(was: &Frame, now: &Frame, pos: &Position) -> Option<String> 
 crate::layer::table::fold! {
     /// Chex's rules, as its [`Table`] folds them.
     Chex described by describe {
-        fn pace(s: &Settings) -> crate::layer::pace::Pace {
-            s.pace
-        }
-
         fn begin(_: &Game) -> State {
             State::new(Position::start(), 0)
         }

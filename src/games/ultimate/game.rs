@@ -1400,10 +1400,6 @@ impl Bookkept for Game {
 crate::layer::table::fold! {
     /// Ultimate Chess's rules, as its [`Table`] folds them.
     Ultimate described by describe {
-        fn pace(s: &Settings) -> crate::layer::pace::Pace {
-            s.pace
-        }
-
         fn begin(g: &Game) -> State {
             State::new(Position::start(g.settings.mode), 0)
         }

@@ -7,8 +7,8 @@ use crate::engine::{
     fen, notation, ArmyId, CaptureFate, Catalog, Colour, DropRules, Geometry, HandPiece, Move,
     Position, RuleSet, Rules, Side,
 };
-use crate::layer::keeping::Rebuilt;
 use crate::layer::log::{Bookkept, Folded, Log, Reverting};
+use crate::layer::table::Rebuilt;
 use crate::layer::table::Table;
 use crate::layer::Notify;
 use crate::time::{stamp, Style, Timestamp};
@@ -425,10 +425,6 @@ crate::layer::table::fold! {
     Kfb described by describe {
         // Posts while a player is away do not count against them: replay with the vacations.
         const REPLAYS_AWAY: bool = true;
-
-        fn pace(s: &Settings) -> crate::layer::pace::Pace {
-            s.pace
-        }
 
         fn begin(g: &Game) -> State {
             Game::initial_state(&g.original, &g.settings, g.state.catalog.clone())

@@ -463,7 +463,7 @@ impl Game {
 
 /// A stored game is rebuilt with the players' vacations ([`Game::from_log_away`]): the limits
 /// the replay runs out wait for an away player.
-impl crate::layer::keeping::Rebuilt for Nomic {
+impl crate::layer::table::Rebuilt for Nomic {
     fn unreplayed(
         players: Vec<String>,
         settings: Settings,

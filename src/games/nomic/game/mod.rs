@@ -686,10 +686,6 @@ crate::layer::table::fold! {
         // The limits a replay runs out depend on who was away: replay with them.
         const REPLAYS_AWAY: bool = true;
 
-        fn pace(s: &Settings) -> crate::layer::pace::Pace {
-            s.pace
-        }
-
         fn begin(g: &Game) -> State {
             let start = g.log.first().map_or(0, |e| e.time);
             State::new(g.users.len(), g.settings.clone(), start)

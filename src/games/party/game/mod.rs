@@ -442,10 +442,6 @@ impl Bookkept for Game {
 crate::layer::table::fold! {
     /// Party Chess's rules, as its [`Table`] folds them.
     Party {
-        fn pace(s: &Settings) -> crate::layer::pace::Pace {
-            s.pace
-        }
-
         fn users(g: &Game) -> Vec<String> {
             Game::users(g)
         }
