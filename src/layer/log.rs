@@ -101,7 +101,7 @@ pub fn seat_change<A: Logged>(users: &mut [String], action: &A) {
 
 /// The log's own actions on a game (shared rules 7.2, 7.3 and 7.6), as the layer hands them
 /// over once it has checked who may ask; a game answers each in its own words
-/// (`layer::game::bookkeep` dispatches them).
+/// (`layer::game::kept` dispatches them).
 pub trait Bookkept {
     /// What an accepted action reports.
     type Accepted;
