@@ -367,8 +367,12 @@ impl Hub {
 
     /// Handles a command. `entropy` seeds a game created without `seed:` (its low 53 bits,
     /// shared rules 0.5); `raw` is the command as typed (kept in the log). The reply notifies
-    /// nobody of their own action.
+    /// nobody of their own action. Its options are checked against its declaration first,
+    /// once.
     pub fn handle(&mut self, caller: &Caller<'_>, entropy: u64, cmd: &Command, raw: &str) -> Reply {
+        if let Err(why) = declare::check(cmd) {
+            return Reply::refused(why);
+        }
         if let Some(asked) = self.ask_first(caller, drawn_seed(entropy), cmd, raw) {
             return asked;
         }
@@ -391,7 +395,6 @@ impl Hub {
         cmd: &Command,
         raw: &str,
     ) -> Option<Reply> {
-        declare::check(cmd).ok()?;
         let question = self
             .games
             .get(caller.thread)?
@@ -505,7 +508,8 @@ impl Hub {
         (premove::as_notices(fired), authors)
     }
 
-    /// Handles a command; `entropy` is the seed drawn for it, if it needs one.
+    /// Handles a command whose options were checked ([`Hub::handle`], a button's press, a
+    /// confirmation of one asked first); `entropy` is the seed drawn for it, if it needs one.
     fn handle_command(
         &mut self,
         caller: &Caller<'_>,
@@ -520,9 +524,6 @@ impl Hub {
             now,
         } = *caller;
         let name = cmd.name.as_str();
-        if let Err(why) = declare::check(cmd) {
-            return Reply::refused(why);
-        }
         if name == "help" {
             return self.help(thread, cmd);
         }
@@ -927,7 +928,7 @@ impl Hub {
     fn press_button(&mut self, user: &str, id: &str, now: Timestamp) -> Reply {
         // A button that stands for a command (a vote): pressed as if typed by the presser.
         if let Some((thread, text)) = command_button(id) {
-            let Some(cmd) = parse_command(&text) else {
+            let Some(cmd) = parse_command(&text).filter(|c| declare::check(c).is_ok()) else {
                 return Reply::refused("this button does nothing");
             };
             let caller = Caller {

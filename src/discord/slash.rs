@@ -110,7 +110,8 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     // database's write nor the picture. A refusal is still the first response, ephemeral.
     let (tell, told) = tokio::sync::oneshot::channel();
     let caller_now = caller_in(&caller, roles, &thread_key);
-    let service = state.service.handle_telling(
+    let svc: &crate::service::Service = &state.service;
+    let service = svc.handle_telling(
         &caller_now,
         entropy(),
         &cmd,

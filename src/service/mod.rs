@@ -945,7 +945,8 @@ impl Service {
                 let was = before(&cell.hub, thread);
                 let t = Instant::now();
                 let snapshot = Snapshot::take(self, &cell, thread);
-                let handled = guarded(thread, raw, || cell.hub.handle(caller, entropy, cmd, raw));
+                let hub: &mut Hub = &mut cell.hub;
+                let handled = guarded(thread, raw, || hub.handle(caller, entropy, cmd, raw));
                 let Ok(mut reply) = handled else {
                     self.recover(&mut cell, thread, snapshot).await;
                     return Attempt::Done(Handled::plain(Reply::refused(PANICKED)));
