@@ -59,11 +59,14 @@
 //! 1. A slash command arrives; [`discord`] turns its options into a `layer::Command` as the
 //!    command's declaration says (the console parses the same from text with
 //!    `commands::parse_command`, and refuses an option the declaration lacks).
-//! 2. `Service::handle` takes the thread's lock, loads the game if it is not in memory and
-//!    checks that the stored version is the one it holds.
-//! 3. The hub finds the command's owner (a game's own command goes to `ThreadGame::act`,
-//!    shared ones like `/takeback`, `/revert`, `/status` and `/moves` to the layer) and gets a
-//!    `layer::Reply`: accepted or refused, its text, buttons, and whom it notifies.
+//! 2. `Service::handle` routes by the command's declared `Run` (`commands::declare::run_of`:
+//!    a command of no game to its desk, a tournament's to the tournaments), takes the
+//!    thread's lock, loads the game if it is not in memory and checks that the stored version
+//!    is the one it holds.
+//! 3. The hub checks the options once and finds the command's owner (a game's own command
+//!    goes to `ThreadGame::act`, shared ones like `/takeback`, `/revert`, `/status` and
+//!    `/moves` to the layer) and gets a `layer::Reply`: accepted or refused, its text,
+//!    buttons, and whom it notifies.
 //! 4. An accepted action's new log rows are written in one transaction; if another process
 //!    wrote first, the command is checked again against the new state.
 //! 5. The reply goes back: refusals privately to the sender, accepted actions publicly with
