@@ -39,8 +39,9 @@
 //!   (seats, end, settings, log, vacations, a revert's preview, a copy) is
 //!   `layer::game::OnTable`, written once for every `Table` by a blanket implementation. What
 //!   only some games do are capabilities they opt into by returning themselves:
-//!   `Conditional` (conditional moves), `Pictured` (a board picture), `Animated` (`/replay`). The layer also knows whom each game
-//!   waits on, since when and by when (`ThreadGame::waits`): `/mygames` and the reminders
+//!   `Conditional` (conditional moves), `Pictured` (a board picture), `Animated` (`/replay`).
+//!   The layer also knows whom each game waits on, since when and by when
+//!   (`ThreadGame::waits`): `/mygames` and the reminders
 //!   (`layer::remind`) are written once on it, with what the layer knows of players beyond the
 //!   logs (`layer::attention`: `/notify` settings, quiet hours, "not waiting on me", an
 //!   organiser's `/resume`; `layer::vacation`). Its one clock (`layer::clock::Away`) holds
