@@ -18,6 +18,7 @@ use super::respond::{
 };
 use crate::commands::declare::Declared;
 use crate::commands::{Asker, Caller, Command, Hub, Notify, Reply, Roles};
+use crate::service::Service;
 
 /// The command as it would be typed, for the game log.
 pub(super) fn raw_text(cmd: &Command) -> String {
@@ -110,8 +111,8 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
     // database's write nor the picture. A refusal is still the first response, ephemeral.
     let (tell, told) = tokio::sync::oneshot::channel();
     let caller_now = caller_in(&caller, roles, &thread_key);
-    let svc: &crate::service::Service = &state.service;
-    let service = svc.handle_telling(
+    let service: &Service = &state.service;
+    let handling = service.handle_telling(
         &caller_now,
         entropy(),
         &cmd,
@@ -126,7 +127,7 @@ pub(super) async fn act(ctx: Ctx<'_>, cmd: Command) -> Result<(), BotError> {
         let r = ctx.defer().await;
         Some((r, t.elapsed(), started.elapsed()))
     };
-    let (handled, early) = tokio::join!(service, early);
+    let (handled, early) = tokio::join!(handling, early);
     let service_took = started.elapsed();
     tracing::info!(user = %caller, thread = %thread, command = %raw, ok = ?handled.reply.ok, "command");
     let reply = &handled.reply;

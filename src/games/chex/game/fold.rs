@@ -125,53 +125,42 @@ pub(super) fn fold(
             }
             lapse_offer(st, *side, users, lines);
             let frame = st.pos.frame();
-            match square {
-                None => {
-                    lines.push(format!(
-                        "{} draws: {} ({}).",
-                        nm(*side),
-                        piece.name(),
-                        piece.letter()
-                    ));
-                    check_stalemate(st, settings, users, lines);
-                }
-                Some(sq) => {
-                    if !squares.contains(sq) {
-                        return refuse(format!("{} is not a square to place on", frame.label(*sq)));
-                    }
-                    lines.push(format!(
-                        "{} draws: {} ({}).",
-                        nm(*side),
-                        piece.name(),
-                        piece.letter()
-                    ));
-                    check_stalemate(st, settings, users, lines);
-                    if st.outcome.is_none() {
-                        st.pos.place(*sq);
-                        let check = if st.pos.king_en_prise() { "+" } else { "" };
-                        // White's first piece is named on the board it makes (b2 of 3×3);
-                        // a blind square in the labels it was written in.
-                        let shown = if was.width == 1 && was.height == 1 {
-                            st.pos.frame()
-                        } else {
-                            frame
-                        };
-                        let echo = format!("{}@{}{check}", piece.letter(), shown.label(*sq));
-                        lines.push(format!("{} {echo}", nm(*side)));
-                        st.last = Some((None, *sq));
-                        st.last_text = Some(echo);
-                        st.last_move = Some(LastMove {
-                            piece: Piece {
-                                side: *side,
-                                kind: *piece,
-                            },
-                            from: None,
-                            to: *sq,
-                            capture: false,
-                            check: !check.is_empty(),
-                        });
-                        turn_begins(st, time, settings, users, lines);
-                    }
+            if let Some(sq) = square.filter(|sq| !squares.contains(sq)) {
+                return refuse(format!("{} is not a square to place on", frame.label(sq)));
+            }
+            lines.push(format!(
+                "{} draws: {} ({}).",
+                nm(*side),
+                piece.name(),
+                piece.letter()
+            ));
+            check_stalemate(st, settings, users, lines);
+            if let Some(sq) = square {
+                if st.outcome.is_none() {
+                    st.pos.place(*sq);
+                    let check = if st.pos.king_en_prise() { "+" } else { "" };
+                    // White's first piece is named on the board it makes (b2 of 3×3);
+                    // a blind square in the labels it was written in.
+                    let shown = if was.width == 1 && was.height == 1 {
+                        st.pos.frame()
+                    } else {
+                        frame
+                    };
+                    let echo = format!("{}@{}{check}", piece.letter(), shown.label(*sq));
+                    lines.push(format!("{} {echo}", nm(*side)));
+                    st.last = Some((None, *sq));
+                    st.last_text = Some(echo);
+                    st.last_move = Some(LastMove {
+                        piece: Piece {
+                            side: *side,
+                            kind: *piece,
+                        },
+                        from: None,
+                        to: *sq,
+                        capture: false,
+                        check: !check.is_empty(),
+                    });
+                    turn_begins(st, time, settings, users, lines);
                 }
             }
         }
